@@ -1,0 +1,32 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { ApiError } from '../http/api-error';
+
+/** Who is calling, resolved once per request from the bearer token. */
+export interface Actor {
+  kind: 'user' | 'admin';
+  id: string;
+  type: 'company' | 'customer' | 'driver' | 'admin';
+  name: string;
+  email: string;
+  status: 'active' | 'inactive';
+  /** The company the user belongs to (company users after `/company/create`, customers, drivers). */
+  companyId: string | null;
+  companyStatus: 'active' | 'inactive' | null;
+  /** The user has its role record (customer or driver profile; for company users: a company). */
+  hasRoleRecord: boolean;
+  /** The token's id and expiry. */
+  jti: string;
+  tokenExpiresAt: Date;
+}
+
+/** The resolved caller of a token route (undefined on PUB/NONE routes). */
+export const CurrentActor = createParamDecorator((_data: unknown, ctx: ExecutionContext): Actor | undefined => {
+  return ctx.switchToHttp().getRequest<{ actor?: Actor }>().actor;
+});
+
+/** The caller's company id, for routes whose access code guarantees one (CO, CU, DR…). */
+export const CompanyId = createParamDecorator((_data: unknown, ctx: ExecutionContext): string => {
+  const actor = ctx.switchToHttp().getRequest<{ actor?: Actor }>().actor;
+  if (!actor?.companyId) throw ApiError.forbidden('NO_COMPANY', 'Create your company first.');
+  return actor.companyId;
+});

@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { ApiError } from '../http/api-error';
+import { isUuid } from '../http/id-param';
+import { Actor } from './actor';
+
+export interface TokenClaims {
+  sub: string;
+  /** Actor type: company | customer | driver | admin. */
+  typ: Actor['type'];
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+/**
+ * Verifies the bearer JWT (signature, expiry) and resolves the caller in one query: the token row
+ * (revocation), the user or admin, the company's status and the role record.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(
+    config: AppConfig,
+    private readonly ds: DataSource,
+  ) {
+    super({
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: config.jwtSecret,
+      algorithms: ['HS256'],
+      ignoreExpiration: false,
+    });
+  }
+
+  async validate(claims: TokenClaims): Promise<Actor> {
+    if (!isUuid(claims.jti) || !isUuid(claims.sub)) throw ApiError.unauthorized('Invalid token.', 'INVALID_TOKEN');
+    const actor = claims.typ === 'admin' ? await this.admin(claims) : await this.user(claims);
+    if (!actor) throw ApiError.unauthorized('Token has been revoked.', 'TOKEN_REVOKED');
+    return actor;
+  }
+
+  private async user(c: TokenClaims): Promise<Actor | null> {
+    const [row] = await this.ds.query(
+      `SELECT u.id, u.type, u.name, u.email, u.status, u.company_id, co.status AS company_status,
+              (CASE u.type WHEN 'company' THEN co.id IS NOT NULL AND co.owner_id IS NOT NULL
+                           WHEN 'customer' THEN cu.id IS NOT NULL
+                           WHEN 'driver' THEN d.id IS NOT NULL ELSE false END) AS has_role_record,
+              t.expires_at
+         FROM auth_tokens t
+         JOIN users u ON u.id = t.user_id
+         LEFT JOIN companies co ON co.id = u.company_id AND co.deleted_at IS NULL
+         LEFT JOIN customers cu ON cu.id = u.id AND u.type = 'customer'
+         LEFT JOIN drivers d ON d.id = u.id AND u.type = 'driver'
+        WHERE t.jti = $1 AND t.user_id = $2 AND t.revoked_at IS NULL`,
+      [c.jti, c.sub],
+    );
+    if (!row || row.type !== c.typ) return null;
+    return {
+      kind: 'user',
+      id: row.id,
+      type: row.type,
+      name: row.name,
+      email: row.email,
+      status: row.status,
+      companyId: row.company_status ? row.company_id : null,
+      companyStatus: row.company_status ?? null,
+      hasRoleRecord: row.has_role_record === true,
+      jti: c.jti,
+      tokenExpiresAt: new Date(row.expires_at),
+    };
+  }
+
+  private async admin(c: TokenClaims): Promise<Actor | null> {
+    const [row] = await this.ds.query(
+      `SELECT a.id, a.name, a.email, t.expires_at
+         FROM auth_tokens t JOIN admins a ON a.id = t.admin_id
+        WHERE t.jti = $1 AND t.admin_id = $2 AND t.revoked_at IS NULL`,
+      [c.jti, c.sub],
+    );
+    if (!row) return null;
+    return {
+      kind: 'admin',
+      id: row.id,
+      type: 'admin',
+      name: row.name,
+      email: row.email,
+      status: 'active',
+      companyId: null,
+      companyStatus: null,
+      hasRoleRecord: true,
+      jti: c.jti,
+      tokenExpiresAt: new Date(row.expires_at),
+    };
+  }
+}

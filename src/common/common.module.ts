@@ -1,0 +1,50 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { JwtModule } from '@nestjs/jwt';
+import { PassportModule } from '@nestjs/passport';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { AppConfig } from '../config/app-config';
+import { AccessGuard } from './access/access.guard';
+import { JwtStrategy } from './access/jwt.strategy';
+import { ErrorFilter } from './http/error.filter';
+import { EnvelopeInterceptor } from './http/envelope';
+import { IdempotencyInterceptor } from './idempotency/idempotent';
+import { MailService } from './mail/mail.service';
+import { RedisThrottlerStorage } from './throttle/redis-throttler.storage';
+import { ThrottleGuard } from './throttle/throttle.guard';
+
+/**
+ * The conventions every module relies on, registered once: configuration, access guard (global,
+ * default deny), JWT, throttle (Redis-backed when REDIS_URL is set), error filter, success envelope,
+ * idempotency and mail.
+ */
+@Global()
+@Module({})
+export class CommonModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const redisStorage = config.redisUrl ? new RedisThrottlerStorage(config.redisUrl, config.redisPrefix) : undefined;
+    return {
+      module: CommonModule,
+      imports: [
+        PassportModule,
+        JwtModule.register({ secret: config.jwtSecret, signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
+        ThrottlerModule.forRoot({
+          throttlers: [{ name: 'default', ttl: config.throttleTtlMs, limit: config.throttleLimit }],
+          ...(redisStorage ? { storage: redisStorage } : {}),
+        }),
+      ],
+      providers: [
+        { provide: AppConfig, useValue: config },
+        ...(redisStorage ? [{ provide: RedisThrottlerStorage, useValue: redisStorage }] : []),
+        JwtStrategy,
+        ThrottleGuard,
+        MailService,
+        IdempotencyInterceptor,
+        { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+      ],
+      exports: [AppConfig, JwtModule, MailService, IdempotencyInterceptor, ThrottleGuard],
+    };
+  }
+}

@@ -1,0 +1,47 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableFile } from '@nestjs/common';
+import { map, Observable } from 'rxjs';
+
+export interface PageMeta {
+  page: number;
+  per_page: number;
+  total: number;
+  last_page: number;
+}
+
+/** A page of a list; the envelope renders it as `data` plus `meta`. */
+export class Page<T> {
+  constructor(
+    readonly items: T[],
+    readonly meta: PageMeta,
+  ) {}
+}
+
+/** Data with a human message (`{"success": true, "data": ..., "message": "..."}`). */
+export class WithMessage<T> {
+  constructor(
+    readonly data: T,
+    readonly message: string,
+  ) {}
+}
+export const withMessage = <T>(data: T, message: string) => new WithMessage(data, message);
+
+/** A body that is already an envelope (an idempotent replay); passed through untouched. */
+export class Enveloped {
+  constructor(readonly body: unknown) {}
+}
+
+/** Wraps every JSON success in `{success: true, data, meta?, message?}` (domain.md §1). */
+@Injectable()
+export class EnvelopeInterceptor implements NestInterceptor {
+  intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(map((result) => envelope(result)));
+  }
+}
+
+export function envelope(result: unknown): unknown {
+  if (result instanceof StreamableFile) return result;
+  if (result instanceof Enveloped) return result.body;
+  if (result instanceof Page) return { success: true, data: result.items, meta: result.meta };
+  if (result instanceof WithMessage) return { success: true, data: result.data ?? null, message: result.message };
+  return { success: true, data: result ?? null };
+}

@@ -1,0 +1,87 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { ThrottlerException } from '@nestjs/throttler';
+import { QueryFailedError } from 'typeorm';
+import { currentRequestId } from '../logger';
+import { ApiError } from './api-error';
+
+const DEFAULT_CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_FAILED',
+  429: 'THROTTLED',
+  500: 'INTERNAL_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+interface ErrorBody {
+  success: false;
+  message: string;
+  code: string;
+  errors?: Record<string, string[]>;
+  request_id?: string;
+}
+
+/** The single place where any failure becomes the error envelope. 500s are logged, never explained. */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Error');
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  catch(exception: unknown, host: ArgumentsHost) {
+    const { httpAdapter } = this.adapterHost;
+    const ctx = host.switchToHttp();
+    const response = ctx.getResponse();
+    const { status, body, headers } = this.describe(exception);
+    body.request_id = currentRequestId();
+    if (status >= 500) {
+      this.logger.error(exception instanceof Error ? exception : String(exception), (exception as Error)?.stack);
+    }
+    for (const [k, v] of Object.entries(headers ?? {})) httpAdapter.setHeader(response, k, v);
+    httpAdapter.reply(response, body, status);
+  }
+
+  private describe(e: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
+    if (e instanceof ApiError) {
+      const body: ErrorBody = { success: false, message: e.message, code: e.code };
+      if (e.errors) body.errors = e.errors;
+      return { status: e.getStatus(), body, headers: e.headers };
+    }
+    if (e instanceof ThrottlerException) {
+      return { status: 429, body: { success: false, message: 'Too many requests. Try again later.', code: 'THROTTLED' } };
+    }
+    // Body-parser failures (Nest wraps them in an HttpException with the parser's error as cause).
+    const parser = (e instanceof HttpException ? e.cause : e) as { type?: string; status?: number } | undefined;
+    if (parser?.type === 'entity.parse.failed' || (e instanceof HttpException && e.cause instanceof SyntaxError)) {
+      return { status: 400, body: { success: false, message: 'Malformed JSON body.', code: 'MALFORMED_JSON' } };
+    }
+    if (parser?.type === 'entity.too.large') {
+      return { status: 413, body: { success: false, message: 'Request body too large.', code: 'PAYLOAD_TOO_LARGE' } };
+    }
+    if (e instanceof HttpException) {
+      const status = e.getStatus();
+      const res = e.getResponse();
+      let message = typeof res === 'string' ? res : ((res as { message?: unknown }).message ?? e.message);
+      if (Array.isArray(message)) message = message.join('; ');
+      if (status === 404 && /^Cannot \w+ /.test(String(message))) message = 'Route not found.';
+      return { status, body: { success: false, message: String(message), code: DEFAULT_CODES[status] ?? 'ERROR' } };
+    }
+    if (e instanceof QueryFailedError) {
+      const code = (e as unknown as { code?: string }).code;
+      // A unique constraint that a service did not pre-check (a race between two requests).
+      if (code === '23505') {
+        return { status: 409, body: { success: false, message: 'A record with these values already exists.', code: 'CONFLICT' } };
+      }
+      if (code === '40001' || code === '40P01') {
+        return { status: 409, body: { success: false, message: 'Concurrent update; retry the request.', code: 'CONCURRENT_UPDATE' } };
+      }
+    }
+    return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { success: false, message: 'Internal server error.', code: 'INTERNAL_ERROR' } };
+  }
+}

@@ -1,0 +1,75 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { ApiError } from './api-error';
+import { Page, PageMeta } from './envelope';
+
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+/** Query parameters shared by every list: `page`, `per_page`, `sort`, `q`. Extend it for filters. */
+export class PageQuery {
+  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  page?: number;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_PER_PAGE)
+  per_page?: number;
+
+  @ApiPropertyOptional({ description: 'Field to sort by, `-` prefix for descending (e.g. `-created_at`).' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^-?[a-z_]+$/)
+  sort?: string;
+
+  @ApiPropertyOptional({ description: 'Text search.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  q?: string;
+}
+
+export function pageMeta(total: number, query: PageQuery): PageMeta {
+  const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+  return { page: query.page ?? 1, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
+}
+
+/**
+ * Applies `sort` (only among `sortable`: API name → SQL expression) and offset/limit, and counts in SQL.
+ * `map` turns entities into response objects.
+ */
+export async function paginate<E extends ObjectLiteral, R = E>(
+  qb: SelectQueryBuilder<E>,
+  query: PageQuery,
+  options: { sortable?: Record<string, string>; defaultSort?: string; map?: (e: E) => R } = {},
+): Promise<Page<R>> {
+  const sortable = options.sortable ?? { created_at: `${qb.alias}.createdAt` };
+  const sort = query.sort ?? options.defaultSort ?? '-created_at';
+  const desc = sort.startsWith('-');
+  const key = desc ? sort.slice(1) : sort;
+  const column = sortable[key];
+  if (!column) {
+    throw ApiError.validation({ sort: [`must be one of ${Object.keys(sortable).flatMap((k) => [k, '-' + k]).join(', ')}`] });
+  }
+  const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+  const page = query.page ?? 1;
+  qb.orderBy(column, desc ? 'DESC' : 'ASC').addOrderBy(`${qb.alias}.id`, 'ASC');
+  qb.skip((page - 1) * perPage).take(perPage);
+  const [rows, total] = await qb.getManyAndCount();
+  const items = options.map ? rows.map(options.map) : (rows as unknown as R[]);
+  return new Page(items, pageMeta(total, query));
+}
+
+/** Escapes `%`, `_` and `\` for an ILIKE pattern. */
+export function likePattern(text: string): string {
+  return '%' + text.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+}

@@ -1,0 +1,70 @@
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource, DataSourceOptions, LoggerOptions } from 'typeorm';
+import { MIGRATIONS } from '../../migrations';
+import { AppConfig } from '../config/app-config';
+import { ENTITIES } from './entities';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+export interface DatabaseTarget {
+  options: DataSourceOptions;
+  /** The embedded database, when there is no DATABASE_URL; closed after the pool. */
+  embedded?: PGlite;
+}
+
+/**
+ * PostgreSQL through `pg` when DATABASE_URL is set; otherwise embedded PGlite persisted in
+ * DATA_DIR/pgdata (or `config.embeddedPath`), reached through PGlite's own node-postgres adapter
+ * with a pool of exactly one connection: PGlite is single-session, and one connection keeps
+ * transactions and `FOR UPDATE` locks correct (see test/embedded-concurrency.e2e-spec.ts).
+ *
+ * With one connection, code inside a transaction must use that transaction's EntityManager only;
+ * a query through the DataSource would wait for the connection the transaction holds.
+ */
+export function databaseTarget(config: AppConfig): DatabaseTarget {
+  const common = {
+    type: 'postgres' as const,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each' as const,
+    namingStrategy: new SnakeNamingStrategy(),
+    synchronize: false,
+    installExtensions: false,
+    logging: (config.logLevel === 'debug' ? ['query', 'error'] : ['error']) as LoggerOptions,
+  };
+  if (config.databaseUrl) {
+    return { options: { ...common, url: config.databaseUrl, extra: { max: 10 } } as DataSourceOptions };
+  }
+  const path = config.embeddedPath ?? join(config.dataDir, 'pgdata');
+  if (!path.startsWith('memory://')) mkdirSync(path, { recursive: true });
+  const embedded = new PGlite(path);
+  const pg = createPgConfig(embedded);
+  return {
+    embedded,
+    options: {
+      ...common,
+      host: pg.host,
+      port: pg.port,
+      username: pg.user,
+      password: pg.password,
+      database: pg.database,
+      extra: { connection: pg.connection, max: 1, idleTimeoutMillis: 0 },
+    } as DataSourceOptions,
+  };
+}
+
+/** Builds, initialises and migrates the DataSource; destroying it also closes the embedded database. */
+export async function openDataSource(target: DatabaseTarget, runMigrations = true): Promise<DataSource> {
+  const ds = new DataSource(target.options);
+  const destroy = ds.destroy.bind(ds);
+  ds.destroy = async () => {
+    if (ds.isInitialized) await destroy();
+    await target.embedded?.close();
+  };
+  await ds.initialize();
+  if (runMigrations) await ds.runMigrations({ transaction: 'each' });
+  return ds;
+}

@@ -1,0 +1,30 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { createApp } from './app.setup';
+import { ConfigError, loadConfig } from './config/app-config';
+
+async function bootstrap() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw e;
+  }
+  const started = Date.now();
+  const app = await createApp(config);
+  await app.listen(config.port, '0.0.0.0');
+  new Logger('Bootstrap').log({
+    msg: 'listening',
+    port: config.port,
+    database: config.databaseUrl ? 'postgres' : `embedded (${config.dataDir}/pgdata)`,
+    throttle_store: config.redisUrl ? 'redis' : 'memory',
+    startup_ms: Date.now() - started,
+    docs: `/api/documentation`,
+  });
+}
+
+void bootstrap();

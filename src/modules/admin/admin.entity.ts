@@ -1,0 +1,21 @@
+import { Column, Entity } from 'typeorm';
+import { BaseEntity } from '../../database/base.entity';
+
+/** A platform administrator: a separate group with its own auth routes and lock-out. */
+@Entity('admins')
+export class Admin extends BaseEntity {
+  @Column({ type: 'text' })
+  name: string;
+
+  @Column({ type: 'text' })
+  email: string;
+
+  @Column({ type: 'text', select: false })
+  passwordHash: string;
+
+  @Column({ type: 'int', default: 0 })
+  failedLogins: number;
+
+  @Column({ type: 'timestamptz', nullable: true })
+  lockedUntil: Date | null;
+}

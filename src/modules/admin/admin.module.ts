@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { AdminAuthController } from './admin-auth.controller';
+import { AdminAuthService } from './admin-auth.service';
+
+@Module({ imports: [AuthModule], controllers: [AdminAuthController], providers: [AdminAuthService] })
+export class AdminModule {}

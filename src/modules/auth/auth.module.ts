@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { UsersModule } from '../users/users.module';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { OneTimeCodeService } from './one-time-code.service';
+import { TokenService } from './token.service';
+
+@Module({
+  imports: [UsersModule],
+  controllers: [AuthController],
+  providers: [AuthService, TokenService, OneTimeCodeService],
+  exports: [AuthService, TokenService, OneTimeCodeService],
+})
+export class AuthModule {}

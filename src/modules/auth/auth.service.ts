@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Actor } from '../../common/access/actor';
+import { ApiError } from '../../common/http/api-error';
+import { MailService } from '../../common/mail/mail.service';
+import { recordEvents } from '../../common/outbox/outbox';
+import { hashPassword, verifyPassword } from '../../common/security/passwords';
+import { UsersService } from '../users/users.service';
+import { LoginDto, RegisterDto, ResetPasswordDto, TokenDto, UpdatePasswordDto, VerifyCodeDto } from './auth.dto';
+import { CODE_TTL_MINUTES, OneTimeCodeService } from './one-time-code.service';
+import { TokenService } from './token.service';
+
+/** Authentication of company users, customers and drivers (`/api/v1/auth/*`). */
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly users: UsersService,
+    private readonly tokens: TokenService,
+    private readonly codes: OneTimeCodeService,
+    private readonly mail: MailService,
+  ) {}
+
+  async register(dto: RegisterDto): Promise<TokenDto> {
+    if (dto.type === 'customer' && !dto.company_id) throw ApiError.validation({ company_id: ['is required for customers'] });
+    if (dto.type === 'company' && dto.company_id) throw ApiError.validation({ company_id: ['is only for customers'] });
+    const { token, userId } = await this.ds.transaction(async (m) => {
+      if (dto.company_id) {
+        const [company] = await m.query(`SELECT id FROM companies WHERE id = $1 AND status = 'active' AND deleted_at IS NULL`, [dto.company_id]);
+        if (!company) throw ApiError.validation({ company_id: ['does not name an active company'] });
+      }
+      const user = await this.users.create(m, { type: dto.type, name: dto.name, email: dto.email, phone: dto.phone, password: dto.password, companyId: dto.company_id ?? null });
+      await recordEvents(m, { type: 'user.registered', aggregateType: 'user', aggregateId: user.id, companyId: user.companyId, actorId: user.id, payload: { type: user.type } });
+      return { token: await this.tokens.issue({ id: user.id, type: user.type }, m), userId: user.id };
+    });
+    return { ...token, user: await this.users.profile(userId) };
+  }
+
+  async login(dto: LoginDto): Promise<TokenDto> {
+    const [row] = await this.ds.query(`SELECT id, type, password_hash FROM users WHERE lower(email) = lower($1)`, [dto.email]);
+    const ok = await verifyPassword(dto.password, row?.password_hash);
+    if (!row || !ok) throw ApiError.unauthorized('These credentials do not match our records.', 'INVALID_CREDENTIALS');
+    const token = await this.tokens.issue({ id: row.id, type: row.type });
+    return { ...token, user: await this.users.profile(row.id) };
+  }
+
+  /** Sends a code that verifies the e-mail address. Answers the same whether or not it is registered. */
+  async sendVerificationCode(email: string): Promise<void> {
+    const [user] = await this.ds.query(`SELECT id, email_verified_at FROM users WHERE lower(email) = lower($1)`, [email]);
+    if (!user) return;
+    const code = await this.codes.issue('user', email, 'verify_email');
+    await this.mail.send(email, 'Your verification code', `Your verification code is ${code}. It expires in ${CODE_TTL_MINUTES} minutes.`);
+  }
+
+  async verifyEmail(dto: VerifyCodeDto): Promise<void> {
+    await this.codes.verify('user', dto.email, 'verify_email', dto.code, true, (m) =>
+      m.query(`UPDATE users SET email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE lower(email) = lower($1)`, [dto.email]),
+    );
+  }
+
+  async forgotPassword(email: string): Promise<void> {
+    const [user] = await this.ds.query(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
+    if (!user) return;
+    await this.sendPasswordCode(email, 'Reset your password', 'Use this code to reset your password');
+  }
+
+  /** Mails a password-setting code (forgotten password, or a user created by the company). */
+  async sendPasswordCode(email: string, subject: string, intro: string): Promise<void> {
+    const code = await this.codes.issue('user', email, 'reset_password');
+    await this.mail.send(email, subject, `${intro}: ${code}. It expires in ${CODE_TTL_MINUTES} minutes.`);
+  }
+
+  async resetPassword(dto: ResetPasswordDto): Promise<void> {
+    const hash = await hashPassword(dto.password);
+    await this.codes.verify('user', dto.email, 'reset_password', dto.code, true, async (m) => {
+      const [user] = await m.query(`SELECT id FROM users WHERE lower(email) = lower($1) FOR UPDATE`, [dto.email]);
+      if (!user) return;
+      await m.query(`UPDATE users SET password_hash = $2, email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE id = $1`, [user.id, hash]);
+      await this.tokens.revokeAllOf({ id: user.id, kind: 'user' }, null, m);
+    });
+  }
+
+  async updatePassword(actor: Actor, dto: UpdatePasswordDto): Promise<void> {
+    const [row] = await this.ds.query(`SELECT password_hash FROM users WHERE id = $1`, [actor.id]);
+    if (!(await verifyPassword(dto.current_password, row?.password_hash))) {
+      throw ApiError.validation({ current_password: ['is not correct'] });
+    }
+    const hash = await hashPassword(dto.password);
+    await this.ds.transaction(async (m) => {
+      await m.query(`UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, [actor.id, hash]);
+      await this.tokens.revokeAllOf({ id: actor.id, kind: 'user' }, actor.jti, m);
+    });
+  }
+}

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Actor } from '../../common/access/actor';
+import { recordEvents } from '../../common/outbox/outbox';
+import { AuthService } from '../auth/auth.service';
+import { CreateMemberDto, MemberDto } from './member.dto';
+import { UsersService } from './users.service';
+
+/** Customers and drivers created by their company. */
+@Injectable()
+export class MembersService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly users: UsersService,
+    private readonly auth: AuthService,
+  ) {}
+
+  async create(actor: Actor, companyId: string, type: 'customer' | 'driver', dto: CreateMemberDto): Promise<MemberDto> {
+    const { user, companyName } = await this.ds.transaction(async (m) => {
+      const user = await this.users.create(m, { type, name: dto.name, email: dto.email, phone: dto.phone, password: dto.password, companyId });
+      await recordEvents(m, { type: `${type}.created`, aggregateType: type, aggregateId: user.id, companyId, actorId: actor.id, payload: { name: user.name } });
+      const [company] = await m.query(`SELECT name FROM companies WHERE id = $1`, [companyId]);
+      return { user, companyName: company.name as string };
+    });
+    // After commit: mail never runs inside the transaction.
+    if (!dto.password) {
+      await this.auth.sendPasswordCode(user.email, `Your ${companyName} account`, `${companyName} created a ${type} account for you. Set your password at /auth/reset-password with this code`);
+    }
+    return {
+      id: user.id,
+      type,
+      name: user.name,
+      email: user.email,
+      phone: user.phone,
+      status: user.status,
+      company_id: companyId,
+      has_password: !!dto.password,
+      created_at: user.createdAt.toISOString(),
+    };
+  }
+}

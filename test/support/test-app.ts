@@ -1,0 +1,104 @@
+import { Type } from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.setup';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
+
+/**
+ * Which database the e2e tests use: TEST_DB=postgres (default when the server answers) or
+ * TEST_DB=embedded. Every test app gets a fresh database: a new PostgreSQL database that is dropped
+ * afterwards, or an in-memory PGlite.
+ */
+export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+let postgresAvailable: boolean | undefined;
+export async function testDatabaseKind(): Promise<'postgres' | 'embedded'> {
+  const wanted = process.env.TEST_DB;
+  if (wanted === 'embedded') return 'embedded';
+  if (postgresAvailable === undefined) {
+    const c = new Client({ connectionString: ADMIN_DATABASE_URL, connectionTimeoutMillis: 2000 });
+    try {
+      await c.connect();
+      postgresAvailable = true;
+    } catch {
+      postgresAvailable = false;
+    } finally {
+      await c.end().catch(() => undefined);
+    }
+  }
+  if (!postgresAvailable && wanted === 'postgres') throw new Error(`TEST_DB=postgres but ${ADMIN_DATABASE_URL} does not answer`);
+  return postgresAvailable ? 'postgres' : 'embedded';
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const c = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  ds: DataSource;
+  db: 'postgres' | 'embedded';
+  /** supertest against the app; each request comes from its own client address unless `ip` is given. */
+  http: ReturnType<typeof request>;
+  req(method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, opts?: { token?: string; body?: unknown; ip?: string; headers?: Record<string, string> }): request.Test;
+  close(): Promise<void>;
+}
+
+let ipCounter = 0;
+/** A distinct client address per call, so that tests not about the throttle never hit it. */
+export const freshIp = () => {
+  ipCounter++;
+  return `10.${(process.pid >> 8) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+};
+
+export async function startTestApp(options: { env?: Record<string, string>; modules?: Type[]; db?: 'postgres' | 'embedded'; configure?: (c: AppConfig) => void } = {}): Promise<TestApp> {
+  const db = options.db ?? (await testDatabaseKind());
+  const dataDir = mkdtempSync(join(tmpdir(), 'haulops-test-'));
+  let dbName: string | undefined;
+  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'error', TRUST_PROXY: 'true', JWT_SECRET: 'test-secret-'.padEnd(48, 'x'), ...options.env };
+  if (db === 'postgres') {
+    dbName = `haulops_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    await adminQuery(`CREATE DATABASE ${dbName}`);
+    const url = new URL(ADMIN_DATABASE_URL);
+    url.pathname = '/' + dbName;
+    env.DATABASE_URL = url.toString();
+  }
+  const config = loadConfig(env);
+  if (db === 'embedded') config.embeddedPath = 'memory://';
+  options.configure?.(config);
+  const app = await createApp(config, options.modules ?? []);
+  await app.init();
+  const http = request(app.getHttpServer());
+  const ds = app.get(DataSource);
+  return {
+    app,
+    config,
+    ds,
+    db,
+    http,
+    req(method, path, opts = {}) {
+      let r = http[method](path).set('X-Forwarded-For', opts.ip ?? freshIp());
+      if (opts.token) r = r.set('Authorization', `Bearer ${opts.token}`);
+      for (const [k, v] of Object.entries(opts.headers ?? {})) r = r.set(k, v);
+      if (opts.body !== undefined) r = r.send(opts.body as object);
+      return r;
+    },
+    async close() {
+      await app.close();
+      if (dbName) await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
