@@ -5,7 +5,7 @@ import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
 import { AccessGuard } from './access/access.guard';
-import { JwtStrategy } from './access/jwt.strategy';
+import { ActorResolver, JwtStrategy } from './access/jwt.strategy';
 import { ErrorFilter } from './http/error.filter';
 import { EnvelopeInterceptor } from './http/envelope';
 import { IdempotencyInterceptor } from './idempotency/idempotent';
@@ -37,6 +37,7 @@ export class CommonModule {
         { provide: AppConfig, useValue: config },
         ...(redisStorage ? [{ provide: RedisThrottlerStorage, useValue: redisStorage }] : []),
         JwtStrategy,
+        ActorResolver,
         ThrottleGuard,
         MailService,
         IdempotencyInterceptor,

@@ -33,7 +33,8 @@ export function databaseTarget(config: AppConfig): DatabaseTarget {
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,
     installExtensions: false,
-    logging: (config.logLevel === 'debug' ? ['query', 'error'] : ['error']) as LoggerOptions,
+    // Failed queries surface as errors (logged by the error filter when unexpected); query logs only in debug.
+    logging: (config.logLevel === 'debug' ? ['query', 'error'] : false) as LoggerOptions,
   };
   if (config.databaseUrl) {
     return { options: { ...common, url: config.databaseUrl, extra: { max: 10 } } as DataSourceOptions };

@@ -7,6 +7,7 @@ import { ThrottleGuard } from '../throttle/throttle.guard';
 import { ACCESS_METADATA } from './access.decorator';
 import { ACCESS_RULES, AccessCode, OPEN_CODES, THROTTLED_CODES } from './access-codes';
 import { Actor } from './actor';
+import { ActorResolver, TokenClaims } from './jwt.strategy';
 
 /**
  * The global guard: reads the route's `@Access` code and enforces it (seed §4–5, domain.md §2).
@@ -20,6 +21,7 @@ export class AccessGuard extends AuthGuard('jwt') {
     private readonly reflector: Reflector,
     private readonly throttle: ThrottleGuard,
     private readonly ds: DataSource,
+    private readonly actors: ActorResolver,
   ) {
     super();
   }
@@ -34,9 +36,9 @@ export class AccessGuard extends AuthGuard('jwt') {
     if (OPEN_CODES.has(code)) return true;
 
     await super.canActivate(context);
-    const req = context.switchToHttp().getRequest<{ user?: Actor; actor?: Actor }>();
-    const actor = req.user as Actor;
-    req.actor = actor;
+    const req = context.switchToHttp().getRequest<{ user?: TokenClaims | Actor; actor?: Actor }>();
+    const actor = await this.actors.resolve(req.user as TokenClaims);
+    req.user = req.actor = actor;
     await this.enforce(code, actor);
     return true;
   }

@@ -17,15 +17,13 @@ export interface TokenClaims {
 }
 
 /**
- * Verifies the bearer JWT (signature, expiry) and resolves the caller in one query: the token row
- * (revocation), the user or admin, the company's status and the role record.
+ * passport-jwt verifies the bearer JWT (signature, expiry) and hands over its claims. Passport keeps
+ * strategies in a process-wide registry, so the strategy holds no per-application state; the
+ * AccessGuard resolves the caller with its own application's ActorResolver.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
-  constructor(
-    config: AppConfig,
-    private readonly ds: DataSource,
-  ) {
+  constructor(config: AppConfig) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
       secretOrKey: config.jwtSecret,
@@ -34,8 +32,21 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     });
   }
 
-  async validate(claims: TokenClaims): Promise<Actor> {
+  validate(claims: TokenClaims): TokenClaims {
     if (!isUuid(claims.jti) || !isUuid(claims.sub)) throw ApiError.unauthorized('Invalid token.', 'INVALID_TOKEN');
+    return claims;
+  }
+}
+
+/**
+ * Resolves the caller of a verified token in one query: the token row (revocation), the user or
+ * admin, the company's status and the role record.
+ */
+@Injectable()
+export class ActorResolver {
+  constructor(private readonly ds: DataSource) {}
+
+  async resolve(claims: TokenClaims): Promise<Actor> {
     const actor = claims.typ === 'admin' ? await this.admin(claims) : await this.user(claims);
     if (!actor) throw ApiError.unauthorized('Token has been revoked.', 'TOKEN_REVOKED');
     return actor;

@@ -1,0 +1,57 @@
+import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { IsInt, IsString } from 'class-validator';
+import { DataSource } from 'typeorm';
+import { Access } from '../../src/common/access/access.decorator';
+import { ACCESS_CODES, AccessCode } from '../../src/common/access/access-codes';
+import { Actor, CurrentActor } from '../../src/common/access/actor';
+import { Idempotent } from '../../src/common/idempotency/idempotent';
+import { recordEvents } from '../../src/common/outbox/outbox';
+
+/**
+ * Test-only routes under /test/*: one per access code, one without a code (default deny), and an
+ * idempotent money-like route. Mounted only by tests that pass this module to startTestApp.
+ */
+const probes: Record<string, (...args: never[]) => unknown> = {};
+
+class ChargeDto {
+  @IsString() reference: string;
+  @IsInt() amount: number;
+}
+
+@Controller('test')
+class ProbeController {
+  constructor(private readonly ds: DataSource) {}
+
+  @Get('undeclared')
+  undeclared() {
+    return { reached: true };
+  }
+
+  @Post('charges')
+  @Access('TOK')
+  @Idempotent()
+  async charge(@CurrentActor() actor: Actor, @Body() dto: ChargeDto) {
+    return this.ds.transaction(async (m) => {
+      const [row] = await m.query(`SELECT count(*)::int AS n FROM outbox_events WHERE type = 'test.charged'`);
+      await recordEvents(m, { type: 'test.charged', aggregateType: 'user', aggregateId: actor.id, actorId: actor.id, payload: { ...dto } });
+      if (dto.amount < 0) throw new Error('negative amount: rolls the event back');
+      return { charge_number: row.n + 1, amount: dto.amount };
+    });
+  }
+}
+
+// One GET /test/access/<code> route per access code, each answering with the caller.
+for (const code of ACCESS_CODES) {
+  const name = `probe_${code.replace('-', '_')}`;
+  probes[name] = function (this: unknown, actor?: Actor) {
+    return { code, actor: actor ? { id: actor.id, type: actor.type } : null };
+  };
+  const descriptor = { value: probes[name], writable: true, configurable: true };
+  Object.defineProperty(ProbeController.prototype, name, descriptor);
+  CurrentActor()(ProbeController.prototype, name, 0);
+  Get(`access/${code}`)(ProbeController.prototype, name, descriptor);
+  Access(code as AccessCode)(ProbeController.prototype, name, descriptor);
+}
+
+@Module({ controllers: [ProbeController] })
+export class ProbeModule {}
