@@ -1,4 +1,10 @@
 import { Foundation1763700000000 } from './1763700000000-Foundation';
+import { CatalogueCore1763800000000 } from './1763800000000-CatalogueCore';
+import { LotsStations1763800001000 } from './1763800001000-LotsStations';
+import { StationWasteTypes1763800001500 } from './1763800001500-StationWasteTypes';
+import { Assets1763800002000 } from './1763800002000-Assets';
+import { PricingFleet1763800003000 } from './1763800003000-PricingFleet';
+import { MembersAddressesMedia1763800004000 } from './1763800004000-MembersAddressesMedia';
 
 /** Every migration, in order. `npm run migration:create -- migrations/<Name>` makes a new file; add it here. */
-export const MIGRATIONS = [Foundation1763700000000];
+export const MIGRATIONS = [Foundation1763700000000, CatalogueCore1763800000000, LotsStations1763800001000, StationWasteTypes1763800001500, Assets1763800002000, PricingFleet1763800003000, MembersAddressesMedia1763800004000];

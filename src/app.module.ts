@@ -6,14 +6,22 @@ import { AppConfig } from './config/app-config';
 import { DatabaseTarget, databaseTarget, openDataSource } from './database/data-source-options';
 import { AdminModule } from './modules/admin/admin.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { CatalogueModule } from './modules/catalogue/catalogue.module';
+import { QrCodesModule } from './modules/qr-codes/qr-codes.module';
 import { CompaniesModule } from './modules/companies/companies.module';
 import { CustomersModule } from './modules/customers/customers.module';
 import { DocsModule } from './modules/docs/docs.module';
 import { DriversModule } from './modules/drivers/drivers.module';
 import { HealthModule } from './modules/health/health.module';
+import { MediaModule } from './modules/media/media.module';
+import { FleetModule } from './modules/fleet/fleet.module';
+import { PricingModule } from './modules/pricing/pricing.module';
+import { PromotionsModule } from './modules/promotions/promotions.module';
+import { SitesModule } from './modules/sites/sites.module';
+import { CompanyAdminModule } from './modules/company-admin/company-admin.module';
 
 /** Feature modules, one folder each under src/modules. A new module is added here. */
-export const FEATURE_MODULES = [AuthModule, AdminModule, CompaniesModule, CustomersModule, DriversModule, HealthModule, DocsModule];
+export const FEATURE_MODULES = [AuthModule, AdminModule, CompaniesModule, CatalogueModule, QrCodesModule, CustomersModule, DriversModule, HealthModule, DocsModule, SitesModule, CompanyAdminModule, MediaModule, PricingModule, FleetModule, PromotionsModule];
 
 @Module({})
 export class AppModule {

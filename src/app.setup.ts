@@ -17,7 +17,13 @@ const REQUEST_ID = /^[\w.-]{1,100}$/;
  */
 export async function createApp(config: AppConfig, extraModules: Type[] = []): Promise<NestExpressApplication> {
   const logger = new JsonLogger(config.logLevel);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules), { logger, bufferLogs: false, bodyParser: false });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules), {
+    logger,
+    bufferLogs: false,
+    bodyParser: false,
+    // Literal segments win over parameters whatever the module order (`/customer/profile` before `/customer/:customerId`).
+    routeResolutionStrategy: 'specificity',
+  });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.enableShutdownHooks();

@@ -5,9 +5,18 @@ import { Admin } from '../modules/admin/admin.entity';
 import { Attendance } from '../modules/attendance/attendance.entity';
 import { AuthToken } from '../modules/auth/auth-token.entity';
 import { OneTimeCode } from '../modules/auth/one-time-code.entity';
+import { Asset, AssetCategory, AssetSpecification, AssetSpecificationWasteType, AssetStyle, WasteType } from '../modules/catalogue/catalogue.entities';
 import { Company } from '../modules/companies/company.entity';
 import { Customer } from '../modules/customers/customer.entity';
+import { CustomerAddress } from '../modules/customers/customer-address.entity';
 import { Driver } from '../modules/drivers/driver.entity';
+import { Media } from '../modules/media/media.entity';
+import { Truck, TruckType } from '../modules/fleet/fleet.entity';
+import { PaymentTerm, Policy, PricingProfile, PricingProfileItem, Tax } from '../modules/pricing/pricing.entity';
+import { Promotion } from '../modules/promotions/promotion.entity';
+import { Lot, LotHoliday, Station, StationHoliday } from '../modules/sites/site.entity';
+import { CompanyDocument, CompanySettings } from '../modules/company-admin/company-admin.entity';
+import { QrCode } from '../modules/qr-codes/qr-code.entity';
 import { User } from '../modules/users/user.entity';
 
 /** Every TypeORM entity. A new module adds its entities here and its tables in a migration. */
@@ -19,8 +28,14 @@ export const ENTITIES = [
   Attendance,
   AuthToken,
   OneTimeCode,
+  WasteType, AssetCategory, AssetStyle, AssetSpecification, AssetSpecificationWasteType, Asset, QrCode,
   Company,
   Customer,
+  CustomerAddress,
   Driver,
+  Media,
   User,
+  Lot, LotHoliday, Station, StationHoliday,
+  CompanyDocument, CompanySettings,
+  Tax, PaymentTerm, Policy, PricingProfile, PricingProfileItem, Promotion, TruckType, Truck,
 ];

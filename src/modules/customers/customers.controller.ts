@@ -1,15 +1,25 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, Get, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { CreateMemberDto, MemberDto } from '../users/member.dto';
 import { MembersService } from '../users/members.service';
+import { CustomerDto, CustomerListQuery, UpdateCustomerDto } from './customer.dto';
+import { CustomersService } from './customers.service';
+
+const STATUS_NOTE =
+  'Activating an active or deactivating an inactive customer is 409 `INVALID_TRANSITION` (nothing changes). ' +
+  "Deactivation takes effect on the customer's next request: role routes answer 403 `USER_INACTIVE`.";
 
 @ApiTags('Customers')
 @Controller('api/v1')
 export class CustomersController {
-  constructor(private readonly members: MembersService) {}
+  constructor(
+    private readonly members: MembersService,
+    private readonly customers: CustomersService,
+  ) {}
 
   @Post('customer/create')
   @Access('CO')
@@ -22,5 +32,49 @@ export class CustomersController {
   })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateMemberDto) {
     return this.members.create(actor, companyId, 'customer', dto);
+  }
+
+  @Get('customers')
+  @Access('CO')
+  @Endpoint({ summary: "The company's customers (`q` on name, e-mail, phone; `status`, `tax_exempt`, `pricing_profile_id` filters; sort created_at, name, email)", type: CustomerDto, list: true, errors: [422] })
+  list(@CompanyId() companyId: string, @Query() query: CustomerListQuery) {
+    return this.customers.list(companyId, query);
+  }
+
+  @Get('customer/:customerId')
+  @Access('CO')
+  @ApiIdParam('customerId')
+  @Endpoint({ summary: 'A customer of the company', type: CustomerDto, errors: [404] })
+  show(@CompanyId() companyId: string, @IdParam('customerId') id: string) {
+    return this.customers.show(companyId, id);
+  }
+
+  @Put('customer/:customerId/update')
+  @Access('CO')
+  @ApiIdParam('customerId')
+  @Endpoint({
+    summary: 'Update a customer (user and billing fields, notes, pricing profile)',
+    description: 'Omitted fields stay; null clears an optional field. A changed e-mail is unique among users (409 `EMAIL_TAKEN`) and is marked unverified.',
+    type: CustomerDto,
+    errors: [404, 409, 422],
+  })
+  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('customerId') id: string, @Body() dto: UpdateCustomerDto) {
+    return this.customers.update(actor, companyId, id, dto);
+  }
+
+  @Post('customer/:customerId/activate')
+  @Access('CO')
+  @ApiIdParam('customerId')
+  @Endpoint({ summary: 'Activate a customer', description: STATUS_NOTE, type: CustomerDto, errors: [404, 409] })
+  activate(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('customerId') id: string) {
+    return this.customers.setStatus(actor, companyId, id, 'active');
+  }
+
+  @Post('customer/:customerId/deactivate')
+  @Access('CO')
+  @ApiIdParam('customerId')
+  @Endpoint({ summary: 'Deactivate a customer', description: STATUS_NOTE, type: CustomerDto, errors: [404, 409] })
+  deactivate(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('customerId') id: string) {
+    return this.customers.setStatus(actor, companyId, id, 'inactive');
   }
 }

@@ -1,15 +1,25 @@
-import { Body, Controller, Post } from '@nestjs/common';
+import { Body, Controller, Get, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { CreateMemberDto, MemberDto } from '../users/member.dto';
 import { MembersService } from '../users/members.service';
+import { DriverDto, DriverListQuery, DriverProfileDto, UpdateDriverDto, UpdateDriverProfileDto } from './driver.dto';
+import { DriversService } from './drivers.service';
+
+const STATUS_NOTE =
+  'Activating an active or deactivating an inactive driver is 409 `INVALID_TRANSITION` (nothing changes). ' +
+  "Deactivation takes effect on the driver's next request: role routes answer 403 `USER_INACTIVE`.";
 
 @ApiTags('Drivers')
 @Controller('api/v1')
 export class DriversController {
-  constructor(private readonly members: MembersService) {}
+  constructor(
+    private readonly members: MembersService,
+    private readonly drivers: DriversService,
+  ) {}
 
   @Post('driver/create')
   @Access('CO')
@@ -22,5 +32,56 @@ export class DriversController {
   })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateMemberDto) {
     return this.members.create(actor, companyId, 'driver', dto);
+  }
+
+  @Post('driver/profile/update')
+  @Access('DR')
+  @Endpoint({ summary: "Update the driver's own profile (name, phone, licence); omitted fields stay, null clears", type: DriverProfileDto, errors: [422] })
+  updateProfile(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: UpdateDriverProfileDto) {
+    return this.drivers.updateProfile(actor, companyId, dto);
+  }
+
+  @Get('drivers')
+  @Access('CO')
+  @Endpoint({ summary: "The company's drivers (`q` on name, e-mail, phone; `status` filter; sort created_at, name, email)", type: DriverDto, list: true, errors: [422] })
+  list(@CompanyId() companyId: string, @Query() query: DriverListQuery) {
+    return this.drivers.list(companyId, query);
+  }
+
+  @Get('driver/:driverId')
+  @Access('CO')
+  @ApiIdParam('driverId')
+  @Endpoint({ summary: 'A driver of the company', type: DriverDto, errors: [404] })
+  show(@CompanyId() companyId: string, @IdParam('driverId') id: string) {
+    return this.drivers.show(companyId, id);
+  }
+
+  @Put('driver/:driverId/update')
+  @Access('CO')
+  @ApiIdParam('driverId')
+  @Endpoint({
+    summary: 'Update a driver (user fields, licence, hire date, notes)',
+    description: 'Omitted fields stay; null clears an optional field. A changed e-mail is unique among users (409 `EMAIL_TAKEN`) and is marked unverified.',
+    type: DriverDto,
+    errors: [404, 409, 422],
+  })
+  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('driverId') id: string, @Body() dto: UpdateDriverDto) {
+    return this.drivers.update(actor, companyId, id, dto);
+  }
+
+  @Post('driver/:driverId/activate')
+  @Access('CO')
+  @ApiIdParam('driverId')
+  @Endpoint({ summary: 'Activate a driver', description: STATUS_NOTE, type: DriverDto, errors: [404, 409] })
+  activate(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('driverId') id: string) {
+    return this.drivers.setStatus(actor, companyId, id, 'active');
+  }
+
+  @Post('driver/:driverId/deactivate')
+  @Access('CO')
+  @ApiIdParam('driverId')
+  @Endpoint({ summary: 'Deactivate a driver', description: STATUS_NOTE, type: DriverDto, errors: [404, 409] })
+  deactivate(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('driverId') id: string) {
+    return this.drivers.setStatus(actor, companyId, id, 'inactive');
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MembersModule } from '../users/members.module';
 import { DriversController } from './drivers.controller';
+import { DriversService } from './drivers.service';
 
-@Module({ imports: [MembersModule], controllers: [DriversController] })
+@Module({ imports: [MembersModule], controllers: [DriversController], providers: [DriversService], exports: [DriversService] })
 export class DriversModule {}

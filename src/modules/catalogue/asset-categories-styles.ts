@@ -1,0 +1,158 @@
+import { Body, Controller, Delete, Get, Injectable, Post, Put, Query } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiTags, PartialType } from '@nestjs/swagger';
+import { DataSource } from 'typeorm';
+import { Access } from '../../common/access/access.decorator';
+import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { withMessage } from '../../common/http/envelope';
+import { IdParam } from '../../common/http/id-param';
+import { Endpoint } from '../../common/http/openapi';
+import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
+import { AssetCategory, AssetStyle } from './catalogue.entities';
+import { CatalogueCrud, rejectNulls } from './catalogue.store';
+import { OptionalText, RequiredText } from './fields';
+
+/** Asset categories (roll-off, front-load…) and styles (open top, enclosed…): a name and a description. */
+export class CreateNamedDto {
+  @RequiredText(120, 'Roll-off') name: string;
+  @OptionalText(2000) description?: string | null;
+}
+export class UpdateNamedDto extends PartialType(CreateNamedDto) {}
+
+export class NamedDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) description: string | null;
+  @ApiProperty() created_at: string;
+  @ApiProperty() updated_at: string;
+
+  static of(r: AssetCategory | AssetStyle): NamedDto {
+    return { id: r.id, name: r.name, description: r.description, created_at: r.createdAt.toISOString(), updated_at: r.updatedAt.toISOString() };
+  }
+}
+export class AssetCategoryDto extends NamedDto {}
+export class AssetStyleDto extends NamedDto {}
+
+class NamedCatalogueService<E extends AssetCategory | AssetStyle> extends CatalogueCrud<E> {
+  constructor(ds: DataSource, entity: new () => E, what: string, event: string, index: string, specColumn: string) {
+    super(ds, {
+      entity,
+      what,
+      event,
+      unique: [{ property: 'name', column: 'name', index, code: 'DUPLICATE_NAME', message: `${what} with this name already exists.` }],
+      inUse: async (m, row) => !!(await m.query(`SELECT 1 FROM asset_specifications WHERE ${specColumn} = $1 AND deleted_at IS NULL LIMIT 1`, [row.id]))[0],
+    });
+  }
+
+  list(companyId: string, query: PageQuery) {
+    const qb = this.query(companyId);
+    if (query.q) qb.andWhere('e.name ILIKE :q', { q: likePattern(query.q) });
+    return paginate(qb, query, { sortable: { created_at: 'e.createdAt', name: 'e.name' }, map: NamedDto.of });
+  }
+
+  async createFrom(actor: Actor, companyId: string, dto: CreateNamedDto) {
+    return NamedDto.of(await this.create(actor, companyId, { name: dto.name, description: dto.description ?? null } as Partial<E>));
+  }
+
+  async updateFrom(actor: Actor, companyId: string, id: string, dto: UpdateNamedDto) {
+    rejectNulls(dto, ['name']);
+    return NamedDto.of(await this.update(actor, companyId, id, () => ({ name: dto.name, description: dto.description }) as Partial<E>));
+  }
+}
+
+@Injectable()
+export class AssetCategoriesService extends NamedCatalogueService<AssetCategory> {
+  constructor(ds: DataSource) {
+    super(ds, AssetCategory, 'Asset category', 'asset_category', 'uq_asset_categories_company_name', 'asset_category_id');
+  }
+}
+
+@Injectable()
+export class AssetStylesService extends NamedCatalogueService<AssetStyle> {
+  constructor(ds: DataSource) {
+    super(ds, AssetStyle, 'Asset style', 'asset_style', 'uq_asset_styles_company_name', 'asset_style_id');
+  }
+}
+
+@ApiTags('Asset categories')
+@Controller('api/v1')
+export class AssetCategoriesController {
+  constructor(private readonly service: AssetCategoriesService) {}
+
+  @Get('asset-categories')
+  @Access('CO')
+  @Endpoint({ summary: 'List asset categories (q on name)', type: AssetCategoryDto, list: true, errors: [422] })
+  list(@CompanyId() companyId: string, @Query() query: PageQuery) {
+    return this.service.list(companyId, query);
+  }
+
+  @Post('asset-categories')
+  @Access('CO')
+  @Endpoint({ summary: 'Create an asset category', type: AssetCategoryDto, status: 201, errors: [409, 422] })
+  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateNamedDto) {
+    return this.service.createFrom(actor, companyId, dto);
+  }
+
+  @Get('asset-categories/:assetCategory')
+  @Access('CO')
+  @Endpoint({ summary: 'Show an asset category', type: AssetCategoryDto, errors: [404] })
+  async show(@CompanyId() companyId: string, @IdParam('assetCategory') id: string) {
+    return NamedDto.of(await this.service.get(companyId, id));
+  }
+
+  @Put('asset-categories/:assetCategory')
+  @Access('CO')
+  @Endpoint({ summary: 'Update an asset category', type: AssetCategoryDto, errors: [404, 409, 422] })
+  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetCategory') id: string, @Body() dto: UpdateNamedDto) {
+    return this.service.updateFrom(actor, companyId, id, dto);
+  }
+
+  @Delete('asset-categories/:assetCategory')
+  @Access('CO')
+  @Endpoint({ summary: 'Delete an asset category (409 IN_USE while a specification uses it)', errors: [404, 409] })
+  async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetCategory') id: string) {
+    await this.service.remove(actor, companyId, id);
+    return withMessage(null, 'Asset category deleted.');
+  }
+}
+
+@ApiTags('Asset styles')
+@Controller('api/v1')
+export class AssetStylesController {
+  constructor(private readonly service: AssetStylesService) {}
+
+  @Get('asset-styles')
+  @Access('CO')
+  @Endpoint({ summary: 'List asset styles (q on name)', type: AssetStyleDto, list: true, errors: [422] })
+  list(@CompanyId() companyId: string, @Query() query: PageQuery) {
+    return this.service.list(companyId, query);
+  }
+
+  @Post('asset-styles')
+  @Access('CO')
+  @Endpoint({ summary: 'Create an asset style', type: AssetStyleDto, status: 201, errors: [409, 422] })
+  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateNamedDto) {
+    return this.service.createFrom(actor, companyId, dto);
+  }
+
+  @Get('asset-styles/:assetStyle')
+  @Access('CO')
+  @Endpoint({ summary: 'Show an asset style', type: AssetStyleDto, errors: [404] })
+  async show(@CompanyId() companyId: string, @IdParam('assetStyle') id: string) {
+    return NamedDto.of(await this.service.get(companyId, id));
+  }
+
+  @Put('asset-styles/:assetStyle')
+  @Access('CO')
+  @Endpoint({ summary: 'Update an asset style', type: AssetStyleDto, errors: [404, 409, 422] })
+  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetStyle') id: string, @Body() dto: UpdateNamedDto) {
+    return this.service.updateFrom(actor, companyId, id, dto);
+  }
+
+  @Delete('asset-styles/:assetStyle')
+  @Access('CO')
+  @Endpoint({ summary: 'Delete an asset style (409 IN_USE while a specification uses it)', errors: [404, 409] })
+  async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetStyle') id: string) {
+    await this.service.remove(actor, companyId, id);
+    return withMessage(null, 'Asset style deleted.');
+  }
+}

@@ -1,0 +1,489 @@
+import { Body, Controller, Delete, Get, Injectable, Post, Put, Query } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiTags, PartialType } from '@nestjs/swagger';
+import { IsIn, IsInt, IsOptional, IsUrl, Max, MaxLength, Min } from 'class-validator';
+import { DataSource, In } from 'typeorm';
+import { Access } from '../../common/access/access.decorator';
+import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { ApiError } from '../../common/http/api-error';
+import { Page, withMessage } from '../../common/http/envelope';
+import { IdParam } from '../../common/http/id-param';
+import { Endpoint } from '../../common/http/openapi';
+import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
+import { recordEvents } from '../../common/outbox/outbox';
+import { AssetCategory, AssetSpecification, AssetSpecificationWasteType, AssetStyle, SIZE_UNITS, SizeUnit, WasteType } from './catalogue.entities';
+import { assertReference, CatalogueCrud, findOwned, rejectNulls } from './catalogue.store';
+import { BoolFilter, OptionalBool, OptionalInt, OptionalText, OptionalUuid, RequiredText, RequiredUuid, UuidFilter } from './fields';
+
+export class CreateAssetSpecificationDto {
+  @RequiredText(120, '20 yd roll-off') name: string;
+  @OptionalText(2000) description?: string | null;
+  @RequiredUuid() asset_category_id: string;
+  @OptionalUuid() asset_style_id?: string | null;
+  @ApiProperty({ minimum: 1, example: 20 }) @IsInt() @Min(1) @Max(1_000_000) size: number;
+  @ApiProperty({ enum: SIZE_UNITS, example: 'yd3' }) @IsIn(SIZE_UNITS) size_unit: SizeUnit;
+  @OptionalInt(1, 100_000, 6700) length_mm?: number | null;
+  @OptionalInt(1, 100_000, 2400) width_mm?: number | null;
+  @OptionalInt(1, 100_000, 1400) height_mm?: number | null;
+  @OptionalInt(0, 1_000_000, 9000) max_weight_kg?: number | null;
+  @OptionalInt(0, 1_000_000, 1800) included_weight_kg?: number | null;
+  @OptionalInt(0, 3650, 7) included_days?: number | null;
+  @ApiPropertyOptional({ nullable: true, type: String, maxLength: 2000 })
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
+  @MaxLength(2000)
+  image_url?: string | null;
+  @OptionalBool(true) active?: boolean;
+}
+export class UpdateAssetSpecificationDto extends PartialType(CreateAssetSpecificationDto) {}
+
+export class AssetSpecificationQuery extends PageQuery {
+  @BoolFilter() active?: boolean;
+  @UuidFilter() asset_category_id?: string;
+  @UuidFilter() asset_style_id?: string;
+}
+export class CustomerAssetSpecificationQuery extends PageQuery {
+  @UuidFilter() asset_category_id?: string;
+}
+
+export class AssetSpecificationDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) description: string | null;
+  @ApiProperty({ format: 'uuid' }) asset_category_id: string;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) asset_style_id: string | null;
+  @ApiProperty() size: number;
+  @ApiProperty({ enum: SIZE_UNITS }) size_unit: string;
+  @ApiPropertyOptional({ nullable: true, type: Number }) length_mm: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) width_mm: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) height_mm: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) max_weight_kg: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) included_weight_kg: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) included_days: number | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) image_url: string | null;
+  @ApiProperty() active: boolean;
+  @ApiProperty() created_at: string;
+  @ApiProperty() updated_at: string;
+
+  static of(s: AssetSpecification): AssetSpecificationDto {
+    return {
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      asset_category_id: s.assetCategoryId,
+      asset_style_id: s.assetStyleId,
+      size: s.size,
+      size_unit: s.sizeUnit,
+      length_mm: s.lengthMm,
+      width_mm: s.widthMm,
+      height_mm: s.heightMm,
+      max_weight_kg: s.maxWeightKg,
+      included_weight_kg: s.includedWeightKg,
+      included_days: s.includedDays,
+      image_url: s.imageUrl,
+      active: s.active,
+      created_at: s.createdAt.toISOString(),
+      updated_at: s.updatedAt.toISOString(),
+    };
+  }
+}
+
+const specValues = (dto: UpdateAssetSpecificationDto): Partial<AssetSpecification> => ({
+  name: dto.name,
+  description: dto.description,
+  assetCategoryId: dto.asset_category_id,
+  assetStyleId: dto.asset_style_id,
+  size: dto.size,
+  sizeUnit: dto.size_unit,
+  lengthMm: dto.length_mm,
+  widthMm: dto.width_mm,
+  heightMm: dto.height_mm,
+  maxWeightKg: dto.max_weight_kg,
+  includedWeightKg: dto.included_weight_kg,
+  includedDays: dto.included_days,
+  imageUrl: dto.image_url,
+  active: dto.active,
+});
+
+/** The included weight cannot exceed the maximum weight. */
+function checkWeights(s: Partial<AssetSpecification>): void {
+  if (s.maxWeightKg != null && s.includedWeightKg != null && s.includedWeightKg > s.maxWeightKg) {
+    throw ApiError.validation({ included_weight_kg: ['must not exceed max_weight_kg'] });
+  }
+}
+
+@Injectable()
+export class AssetSpecificationsService extends CatalogueCrud<AssetSpecification> {
+  constructor(ds: DataSource) {
+    super(ds, {
+      entity: AssetSpecification,
+      what: 'Asset specification',
+      event: 'asset_specification',
+      unique: [{ property: 'name', column: 'name', index: 'uq_asset_specifications_company_name', code: 'DUPLICATE_NAME', message: 'An asset specification with this name already exists.' }],
+      inUse: async (m, row) => !!(await m.query(`SELECT 1 FROM assets WHERE asset_specification_id = $1 AND deleted_at IS NULL LIMIT 1`, [row.id]))[0],
+    });
+  }
+
+  list(companyId: string, query: AssetSpecificationQuery) {
+    const qb = this.query(companyId);
+    if (query.active !== undefined) qb.andWhere('e.active = :active', { active: query.active });
+    if (query.asset_category_id) qb.andWhere('e.assetCategoryId = :cat', { cat: query.asset_category_id });
+    if (query.asset_style_id) qb.andWhere('e.assetStyleId = :style', { style: query.asset_style_id });
+    if (query.q) qb.andWhere('e.name ILIKE :q', { q: likePattern(query.q) });
+    return paginate(qb, query, { sortable: { created_at: 'e.createdAt', name: 'e.name', size: 'e.size' }, map: AssetSpecificationDto.of });
+  }
+
+  async createFrom(actor: Actor, companyId: string, dto: CreateAssetSpecificationDto) {
+    const values = specValues(dto);
+    checkWeights(values);
+    const row = await this.create(actor, companyId, { ...values, assetStyleId: dto.asset_style_id ?? null }, async (m) => {
+      await assertReference(m, AssetCategory, companyId, dto.asset_category_id, 'asset_category_id');
+      if (dto.asset_style_id) await assertReference(m, AssetStyle, companyId, dto.asset_style_id, 'asset_style_id');
+    });
+    return AssetSpecificationDto.of(row);
+  }
+
+  async updateFrom(actor: Actor, companyId: string, id: string, dto: UpdateAssetSpecificationDto) {
+    rejectNulls(dto, ['name', 'asset_category_id', 'size', 'size_unit', 'active']);
+    const row = await this.update(actor, companyId, id, async (m, current) => {
+      const values = specValues(dto);
+      checkWeights({
+        maxWeightKg: values.maxWeightKg !== undefined ? values.maxWeightKg : current.maxWeightKg,
+        includedWeightKg: values.includedWeightKg !== undefined ? values.includedWeightKg : current.includedWeightKg,
+      });
+      if (dto.asset_category_id) await assertReference(m, AssetCategory, companyId, dto.asset_category_id, 'asset_category_id');
+      if (dto.asset_style_id) await assertReference(m, AssetStyle, companyId, dto.asset_style_id, 'asset_style_id');
+      return values;
+    });
+    return AssetSpecificationDto.of(row);
+  }
+}
+
+// ---- Waste types allowed in a specification (nested) ----
+
+export class CreateSpecWasteTypeDto {
+  @RequiredUuid() waste_type_id: string;
+  @OptionalInt(0, 1_000_000_000, 4500) price_override_amount?: number | null;
+}
+export class UpdateSpecWasteTypeDto {
+  @OptionalInt(0, 1_000_000_000, 4500) price_override_amount?: number | null;
+}
+
+export class WasteTypeSummaryDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() code: string;
+  @ApiProperty() hazardous: boolean;
+  @ApiProperty() active: boolean;
+}
+
+export class SpecWasteTypeDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) asset_specification_id: string;
+  @ApiProperty({ format: 'uuid' }) waste_type_id: string;
+  @ApiProperty({ type: WasteTypeSummaryDto }) waste_type: WasteTypeSummaryDto;
+  @ApiPropertyOptional({ nullable: true, type: Number, description: 'Minor units; overrides the price book for this waste type.' })
+  price_override_amount: number | null;
+  @ApiProperty() created_at: string;
+  @ApiProperty() updated_at: string;
+
+  static of(l: AssetSpecificationWasteType, w: WasteType): SpecWasteTypeDto {
+    return {
+      id: l.id,
+      asset_specification_id: l.assetSpecificationId,
+      waste_type_id: l.wasteTypeId,
+      waste_type: { id: w.id, name: w.name, code: w.code, hazardous: w.hazardous, active: w.active },
+      price_override_amount: l.priceOverrideAmount,
+      created_at: l.createdAt.toISOString(),
+      updated_at: l.updatedAt.toISOString(),
+    };
+  }
+}
+
+type LinkWithType = AssetSpecificationWasteType & { wasteType: WasteType };
+
+@Injectable()
+export class SpecWasteTypesService {
+  constructor(private readonly ds: DataSource) {}
+
+  private async spec(companyId: string, specId: string) {
+    return findOwned(this.ds.manager, AssetSpecification, companyId, specId, 'Asset specification');
+  }
+
+  private linkQuery(companyId: string, specId: string) {
+    return this.ds
+      .getRepository(AssetSpecificationWasteType)
+      .createQueryBuilder('e')
+      .innerJoinAndMapOne('e.wasteType', WasteType, 'w', 'w.id = e.wasteTypeId')
+      .where('e.companyId = :companyId AND e.assetSpecificationId = :specId', { companyId, specId });
+  }
+
+  private async one(companyId: string, specId: string, id: string): Promise<SpecWasteTypeDto> {
+    const l = (await this.linkQuery(companyId, specId).andWhere('e.id = :id', { id }).getOne()) as LinkWithType | null;
+    if (!l) throw ApiError.notFound('Specification waste type');
+    return SpecWasteTypeDto.of(l, l.wasteType);
+  }
+
+  async list(companyId: string, specId: string, query: PageQuery) {
+    await this.spec(companyId, specId);
+    const qb = this.linkQuery(companyId, specId);
+    if (query.q) qb.andWhere('(w.name ILIKE :q OR w.code ILIKE :q)', { q: likePattern(query.q) });
+    return paginate(qb, query, {
+      sortable: { created_at: 'e.createdAt', name: 'w.name' },
+      map: (l) => SpecWasteTypeDto.of(l, (l as LinkWithType).wasteType),
+    });
+  }
+
+  get(companyId: string, specId: string, id: string) {
+    return this.one(companyId, specId, id);
+  }
+
+  async create(actor: Actor, companyId: string, specId: string, dto: CreateSpecWasteTypeDto) {
+    const id = await this.ds.transaction(async (m) => {
+      // Lock the specification so two requests cannot add the same waste type at once.
+      await findOwned(m, AssetSpecification, companyId, specId, 'Asset specification', true);
+      await assertReference(m, WasteType, companyId, dto.waste_type_id, 'waste_type_id');
+      const dup = await m.getRepository(AssetSpecificationWasteType).exists({ where: { assetSpecificationId: specId, wasteTypeId: dto.waste_type_id } });
+      if (dup) throw ApiError.conflict('DUPLICATE_WASTE_TYPE', 'This waste type is already allowed in the specification.');
+      const saved = await m.save(
+        m.create(AssetSpecificationWasteType, { companyId, assetSpecificationId: specId, wasteTypeId: dto.waste_type_id, priceOverrideAmount: dto.price_override_amount ?? null }),
+      );
+      await recordEvents(m, {
+        type: 'asset_specification.waste_type_added',
+        aggregateType: 'asset_specification',
+        aggregateId: specId,
+        companyId,
+        actorId: actor.id,
+        payload: { waste_type_id: dto.waste_type_id, price_override_amount: saved.priceOverrideAmount },
+      });
+      return saved.id;
+    });
+    return this.one(companyId, specId, id);
+  }
+
+  async update(actor: Actor, companyId: string, specId: string, id: string, dto: UpdateSpecWasteTypeDto) {
+    await this.ds.transaction(async (m) => {
+      await findOwned(m, AssetSpecification, companyId, specId, 'Asset specification');
+      const link = await m.getRepository(AssetSpecificationWasteType).findOne({ where: { id, companyId, assetSpecificationId: specId }, lock: { mode: 'pessimistic_write' } });
+      if (!link) throw ApiError.notFound('Specification waste type');
+      if (dto.price_override_amount !== undefined) {
+        await m.update(AssetSpecificationWasteType, { id }, { priceOverrideAmount: dto.price_override_amount, updatedAt: new Date() });
+      }
+      await recordEvents(m, {
+        type: 'asset_specification.waste_type_updated',
+        aggregateType: 'asset_specification',
+        aggregateId: specId,
+        companyId,
+        actorId: actor.id,
+        payload: { waste_type_id: link.wasteTypeId, price_override_amount: dto.price_override_amount ?? null },
+      });
+    });
+    return this.one(companyId, specId, id);
+  }
+
+  async remove(actor: Actor, companyId: string, specId: string, id: string) {
+    await this.ds.transaction(async (m) => {
+      await findOwned(m, AssetSpecification, companyId, specId, 'Asset specification');
+      const link = await m.getRepository(AssetSpecificationWasteType).findOne({ where: { id, companyId, assetSpecificationId: specId }, lock: { mode: 'pessimistic_write' } });
+      if (!link) throw ApiError.notFound('Specification waste type');
+      await m.delete(AssetSpecificationWasteType, { id });
+      await recordEvents(m, {
+        type: 'asset_specification.waste_type_removed',
+        aggregateType: 'asset_specification',
+        aggregateId: specId,
+        companyId,
+        actorId: actor.id,
+        payload: { waste_type_id: link.wasteTypeId },
+      });
+    });
+  }
+}
+
+// ---- Customer view: active specifications with their (active) waste types ----
+
+export class NamedRefDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+}
+
+export class CustomerWasteTypeDto extends WasteTypeSummaryDto {
+  @ApiPropertyOptional({ nullable: true, type: String }) description: string | null;
+  @ApiProperty({ type: [String] }) prohibited_items: string[];
+  @ApiPropertyOptional({ nullable: true, type: Number }) price_override_amount: number | null;
+}
+
+export class CustomerAssetSpecificationDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) description: string | null;
+  @ApiProperty({ type: NamedRefDto }) asset_category: NamedRefDto | null;
+  @ApiPropertyOptional({ type: NamedRefDto, nullable: true }) asset_style: NamedRefDto | null;
+  @ApiProperty() size: number;
+  @ApiProperty({ enum: SIZE_UNITS }) size_unit: string;
+  @ApiPropertyOptional({ nullable: true, type: Number }) length_mm: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) width_mm: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) height_mm: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) max_weight_kg: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) included_weight_kg: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) included_days: number | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) image_url: string | null;
+  @ApiProperty({ type: [CustomerWasteTypeDto] }) waste_types: CustomerWasteTypeDto[];
+}
+
+@Injectable()
+export class CustomerCatalogueService {
+  constructor(private readonly ds: DataSource) {}
+
+  private specQuery(companyId: string) {
+    return this.ds
+      .getRepository(AssetSpecification)
+      .createQueryBuilder('e')
+      .where('e.companyId = :companyId AND e.active = true', { companyId });
+  }
+
+  async listSpecs(companyId: string, query: CustomerAssetSpecificationQuery): Promise<Page<CustomerAssetSpecificationDto>> {
+    const qb = this.specQuery(companyId);
+    if (query.asset_category_id) qb.andWhere('e.assetCategoryId = :cat', { cat: query.asset_category_id });
+    if (query.q) qb.andWhere('e.name ILIKE :q', { q: likePattern(query.q) });
+    const page = await paginate(qb, query, { sortable: { created_at: 'e.createdAt', name: 'e.name', size: 'e.size' } });
+    return new Page(await this.expand(companyId, page.items), page.meta);
+  }
+
+  async showSpec(companyId: string, id: string): Promise<CustomerAssetSpecificationDto> {
+    const spec = await this.specQuery(companyId).andWhere('e.id = :id', { id }).getOne();
+    if (!spec) throw ApiError.notFound('Asset specification');
+    return (await this.expand(companyId, [spec]))[0];
+  }
+
+  /** Adds category, style and the active waste types, in three queries for the whole page. */
+  private async expand(companyId: string, specs: AssetSpecification[]): Promise<CustomerAssetSpecificationDto[]> {
+    if (!specs.length) return [];
+    const ids = specs.map((s) => s.id);
+    const [categories, styles, links] = await Promise.all([
+      this.ds.getRepository(AssetCategory).find({ where: { companyId, id: In([...new Set(specs.map((s) => s.assetCategoryId))]) }, withDeleted: true }),
+      this.ds.getRepository(AssetStyle).find({ where: { companyId, id: In([...new Set(specs.flatMap((s) => (s.assetStyleId ? [s.assetStyleId] : [])))]) }, withDeleted: true }),
+      this.ds
+        .getRepository(AssetSpecificationWasteType)
+        .createQueryBuilder('e')
+        .innerJoinAndMapOne('e.wasteType', WasteType, 'w', 'w.id = e.wasteTypeId AND w.active = true')
+        .where('e.companyId = :companyId AND e.assetSpecificationId IN (:...ids)', { companyId, ids })
+        .orderBy('w.name', 'ASC')
+        .getMany() as Promise<LinkWithType[]>,
+    ]);
+    const ref = (r?: AssetCategory | AssetStyle) => (r ? { id: r.id, name: r.name } : null);
+    return specs.map((s) => ({
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      asset_category: ref(categories.find((c) => c.id === s.assetCategoryId)),
+      asset_style: ref(styles.find((c) => c.id === s.assetStyleId)),
+      size: s.size,
+      size_unit: s.sizeUnit,
+      length_mm: s.lengthMm,
+      width_mm: s.widthMm,
+      height_mm: s.heightMm,
+      max_weight_kg: s.maxWeightKg,
+      included_weight_kg: s.includedWeightKg,
+      included_days: s.includedDays,
+      image_url: s.imageUrl,
+      waste_types: links
+        .filter((l) => l.assetSpecificationId === s.id)
+        .map((l) => ({
+          id: l.wasteType.id,
+          name: l.wasteType.name,
+          code: l.wasteType.code,
+          description: l.wasteType.description,
+          prohibited_items: l.wasteType.prohibitedItems ?? [],
+          hazardous: l.wasteType.hazardous,
+          active: l.wasteType.active,
+          price_override_amount: l.priceOverrideAmount,
+        })),
+    }));
+  }
+}
+
+@ApiTags('Asset specifications')
+@Controller('api/v1')
+export class AssetSpecificationsController {
+  constructor(
+    private readonly specs: AssetSpecificationsService,
+    private readonly links: SpecWasteTypesService,
+  ) {}
+
+  @Get('asset-specifications')
+  @Access('CO')
+  @Endpoint({ summary: 'List asset specifications (filters: active, asset_category_id, asset_style_id, q on name)', type: AssetSpecificationDto, list: true, errors: [422] })
+  list(@CompanyId() companyId: string, @Query() query: AssetSpecificationQuery) {
+    return this.specs.list(companyId, query);
+  }
+
+  @Post('asset-specifications')
+  @Access('CO')
+  @Endpoint({ summary: 'Create an asset specification', type: AssetSpecificationDto, status: 201, errors: [409, 422] })
+  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateAssetSpecificationDto) {
+    return this.specs.createFrom(actor, companyId, dto);
+  }
+
+  @Get('asset-specifications/:assetSpecification')
+  @Access('CO')
+  @Endpoint({ summary: 'Show an asset specification', type: AssetSpecificationDto, errors: [404] })
+  async show(@CompanyId() companyId: string, @IdParam('assetSpecification') id: string) {
+    return AssetSpecificationDto.of(await this.specs.get(companyId, id));
+  }
+
+  @Put('asset-specifications/:assetSpecification')
+  @Access('CO')
+  @Endpoint({ summary: 'Update an asset specification (fields given are changed)', type: AssetSpecificationDto, errors: [404, 409, 422] })
+  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') id: string, @Body() dto: UpdateAssetSpecificationDto) {
+    return this.specs.updateFrom(actor, companyId, id, dto);
+  }
+
+  @Delete('asset-specifications/:assetSpecification')
+  @Access('CO')
+  @Endpoint({ summary: 'Delete an asset specification (409 IN_USE while an asset uses it)', errors: [404, 409] })
+  async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') id: string) {
+    await this.specs.remove(actor, companyId, id);
+    return withMessage(null, 'Asset specification deleted.');
+  }
+
+  @Get('asset-specifications/:assetSpecification/waste-types')
+  @Access('CO')
+  @Endpoint({ summary: 'List the waste types allowed in a specification (q on name/code)', type: SpecWasteTypeDto, list: true, errors: [404, 422] })
+  listWasteTypes(@CompanyId() companyId: string, @IdParam('assetSpecification') specId: string, @Query() query: PageQuery) {
+    return this.links.list(companyId, specId, query);
+  }
+
+  @Post('asset-specifications/:assetSpecification/waste-types')
+  @Access('CO')
+  @Endpoint({ summary: 'Allow a waste type in a specification, with an optional price override', type: SpecWasteTypeDto, status: 201, errors: [404, 409, 422] })
+  addWasteType(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') specId: string, @Body() dto: CreateSpecWasteTypeDto) {
+    return this.links.create(actor, companyId, specId, dto);
+  }
+
+  @Get('asset-specifications/:assetSpecification/waste-types/:assetSpecificationWasteType')
+  @Access('CO')
+  @Endpoint({ summary: 'Show an allowed waste type of a specification', type: SpecWasteTypeDto, errors: [404] })
+  showWasteType(@CompanyId() companyId: string, @IdParam('assetSpecification') specId: string, @IdParam('assetSpecificationWasteType') id: string) {
+    return this.links.get(companyId, specId, id);
+  }
+
+  @Put('asset-specifications/:assetSpecification/waste-types/:assetSpecificationWasteType')
+  @Access('CO')
+  @Endpoint({ summary: 'Change the price override of an allowed waste type (null clears it)', type: SpecWasteTypeDto, errors: [404, 422] })
+  updateWasteType(
+    @CurrentActor() actor: Actor,
+    @CompanyId() companyId: string,
+    @IdParam('assetSpecification') specId: string,
+    @IdParam('assetSpecificationWasteType') id: string,
+    @Body() dto: UpdateSpecWasteTypeDto,
+  ) {
+    return this.links.update(actor, companyId, specId, id, dto);
+  }
+
+  @Delete('asset-specifications/:assetSpecification/waste-types/:assetSpecificationWasteType')
+  @Access('CO')
+  @Endpoint({ summary: 'Stop allowing a waste type in a specification', errors: [404] })
+  async removeWasteType(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') specId: string, @IdParam('assetSpecificationWasteType') id: string) {
+    await this.links.remove(actor, companyId, specId, id);
+    return withMessage(null, 'Waste type removed from the specification.');
+  }
+}

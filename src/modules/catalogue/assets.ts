@@ -1,0 +1,281 @@
+import { Body, Controller, Delete, Get, Injectable, Put, Post, Query } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsNumber, IsUUID, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { DataSource, EntityManager } from 'typeorm';
+import { Access } from '../../common/access/access.decorator';
+import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { ApiError } from '../../common/http/api-error';
+import { withMessage } from '../../common/http/envelope';
+import { IdParam } from '../../common/http/id-param';
+import { Endpoint } from '../../common/http/openapi';
+import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
+import { recordEvents } from '../../common/outbox/outbox';
+import { Asset, ASSET_CONDITIONS, ASSET_STATUSES, AssetCondition, AssetSpecification, AssetStatus, LOCATION_TYPES, LocationType } from './catalogue.entities';
+import { assertReference, CatalogueCrud, findOwned, rejectNulls } from './catalogue.store';
+import { OptionalText, OptionalUuid, RequiredUuid, UuidFilter } from './fields';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const CODE = /^[A-Za-z0-9][A-Za-z0-9_.\-/]*$/;
+
+/** Statuses a company user may set by hand; the others come from jobs. */
+export const MANUAL_STATUSES = ['available', 'maintenance', 'retired'] as const;
+/** Hand-made status changes: `from` → allowed `to`. */
+const MANUAL_TRANSITIONS: Partial<Record<AssetStatus, AssetStatus[]>> = {
+  available: ['maintenance', 'retired'],
+  full_in_yard: ['maintenance', 'retired'],
+  maintenance: ['available', 'retired'],
+};
+/** An asset in one of these states is out with a job and cannot be deleted. */
+const BUSY_STATUSES: AssetStatus[] = ['reserved', 'in_transit', 'on_site', 'at_station'];
+
+export class CreateAssetDto {
+  @ApiProperty({ maxLength: 50, example: 'RO20-0042', description: 'Unique per company (case-insensitive).' })
+  @Transform(trim)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(50)
+  @Matches(CODE, { message: 'may contain only letters, digits, ".", "_", "-" and "/"' })
+  code: string;
+  @OptionalText(100, 'SN-99812') serial?: string | null;
+  @RequiredUuid() asset_specification_id: string;
+  @OptionalUuid() home_lot_id?: string | null;
+  @ApiPropertyOptional({ enum: ASSET_CONDITIONS, default: 'good' }) @IsOptional() @IsIn(ASSET_CONDITIONS) condition?: AssetCondition;
+  @OptionalText(2000) notes?: string | null;
+}
+
+export class UpdateAssetDto {
+  @ApiPropertyOptional({ maxLength: 50 })
+  @IsOptional()
+  @Transform(trim)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(50)
+  @Matches(CODE, { message: 'may contain only letters, digits, ".", "_", "-" and "/"' })
+  code?: string;
+  @OptionalText(100) serial?: string | null;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID('all') asset_specification_id?: string;
+  @OptionalUuid() home_lot_id?: string | null;
+  @ApiPropertyOptional({ enum: ASSET_CONDITIONS }) @IsOptional() @IsIn(ASSET_CONDITIONS) condition?: AssetCondition;
+  @ApiPropertyOptional({
+    enum: MANUAL_STATUSES,
+    description: 'Only maintenance and retired by hand (and available again from maintenance); other statuses come from jobs.',
+  })
+  @IsOptional()
+  @IsIn(MANUAL_STATUSES)
+  status?: AssetStatus;
+  @OptionalText(2000) notes?: string | null;
+}
+
+export class AssetLocationDto {
+  @ApiProperty({ minimum: -90, maximum: 90, example: 41.8781 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-90) @Max(90) lat: number;
+  @ApiProperty({ minimum: -180, maximum: 180, example: -87.6298 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-180) @Max(180) lng: number;
+  @ApiProperty({ enum: LOCATION_TYPES }) @IsIn(LOCATION_TYPES) location_type: LocationType;
+  @ApiProperty({ format: 'uuid', description: 'The lot, customer address, station or truck (of the caller\'s company).' })
+  @IsUUID('all')
+  location_id: string;
+}
+
+export class AssetQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: ASSET_STATUSES }) @IsOptional() @IsIn(ASSET_STATUSES) status?: AssetStatus;
+  @UuidFilter() asset_specification_id?: string;
+  @UuidFilter() home_lot_id?: string;
+  @ApiPropertyOptional({ enum: ASSET_CONDITIONS }) @IsOptional() @IsIn(ASSET_CONDITIONS) condition?: AssetCondition;
+}
+
+export class AssetDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() code: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) serial: string | null;
+  @ApiProperty({ format: 'uuid' }) asset_specification_id: string;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) home_lot_id: string | null;
+  @ApiProperty({ enum: ASSET_CONDITIONS }) condition: string;
+  @ApiProperty({ enum: ASSET_STATUSES }) status: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) notes: string | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) lat: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) lng: number | null;
+  @ApiPropertyOptional({ enum: LOCATION_TYPES, nullable: true }) location_type: string | null;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) location_id: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) location_updated_at: string | null;
+  @ApiProperty() created_at: string;
+  @ApiProperty() updated_at: string;
+
+  static of(a: Asset): AssetDto {
+    return {
+      id: a.id,
+      code: a.code,
+      serial: a.serial,
+      asset_specification_id: a.assetSpecificationId,
+      home_lot_id: a.homeLotId,
+      condition: a.condition,
+      status: a.status,
+      notes: a.notes,
+      lat: a.lat,
+      lng: a.lng,
+      location_type: a.locationType,
+      location_id: a.locationId,
+      location_updated_at: a.locationUpdatedAt ? a.locationUpdatedAt.toISOString() : null,
+      created_at: a.createdAt.toISOString(),
+      updated_at: a.updatedAt.toISOString(),
+    };
+  }
+}
+
+/** The table a location id must be found in (the caller's company, not deleted). */
+const LOCATION_TABLES: Record<LocationType, string> = { lot: 'lots', station: 'stations', truck: 'trucks', customer_address: 'customer_addresses' };
+
+/** A live lot of the company (422 on `field` otherwise); its coordinates. */
+async function lotOf(m: EntityManager, companyId: string, lotId: string, field: string): Promise<{ latitude: number | null; longitude: number | null }> {
+  const [lot] = await m.query(`SELECT latitude, longitude FROM lots WHERE id = $1 AND company_id = $2 AND deleted_at IS NULL`, [lotId, companyId]);
+  if (!lot) throw ApiError.validation({ [field]: ['not found'] });
+  return lot;
+}
+
+@Injectable()
+export class AssetsService extends CatalogueCrud<Asset> {
+  constructor(ds: DataSource) {
+    super(ds, {
+      entity: Asset,
+      what: 'Asset',
+      event: 'asset',
+      unique: [
+        { property: 'code', column: 'code', index: 'uq_assets_company_code', code: 'DUPLICATE_CODE', message: 'An asset with this code already exists.' },
+        { property: 'serial', column: 'serial', index: 'uq_assets_company_serial', code: 'DUPLICATE_SERIAL', message: 'An asset with this serial already exists.' },
+      ],
+      inUse: async (_m, row) => BUSY_STATUSES.includes(row.status),
+    });
+  }
+
+  list(companyId: string, query: AssetQuery) {
+    const qb = this.query(companyId);
+    if (query.status) qb.andWhere('e.status = :status', { status: query.status });
+    if (query.condition) qb.andWhere('e.condition = :condition', { condition: query.condition });
+    if (query.asset_specification_id) qb.andWhere('e.assetSpecificationId = :spec', { spec: query.asset_specification_id });
+    if (query.home_lot_id) qb.andWhere('e.homeLotId = :lot', { lot: query.home_lot_id });
+    if (query.q) qb.andWhere('(e.code ILIKE :q OR e.serial ILIKE :q)', { q: likePattern(query.q) });
+    return paginate(qb, query, { sortable: { created_at: 'e.createdAt', code: 'e.code', status: 'e.status' }, map: AssetDto.of });
+  }
+
+  async createFrom(actor: Actor, companyId: string, dto: CreateAssetDto): Promise<AssetDto> {
+    const values: Partial<Asset> = {
+      code: dto.code,
+      serial: dto.serial || null,
+      assetSpecificationId: dto.asset_specification_id,
+      homeLotId: dto.home_lot_id ?? null,
+      condition: dto.condition ?? 'good',
+      status: 'available',
+      notes: dto.notes ?? null,
+    };
+    const row = await this.create(actor, companyId, values, async (m) => {
+      await assertReference(m, AssetSpecification, companyId, dto.asset_specification_id, 'asset_specification_id');
+      if (dto.home_lot_id) {
+        // A new asset starts at its home lot (`values` is read after this check).
+        const lot = await lotOf(m, companyId, dto.home_lot_id, 'home_lot_id');
+        Object.assign(values, { lat: lot.latitude, lng: lot.longitude, locationType: 'lot', locationId: dto.home_lot_id, locationUpdatedAt: new Date() });
+      }
+    });
+    return AssetDto.of(row);
+  }
+
+  async updateFrom(actor: Actor, companyId: string, id: string, dto: UpdateAssetDto): Promise<AssetDto> {
+    rejectNulls(dto, ['code', 'asset_specification_id', 'condition', 'status']);
+    const row = await this.update(actor, companyId, id, async (m, current) => {
+      if (dto.asset_specification_id) await assertReference(m, AssetSpecification, companyId, dto.asset_specification_id, 'asset_specification_id');
+      if (dto.home_lot_id) await lotOf(m, companyId, dto.home_lot_id, 'home_lot_id');
+      if (dto.status && dto.status !== current.status) {
+        if (!MANUAL_TRANSITIONS[current.status]?.includes(dto.status)) throw ApiError.invalidTransition(current.status, dto.status, 'Asset');
+        await recordEvents(m, {
+          type: 'asset.status_changed',
+          aggregateType: 'asset',
+          aggregateId: current.id,
+          companyId,
+          actorId: actor.id,
+          payload: { from: current.status, to: dto.status },
+        });
+      }
+      return {
+        code: dto.code,
+        serial: dto.serial === '' ? null : dto.serial,
+        assetSpecificationId: dto.asset_specification_id,
+        homeLotId: dto.home_lot_id,
+        condition: dto.condition,
+        status: dto.status,
+        notes: dto.notes,
+      };
+    });
+    return AssetDto.of(row);
+  }
+
+  async moveTo(actor: Actor, companyId: string, id: string, dto: AssetLocationDto): Promise<AssetDto> {
+    const row = await this.ds.transaction(async (m) => {
+      const asset = await findOwned(m, Asset, companyId, id, 'Asset', true);
+      const [hit] = await m.query(`SELECT 1 FROM ${LOCATION_TABLES[dto.location_type]} WHERE id = $1 AND company_id = $2 AND deleted_at IS NULL`, [dto.location_id, companyId]);
+      if (!hit) throw ApiError.validation({ location_id: ['not found'] });
+      await m.update(Asset, { id: asset.id }, { lat: dto.lat, lng: dto.lng, locationType: dto.location_type, locationId: dto.location_id, locationUpdatedAt: new Date(), updatedAt: new Date() });
+      await recordEvents(m, {
+        type: 'asset.location_updated',
+        aggregateType: 'asset',
+        aggregateId: asset.id,
+        companyId,
+        actorId: actor.id,
+        payload: { lat: dto.lat, lng: dto.lng, location_type: dto.location_type, location_id: dto.location_id },
+      });
+      return findOwned(m, Asset, companyId, id, 'Asset');
+    });
+    return AssetDto.of(row);
+  }
+}
+
+@ApiTags('Assets')
+@Controller('api/v1')
+export class AssetsController {
+  constructor(private readonly assets: AssetsService) {}
+
+  @Get('assets')
+  @Access('CO')
+  @Endpoint({ summary: 'List assets (filters: status, asset_specification_id, home_lot_id, condition, q on code/serial)', type: AssetDto, list: true, errors: [422] })
+  list(@CompanyId() companyId: string, @Query() query: AssetQuery) {
+    return this.assets.list(companyId, query);
+  }
+
+  @Post('assets')
+  @Access('CO')
+  @Endpoint({ summary: 'Create an asset (status available; located at its home lot when given)', type: AssetDto, status: 201, errors: [409, 422] })
+  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateAssetDto) {
+    return this.assets.createFrom(actor, companyId, dto);
+  }
+
+  @Get('assets/:asset')
+  @Access('CO')
+  @Endpoint({ summary: 'Show an asset', type: AssetDto, errors: [404] })
+  async show(@CompanyId() companyId: string, @IdParam('asset') id: string) {
+    return AssetDto.of(await this.assets.get(companyId, id));
+  }
+
+  @Put('assets/:asset')
+  @Access('CO')
+  @Endpoint({
+    summary: 'Update an asset',
+    description: 'Status by hand: available → maintenance | retired, maintenance → available | retired (409 INVALID_TRANSITION otherwise).',
+    type: AssetDto,
+    errors: [404, 409, 422],
+  })
+  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('asset') id: string, @Body() dto: UpdateAssetDto) {
+    return this.assets.updateFrom(actor, companyId, id, dto);
+  }
+
+  @Delete('assets/:asset')
+  @Access('CO')
+  @Endpoint({ summary: 'Delete an asset (409 IN_USE while it is out on a job)', errors: [404, 409] })
+  async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('asset') id: string) {
+    await this.assets.remove(actor, companyId, id);
+    return withMessage(null, 'Asset deleted.');
+  }
+
+  @Put('assets/:asset/location')
+  @Access('CO')
+  @Endpoint({ summary: 'Set an asset\'s current location', type: AssetDto, errors: [404, 422] })
+  move(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('asset') id: string, @Body() dto: AssetLocationDto) {
+    return this.assets.moveTo(actor, companyId, id, dto);
+  }
+}

@@ -1,0 +1,162 @@
+import { Body, Controller, Delete, Get, Injectable, Post, Put, Query } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiTags, PartialType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { DataSource } from 'typeorm';
+import { Access } from '../../common/access/access.decorator';
+import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { withMessage } from '../../common/http/envelope';
+import { IdParam } from '../../common/http/id-param';
+import { Endpoint } from '../../common/http/openapi';
+import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
+import { WasteType } from './catalogue.entities';
+import { CatalogueCrud, rejectNulls } from './catalogue.store';
+import { BoolFilter, OptionalBool, OptionalText, RequiredText } from './fields';
+
+export class CreateWasteTypeDto {
+  @RequiredText(120, 'Construction debris') name: string;
+  @ApiProperty({ maxLength: 50, example: 'CND', description: 'Unique per company (case-insensitive).' })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  @MinLength(1)
+  @MaxLength(50)
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { message: 'may contain only letters, digits, ".", "_" and "-"' })
+  code: string;
+  @OptionalText(2000) description?: string | null;
+  @ApiPropertyOptional({ type: [String], example: ['paint', 'batteries'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(200, { each: true })
+  prohibited_items?: string[];
+  @OptionalBool(false) hazardous?: boolean;
+  @OptionalBool(true) active?: boolean;
+}
+
+export class UpdateWasteTypeDto extends PartialType(CreateWasteTypeDto) {}
+
+export class WasteTypeQuery extends PageQuery {
+  @BoolFilter() hazardous?: boolean;
+  @BoolFilter() active?: boolean;
+}
+
+export class WasteTypeDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() code: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) description: string | null;
+  @ApiProperty({ type: [String] }) prohibited_items: string[];
+  @ApiProperty() hazardous: boolean;
+  @ApiProperty() active: boolean;
+  @ApiProperty() created_at: string;
+  @ApiProperty() updated_at: string;
+
+  static of(w: WasteType): WasteTypeDto {
+    return {
+      id: w.id,
+      name: w.name,
+      code: w.code,
+      description: w.description,
+      prohibited_items: w.prohibitedItems ?? [],
+      hazardous: w.hazardous,
+      active: w.active,
+      created_at: w.createdAt.toISOString(),
+      updated_at: w.updatedAt.toISOString(),
+    };
+  }
+}
+
+const values = (dto: UpdateWasteTypeDto): Partial<WasteType> => ({
+  name: dto.name,
+  code: dto.code,
+  description: dto.description,
+  prohibitedItems: dto.prohibited_items === null ? [] : dto.prohibited_items,
+  hazardous: dto.hazardous,
+  active: dto.active,
+});
+
+@Injectable()
+export class WasteTypesService extends CatalogueCrud<WasteType> {
+  constructor(ds: DataSource) {
+    super(ds, {
+      entity: WasteType,
+      what: 'Waste type',
+      event: 'waste_type',
+      unique: [{ property: 'code', column: 'code', index: 'uq_waste_types_company_code', code: 'DUPLICATE_CODE', message: 'A waste type with this code already exists.' }],
+      // Allowed in a live specification, or accepted by a live station.
+      inUse: async (m, row) => {
+        const [hit] = await m.query(
+          `SELECT 1 FROM asset_specification_waste_types l JOIN asset_specifications s ON s.id = l.asset_specification_id AND s.deleted_at IS NULL
+            WHERE l.waste_type_id = $1
+           UNION ALL
+           SELECT 1 FROM station_waste_types sw JOIN stations st ON st.id = sw.station_id AND st.deleted_at IS NULL
+            WHERE sw.waste_type_id = $1
+           LIMIT 1`,
+          [row.id],
+        );
+        return !!hit;
+      },
+    });
+  }
+
+  /** Filters shared by the company and customer lists. */
+  filtered(companyId: string, query: WasteTypeQuery) {
+    const qb = this.query(companyId);
+    if (query.hazardous !== undefined) qb.andWhere('e.hazardous = :hazardous', { hazardous: query.hazardous });
+    if (query.active !== undefined) qb.andWhere('e.active = :active', { active: query.active });
+    if (query.q) qb.andWhere('(e.name ILIKE :q OR e.code ILIKE :q)', { q: likePattern(query.q) });
+    return qb;
+  }
+
+  list(companyId: string, query: WasteTypeQuery) {
+    return paginate(this.filtered(companyId, query), query, {
+      sortable: { created_at: 'e.createdAt', name: 'e.name', code: 'e.code' },
+      map: WasteTypeDto.of,
+    });
+  }
+}
+
+@ApiTags('Waste types')
+@Controller('api/v1')
+export class WasteTypesController {
+  constructor(private readonly wasteTypes: WasteTypesService) {}
+
+  @Get('waste-types')
+  @Access('CO')
+  @Endpoint({ summary: 'List waste types (filters: hazardous, active, q on name/code)', type: WasteTypeDto, list: true, errors: [422] })
+  list(@CompanyId() companyId: string, @Query() query: WasteTypeQuery) {
+    return this.wasteTypes.list(companyId, query);
+  }
+
+  @Post('waste-types')
+  @Access('CO')
+  @Endpoint({ summary: 'Create a waste type', type: WasteTypeDto, status: 201, errors: [409, 422] })
+  async create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateWasteTypeDto) {
+    return WasteTypeDto.of(await this.wasteTypes.create(actor, companyId, values(dto)));
+  }
+
+  @Get('waste-types/:wasteType')
+  @Access('CO')
+  @Endpoint({ summary: 'Show a waste type', type: WasteTypeDto, errors: [404] })
+  async show(@CompanyId() companyId: string, @IdParam('wasteType') id: string) {
+    return WasteTypeDto.of(await this.wasteTypes.get(companyId, id));
+  }
+
+  @Put('waste-types/:wasteType')
+  @Access('CO')
+  @Endpoint({ summary: 'Update a waste type (fields given are changed)', type: WasteTypeDto, errors: [404, 409, 422] })
+  async update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('wasteType') id: string, @Body() dto: UpdateWasteTypeDto) {
+    rejectNulls(dto, ['name', 'code', 'hazardous', 'active']);
+    return WasteTypeDto.of(await this.wasteTypes.update(actor, companyId, id, () => values(dto)));
+  }
+
+  @Delete('waste-types/:wasteType')
+  @Access('CO')
+  @Endpoint({ summary: 'Delete a waste type (409 IN_USE while a specification allows it or a station accepts it)', errors: [404, 409] })
+  async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('wasteType') id: string) {
+    await this.wasteTypes.remove(actor, companyId, id);
+    return withMessage(null, 'Waste type deleted.');
+  }
+}

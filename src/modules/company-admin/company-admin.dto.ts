@@ -1,0 +1,131 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { PageQuery } from '../../common/http/pagination';
+import { IsCurrencyCode, IsTimeZone } from '../../common/validation/validators';
+import { IsCalendarDate } from '../sites/sites.dto';
+import { CompanyDocument } from './company-admin.entity';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const lower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
+const upper = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
+/** Optional, but not null (the column is required). */
+const Given = () => ValidateIf((_o, v) => v !== undefined);
+const PHONE = /^\+?[0-9 ().-]{5,32}$/;
+
+// ---------------------------------------------------------------- company and user
+
+export class UpdateCompanyDto {
+  @ApiPropertyOptional({ example: 'Acme Hauling', maxLength: 120 }) @Given() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(120) name?: string;
+  @ApiPropertyOptional({ format: 'email', nullable: true, type: String, description: 'null clears it' }) @IsOptional() @Transform(lower) @IsEmail() @MaxLength(254) email?: string | null;
+  @ApiPropertyOptional({ example: '+1 555 0100', nullable: true, type: String, description: 'null clears it' }) @IsOptional() @Transform(trim) @IsString() @Matches(PHONE, { message: 'must be a phone number' }) phone?: string | null;
+  @ApiPropertyOptional({ maxLength: 500, nullable: true, type: String, description: 'null clears it' }) @IsOptional() @Transform(trim) @IsString() @MaxLength(500) address?: string | null;
+  @ApiPropertyOptional({ example: 'America/Chicago' }) @Given() @IsTimeZone() timezone?: string;
+  @ApiPropertyOptional({ example: 'USD' }) @Given() @Transform(upper) @IsCurrencyCode() currency?: string;
+}
+
+export class UpdateOwnUserDto {
+  @ApiPropertyOptional({ example: 'Dana Reyes', maxLength: 120 }) @Given() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(120) name?: string;
+  @ApiPropertyOptional({ example: '+1 555 0100', nullable: true, type: String, description: 'null clears it' }) @IsOptional() @Transform(trim) @IsString() @Matches(PHONE, { message: 'must be a phone number' }) phone?: string | null;
+  @ApiPropertyOptional({ format: 'email', description: 'Unique among users (409 EMAIL_TAKEN); a new address must be verified again.' }) @Given() @Transform(lower) @IsEmail() @MaxLength(254) email?: string;
+}
+
+// ---------------------------------------------------------------- documents
+
+export class DocumentInputDto {
+  @ApiProperty({ example: 'General liability insurance', maxLength: 200 }) @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(200) name: string;
+  @ApiProperty({ example: 'insurance', maxLength: 60, description: 'Free-form kind: insurance, license, permit, registration…' }) @Transform(lower) @IsString() @IsNotEmpty() @MaxLength(60) type: string;
+  @ApiProperty({ example: 'https://files.acme.test/insurance-2025.pdf', maxLength: 2000 }) @IsString() @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }) @MaxLength(2000) url: string;
+  @ApiPropertyOptional({ format: 'date', example: '2026-06-30', nullable: true, type: String }) @IsOptional() @IsCalendarDate() expires_on?: string | null;
+}
+
+export class ReplaceDocumentsDto {
+  @ApiProperty({ type: [DocumentInputDto], description: 'The whole new set; [] clears it.' })
+  @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => DocumentInputDto)
+  documents: DocumentInputDto[];
+}
+
+export class DocumentQuery extends PageQuery {
+  @ApiPropertyOptional({ description: 'Only documents of this type.' }) @IsOptional() @Transform(lower) @IsString() @MaxLength(60) type?: string;
+}
+
+export class CompanyDocumentDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() type: string;
+  @ApiProperty() url: string;
+  @ApiProperty({ format: 'date', nullable: true, type: String }) expires_on: string | null;
+  @ApiProperty() created_at: string;
+  @ApiProperty() updated_at: string;
+  static of(d: CompanyDocument): CompanyDocumentDto {
+    return { id: d.id, name: d.name, type: d.type, url: d.url, expires_on: d.expiresOn, created_at: d.createdAt.toISOString(), updated_at: d.updatedAt.toISOString() };
+  }
+}
+
+// ---------------------------------------------------------------- settings
+
+/** Defaults of the company's policy settings (timezone and currency come from the company). */
+export const SETTINGS_DEFAULTS = {
+  order_lead_time_days: 1,
+  auto_approve_orders: false,
+  free_cancellation_hours: 24,
+  cancellation_fee_amount: 0,
+  demerit_warning_threshold: 10,
+  demerit_block_threshold: 20,
+  demerit_window_days: 365,
+  annual_leave_allowance_days: 20,
+  sick_leave_allowance_days: 10,
+} as const;
+
+export const SETTINGS_DOC =
+  'Defaults: ' +
+  Object.entries(SETTINGS_DEFAULTS)
+    .map(([k, v]) => `\`${k}\` ${v}`)
+    .join(', ') +
+  '. `timezone` and `currency` are the company\'s own (changing them here changes the company too). ' +
+  'Amounts are integer minor units of the currency.';
+
+export class UpdateSettingsDto {
+  @ApiPropertyOptional({ example: 'America/Chicago' }) @Given() @IsTimeZone() timezone?: string;
+  @ApiPropertyOptional({ example: 'USD' }) @Given() @Transform(upper) @IsCurrencyCode() currency?: string;
+  @ApiPropertyOptional({ minimum: 0, maximum: 365, default: 1, description: 'Earliest delivery: today + this many days.' }) @Given() @IsInt() @Min(0) @Max(365) order_lead_time_days?: number;
+  @ApiPropertyOptional({ default: false, description: 'Approve placed orders at once.' }) @Given() @IsBoolean() auto_approve_orders?: boolean;
+  @ApiPropertyOptional({ minimum: 0, maximum: 8760, default: 24, description: 'Cancelling up to this many hours before delivery is free.' }) @Given() @IsInt() @Min(0) @Max(8760) free_cancellation_hours?: number;
+  @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Fee for a late cancellation, integer minor units.' }) @Given() @IsInt() @Min(0) @Max(100000000) cancellation_fee_amount?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 100000, default: 10, description: 'Demerit points at which the customer is warned.' }) @Given() @IsInt() @Min(0) @Max(100000) demerit_warning_threshold?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 100000, default: 20, description: 'Demerit points at which new orders are refused (≥ the warning threshold).' }) @Given() @IsInt() @Min(0) @Max(100000) demerit_block_threshold?: number;
+  @ApiPropertyOptional({ minimum: 1, maximum: 3650, default: 365, description: 'Days over which demerit points count.' }) @Given() @IsInt() @Min(1) @Max(3650) demerit_window_days?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 366, default: 20 }) @Given() @IsInt() @Min(0) @Max(366) annual_leave_allowance_days?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 366, default: 10 }) @Given() @IsInt() @Min(0) @Max(366) sick_leave_allowance_days?: number;
+}
+
+export class CompanySettingsDto {
+  @ApiProperty({ example: 'America/Chicago' }) timezone: string;
+  @ApiProperty({ example: 'USD' }) currency: string;
+  @ApiProperty({ example: 1 }) order_lead_time_days: number;
+  @ApiProperty({ example: false }) auto_approve_orders: boolean;
+  @ApiProperty({ example: 24 }) free_cancellation_hours: number;
+  @ApiProperty({ example: 0 }) cancellation_fee_amount: number;
+  @ApiProperty({ example: 10 }) demerit_warning_threshold: number;
+  @ApiProperty({ example: 20 }) demerit_block_threshold: number;
+  @ApiProperty({ example: 365 }) demerit_window_days: number;
+  @ApiProperty({ example: 20 }) annual_leave_allowance_days: number;
+  @ApiProperty({ example: 10 }) sick_leave_allowance_days: number;
+  @ApiProperty({ nullable: true, type: String, description: 'null while every setting has its default (never saved).' }) updated_at: string | null;
+}

@@ -1,0 +1,63 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsISO31661Alpha2, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { CustomerAddress } from './customer-address.entity';
+import { OptionalText } from './member-fields';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+export class CreateAddressDto {
+  @OptionalText(60, 'Main site') label?: string | null;
+  @ApiProperty({ example: '1200 Industrial Pkwy', maxLength: 200 }) @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(200) line1: string;
+  @OptionalText(200, 'Gate 3') line2?: string | null;
+  @ApiProperty({ example: 'Springfield', maxLength: 100 }) @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(100) city: string;
+  @OptionalText(100, 'IL') region?: string | null;
+  @OptionalText(20, '62701') postal_code?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'US', description: 'ISO 3166-1 alpha-2' })
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
+  @IsOptional()
+  @IsISO31661Alpha2()
+  country?: string | null;
+  @ApiProperty({ example: 39.7817, minimum: -90, maximum: 90 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-90) @Max(90) latitude: number;
+  @ApiProperty({ example: -89.6501, minimum: -180, maximum: 180 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-180) @Max(180) longitude: number;
+  @OptionalText(1000, 'Place the container on the gravel pad, not the lawn.') instructions?: string | null;
+  @ApiPropertyOptional({ description: "Make it the default address (the customer's first address always is)." }) @IsOptional() @IsBoolean() is_default?: boolean;
+}
+
+export class AddressDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) customer_id: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) label: string | null;
+  @ApiProperty() line1: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) line2: string | null;
+  @ApiProperty() city: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) region: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) postal_code: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) country: string | null;
+  @ApiProperty() latitude: number;
+  @ApiProperty() longitude: number;
+  @ApiPropertyOptional({ nullable: true, type: String }) instructions: string | null;
+  @ApiProperty() is_default: boolean;
+  @ApiProperty() created_at: string;
+  @ApiProperty() updated_at: string;
+
+  static of(a: CustomerAddress): AddressDto {
+    return {
+      id: a.id,
+      customer_id: a.customerId,
+      label: a.label,
+      line1: a.line1,
+      line2: a.line2,
+      city: a.city,
+      region: a.region,
+      postal_code: a.postalCode,
+      country: a.country,
+      latitude: a.latitude,
+      longitude: a.longitude,
+      instructions: a.instructions,
+      is_default: a.isDefault,
+      created_at: a.createdAt.toISOString(),
+      updated_at: a.updatedAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,69 @@
+import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Access } from '../../common/access/access.decorator';
+import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { ApiIdParam, IdParam } from '../../common/http/id-param';
+import { Endpoint } from '../../common/http/openapi';
+import { PageQuery } from '../../common/http/pagination';
+import { AddressDto, CreateAddressDto } from './customer-address.dto';
+import { CustomerAddressesService } from './customer-addresses.service';
+import { CustomerProfileDto, UpdateCustomerProfileDto } from './customer.dto';
+import { CustomersService } from './customers.service';
+
+/**
+ * The customer's own profile and addresses. Declared before CustomersController so that the literal
+ * `customer/profile` and `customer/addresses` are matched before `customer/:customerId`.
+ */
+@ApiTags('Customer self-service')
+@Controller('api/v1/customer')
+export class CustomerSelfController {
+  constructor(
+    private readonly customers: CustomersService,
+    private readonly addresses: CustomerAddressesService,
+  ) {}
+
+  @Get('profile')
+  @Access('CU')
+  @Endpoint({ summary: "The customer's own profile", type: CustomerProfileDto })
+  profile(@CurrentActor() actor: Actor, @CompanyId() companyId: string) {
+    return this.customers.profile(actor, companyId);
+  }
+
+  @Put('profile')
+  @Access('CU')
+  @Endpoint({ summary: 'Update the own profile (name, phone, billing name and e-mail); omitted fields stay, null clears', type: CustomerProfileDto, errors: [422] })
+  updateProfile(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: UpdateCustomerProfileDto) {
+    return this.customers.updateProfile(actor, companyId, dto);
+  }
+
+  @Get('addresses')
+  @Access('CU')
+  @Endpoint({ summary: "The customer's addresses", type: AddressDto, list: true, errors: [422] })
+  listAddresses(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Query() query: PageQuery) {
+    return this.addresses.list(actor, companyId, query);
+  }
+
+  @Post('addresses')
+  @Access('CU')
+  @Endpoint({ summary: 'Add an address (the first one becomes the default)', type: AddressDto, status: 201, errors: [422] })
+  createAddress(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateAddressDto) {
+    return this.addresses.create(actor, companyId, dto);
+  }
+
+  @Delete('addresses/:address')
+  @Access('CU')
+  @ApiIdParam('address')
+  @Endpoint({ summary: 'Delete an address (soft; a deleted default passes to the most recent remaining address)', errors: [404] })
+  async deleteAddress(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('address') id: string) {
+    await this.addresses.remove(actor, companyId, id);
+    return null;
+  }
+
+  @Post('addresses/:address/default')
+  @Access('CU')
+  @ApiIdParam('address')
+  @Endpoint({ summary: 'Make an address the default (exactly one per customer)', type: AddressDto, errors: [404] })
+  makeDefault(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('address') id: string) {
+    return this.addresses.makeDefault(actor, companyId, id);
+  }
+}

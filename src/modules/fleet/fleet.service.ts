@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Actor } from '../../common/access/actor';
+import { ApiError } from '../../common/http/api-error';
+import { Page } from '../../common/http/envelope';
+import { likePattern, paginate } from '../../common/http/pagination';
+import { recordEvents } from '../../common/outbox/outbox';
+import { assertOwned, CompanyRecords, linkedSpecs, replaceLinks } from '../pricing/company-records';
+import { CreateTruckDto, CreateTruckTypeDto, TruckDto, TruckLocationDto, TruckQuery, TruckTypeDto, TruckTypeQuery, UpdateTruckDto, UpdateTruckTypeDto } from './fleet.dto';
+import { Truck, TruckType } from './fleet.entity';
+
+const LINKS = 'truck_type_asset_specifications';
+
+@Injectable()
+export class TruckTypesService {
+  private readonly records: CompanyRecords<TruckType>;
+  constructor(private readonly ds: DataSource) {
+    this.records = new CompanyRecords(ds, { entity: TruckType, table: 'truck_types', what: 'Truck type', event: 'truck_type' });
+  }
+
+  async list(companyId: string, q: TruckTypeQuery): Promise<Page<TruckTypeDto>> {
+    const qb = this.records.query(companyId, 't');
+    if (q.q) qb.andWhere('t.name ILIKE :q', { q: likePattern(q.q) });
+    const page = await paginate(qb, q, { sortable: { created_at: 't.createdAt', name: 't.name', capacity_kg: 't.capacityKg' } });
+    const specs = await linkedSpecs(this.ds.manager, LINKS, 'truck_type_id', page.items.map((t) => t.id));
+    return new Page(page.items.map((t) => TruckTypeDto.of(t, specs.get(t.id) ?? [])), page.meta);
+  }
+
+  async get(companyId: string, id: string): Promise<TruckTypeDto> {
+    const t = await this.records.find(companyId, id);
+    const specs = await linkedSpecs(this.ds.manager, LINKS, 'truck_type_id', [t.id]);
+    return TruckTypeDto.of(t, specs.get(t.id) ?? []);
+  }
+
+  async create(actor: Actor, companyId: string, d: CreateTruckTypeDto): Promise<TruckTypeDto> {
+    const t = await this.records.create(actor, companyId, { name: d.name, capacityKg: d.capacity_kg }, (m, row) => this.link(m, row, d.asset_specification_ids ?? []));
+    return this.get(companyId, t.id);
+  }
+
+  async update(actor: Actor, companyId: string, id: string, d: UpdateTruckTypeDto): Promise<TruckTypeDto> {
+    await this.records.update(actor, companyId, id, { name: d.name, capacityKg: d.capacity_kg }, async (m, row) => {
+      if (d.asset_specification_ids) await this.link(m, row, d.asset_specification_ids);
+    });
+    return this.get(companyId, id);
+  }
+
+  /** 409 IN_USE while a live truck has this type. */
+  remove(actor: Actor, companyId: string, id: string): Promise<void> {
+    return this.records.remove(actor, companyId, id, async (m, row) => {
+      const [used] = await m.query(`SELECT 1 FROM trucks WHERE truck_type_id = $1 AND deleted_at IS NULL LIMIT 1`, [row.id]);
+      return !!used;
+    });
+  }
+
+  private async link(m: EntityManager, row: TruckType, ids: string[]): Promise<void> {
+    await assertOwned(m, 'asset_specifications', row.companyId, ids.map((id, i) => ({ field: `asset_specification_ids.${i}`, id })));
+    await replaceLinks(m, LINKS, 'truck_type_id', row.id, ids);
+  }
+}
+
+@Injectable()
+export class TrucksService {
+  private readonly records: CompanyRecords<Truck>;
+  constructor(private readonly ds: DataSource) {
+    this.records = new CompanyRecords(ds, {
+      entity: Truck,
+      table: 'trucks',
+      what: 'Truck',
+      event: 'truck',
+      nullable: ['name', 'homeLotId', 'tareWeightKg'],
+      unique: { property: 'plate', column: 'plate', index: 'uq_trucks_plate', error: () => ApiError.conflict('DUPLICATE_PLATE', 'A truck with this plate already exists.') },
+    });
+  }
+
+  list(companyId: string, q: TruckQuery) {
+    const qb = this.records.query(companyId, 't');
+    if (q.status) qb.andWhere('t.status = :status', { status: q.status });
+    if (q.truck_type_id) qb.andWhere('t.truckTypeId = :tt', { tt: q.truck_type_id });
+    if (q.home_lot_id) qb.andWhere('t.homeLotId = :lot', { lot: q.home_lot_id });
+    if (q.q) qb.andWhere('(t.plate ILIKE :q OR t.name ILIKE :q)', { q: likePattern(q.q) });
+    return paginate(qb, q, { sortable: { created_at: 't.createdAt', plate: 't.plate', name: 't.name', status: 't.status' }, map: TruckDto.of });
+  }
+
+  async get(companyId: string, id: string): Promise<TruckDto> {
+    return TruckDto.of(await this.records.find(companyId, id));
+  }
+
+  async create(actor: Actor, companyId: string, d: CreateTruckDto): Promise<TruckDto> {
+    return TruckDto.of(await this.records.create(actor, companyId, fields(d), { before: (m) => this.checkRefs(m, companyId, d) }));
+  }
+
+  async update(actor: Actor, companyId: string, id: string, d: UpdateTruckDto): Promise<TruckDto> {
+    return TruckDto.of(await this.records.update(actor, companyId, id, fields(d), { before: (m) => this.checkRefs(m, companyId, d) }));
+  }
+
+  remove(actor: Actor, companyId: string, id: string): Promise<void> {
+    return this.records.remove(actor, companyId, id);
+  }
+
+  async setLocation(actor: Actor, companyId: string, id: string, d: TruckLocationDto): Promise<TruckDto> {
+    const truck = await this.ds.transaction(async (m) => {
+      const row = await this.records.find(companyId, id, m, true);
+      Object.assign(row, { lat: d.lat, lng: d.lng, locationUpdatedAt: new Date() });
+      const saved = await m.save(row);
+      await recordEvents(m, { type: 'truck.location_updated', aggregateType: 'truck', aggregateId: row.id, companyId, actorId: actor.id, payload: { lat: d.lat, lng: d.lng } });
+      return saved;
+    });
+    return TruckDto.of(truck);
+  }
+
+  /** The type and home lot given must be the company's (422 otherwise). */
+  private async checkRefs(m: EntityManager, companyId: string, d: UpdateTruckDto): Promise<void> {
+    await assertOwned(m, 'truck_types', companyId, [{ field: 'truck_type_id', id: d.truck_type_id }]);
+    await assertOwned(m, 'lots', companyId, [{ field: 'home_lot_id', id: d.home_lot_id }]);
+  }
+}
+
+const fields = (d: UpdateTruckDto): Partial<Truck> => ({
+  plate: d.plate,
+  name: d.name,
+  truckTypeId: d.truck_type_id,
+  homeLotId: d.home_lot_id,
+  tareWeightKg: d.tare_weight_kg,
+  status: d.status,
+});

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { PricingCatalog } from './pricing-catalog';
+import { PaymentTermsController, PoliciesController, PricingProfilesController, TaxesController } from './pricing.controller';
+import { PricingProfilesService } from './pricing-profiles.service';
+import { PaymentTermsService, PoliciesService, TaxesService } from './pricing.service';
+
+/** Taxes, payment terms, policies and pricing profiles; exports the read-side PricingCatalog. */
+@Module({
+  controllers: [TaxesController, PaymentTermsController, PoliciesController, PricingProfilesController],
+  providers: [TaxesService, PaymentTermsService, PoliciesService, PricingProfilesService, PricingCatalog],
+  exports: [PricingCatalog],
+})
+export class PricingModule {}

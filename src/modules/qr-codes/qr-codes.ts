@@ -1,0 +1,152 @@
+import { Body, Controller, Get, Injectable, Post } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { IsString, MaxLength, MinLength } from 'class-validator';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import QRCode from 'qrcode';
+import { DataSource } from 'typeorm';
+import { Access } from '../../common/access/access.decorator';
+import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { ApiError } from '../../common/http/api-error';
+import { IdParam, isUuid } from '../../common/http/id-param';
+import { Endpoint } from '../../common/http/openapi';
+import { recordEvents } from '../../common/outbox/outbox';
+import { AppConfig } from '../../config/app-config';
+import { AssetDto } from '../catalogue/assets';
+import { Asset } from '../catalogue/catalogue.entities';
+import { RequiredUuid } from '../catalogue/fields';
+import { QrCode } from './qr-code.entity';
+
+export class CreateQrCodeDto {
+  @RequiredUuid() asset_id: string;
+}
+
+export class VerifyQrCodeDto {
+  @ApiProperty({ description: 'The text read from the QR code.' }) @IsString() @MinLength(1) @MaxLength(1000) payload: string;
+}
+
+export class QrCodeDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) asset_id: string;
+  @ApiProperty() asset_code: string;
+  @ApiProperty({ description: 'The signed token the QR code holds.' }) payload: string;
+  @ApiProperty({ description: 'Printable SVG image of the QR code.' }) svg: string;
+  @ApiProperty() created_at: string;
+}
+
+export class QrVerificationDto {
+  @ApiProperty({ format: 'uuid' }) qr_code_id: string;
+  @ApiProperty({ type: AssetDto }) asset: AssetDto;
+  @ApiPropertyOptional({ nullable: true, type: Object, description: 'The asset\'s current order, if any.' }) current_order: Record<string, unknown> | null;
+}
+
+const PREFIX = 'HQ1';
+const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');
+
+/**
+ * QR codes for assets. The code holds `HQ1.<claims>.<signature>`: base64url JSON claims (QR code,
+ * asset and company ids) signed with HMAC-SHA256 under the server secret (a purpose-bound key, so the
+ * token is never a valid bearer token and vice versa).
+ */
+@Injectable()
+export class QrCodesService {
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly ds: DataSource,
+    config: AppConfig,
+  ) {
+    this.key = createHmac('sha256', config.jwtSecret).update('haulops:qr-code:v1').digest();
+  }
+
+  private sign(body: string): string {
+    return b64(createHmac('sha256', this.key).update(`${PREFIX}.${body}`).digest());
+  }
+
+  payloadOf(qr: QrCode): string {
+    const body = b64(JSON.stringify({ q: qr.id, a: qr.assetId, c: qr.companyId }));
+    return `${PREFIX}.${body}.${this.sign(body)}`;
+  }
+
+  /** The QR code id a genuine payload names, or null. */
+  private read(payload: string): { q: string; a: string; c: string } | null {
+    const [prefix, body, signature, ...rest] = payload.trim().split('.');
+    if (prefix !== PREFIX || !body || !signature || rest.length) return null;
+    const expected = Buffer.from(this.sign(body));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+    try {
+      const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      return isUuid(claims?.q) && isUuid(claims?.a) && isUuid(claims?.c) ? claims : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private async dto(qr: QrCode, asset: Asset): Promise<QrCodeDto> {
+    const payload = this.payloadOf(qr);
+    const svg = await QRCode.toString(payload, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    return { id: qr.id, asset_id: qr.assetId, asset_code: asset.code, payload, svg, created_at: qr.createdAt.toISOString() };
+  }
+
+  async create(actor: Actor, companyId: string, dto: CreateQrCodeDto): Promise<QrCodeDto> {
+    const [qr, asset] = await this.ds.transaction(async (m) => {
+      const asset = await m.getRepository(Asset).findOneBy({ id: dto.asset_id, companyId });
+      if (!asset) throw ApiError.validation({ asset_id: ['not found'] });
+      const qr = await m.save(m.create(QrCode, { companyId, assetId: asset.id, createdBy: actor.id }));
+      await recordEvents(m, { type: 'qr_code.created', aggregateType: 'asset', aggregateId: asset.id, companyId, actorId: actor.id, payload: { qr_code_id: qr.id } });
+      return [qr, asset] as const;
+    });
+    return this.dto(qr, asset);
+  }
+
+  async show(companyId: string, id: string): Promise<QrCodeDto> {
+    const qr = await this.ds.getRepository(QrCode).findOneBy({ id, companyId });
+    const asset = qr && (await this.ds.getRepository(Asset).findOneBy({ id: qr.assetId, companyId }));
+    if (!qr || !asset) throw ApiError.notFound('QR code');
+    return this.dto(qr, asset);
+  }
+
+  /** A genuine code of a live asset of the caller's company, read by a company user or driver; 404 otherwise. */
+  async verify(actor: Actor, payload: string): Promise<QrVerificationDto> {
+    const claims = this.read(payload);
+    const companyId = actor.companyId;
+    if (!claims || !companyId || claims.c !== companyId || (actor.type !== 'company' && actor.type !== 'driver')) throw ApiError.notFound('QR code');
+    const qr = await this.ds.getRepository(QrCode).findOneBy({ id: claims.q, companyId });
+    const asset = qr && (await this.ds.getRepository(Asset).findOneBy({ id: qr.assetId, companyId }));
+    if (!qr || !asset) throw ApiError.notFound('QR code');
+    // Orders do not exist yet: the current order is null until the orders module provides it.
+    return { qr_code_id: qr.id, asset: AssetDto.of(asset), current_order: null };
+  }
+}
+
+@ApiTags('QR codes')
+@Controller('api/v1/qr-codes')
+export class QrCodesController {
+  constructor(private readonly qr: QrCodesService) {}
+
+  @Post()
+  @Access('CO')
+  @Endpoint({ summary: 'Make a printable QR code for an asset', type: QrCodeDto, status: 201, errors: [422] })
+  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateQrCodeDto) {
+    return this.qr.create(actor, companyId, dto);
+  }
+
+  @Post('verify')
+  @Access('TOK')
+  @Endpoint({
+    summary: 'Read a scanned QR code: the asset and its current order',
+    description: 'For a company user or driver of the asset\'s company; anything else (another company, a customer, a forged or altered code) is 404.',
+    type: QrVerificationDto,
+    errors: [404, 422],
+  })
+  verify(@CurrentActor() actor: Actor, @Body() dto: VerifyQrCodeDto) {
+    return this.qr.verify(actor, dto.payload);
+  }
+
+  @Get(':qrCode')
+  @Access('CO')
+  @Endpoint({ summary: 'Show a QR code (payload and SVG image)', type: QrCodeDto, errors: [404] })
+  show(@CompanyId() companyId: string, @IdParam('qrCode') id: string) {
+    return this.qr.show(companyId, id);
+  }
+}

@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { ApiError } from '../../common/http/api-error';
+import { OpeningHours, WEEKDAYS, Weekday } from './site.entity';
+import { isCalendarDate } from './sites.dto';
+
+export type SiteKindName = 'lot' | 'station';
+export type ClosedReason = 'HOLIDAY' | 'CLOSED_DAY' | 'INACTIVE';
+export interface OpenResult {
+  open: boolean;
+  reason?: ClosedReason;
+  /** The holiday's name when reason is HOLIDAY. */
+  holiday?: string;
+}
+
+const TABLES: Record<SiteKindName, { site: string; holiday: string; fk: string; label: string }> = {
+  lot: { site: 'lots', holiday: 'lot_holidays', fk: 'lot_id', label: 'Lot' },
+  station: { site: 'stations', holiday: 'station_holidays', fk: 'station_id', label: 'Station' },
+};
+
+/** The weekday key (`mon`..`sun`) of a YYYY-MM-DD date. */
+export function weekdayOf(date: string): Weekday {
+  return WEEKDAYS[(new Date(date + 'T00:00:00Z').getUTCDay() + 6) % 7];
+}
+
+/** Whether opening hours have the date's weekday open (a day left out or null is closed). */
+export function openOnWeekday(hours: OpeningHours | null | undefined, date: string): boolean {
+  return !!hours?.[weekdayOf(date)];
+}
+
+const MESSAGES: Record<ClosedReason, (label: string, date: string, holiday?: string) => string> = {
+  HOLIDAY: (label, date, holiday) => `${label} is closed on ${date} (holiday${holiday ? `: ${holiday}` : ''}).`,
+  CLOSED_DAY: (label, date) => `${label} is closed on ${weekdayOf(date)}days (${date}).`,
+  INACTIVE: (label) => `${label} is inactive.`,
+};
+
+/**
+ * "Is this lot or station open on date D": for scheduling modules (orders, jobs, dispatch).
+ * Closed when the site is inactive, on one of its holidays, or on a weekday its opening hours leave
+ * closed. Dates are YYYY-MM-DD service dates (the company's time zone).
+ */
+@Injectable()
+export class OpeningCalendar {
+  constructor(private readonly ds: DataSource) {}
+
+  /** 404 when the site is absent, deleted or another company's. Pass `m` inside a transaction. */
+  async isOpen(kind: SiteKindName, id: string, companyId: string, date: string, m: EntityManager = this.ds.manager): Promise<OpenResult> {
+    if (!isCalendarDate(date)) throw ApiError.validation({ date: ['must be a date YYYY-MM-DD'] });
+    const t = TABLES[kind];
+    const [site] = await m.query(
+      `SELECT s.active, s.opening_hours, h.name AS holiday
+         FROM ${t.site} s LEFT JOIN ${t.holiday} h ON h.${t.fk} = s.id AND h.date = $3::date
+        WHERE s.id = $1 AND s.company_id = $2 AND s.deleted_at IS NULL`,
+      [id, companyId, date],
+    );
+    if (!site) throw ApiError.notFound(t.label);
+    if (!site.active) return { open: false, reason: 'INACTIVE' };
+    if (site.holiday !== null) return { open: false, reason: 'HOLIDAY', holiday: site.holiday };
+    if (!openOnWeekday(site.opening_hours, date)) return { open: false, reason: 'CLOSED_DAY' };
+    return { open: true };
+  }
+
+  /**
+   * Throws 422 unless the site is open that day. The error code is the reason: `HOLIDAY`,
+   * `CLOSED_DAY` or `INACTIVE`; with `field`, the error also names it (`errors: {[field]: [...]}`).
+   */
+  async assertOpen(kind: SiteKindName, id: string, companyId: string, date: string, m?: EntityManager, field?: string): Promise<void> {
+    const result = await this.isOpen(kind, id, companyId, date, m);
+    if (result.open) return;
+    const message = MESSAGES[result.reason!](TABLES[kind].label, date, result.holiday);
+    throw ApiError.unprocessable(result.reason!, message, field ? { [field]: [message] } : undefined);
+  }
+
+  /** Ids of the company's active sites of a kind that are open on `date` (e.g. stations open that day). */
+  async openIds(kind: SiteKindName, companyId: string, date: string, m: EntityManager = this.ds.manager): Promise<string[]> {
+    if (!isCalendarDate(date)) throw ApiError.validation({ date: ['must be a date YYYY-MM-DD'] });
+    const t = TABLES[kind];
+    const rows: { id: string; opening_hours: OpeningHours }[] = await m.query(
+      `SELECT s.id, s.opening_hours FROM ${t.site} s
+        WHERE s.company_id = $1 AND s.deleted_at IS NULL AND s.active
+          AND NOT EXISTS (SELECT 1 FROM ${t.holiday} h WHERE h.${t.fk} = s.id AND h.date = $2::date)
+        ORDER BY s.name, s.id`,
+      [companyId, date],
+    );
+    return rows.filter((r) => openOnWeekday(r.opening_hours, date)).map((r) => r.id);
+  }
+}
