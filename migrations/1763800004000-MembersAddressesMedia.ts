@@ -15,8 +15,6 @@ export class MembersAddressesMedia1763800004000 implements MigrationInterface {
         ADD COLUMN billing_email text,
         ADD COLUMN tax_exempt boolean NOT NULL DEFAULT false,
         ADD COLUMN notes text`);
-    await q.query(`ALTER TABLE customers ADD COLUMN IF NOT EXISTS pricing_profile_id uuid`);
-    await q.query(`CREATE INDEX IF NOT EXISTS idx_customers_pricing_profile_id ON customers (pricing_profile_id)`);
 
     await q.query(`
       ALTER TABLE drivers

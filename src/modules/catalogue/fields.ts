@@ -22,16 +22,7 @@ export const OptionalBool = (example?: boolean) => applyDecorators(ApiPropertyOp
 export const RequiredUuid = () => applyDecorators(ApiProperty({ format: 'uuid' }), IsUUID('all'));
 export const OptionalUuid = () => applyDecorators(ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }), IsOptional(), IsUUID('all'));
 
-/** Query-string boolean filter (`true` / `false`). */
-export const BoolFilter = () =>
-  applyDecorators(
-    ApiPropertyOptional({ type: Boolean }),
-    IsOptional(),
-    Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value)),
-    IsBoolean(),
-  );
-
-/** Query-string uuid filter. */
-export const UuidFilter = () => applyDecorators(ApiPropertyOptional({ format: 'uuid' }), IsOptional(), IsUUID('all'));
+// Query filters are the shared ones (src/common/validation/fields.ts), under the names this module uses.
+export { BoolQuery as BoolFilter, UuidQuery as UuidFilter } from '../../common/validation/fields';
 
 export { Type };

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { IsLatitude, IsLongitude, IsNumber } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
-import { EnumField, EnumQuery, IntField, TextField, UuidField, UuidListField, UuidQuery } from '../pricing/fields';
+import { EnumField, EnumQuery, IntField, TextField, UuidField, UuidListField, UuidQuery } from '../../common/validation/fields';
 import { Truck, TRUCK_STATUSES, TruckType } from './fleet.entity';
 
 const iso = (d: Date) => d.toISOString();

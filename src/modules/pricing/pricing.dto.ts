@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsNumber, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
-import { AmountField, BoolField, BoolQuery, EnumField, EnumQuery, IntField, TextField, UuidField } from './fields';
+import { AmountField, BoolField, BoolQuery, EnumField, EnumQuery, IntField, TextField, UuidField } from '../../common/validation/fields';
 import { POLICY_CATEGORIES, PaymentTerm, Policy, PricingProfile, PricingProfileItem, Tax, TAX_APPLIES_TO } from './pricing.entity';
 
 const iso = (d: Date) => d.toISOString();

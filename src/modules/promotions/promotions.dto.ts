@@ -3,7 +3,7 @@ import { Matches } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
 import { SIZE_UNITS } from '../catalogue/catalogue.entities';
 import type { AssetSpecification } from '../catalogue/catalogue.entities';
-import { AmountField, BoolField, BoolQuery, DateField, EnumField, IntField, TextField, UuidListField } from '../pricing/fields';
+import { AmountField, BoolField, BoolQuery, DateField, EnumField, IntField, TextField, UuidListField } from '../../common/validation/fields';
 import { DISCOUNT_TYPES, Promotion } from './promotion.entity';
 
 export class CreatePromotionDto {
