@@ -1,27 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_CODES } from '../src/common/access/access-codes';
-import { CompanyActor, MemberActor, PASSWORD, companyActor, memberActor, uniqueEmail } from './support/actors';
+import { PASSWORD, companyActor, memberActor, uniqueEmail } from './support/actors';
 import { ProbeModule } from './support/probe.module';
-import { startTestApp, TestApp } from './support/test-app';
+import { Cast, startWithCast } from './support/fixtures';
 
 const ADMIN_KEY = 'admin-registration-key-for-tests';
 
 describe('access codes (seed §4–5, domain.md §2)', () => {
-  let t: TestApp;
-  let co: CompanyActor;
-  let customer: MemberActor;
-  let driver: MemberActor;
+  let { t, co, customer, driver } = {} as Cast;
   let admin: string;
   let companyWithout: string; // company user before /company/create
 
   const probe = (code: string, token?: string) => t.req('get', `/test/access/${code}`, { token });
 
   beforeAll(async () => {
-    t = await startTestApp({ modules: [ProbeModule], env: { ADMIN_REGISTRATION_KEY: ADMIN_KEY } });
-    co = await companyActor(t);
-    customer = await memberActor(t, co, 'customer');
-    driver = await memberActor(t, co, 'driver');
+    ({ t, co, customer, driver } = await startWithCast({}, { modules: [ProbeModule], env: { ADMIN_REGISTRATION_KEY: ADMIN_KEY } }));
     const a = await t.req('post', '/api/v1/admin/auth/register', { body: { name: 'Root', email: uniqueEmail('admin'), password: PASSWORD, registration_key: ADMIN_KEY } }).expect(201);
     admin = a.body.data.token;
     const reg = await t.req('post', '/api/v1/auth/register', { body: { name: 'New', email: uniqueEmail('new'), password: PASSWORD, type: 'company' } }).expect(201);

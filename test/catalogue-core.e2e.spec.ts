@@ -1,24 +1,16 @@
-import { CompanyActor, companyActor, MemberActor, memberActor } from './support/actors';
-import { startTestApp, TestApp } from './support/test-app';
+import { CompanyActor, companyActor, memberActor } from './support/actors';
+import { ABSENT_ID, Cast, insertLot, startWithCast } from './support/fixtures';
 
-const MISSING = '00000000-0000-4000-8000-000000000000';
 
 describe('catalogue: waste types, asset categories, styles, specifications, assets', () => {
-  let t: TestApp;
-  let co: CompanyActor;
-  let other: CompanyActor;
-  let customer: MemberActor;
-  let driver: MemberActor;
+  let { t, co, other, customer, driver } = {} as Cast;
 
   const post = (path: string, body: unknown, token = co.token) => t.req('post', `/api/v1/${path}`, { token, body });
   const put = (path: string, body: unknown, token = co.token) => t.req('put', `/api/v1/${path}`, { token, body });
   const get = (path: string, token = co.token) => t.req('get', `/api/v1/${path}`, { token });
   const del = (path: string, token = co.token) => t.req('delete', `/api/v1/${path}`, { token });
 
-  async function lot(company: CompanyActor, name: string, lat = 41.88, lng = -87.63): Promise<string> {
-    const [row] = await t.ds.query(`INSERT INTO lots (company_id, name, latitude, longitude) VALUES ($1, $2, $3, $4) RETURNING id`, [company.companyId, name, lat, lng]);
-    return row.id;
-  }
+  const lot = (company: CompanyActor, name: string, lat = 41.88, lng = -87.63) => insertLot(t, company.companyId, name, { lat, lng });
   async function category(company = co, name = `Cat ${Math.random()}`) {
     return (await post('asset-categories', { name }, company.token).expect(201)).body.data.id as string;
   }
@@ -32,13 +24,7 @@ describe('catalogue: waste types, asset categories, styles, specifications, asse
     return res.body.data.id as string;
   }
 
-  beforeAll(async () => {
-    t = await startTestApp();
-    co = await companyActor(t, 'Acme');
-    other = await companyActor(t, 'Other');
-    customer = await memberActor(t, co, 'customer');
-    driver = await memberActor(t, co, 'driver');
-  });
+  beforeAll(async () => ({ t, co, other, customer, driver } = await startWithCast({ co: 'Acme', other: 'Other' })));
   afterAll(async () => t?.close());
 
   describe('waste types', () => {
@@ -197,7 +183,7 @@ describe('catalogue: waste types, asset categories, styles, specifications, asse
       const cat = await category();
       const bad = await post('asset-specifications', { name: 'X', asset_category_id: 'nope', size: 0, size_unit: 'barrels', length_mm: 1.5, image_url: 'not a url' }).expect(422);
       expect(Object.keys(bad.body.errors).sort()).toEqual(['asset_category_id', 'image_url', 'length_mm', 'size', 'size_unit']);
-      const missing = await post('asset-specifications', { name: 'X', asset_category_id: MISSING, size: 10, size_unit: 'yd3' }).expect(422);
+      const missing = await post('asset-specifications', { name: 'X', asset_category_id: ABSENT_ID, size: 10, size_unit: 'yd3' }).expect(422);
       expect(missing.body.errors).toEqual({ asset_category_id: ['not found'] });
       const foreignCat = await category(other);
       await post('asset-specifications', { name: 'X', asset_category_id: foreignCat, size: 10, size_unit: 'yd3' }).expect(422);
@@ -345,7 +331,7 @@ describe('catalogue: waste types, asset categories, styles, specifications, asse
       const loc = await put(`assets/${id}/location`, { lat: 91, lng: 'x', location_type: 'moon' }).expect(422);
       expect(Object.keys(loc.body.errors).sort()).toEqual(['lat', 'lng', 'location_id', 'location_type']);
       expect((await put(`assets/${id}/location`, { lat: 1, lng: 1, location_type: 'lot', location_id: foreignLot }).expect(422)).body.errors).toEqual({ location_id: ['not found'] });
-      expect((await put(`assets/${id}/location`, { lat: 1, lng: 1, location_type: 'customer_address', location_id: MISSING }).expect(422)).body.errors).toHaveProperty('location_id');
+      expect((await put(`assets/${id}/location`, { lat: 1, lng: 1, location_type: 'customer_address', location_id: ABSENT_ID }).expect(422)).body.errors).toHaveProperty('location_id');
       expect((await get('assets?status=lost').expect(422)).body.errors).toHaveProperty('status');
     });
 

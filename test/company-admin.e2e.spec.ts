@@ -1,8 +1,7 @@
 import { CompanySettingsService } from '../src/modules/company-admin/company-settings.service';
-import { CompanyActor, PASSWORD, companyActor, memberActor, uniqueEmail } from './support/actors';
-import { startTestApp, TestApp } from './support/test-app';
+import { PASSWORD, companyActor, uniqueEmail } from './support/actors';
+import { ABSENT_ID, Cast, startWithCast } from './support/fixtures';
 
-const ABSENT = '00000000-0000-4000-8000-000000000000';
 const DEFAULTS = {
   order_lead_time_days: 1,
   auto_approve_orders: false,
@@ -16,19 +15,9 @@ const DEFAULTS = {
 };
 
 describe('company back office (/api/v1/company/update, user/update, documents, settings)', () => {
-  let t: TestApp;
-  let co: CompanyActor;
-  let other: CompanyActor;
-  let customerToken: string;
-  let driverToken: string;
+  let { t, co, other, customer, driver } = {} as Cast;
 
-  beforeAll(async () => {
-    t = await startTestApp();
-    co = await companyActor(t, 'Acme Hauling');
-    other = await companyActor(t, 'Rival Hauling');
-    customerToken = (await memberActor(t, co, 'customer')).token;
-    driverToken = (await memberActor(t, co, 'driver')).token;
-  });
+  beforeAll(async () => ({ t, co, other, customer, driver } = await startWithCast({ other: 'Rival Hauling' })));
   afterAll(async () => t?.close());
 
   it('applies the access rule on every route: no token 401, customer or driver 403, no company 403', async () => {
@@ -38,15 +27,15 @@ describe('company back office (/api/v1/company/update, user/update, documents, s
       ['post', '/api/v1/company/user/update', { name: 'X' }],
       ['get', '/api/v1/company/documents', undefined],
       ['post', '/api/v1/company/documents', { documents: [] }],
-      ['delete', `/api/v1/company/documents/${ABSENT}`, undefined],
+      ['delete', `/api/v1/company/documents/${ABSENT_ID}`, undefined],
       ['get', '/api/v1/company/settings', undefined],
       ['post', '/api/v1/company/settings', {}],
       ['post', '/api/v1/company/settings/reset', undefined],
     ];
     for (const [method, path, body] of routes) {
       await t.req(method, path, { body }).expect(401);
-      expect((await t.req(method, path, { token: customerToken, body }).expect(403)).body.code).toBe('WRONG_ACTOR');
-      await t.req(method, path, { token: driverToken, body }).expect(403);
+      expect((await t.req(method, path, { token: customer.token, body }).expect(403)).body.code).toBe('WRONG_ACTOR');
+      await t.req(method, path, { token: driver.token, body }).expect(403);
       expect((await t.req(method, path, { token: reg.body.data.token, body }).expect(403)).body.code).toBe('NO_COMPANY');
     }
   });
@@ -126,7 +115,7 @@ describe('company back office (/api/v1/company/update, user/update, documents, s
 
       const theirs = (await t.req('get', '/api/v1/company/documents', { token: other.token }).expect(200)).body.data[0];
       await t.req('delete', `/api/v1/company/documents/${theirs.id}`, { token: co.token }).expect(404);
-      await t.req('delete', `/api/v1/company/documents/${ABSENT}`, { token: co.token }).expect(404);
+      await t.req('delete', `/api/v1/company/documents/${ABSENT_ID}`, { token: co.token }).expect(404);
       await t.req('delete', '/api/v1/company/documents/not-a-uuid', { token: co.token }).expect(404);
       expect((await t.req('get', '/api/v1/company/documents', { token: other.token }).expect(200)).body.data).toHaveLength(1);
 

@@ -1,42 +1,25 @@
-import { companyActor, CompanyActor, memberActor, MemberActor } from './support/actors';
-import { startTestApp, TestApp } from './support/test-app';
+import { CompanyActor } from './support/actors';
+import { Cast, insertLot, insertSpec, startWithCast } from './support/fixtures';
 
 /** Truck types (with the specifications they carry) and trucks (plate, type, lot, status, location). */
 describe('fleet routes (truck types, trucks)', () => {
-  let t: TestApp;
-  let co: CompanyActor;
-  let other: CompanyActor;
-  let customer: MemberActor;
-  let driver: MemberActor;
+  let { t, co, other, customer, driver } = {} as Cast;
   let s20: string;
   let s30: string;
   let foreignSpec: string;
   let lot: string;
   let foreignLot: string;
 
-  async function spec(companyId: string, name: string): Promise<string> {
-    const [cat] = await t.ds.query(`INSERT INTO asset_categories (company_id, name) VALUES ($1, $2) RETURNING id`, [companyId, `Cat ${name}`]);
-    const [s] = await t.ds.query(`INSERT INTO asset_specifications (company_id, name, asset_category_id, size, size_unit) VALUES ($1, $2, $3, 20, 'yd3') RETURNING id`, [companyId, name, cat.id]);
-    return s.id;
-  }
-  async function insertLot(companyId: string, name: string): Promise<string> {
-    const [l] = await t.ds.query(`INSERT INTO lots (company_id, name) VALUES ($1, $2) RETURNING id`, [companyId, name]);
-    return l.id;
-  }
   const newType = async (actor: CompanyActor, body: Record<string, unknown> = {}) =>
     (await t.req('post', '/api/v1/truck-types', { token: actor.token, body: { name: 'Hoist', capacity_kg: 13000, ...body } }).expect(201)).body.data;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    co = await companyActor(t);
-    other = await companyActor(t, 'Other Hauling');
-    customer = await memberActor(t, co, 'customer');
-    driver = await memberActor(t, co, 'driver');
-    s20 = await spec(co.companyId, '20 yd');
-    s30 = await spec(co.companyId, '30 yd');
-    foreignSpec = await spec(other.companyId, 'Their 20 yd');
-    lot = await insertLot(co.companyId, 'North yard');
-    foreignLot = await insertLot(other.companyId, 'Their yard');
+    ({ t, co, other, customer, driver } = await startWithCast());
+    s20 = await insertSpec(t, co.companyId, '20 yd');
+    s30 = await insertSpec(t, co.companyId, '30 yd');
+    foreignSpec = await insertSpec(t, other.companyId, 'Their 20 yd');
+    lot = await insertLot(t, co.companyId, 'North yard');
+    foreignLot = await insertLot(t, other.companyId, 'Their yard');
   });
   afterAll(async () => t?.close());
 

@@ -1,23 +1,12 @@
-import { CompanyActor, companyActor, MemberActor, memberActor, PASSWORD, uniqueEmail } from './support/actors';
-import { startTestApp, TestApp } from './support/test-app';
+import { companyActor, memberActor, PASSWORD, uniqueEmail } from './support/actors';
+import { ABSENT_ID, Cast, startWithCast } from './support/fixtures';
 
-const MISSING = '00000000-0000-4000-8000-000000000000';
 const ADDRESS = { line1: '1200 Industrial Pkwy', city: 'Springfield', region: 'IL', postal_code: '62701', country: 'us', latitude: 39.7817, longitude: -89.6501 };
 
 describe('company back office: customers, drivers, profiles and addresses', () => {
-  let t: TestApp;
-  let co: CompanyActor;
-  let other: CompanyActor;
-  let customer: MemberActor;
-  let driver: MemberActor;
+  let { t, co, other, customer, driver } = {} as Cast;
 
-  beforeAll(async () => {
-    t = await startTestApp();
-    co = await companyActor(t, 'Acme Hauling');
-    other = await companyActor(t, 'Other Hauling');
-    customer = await memberActor(t, co, 'customer');
-    driver = await memberActor(t, co, 'driver');
-  });
+  beforeAll(async () => ({ t, co, other, customer, driver } = await startWithCast()));
   afterAll(async () => t?.close());
 
   const events = async (id: string) => (await t.ds.query(`SELECT type, payload FROM outbox_events WHERE aggregate_id = $1 ORDER BY created_at`, [id])) as { type: string; payload: Record<string, unknown> }[];
@@ -47,7 +36,7 @@ describe('company back office: customers, drivers, profiles and addresses', () =
       const foreign = await memberActor(t, other, 'customer');
       await t.req('get', `/api/v1/customer/${foreign.id}`, { token: co.token }).expect(404);
       await t.req('get', `/api/v1/customer/${driver.id}`, { token: co.token }).expect(404);
-      await t.req('get', `/api/v1/customer/${MISSING}`, { token: co.token }).expect(404);
+      await t.req('get', `/api/v1/customer/${ABSENT_ID}`, { token: co.token }).expect(404);
       await t.req('get', `/api/v1/customer/not-a-uuid`, { token: co.token }).expect(404);
       await t.req('put', `/api/v1/customer/${foreign.id}/update`, { token: co.token, body: { name: 'X' } }).expect(404);
       await t.req('post', `/api/v1/customer/${foreign.id}/deactivate`, { token: co.token }).expect(404);
@@ -89,7 +78,7 @@ describe('company back office: customers, drivers, profiles and addresses', () =
         .req('put', `/api/v1/customer/${c.id}/update`, { token: co.token, body: { name: null, email: 'nope', billing_email: 'x', tax_exempt: 'yes', pricing_profile_id: 'abc', status: 'inactive' } })
         .expect(422);
       expect(Object.keys(bad.body.errors).sort()).toEqual(['billing_email', 'email', 'name', 'pricing_profile_id', 'status', 'tax_exempt']);
-      const unknownProfile = await t.req('put', `/api/v1/customer/${c.id}/update`, { token: co.token, body: { pricing_profile_id: MISSING } }).expect(422);
+      const unknownProfile = await t.req('put', `/api/v1/customer/${c.id}/update`, { token: co.token, body: { pricing_profile_id: ABSENT_ID } }).expect(422);
       expect(unknownProfile.body.errors).toEqual({ pricing_profile_id: ['not found'] });
     });
 
@@ -208,7 +197,7 @@ describe('company back office: customers, drivers, profiles and addresses', () =
       await t.req('get', `/api/v1/driver/${customer.id}`, { token: co.token }).expect(404);
       await t.req('put', `/api/v1/driver/${foreign.id}/update`, { token: co.token, body: { name: 'X' } }).expect(404);
       await t.req('post', `/api/v1/driver/${foreign.id}/activate`, { token: co.token }).expect(404);
-      await t.req('get', `/api/v1/driver/${MISSING}`, { token: co.token }).expect(404);
+      await t.req('get', `/api/v1/driver/${ABSENT_ID}`, { token: co.token }).expect(404);
       await t.req('get', `/api/v1/drivers`).expect(401);
       await t.req('get', `/api/v1/drivers`, { token: driver.token }).expect(403);
       await t.req('get', `/api/v1/driver/${driver.id}`, { token: customer.token }).expect(403);

@@ -1,32 +1,16 @@
 import { PricingCatalog } from '../src/modules/pricing/pricing-catalog';
-import { companyActor, CompanyActor, memberActor, MemberActor } from './support/actors';
-import { startTestApp, TestApp } from './support/test-app';
+import { companyActor, memberActor } from './support/actors';
+import { Cast, insertSpec, insertWasteType, startWithCast } from './support/fixtures';
 
 /** Taxes, payment terms, policies, pricing profiles (with items) and the PricingCatalog read side. */
 describe('pricing routes (taxes, payment terms, policies, pricing profiles)', () => {
-  let t: TestApp;
-  let co: CompanyActor;
-  let other: CompanyActor;
-  let customer: MemberActor;
+  let { t, co, other, customer } = {} as Cast;
 
-  /** An asset specification (and its category) of a company, inserted directly. */
-  async function spec(companyId: string, name: string): Promise<string> {
-    const [cat] = await t.ds.query(`INSERT INTO asset_categories (company_id, name) VALUES ($1, $2) RETURNING id`, [companyId, `Cat ${name}`]);
-    const [s] = await t.ds.query(`INSERT INTO asset_specifications (company_id, name, asset_category_id, size, size_unit) VALUES ($1, $2, $3, 20, 'yd3') RETURNING id`, [companyId, name, cat.id]);
-    return s.id;
-  }
-  async function wasteType(companyId: string, code: string): Promise<string> {
-    const [w] = await t.ds.query(`INSERT INTO waste_types (company_id, name, code) VALUES ($1, $2, $2) RETURNING id`, [companyId, code]);
-    return w.id;
-  }
+  const spec = (companyId: string, name: string) => insertSpec(t, companyId, name);
+  const wasteType = (companyId: string, code: string) => insertWasteType(t, companyId, code);
   const events = async (type: string, id: string) => Number((await t.ds.query(`SELECT count(*)::int AS n FROM outbox_events WHERE type = $1 AND aggregate_id = $2`, [type, id]))[0].n);
 
-  beforeAll(async () => {
-    t = await startTestApp();
-    co = await companyActor(t);
-    other = await companyActor(t, 'Other Hauling');
-    customer = await memberActor(t, co, 'customer');
-  });
+  beforeAll(async () => ({ t, co, other, customer } = await startWithCast()));
   afterAll(async () => t?.close());
 
   describe('taxes', () => {

@@ -1,12 +1,8 @@
-import { CompanyActor, companyActor, MemberActor, memberActor } from './support/actors';
-import { startTestApp, TestApp } from './support/test-app';
+import { CompanyActor, MemberActor, memberActor } from './support/actors';
+import { Cast, startWithCast } from './support/fixtures';
 
 describe('QR codes (/api/v1/qr-codes*)', () => {
-  let t: TestApp;
-  let co: CompanyActor;
-  let other: CompanyActor;
-  let customer: MemberActor;
-  let driver: MemberActor;
+  let { t, co, other, customer, driver } = {} as Cast;
   let otherDriver: MemberActor;
   let assetId: string;
   let foreignAssetId: string;
@@ -20,11 +16,7 @@ describe('QR codes (/api/v1/qr-codes*)', () => {
   const verify = (token: string | undefined, body: unknown) => t.req('post', '/api/v1/qr-codes/verify', { token, body });
 
   beforeAll(async () => {
-    t = await startTestApp();
-    co = await companyActor(t, 'Acme');
-    other = await companyActor(t, 'Other');
-    customer = await memberActor(t, co, 'customer');
-    driver = await memberActor(t, co, 'driver');
+    ({ t, co, other, customer, driver } = await startWithCast({ co: 'Acme', other: 'Other' }));
     otherDriver = await memberActor(t, other, 'driver');
     assetId = await asset(co, 'RO-1');
     foreignAssetId = await asset(other, 'RO-X');

@@ -1,9 +1,7 @@
 import { OpeningCalendar, weekdayOf } from '../src/modules/sites/opening-calendar.service';
 import { isReferenced } from '../src/modules/sites/site-references';
-import { CompanyActor, companyActor, memberActor } from './support/actors';
-import { startTestApp, TestApp } from './support/test-app';
+import { ABSENT_ID, Cast, insertWasteType, startWithCast } from './support/fixtures';
 
-const ABSENT = '00000000-0000-4000-8000-000000000000';
 const WEEKDAY_HOURS = { open: '07:00', close: '17:00' };
 const MON_FRI = { mon: WEEKDAY_HOURS, tue: WEEKDAY_HOURS, wed: WEEKDAY_HOURS, thu: WEEKDAY_HOURS, fri: WEEKDAY_HOURS, sat: null, sun: null };
 // 2030-01-07 is a Monday, 2030-01-12 a Saturday.
@@ -11,27 +9,14 @@ const MONDAY = '2030-01-07';
 const SATURDAY = '2030-01-12';
 
 describe('lots and stations (/api/v1/lots, /api/v1/stations, holidays, opening calendar)', () => {
-  let t: TestApp;
-  let co: CompanyActor;
-  let other: CompanyActor;
-  let customerToken: string;
-  let driverToken: string;
+  let { t, co, other, customer, driver } = {} as Cast;
 
-  beforeAll(async () => {
-    t = await startTestApp();
-    co = await companyActor(t, 'Acme Hauling');
-    other = await companyActor(t, 'Rival Hauling');
-    customerToken = (await memberActor(t, co, 'customer')).token;
-    driverToken = (await memberActor(t, co, 'driver')).token;
-  });
+  beforeAll(async () => ({ t, co, other, customer, driver } = await startWithCast({ other: 'Rival Hauling' })));
   afterAll(async () => t?.close());
 
   const createLot = (body: Record<string, unknown>, who = co) => t.req('post', '/api/v1/lot/create', { token: who.token, body });
   const createStation = (body: Record<string, unknown>, who = co) => t.req('post', '/api/v1/station/create', { token: who.token, body });
-  const wasteType = async (companyId: string, code: string): Promise<string> => {
-    const [row] = await t.ds.query(`INSERT INTO waste_types (company_id, name, code) VALUES ($1, $2, $3) RETURNING id`, [companyId, `Waste ${code}`, code]);
-    return row.id;
-  };
+  const wasteType = (companyId: string, code: string) => insertWasteType(t, companyId, code, `Waste ${code}`);
 
   describe('lots', () => {
     it('creates a lot with defaults (open every day, all day) and records the event', async () => {
@@ -108,7 +93,7 @@ describe('lots and stations (/api/v1/lots, /api/v1/stations, holidays, opening c
       const lot = (await createLot({ name: 'Access yard' }).expect(201)).body.data;
       await t.req('get', '/api/v1/lots').expect(401);
       await t.req('post', '/api/v1/lot/create', { body: { name: 'x' } }).expect(401);
-      for (const token of [customerToken, driverToken]) {
+      for (const token of [customer.token, driver.token]) {
         expect((await t.req('get', '/api/v1/lots', { token }).expect(403)).body.code).toBe('WRONG_ACTOR');
         await t.req('get', `/api/v1/lot/${lot.id}`, { token }).expect(403);
         await t.req('put', `/api/v1/lot/${lot.id}/update`, { token, body: { name: 'x' } }).expect(403);
@@ -120,7 +105,7 @@ describe('lots and stations (/api/v1/lots, /api/v1/stations, holidays, opening c
 
     it('answers 404 for another company\'s lot, an absent or a malformed id', async () => {
       const theirs = (await createLot({ name: 'Their yard' }, other).expect(201)).body.data;
-      for (const id of [theirs.id, ABSENT, 'not-a-uuid']) {
+      for (const id of [theirs.id, ABSENT_ID, 'not-a-uuid']) {
         await t.req('get', `/api/v1/lot/${id}`, { token: co.token }).expect(404);
         await t.req('put', `/api/v1/lot/${id}/update`, { token: co.token, body: { name: 'Mine now' } }).expect(404);
         await t.req('delete', `/api/v1/lot/${id}/delete`, { token: co.token }).expect(404);
@@ -260,8 +245,8 @@ describe('lots and stations (/api/v1/lots, /api/v1/stations, holidays, opening c
         await t.req('delete', `/api/v1/station/${id}/delete`, { token: other.token }).expect(404);
         await t.req('get', `/api/v1/station/${id}/holidays`, { token: other.token }).expect(404);
       }
-      await t.req('get', '/api/v1/stations', { token: customerToken }).expect(403);
-      await t.req('post', '/api/v1/station/create', { token: driverToken, body: { name: 'x' } }).expect(403);
+      await t.req('get', '/api/v1/stations', { token: customer.token }).expect(403);
+      await t.req('post', '/api/v1/station/create', { token: driver.token, body: { name: 'x' } }).expect(403);
       await t.req('get', '/api/v1/stations').expect(401);
       await t.req('get', '/api/v1/stations?waste_type_id=nope', { token: co.token }).expect(422);
       await t.req('delete', `/api/v1/station/${st.id}/delete`, { token: co.token }).expect(200);
@@ -309,12 +294,12 @@ describe('lots and stations (/api/v1/lots, /api/v1/stations, holidays, opening c
     it('isReferenced skips tables and columns that do not exist and honours soft deletes', async () => {
       const m = t.ds.manager;
       await m.query(`CREATE TABLE site_ref_probe (id serial PRIMARY KEY, place_id uuid, place_type text, deleted_at timestamptz)`);
-      expect(await isReferenced(m, [{ table: 'no_such_table', column: 'lot_id' }, { table: 'site_ref_probe', column: 'no_such_column' }], ABSENT)).toBe(false);
-      await m.query(`INSERT INTO site_ref_probe (place_id, place_type) VALUES ($1, 'lot')`, [ABSENT]);
-      expect(await isReferenced(m, [{ table: 'site_ref_probe', column: 'place_id' }], ABSENT)).toBe(true);
-      expect(await isReferenced(m, [{ table: 'site_ref_probe', column: 'place_id', where: `place_type = 'station'` }], ABSENT)).toBe(false);
+      expect(await isReferenced(m, [{ table: 'no_such_table', column: 'lot_id' }, { table: 'site_ref_probe', column: 'no_such_column' }], ABSENT_ID)).toBe(false);
+      await m.query(`INSERT INTO site_ref_probe (place_id, place_type) VALUES ($1, 'lot')`, [ABSENT_ID]);
+      expect(await isReferenced(m, [{ table: 'site_ref_probe', column: 'place_id' }], ABSENT_ID)).toBe(true);
+      expect(await isReferenced(m, [{ table: 'site_ref_probe', column: 'place_id', where: `place_type = 'station'` }], ABSENT_ID)).toBe(false);
       await m.query(`UPDATE site_ref_probe SET deleted_at = now()`);
-      expect(await isReferenced(m, [{ table: 'site_ref_probe', column: 'place_id' }], ABSENT)).toBe(false);
+      expect(await isReferenced(m, [{ table: 'site_ref_probe', column: 'place_id' }], ABSENT_ID)).toBe(false);
       await m.query(`DROP TABLE site_ref_probe`);
     });
   });

@@ -1,6 +1,7 @@
 import { DefaultNamingStrategy, NamingStrategyInterface } from 'typeorm';
 
-const snake = (s: string) => s.replace(/([a-z\d])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
+/** `maxWeightKg` → `max_weight_kg` (columns, and the API's field names). */
+export const snake = (s: string) => s.replace(/([a-z\d])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
 
 /** camelCase properties, snake_case columns: `companyId` ↔ `company_id`. */
 export class SnakeNamingStrategy extends DefaultNamingStrategy implements NamingStrategyInterface {

@@ -7,6 +7,8 @@ import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, 
 export const INT4_MAX = 2_147_483_647;
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+/** Trims; an empty string becomes null. */
+export const trimToNull = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || null : value);
 
 interface FieldOptions {
   /** May be omitted (create); `null` is accepted only when `nullable`. */
@@ -14,15 +16,17 @@ interface FieldOptions {
   nullable?: boolean;
   description?: string;
   example?: unknown;
+  /** Documented default when omitted. */
+  default?: unknown;
 }
 
 const doc = (o: FieldOptions, extra: Record<string, unknown>) =>
-  (o.optional || o.nullable ? ApiPropertyOptional : ApiProperty)({ nullable: o.nullable || undefined, description: o.description, example: o.example, ...extra });
+  (o.optional || o.nullable ? ApiPropertyOptional : ApiProperty)({ nullable: o.nullable || undefined, description: o.description, example: o.example, default: o.default, ...extra });
 const opt = (o: FieldOptions) => (o.optional || o.nullable ? [IsOptional()] : []);
 
-/** Trimmed, non-empty text. */
-export const TextField = (o: FieldOptions & { max?: number } = {}) =>
-  applyDecorators(doc(o, { type: String, maxLength: o.max ?? 120 }), Transform(trim), ...opt(o), IsString(), IsNotEmpty(), MaxLength(o.max ?? 120));
+/** Trimmed, non-empty text; with `emptyClears` (nullable text), "" is taken as null. */
+export const TextField = (o: FieldOptions & { max?: number; emptyClears?: boolean } = {}) =>
+  applyDecorators(doc(o, { type: String, maxLength: o.max ?? 120 }), Transform(o.emptyClears ? trimToNull : trim), ...opt(o), IsString(), IsNotEmpty(), MaxLength(o.max ?? 120));
 
 /** An integer in [min, max] (amounts in minor units, kg, days, basis points). */
 export const IntField = (o: FieldOptions & { min?: number; max?: number } = {}) =>
@@ -72,7 +76,7 @@ export const isDateOnly = (v: unknown): v is string => typeof v === 'string' && 
 
 export const DateField = (o: FieldOptions = {}) =>
   applyDecorators(
-    doc(o, { type: String, format: 'date', example: '2025-06-01' }),
+    doc({ example: '2025-06-01', ...o }, { type: String, format: 'date' }),
     ...opt(o),
     ValidateBy({ name: 'isDateOnly', validator: { validate: isDateOnly, defaultMessage: () => 'must be a date YYYY-MM-DD' } }),
   );

@@ -7,14 +7,14 @@ import { withMessage } from '../../common/http/envelope';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
+import { CompanyRecords } from '../../common/records/company-records';
+import { TextField } from '../../common/validation/fields';
 import { AssetCategory, AssetStyle } from './catalogue.entities';
-import { CatalogueCrud, rejectNulls } from './catalogue.store';
-import { OptionalText, RequiredText } from './fields';
 
 /** Asset categories (roll-off, front-load…) and styles (open top, enclosed…): a name and a description. */
 export class CreateNamedDto {
-  @RequiredText(120, 'Roll-off') name: string;
-  @OptionalText(2000) description?: string | null;
+  @TextField({ example: 'Roll-off' }) name: string;
+  @TextField({ nullable: true, emptyClears: true, max: 2000 }) description?: string | null;
 }
 export class UpdateNamedDto extends PartialType(CreateNamedDto) {}
 
@@ -32,30 +32,36 @@ export class NamedDto {
 export class AssetCategoryDto extends NamedDto {}
 export class AssetStyleDto extends NamedDto {}
 
-class NamedCatalogueService<E extends AssetCategory | AssetStyle> extends CatalogueCrud<E> {
+class NamedCatalogueService<E extends AssetCategory | AssetStyle> {
+  private readonly records: CompanyRecords<E>;
   constructor(ds: DataSource, entity: new () => E, what: string, event: string, index: string, specColumn: string) {
-    super(ds, {
+    this.records = new CompanyRecords<E>(ds, {
       entity,
       what,
       event,
-      unique: [{ property: 'name', column: 'name', index, code: 'DUPLICATE_NAME', message: `${what} with this name already exists.` }],
+      nullable: ['description'],
+      unique: [{ property: 'name', index, code: 'DUPLICATE_NAME', message: `${what} with this name already exists.` }],
       inUse: async (m, row) => !!(await m.query(`SELECT 1 FROM asset_specifications WHERE ${specColumn} = $1 AND deleted_at IS NULL LIMIT 1`, [row.id]))[0],
     });
   }
 
   list(companyId: string, query: PageQuery) {
-    const qb = this.query(companyId);
+    const qb = this.records.query(companyId, 'e');
     if (query.q) qb.andWhere('e.name ILIKE :q', { q: likePattern(query.q) });
     return paginate(qb, query, { sortable: { created_at: 'e.createdAt', name: 'e.name' }, map: NamedDto.of });
   }
 
-  async createFrom(actor: Actor, companyId: string, dto: CreateNamedDto) {
-    return NamedDto.of(await this.create(actor, companyId, { name: dto.name, description: dto.description ?? null } as Partial<E>));
+  async get(companyId: string, id: string) {
+    return NamedDto.of(await this.records.find(companyId, id));
   }
-
-  async updateFrom(actor: Actor, companyId: string, id: string, dto: UpdateNamedDto) {
-    rejectNulls(dto, ['name']);
-    return NamedDto.of(await this.update(actor, companyId, id, () => ({ name: dto.name, description: dto.description }) as Partial<E>));
+  async create(actor: Actor, companyId: string, dto: CreateNamedDto) {
+    return NamedDto.of(await this.records.create(actor, companyId, { name: dto.name, description: dto.description } as Partial<E>));
+  }
+  async update(actor: Actor, companyId: string, id: string, dto: UpdateNamedDto) {
+    return NamedDto.of(await this.records.update(actor, companyId, id, { name: dto.name, description: dto.description } as Partial<E>));
+  }
+  remove(actor: Actor, companyId: string, id: string) {
+    return this.records.remove(actor, companyId, id);
   }
 }
 
@@ -89,21 +95,21 @@ export class AssetCategoriesController {
   @Access('CO')
   @Endpoint({ summary: 'Create an asset category', type: AssetCategoryDto, status: 201, errors: [409, 422] })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateNamedDto) {
-    return this.service.createFrom(actor, companyId, dto);
+    return this.service.create(actor, companyId, dto);
   }
 
   @Get('asset-categories/:assetCategory')
   @Access('CO')
   @Endpoint({ summary: 'Show an asset category', type: AssetCategoryDto, errors: [404] })
-  async show(@CompanyId() companyId: string, @IdParam('assetCategory') id: string) {
-    return NamedDto.of(await this.service.get(companyId, id));
+  show(@CompanyId() companyId: string, @IdParam('assetCategory') id: string) {
+    return this.service.get(companyId, id);
   }
 
   @Put('asset-categories/:assetCategory')
   @Access('CO')
   @Endpoint({ summary: 'Update an asset category', type: AssetCategoryDto, errors: [404, 409, 422] })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetCategory') id: string, @Body() dto: UpdateNamedDto) {
-    return this.service.updateFrom(actor, companyId, id, dto);
+    return this.service.update(actor, companyId, id, dto);
   }
 
   @Delete('asset-categories/:assetCategory')
@@ -131,21 +137,21 @@ export class AssetStylesController {
   @Access('CO')
   @Endpoint({ summary: 'Create an asset style', type: AssetStyleDto, status: 201, errors: [409, 422] })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateNamedDto) {
-    return this.service.createFrom(actor, companyId, dto);
+    return this.service.create(actor, companyId, dto);
   }
 
   @Get('asset-styles/:assetStyle')
   @Access('CO')
   @Endpoint({ summary: 'Show an asset style', type: AssetStyleDto, errors: [404] })
-  async show(@CompanyId() companyId: string, @IdParam('assetStyle') id: string) {
-    return NamedDto.of(await this.service.get(companyId, id));
+  show(@CompanyId() companyId: string, @IdParam('assetStyle') id: string) {
+    return this.service.get(companyId, id);
   }
 
   @Put('asset-styles/:assetStyle')
   @Access('CO')
   @Endpoint({ summary: 'Update an asset style', type: AssetStyleDto, errors: [404, 409, 422] })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetStyle') id: string, @Body() dto: UpdateNamedDto) {
-    return this.service.updateFrom(actor, companyId, id, dto);
+    return this.service.update(actor, companyId, id, dto);
   }
 
   @Delete('asset-styles/:assetStyle')

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Injectable, Post, Put, Query } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags, PartialType } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsUrl, Max, MaxLength, Min } from 'class-validator';
-import { DataSource, In } from 'typeorm';
+import { IsOptional, IsUrl, MaxLength } from 'class-validator';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
@@ -9,77 +9,84 @@ import { Page, withMessage } from '../../common/http/envelope';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
-import { recordEvents } from '../../common/outbox/outbox';
+import { assertOwned, CompanyRecords } from '../../common/records/company-records';
+import { BoolField, BoolQuery, EnumField, IntField, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
 import { AssetCategory, AssetSpecification, AssetSpecificationWasteType, AssetStyle, SIZE_UNITS, SizeUnit, WasteType } from './catalogue.entities';
-import { assertReference, CatalogueCrud, findOwned, rejectNulls } from './catalogue.store';
-import { BoolFilter, OptionalBool, OptionalInt, OptionalText, OptionalUuid, RequiredText, RequiredUuid, UuidFilter } from './fields';
 
 export class CreateAssetSpecificationDto {
-  @RequiredText(120, '20 yd roll-off') name: string;
-  @OptionalText(2000) description?: string | null;
-  @RequiredUuid() asset_category_id: string;
-  @OptionalUuid() asset_style_id?: string | null;
-  @ApiProperty({ minimum: 1, example: 20 }) @IsInt() @Min(1) @Max(1_000_000) size: number;
-  @ApiProperty({ enum: SIZE_UNITS, example: 'yd3' }) @IsIn(SIZE_UNITS) size_unit: SizeUnit;
-  @OptionalInt(1, 100_000, 6700) length_mm?: number | null;
-  @OptionalInt(1, 100_000, 2400) width_mm?: number | null;
-  @OptionalInt(1, 100_000, 1400) height_mm?: number | null;
-  @OptionalInt(0, 1_000_000, 9000) max_weight_kg?: number | null;
-  @OptionalInt(0, 1_000_000, 1800) included_weight_kg?: number | null;
-  @OptionalInt(0, 3650, 7) included_days?: number | null;
+  @TextField({ example: '20 yd roll-off' }) name: string;
+  @TextField({ nullable: true, emptyClears: true, max: 2000 }) description?: string | null;
+  @UuidField() asset_category_id: string;
+  @UuidField({ nullable: true }) asset_style_id?: string | null;
+  @IntField({ min: 1, max: 1_000_000, example: 20 }) size: number;
+  @EnumField(SIZE_UNITS, { example: 'yd3' }) size_unit: SizeUnit;
+  @IntField({ nullable: true, min: 1, max: 100_000, example: 6700 }) length_mm?: number | null;
+  @IntField({ nullable: true, min: 1, max: 100_000, example: 2400 }) width_mm?: number | null;
+  @IntField({ nullable: true, min: 1, max: 100_000, example: 1400 }) height_mm?: number | null;
+  @IntField({ nullable: true, max: 1_000_000, example: 9000 }) max_weight_kg?: number | null;
+  @IntField({ nullable: true, max: 1_000_000, example: 1800 }) included_weight_kg?: number | null;
+  @IntField({ nullable: true, max: 3650, example: 7 }) included_days?: number | null;
   @ApiPropertyOptional({ nullable: true, type: String, maxLength: 2000 })
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
   @MaxLength(2000)
   image_url?: string | null;
-  @OptionalBool(true) active?: boolean;
+  @BoolField({ optional: true, example: true }) active?: boolean;
 }
 export class UpdateAssetSpecificationDto extends PartialType(CreateAssetSpecificationDto) {}
 
 export class AssetSpecificationQuery extends PageQuery {
-  @BoolFilter() active?: boolean;
-  @UuidFilter() asset_category_id?: string;
-  @UuidFilter() asset_style_id?: string;
+  @BoolQuery() active?: boolean;
+  @UuidQuery() asset_category_id?: string;
+  @UuidQuery() asset_style_id?: string;
 }
 export class CustomerAssetSpecificationQuery extends PageQuery {
-  @UuidFilter() asset_category_id?: string;
+  @UuidQuery() asset_category_id?: string;
 }
 
-export class AssetSpecificationDto {
+/** What every view of a specification shows (company, customer, promotion). */
+export class SpecificationSummaryDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiPropertyOptional({ nullable: true, type: String }) description: string | null;
-  @ApiProperty({ format: 'uuid' }) asset_category_id: string;
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) asset_style_id: string | null;
   @ApiProperty() size: number;
   @ApiProperty({ enum: SIZE_UNITS }) size_unit: string;
-  @ApiPropertyOptional({ nullable: true, type: Number }) length_mm: number | null;
-  @ApiPropertyOptional({ nullable: true, type: Number }) width_mm: number | null;
-  @ApiPropertyOptional({ nullable: true, type: Number }) height_mm: number | null;
   @ApiPropertyOptional({ nullable: true, type: Number }) max_weight_kg: number | null;
   @ApiPropertyOptional({ nullable: true, type: Number }) included_weight_kg: number | null;
   @ApiPropertyOptional({ nullable: true, type: Number }) included_days: number | null;
   @ApiPropertyOptional({ nullable: true, type: String }) image_url: string | null;
+}
+
+export const specificationSummary = (s: AssetSpecification): SpecificationSummaryDto => ({
+  id: s.id,
+  name: s.name,
+  description: s.description,
+  size: s.size,
+  size_unit: s.sizeUnit,
+  max_weight_kg: s.maxWeightKg,
+  included_weight_kg: s.includedWeightKg,
+  included_days: s.includedDays,
+  image_url: s.imageUrl,
+});
+
+export class AssetSpecificationDto extends SpecificationSummaryDto {
+  @ApiProperty({ format: 'uuid' }) asset_category_id: string;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) asset_style_id: string | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) length_mm: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) width_mm: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) height_mm: number | null;
   @ApiProperty() active: boolean;
   @ApiProperty() created_at: string;
   @ApiProperty() updated_at: string;
 
   static of(s: AssetSpecification): AssetSpecificationDto {
     return {
-      id: s.id,
-      name: s.name,
-      description: s.description,
+      ...specificationSummary(s),
       asset_category_id: s.assetCategoryId,
       asset_style_id: s.assetStyleId,
-      size: s.size,
-      size_unit: s.sizeUnit,
       length_mm: s.lengthMm,
       width_mm: s.widthMm,
       height_mm: s.heightMm,
-      max_weight_kg: s.maxWeightKg,
-      included_weight_kg: s.includedWeightKg,
-      included_days: s.includedDays,
-      image_url: s.imageUrl,
       active: s.active,
       created_at: s.createdAt.toISOString(),
       updated_at: s.updatedAt.toISOString(),
@@ -111,20 +118,28 @@ function checkWeights(s: Partial<AssetSpecification>): void {
   }
 }
 
+/** The category and style given must be the company's (422 otherwise). */
+async function checkRefs(m: EntityManager, companyId: string, dto: UpdateAssetSpecificationDto): Promise<void> {
+  await assertOwned(m, 'asset_categories', companyId, [{ field: 'asset_category_id', id: dto.asset_category_id }]);
+  await assertOwned(m, 'asset_styles', companyId, [{ field: 'asset_style_id', id: dto.asset_style_id }]);
+}
+
 @Injectable()
-export class AssetSpecificationsService extends CatalogueCrud<AssetSpecification> {
+export class AssetSpecificationsService {
+  readonly records: CompanyRecords<AssetSpecification>;
   constructor(ds: DataSource) {
-    super(ds, {
+    this.records = new CompanyRecords(ds, {
       entity: AssetSpecification,
       what: 'Asset specification',
       event: 'asset_specification',
-      unique: [{ property: 'name', column: 'name', index: 'uq_asset_specifications_company_name', code: 'DUPLICATE_NAME', message: 'An asset specification with this name already exists.' }],
+      nullable: ['description', 'assetStyleId', 'lengthMm', 'widthMm', 'heightMm', 'maxWeightKg', 'includedWeightKg', 'includedDays', 'imageUrl'],
+      unique: [{ property: 'name', index: 'uq_asset_specifications_company_name', code: 'DUPLICATE_NAME', message: 'An asset specification with this name already exists.' }],
       inUse: async (m, row) => !!(await m.query(`SELECT 1 FROM assets WHERE asset_specification_id = $1 AND deleted_at IS NULL LIMIT 1`, [row.id]))[0],
     });
   }
 
   list(companyId: string, query: AssetSpecificationQuery) {
-    const qb = this.query(companyId);
+    const qb = this.records.query(companyId, 'e');
     if (query.active !== undefined) qb.andWhere('e.active = :active', { active: query.active });
     if (query.asset_category_id) qb.andWhere('e.assetCategoryId = :cat', { cat: query.asset_category_id });
     if (query.asset_style_id) qb.andWhere('e.assetStyleId = :style', { style: query.asset_style_id });
@@ -132,40 +147,45 @@ export class AssetSpecificationsService extends CatalogueCrud<AssetSpecification
     return paginate(qb, query, { sortable: { created_at: 'e.createdAt', name: 'e.name', size: 'e.size' }, map: AssetSpecificationDto.of });
   }
 
-  async createFrom(actor: Actor, companyId: string, dto: CreateAssetSpecificationDto) {
+  async get(companyId: string, id: string) {
+    return AssetSpecificationDto.of(await this.records.find(companyId, id));
+  }
+
+  async create(actor: Actor, companyId: string, dto: CreateAssetSpecificationDto) {
     const values = specValues(dto);
     checkWeights(values);
-    const row = await this.create(actor, companyId, { ...values, assetStyleId: dto.asset_style_id ?? null }, async (m) => {
-      await assertReference(m, AssetCategory, companyId, dto.asset_category_id, 'asset_category_id');
-      if (dto.asset_style_id) await assertReference(m, AssetStyle, companyId, dto.asset_style_id, 'asset_style_id');
+    return AssetSpecificationDto.of(await this.records.create(actor, companyId, values, { before: (m) => checkRefs(m, companyId, dto) }));
+  }
+
+  async update(actor: Actor, companyId: string, id: string, dto: UpdateAssetSpecificationDto) {
+    const values = specValues(dto);
+    const row = await this.records.update(actor, companyId, id, values, {
+      before: async (m, current) => {
+        checkWeights({
+          maxWeightKg: values.maxWeightKg !== undefined ? values.maxWeightKg : current.maxWeightKg,
+          includedWeightKg: values.includedWeightKg !== undefined ? values.includedWeightKg : current.includedWeightKg,
+        });
+        await checkRefs(m, companyId, dto);
+      },
     });
     return AssetSpecificationDto.of(row);
   }
 
-  async updateFrom(actor: Actor, companyId: string, id: string, dto: UpdateAssetSpecificationDto) {
-    rejectNulls(dto, ['name', 'asset_category_id', 'size', 'size_unit', 'active']);
-    const row = await this.update(actor, companyId, id, async (m, current) => {
-      const values = specValues(dto);
-      checkWeights({
-        maxWeightKg: values.maxWeightKg !== undefined ? values.maxWeightKg : current.maxWeightKg,
-        includedWeightKg: values.includedWeightKg !== undefined ? values.includedWeightKg : current.includedWeightKg,
-      });
-      if (dto.asset_category_id) await assertReference(m, AssetCategory, companyId, dto.asset_category_id, 'asset_category_id');
-      if (dto.asset_style_id) await assertReference(m, AssetStyle, companyId, dto.asset_style_id, 'asset_style_id');
-      return values;
-    });
-    return AssetSpecificationDto.of(row);
+  remove(actor: Actor, companyId: string, id: string) {
+    return this.records.remove(actor, companyId, id);
   }
 }
 
 // ---- Waste types allowed in a specification (nested) ----
 
+const PRICE_OVERRIDE = { nullable: true, max: 1_000_000_000, example: 4500 } as const;
+
 export class CreateSpecWasteTypeDto {
-  @RequiredUuid() waste_type_id: string;
-  @OptionalInt(0, 1_000_000_000, 4500) price_override_amount?: number | null;
+  @UuidField() waste_type_id: string;
+  @IntField(PRICE_OVERRIDE) price_override_amount?: number | null;
 }
 export class UpdateSpecWasteTypeDto {
-  @OptionalInt(0, 1_000_000_000, 4500) price_override_amount?: number | null;
+  @IntField(PRICE_OVERRIDE) price_override_amount?: number | null;
 }
 
 export class WasteTypeSummaryDto {
@@ -203,11 +223,10 @@ type LinkWithType = AssetSpecificationWasteType & { wasteType: WasteType };
 
 @Injectable()
 export class SpecWasteTypesService {
-  constructor(private readonly ds: DataSource) {}
-
-  private async spec(companyId: string, specId: string) {
-    return findOwned(this.ds.manager, AssetSpecification, companyId, specId, 'Asset specification');
-  }
+  constructor(
+    private readonly ds: DataSource,
+    private readonly specs: AssetSpecificationsService,
+  ) {}
 
   private linkQuery(companyId: string, specId: string) {
     return this.ds
@@ -223,8 +242,16 @@ export class SpecWasteTypesService {
     return SpecWasteTypeDto.of(l, l.wasteType);
   }
 
+  /** The link of a live specification, locked; 404 otherwise. */
+  private async locked(m: EntityManager, companyId: string, specId: string, id: string): Promise<AssetSpecificationWasteType> {
+    await this.specs.records.find(companyId, specId, m);
+    const link = await m.getRepository(AssetSpecificationWasteType).findOne({ where: { id, companyId, assetSpecificationId: specId }, lock: { mode: 'pessimistic_write' } });
+    if (!link) throw ApiError.notFound('Specification waste type');
+    return link;
+  }
+
   async list(companyId: string, specId: string, query: PageQuery) {
-    await this.spec(companyId, specId);
+    await this.specs.records.find(companyId, specId);
     const qb = this.linkQuery(companyId, specId);
     if (query.q) qb.andWhere('(w.name ILIKE :q OR w.code ILIKE :q)', { q: likePattern(query.q) });
     return paginate(qb, query, {
@@ -240,21 +267,14 @@ export class SpecWasteTypesService {
   async create(actor: Actor, companyId: string, specId: string, dto: CreateSpecWasteTypeDto) {
     const id = await this.ds.transaction(async (m) => {
       // Lock the specification so two requests cannot add the same waste type at once.
-      await findOwned(m, AssetSpecification, companyId, specId, 'Asset specification', true);
-      await assertReference(m, WasteType, companyId, dto.waste_type_id, 'waste_type_id');
+      await this.specs.records.find(companyId, specId, m, true);
+      await assertOwned(m, 'waste_types', companyId, [{ field: 'waste_type_id', id: dto.waste_type_id }]);
       const dup = await m.getRepository(AssetSpecificationWasteType).exists({ where: { assetSpecificationId: specId, wasteTypeId: dto.waste_type_id } });
       if (dup) throw ApiError.conflict('DUPLICATE_WASTE_TYPE', 'This waste type is already allowed in the specification.');
       const saved = await m.save(
         m.create(AssetSpecificationWasteType, { companyId, assetSpecificationId: specId, wasteTypeId: dto.waste_type_id, priceOverrideAmount: dto.price_override_amount ?? null }),
       );
-      await recordEvents(m, {
-        type: 'asset_specification.waste_type_added',
-        aggregateType: 'asset_specification',
-        aggregateId: specId,
-        companyId,
-        actorId: actor.id,
-        payload: { waste_type_id: dto.waste_type_id, price_override_amount: saved.priceOverrideAmount },
-      });
+      await this.specs.records.recordEvent(m, actor, { id: specId, companyId }, 'waste_type_added', { waste_type_id: dto.waste_type_id, price_override_amount: saved.priceOverrideAmount });
       return saved.id;
     });
     return this.one(companyId, specId, id);
@@ -262,38 +282,20 @@ export class SpecWasteTypesService {
 
   async update(actor: Actor, companyId: string, specId: string, id: string, dto: UpdateSpecWasteTypeDto) {
     await this.ds.transaction(async (m) => {
-      await findOwned(m, AssetSpecification, companyId, specId, 'Asset specification');
-      const link = await m.getRepository(AssetSpecificationWasteType).findOne({ where: { id, companyId, assetSpecificationId: specId }, lock: { mode: 'pessimistic_write' } });
-      if (!link) throw ApiError.notFound('Specification waste type');
+      const link = await this.locked(m, companyId, specId, id);
       if (dto.price_override_amount !== undefined) {
         await m.update(AssetSpecificationWasteType, { id }, { priceOverrideAmount: dto.price_override_amount, updatedAt: new Date() });
       }
-      await recordEvents(m, {
-        type: 'asset_specification.waste_type_updated',
-        aggregateType: 'asset_specification',
-        aggregateId: specId,
-        companyId,
-        actorId: actor.id,
-        payload: { waste_type_id: link.wasteTypeId, price_override_amount: dto.price_override_amount ?? null },
-      });
+      await this.specs.records.recordEvent(m, actor, { id: specId, companyId }, 'waste_type_updated', { waste_type_id: link.wasteTypeId, price_override_amount: dto.price_override_amount ?? null });
     });
     return this.one(companyId, specId, id);
   }
 
   async remove(actor: Actor, companyId: string, specId: string, id: string) {
     await this.ds.transaction(async (m) => {
-      await findOwned(m, AssetSpecification, companyId, specId, 'Asset specification');
-      const link = await m.getRepository(AssetSpecificationWasteType).findOne({ where: { id, companyId, assetSpecificationId: specId }, lock: { mode: 'pessimistic_write' } });
-      if (!link) throw ApiError.notFound('Specification waste type');
+      const link = await this.locked(m, companyId, specId, id);
       await m.delete(AssetSpecificationWasteType, { id });
-      await recordEvents(m, {
-        type: 'asset_specification.waste_type_removed',
-        aggregateType: 'asset_specification',
-        aggregateId: specId,
-        companyId,
-        actorId: actor.id,
-        payload: { waste_type_id: link.wasteTypeId },
-      });
+      await this.specs.records.recordEvent(m, actor, { id: specId, companyId }, 'waste_type_removed', { waste_type_id: link.wasteTypeId });
     });
   }
 }
@@ -311,21 +313,12 @@ export class CustomerWasteTypeDto extends WasteTypeSummaryDto {
   @ApiPropertyOptional({ nullable: true, type: Number }) price_override_amount: number | null;
 }
 
-export class CustomerAssetSpecificationDto {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() name: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) description: string | null;
+export class CustomerAssetSpecificationDto extends SpecificationSummaryDto {
   @ApiProperty({ type: NamedRefDto }) asset_category: NamedRefDto | null;
   @ApiPropertyOptional({ type: NamedRefDto, nullable: true }) asset_style: NamedRefDto | null;
-  @ApiProperty() size: number;
-  @ApiProperty({ enum: SIZE_UNITS }) size_unit: string;
   @ApiPropertyOptional({ nullable: true, type: Number }) length_mm: number | null;
   @ApiPropertyOptional({ nullable: true, type: Number }) width_mm: number | null;
   @ApiPropertyOptional({ nullable: true, type: Number }) height_mm: number | null;
-  @ApiPropertyOptional({ nullable: true, type: Number }) max_weight_kg: number | null;
-  @ApiPropertyOptional({ nullable: true, type: Number }) included_weight_kg: number | null;
-  @ApiPropertyOptional({ nullable: true, type: Number }) included_days: number | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) image_url: string | null;
   @ApiProperty({ type: [CustomerWasteTypeDto] }) waste_types: CustomerWasteTypeDto[];
 }
 
@@ -371,20 +364,12 @@ export class CustomerCatalogueService {
     ]);
     const ref = (r?: AssetCategory | AssetStyle) => (r ? { id: r.id, name: r.name } : null);
     return specs.map((s) => ({
-      id: s.id,
-      name: s.name,
-      description: s.description,
+      ...specificationSummary(s),
       asset_category: ref(categories.find((c) => c.id === s.assetCategoryId)),
       asset_style: ref(styles.find((c) => c.id === s.assetStyleId)),
-      size: s.size,
-      size_unit: s.sizeUnit,
       length_mm: s.lengthMm,
       width_mm: s.widthMm,
       height_mm: s.heightMm,
-      max_weight_kg: s.maxWeightKg,
-      included_weight_kg: s.includedWeightKg,
-      included_days: s.includedDays,
-      image_url: s.imageUrl,
       waste_types: links
         .filter((l) => l.assetSpecificationId === s.id)
         .map((l) => ({
@@ -420,21 +405,21 @@ export class AssetSpecificationsController {
   @Access('CO')
   @Endpoint({ summary: 'Create an asset specification', type: AssetSpecificationDto, status: 201, errors: [409, 422] })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateAssetSpecificationDto) {
-    return this.specs.createFrom(actor, companyId, dto);
+    return this.specs.create(actor, companyId, dto);
   }
 
   @Get('asset-specifications/:assetSpecification')
   @Access('CO')
   @Endpoint({ summary: 'Show an asset specification', type: AssetSpecificationDto, errors: [404] })
-  async show(@CompanyId() companyId: string, @IdParam('assetSpecification') id: string) {
-    return AssetSpecificationDto.of(await this.specs.get(companyId, id));
+  show(@CompanyId() companyId: string, @IdParam('assetSpecification') id: string) {
+    return this.specs.get(companyId, id);
   }
 
   @Put('asset-specifications/:assetSpecification')
   @Access('CO')
   @Endpoint({ summary: 'Update an asset specification (fields given are changed)', type: AssetSpecificationDto, errors: [404, 409, 422] })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') id: string, @Body() dto: UpdateAssetSpecificationDto) {
-    return this.specs.updateFrom(actor, companyId, id, dto);
+    return this.specs.update(actor, companyId, id, dto);
   }
 
   @Delete('asset-specifications/:assetSpecification')

@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, Injectable, Put, Post, Query } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsNumber, IsUUID, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional, ApiTags, PartialType } from '@nestjs/swagger';
+import { IsNumber, Matches, Max, Min } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
@@ -10,13 +9,9 @@ import { withMessage } from '../../common/http/envelope';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
-import { recordEvents } from '../../common/outbox/outbox';
-import { Asset, ASSET_CONDITIONS, ASSET_STATUSES, AssetCondition, AssetSpecification, AssetStatus, LOCATION_TYPES, LocationType } from './catalogue.entities';
-import { assertReference, CatalogueCrud, findOwned, rejectNulls } from './catalogue.store';
-import { OptionalText, OptionalUuid, RequiredUuid, UuidFilter } from './fields';
-
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-const CODE = /^[A-Za-z0-9][A-Za-z0-9_.\-/]*$/;
+import { assertOwned, CompanyRecords } from '../../common/records/company-records';
+import { EnumField, EnumQuery, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
+import { Asset, ASSET_CONDITIONS, ASSET_STATUSES, AssetCondition, AssetStatus, LOCATION_TYPES, LocationType } from './catalogue.entities';
 
 /** Statuses a company user may set by hand; the others come from jobs. */
 export const MANUAL_STATUSES = ['available', 'maintenance', 'retired'] as const;
@@ -30,57 +25,36 @@ const MANUAL_TRANSITIONS: Partial<Record<AssetStatus, AssetStatus[]>> = {
 const BUSY_STATUSES: AssetStatus[] = ['reserved', 'in_transit', 'on_site', 'at_station'];
 
 export class CreateAssetDto {
-  @ApiProperty({ maxLength: 50, example: 'RO20-0042', description: 'Unique per company (case-insensitive).' })
-  @Transform(trim)
-  @IsString()
-  @MinLength(1)
-  @MaxLength(50)
-  @Matches(CODE, { message: 'may contain only letters, digits, ".", "_", "-" and "/"' })
+  @TextField({ max: 50, example: 'RO20-0042', description: 'Unique per company (case-insensitive).' })
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9_.\-/]*$/, { message: 'may contain only letters, digits, ".", "_", "-" and "/"' })
   code: string;
-  @OptionalText(100, 'SN-99812') serial?: string | null;
-  @RequiredUuid() asset_specification_id: string;
-  @OptionalUuid() home_lot_id?: string | null;
-  @ApiPropertyOptional({ enum: ASSET_CONDITIONS, default: 'good' }) @IsOptional() @IsIn(ASSET_CONDITIONS) condition?: AssetCondition;
-  @OptionalText(2000) notes?: string | null;
+  @TextField({ nullable: true, emptyClears: true, max: 100, example: 'SN-99812' }) serial?: string | null;
+  @UuidField() asset_specification_id: string;
+  @UuidField({ nullable: true }) home_lot_id?: string | null;
+  @EnumField(ASSET_CONDITIONS, { optional: true, default: 'good' }) condition?: AssetCondition;
+  @TextField({ nullable: true, emptyClears: true, max: 2000 }) notes?: string | null;
 }
 
-export class UpdateAssetDto {
-  @ApiPropertyOptional({ maxLength: 50 })
-  @IsOptional()
-  @Transform(trim)
-  @IsString()
-  @MinLength(1)
-  @MaxLength(50)
-  @Matches(CODE, { message: 'may contain only letters, digits, ".", "_", "-" and "/"' })
-  code?: string;
-  @OptionalText(100) serial?: string | null;
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID('all') asset_specification_id?: string;
-  @OptionalUuid() home_lot_id?: string | null;
-  @ApiPropertyOptional({ enum: ASSET_CONDITIONS }) @IsOptional() @IsIn(ASSET_CONDITIONS) condition?: AssetCondition;
-  @ApiPropertyOptional({
-    enum: MANUAL_STATUSES,
+export class UpdateAssetDto extends PartialType(CreateAssetDto) {
+  @EnumField(MANUAL_STATUSES, {
+    optional: true,
     description: 'Only maintenance and retired by hand (and available again from maintenance); other statuses come from jobs.',
   })
-  @IsOptional()
-  @IsIn(MANUAL_STATUSES)
   status?: AssetStatus;
-  @OptionalText(2000) notes?: string | null;
 }
 
 export class AssetLocationDto {
   @ApiProperty({ minimum: -90, maximum: 90, example: 41.8781 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-90) @Max(90) lat: number;
   @ApiProperty({ minimum: -180, maximum: 180, example: -87.6298 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-180) @Max(180) lng: number;
-  @ApiProperty({ enum: LOCATION_TYPES }) @IsIn(LOCATION_TYPES) location_type: LocationType;
-  @ApiProperty({ format: 'uuid', description: 'The lot, customer address, station or truck (of the caller\'s company).' })
-  @IsUUID('all')
-  location_id: string;
+  @EnumField(LOCATION_TYPES) location_type: LocationType;
+  @UuidField({ description: "The lot, customer address, station or truck (of the caller's company)." }) location_id: string;
 }
 
 export class AssetQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: ASSET_STATUSES }) @IsOptional() @IsIn(ASSET_STATUSES) status?: AssetStatus;
-  @UuidFilter() asset_specification_id?: string;
-  @UuidFilter() home_lot_id?: string;
-  @ApiPropertyOptional({ enum: ASSET_CONDITIONS }) @IsOptional() @IsIn(ASSET_CONDITIONS) condition?: AssetCondition;
+  @EnumQuery(ASSET_STATUSES) status?: AssetStatus;
+  @UuidQuery() asset_specification_id?: string;
+  @UuidQuery() home_lot_id?: string;
+  @EnumQuery(ASSET_CONDITIONS) condition?: AssetCondition;
 }
 
 export class AssetDto {
@@ -122,7 +96,7 @@ export class AssetDto {
 }
 
 /** The table a location id must be found in (the caller's company, not deleted). */
-const LOCATION_TABLES: Record<LocationType, string> = { lot: 'lots', station: 'stations', truck: 'trucks', customer_address: 'customer_addresses' };
+const LOCATION_TABLES = { lot: 'lots', station: 'stations', truck: 'trucks', customer_address: 'customer_addresses' } as const satisfies Record<LocationType, string>;
 
 /** A live lot of the company (422 on `field` otherwise); its coordinates. */
 async function lotOf(m: EntityManager, companyId: string, lotId: string, field: string): Promise<{ latitude: number | null; longitude: number | null }> {
@@ -132,22 +106,24 @@ async function lotOf(m: EntityManager, companyId: string, lotId: string, field: 
 }
 
 @Injectable()
-export class AssetsService extends CatalogueCrud<Asset> {
-  constructor(ds: DataSource) {
-    super(ds, {
+export class AssetsService {
+  private readonly records: CompanyRecords<Asset>;
+  constructor(private readonly ds: DataSource) {
+    this.records = new CompanyRecords(ds, {
       entity: Asset,
       what: 'Asset',
       event: 'asset',
+      nullable: ['serial', 'homeLotId', 'notes'],
       unique: [
-        { property: 'code', column: 'code', index: 'uq_assets_company_code', code: 'DUPLICATE_CODE', message: 'An asset with this code already exists.' },
-        { property: 'serial', column: 'serial', index: 'uq_assets_company_serial', code: 'DUPLICATE_SERIAL', message: 'An asset with this serial already exists.' },
+        { property: 'code', index: 'uq_assets_company_code', code: 'DUPLICATE_CODE', message: 'An asset with this code already exists.' },
+        { property: 'serial', index: 'uq_assets_company_serial', code: 'DUPLICATE_SERIAL', message: 'An asset with this serial already exists.' },
       ],
       inUse: async (_m, row) => BUSY_STATUSES.includes(row.status),
     });
   }
 
   list(companyId: string, query: AssetQuery) {
-    const qb = this.query(companyId);
+    const qb = this.records.query(companyId, 'e');
     if (query.status) qb.andWhere('e.status = :status', { status: query.status });
     if (query.condition) qb.andWhere('e.condition = :condition', { condition: query.condition });
     if (query.asset_specification_id) qb.andWhere('e.assetSpecificationId = :spec', { spec: query.asset_specification_id });
@@ -156,75 +132,64 @@ export class AssetsService extends CatalogueCrud<Asset> {
     return paginate(qb, query, { sortable: { created_at: 'e.createdAt', code: 'e.code', status: 'e.status' }, map: AssetDto.of });
   }
 
-  async createFrom(actor: Actor, companyId: string, dto: CreateAssetDto): Promise<AssetDto> {
-    const values: Partial<Asset> = {
-      code: dto.code,
-      serial: dto.serial || null,
-      assetSpecificationId: dto.asset_specification_id,
-      homeLotId: dto.home_lot_id ?? null,
-      condition: dto.condition ?? 'good',
-      status: 'available',
-      notes: dto.notes ?? null,
-    };
-    const row = await this.create(actor, companyId, values, async (m) => {
-      await assertReference(m, AssetSpecification, companyId, dto.asset_specification_id, 'asset_specification_id');
-      if (dto.home_lot_id) {
-        // A new asset starts at its home lot (`values` is read after this check).
-        const lot = await lotOf(m, companyId, dto.home_lot_id, 'home_lot_id');
-        Object.assign(values, { lat: lot.latitude, lng: lot.longitude, locationType: 'lot', locationId: dto.home_lot_id, locationUpdatedAt: new Date() });
-      }
+  async get(companyId: string, id: string): Promise<AssetDto> {
+    return AssetDto.of(await this.records.find(companyId, id));
+  }
+
+  async create(actor: Actor, companyId: string, dto: CreateAssetDto): Promise<AssetDto> {
+    const values: Partial<Asset> = { ...assetValues(dto), status: 'available' };
+    const row = await this.records.create(actor, companyId, values, {
+      before: async (m) => {
+        await assertOwned(m, 'asset_specifications', companyId, [{ field: 'asset_specification_id', id: dto.asset_specification_id }]);
+        if (dto.home_lot_id) {
+          // A new asset starts at its home lot (`values` is read after this check).
+          const lot = await lotOf(m, companyId, dto.home_lot_id, 'home_lot_id');
+          Object.assign(values, { lat: lot.latitude, lng: lot.longitude, locationType: 'lot', locationId: dto.home_lot_id, locationUpdatedAt: new Date() });
+        }
+      },
     });
     return AssetDto.of(row);
   }
 
-  async updateFrom(actor: Actor, companyId: string, id: string, dto: UpdateAssetDto): Promise<AssetDto> {
-    rejectNulls(dto, ['code', 'asset_specification_id', 'condition', 'status']);
-    const row = await this.update(actor, companyId, id, async (m, current) => {
-      if (dto.asset_specification_id) await assertReference(m, AssetSpecification, companyId, dto.asset_specification_id, 'asset_specification_id');
-      if (dto.home_lot_id) await lotOf(m, companyId, dto.home_lot_id, 'home_lot_id');
-      if (dto.status && dto.status !== current.status) {
-        if (!MANUAL_TRANSITIONS[current.status]?.includes(dto.status)) throw ApiError.invalidTransition(current.status, dto.status, 'Asset');
-        await recordEvents(m, {
-          type: 'asset.status_changed',
-          aggregateType: 'asset',
-          aggregateId: current.id,
-          companyId,
-          actorId: actor.id,
-          payload: { from: current.status, to: dto.status },
-        });
-      }
-      return {
-        code: dto.code,
-        serial: dto.serial === '' ? null : dto.serial,
-        assetSpecificationId: dto.asset_specification_id,
-        homeLotId: dto.home_lot_id,
-        condition: dto.condition,
-        status: dto.status,
-        notes: dto.notes,
-      };
+  async update(actor: Actor, companyId: string, id: string, dto: UpdateAssetDto): Promise<AssetDto> {
+    const row = await this.records.update(actor, companyId, id, { ...assetValues(dto), status: dto.status }, {
+      before: async (m, current) => {
+        await assertOwned(m, 'asset_specifications', companyId, [{ field: 'asset_specification_id', id: dto.asset_specification_id }]);
+        await assertOwned(m, 'lots', companyId, [{ field: 'home_lot_id', id: dto.home_lot_id }]);
+        if (dto.status && dto.status !== current.status) {
+          if (!MANUAL_TRANSITIONS[current.status]?.includes(dto.status)) throw ApiError.invalidTransition(current.status, dto.status, 'Asset');
+          await this.records.recordEvent(m, actor, current, 'status_changed', { from: current.status, to: dto.status });
+        }
+      },
     });
     return AssetDto.of(row);
+  }
+
+  remove(actor: Actor, companyId: string, id: string): Promise<void> {
+    return this.records.remove(actor, companyId, id);
   }
 
   async moveTo(actor: Actor, companyId: string, id: string, dto: AssetLocationDto): Promise<AssetDto> {
     const row = await this.ds.transaction(async (m) => {
-      const asset = await findOwned(m, Asset, companyId, id, 'Asset', true);
-      const [hit] = await m.query(`SELECT 1 FROM ${LOCATION_TABLES[dto.location_type]} WHERE id = $1 AND company_id = $2 AND deleted_at IS NULL`, [dto.location_id, companyId]);
-      if (!hit) throw ApiError.validation({ location_id: ['not found'] });
-      await m.update(Asset, { id: asset.id }, { lat: dto.lat, lng: dto.lng, locationType: dto.location_type, locationId: dto.location_id, locationUpdatedAt: new Date(), updatedAt: new Date() });
-      await recordEvents(m, {
-        type: 'asset.location_updated',
-        aggregateType: 'asset',
-        aggregateId: asset.id,
-        companyId,
-        actorId: actor.id,
-        payload: { lat: dto.lat, lng: dto.lng, location_type: dto.location_type, location_id: dto.location_id },
-      });
-      return findOwned(m, Asset, companyId, id, 'Asset');
+      const asset = await this.records.find(companyId, id, m, true);
+      await assertOwned(m, LOCATION_TABLES[dto.location_type], companyId, [{ field: 'location_id', id: dto.location_id }]);
+      Object.assign(asset, { lat: dto.lat, lng: dto.lng, locationType: dto.location_type, locationId: dto.location_id, locationUpdatedAt: new Date(), updatedAt: new Date() });
+      const saved = await m.save(asset);
+      await this.records.recordEvent(m, actor, asset, 'location_updated', { lat: dto.lat, lng: dto.lng, location_type: dto.location_type, location_id: dto.location_id });
+      return saved;
     });
     return AssetDto.of(row);
   }
 }
+
+const assetValues = (dto: UpdateAssetDto): Partial<Asset> => ({
+  code: dto.code,
+  serial: dto.serial,
+  assetSpecificationId: dto.asset_specification_id,
+  homeLotId: dto.home_lot_id,
+  condition: dto.condition,
+  notes: dto.notes,
+});
 
 @ApiTags('Assets')
 @Controller('api/v1')
@@ -242,14 +207,14 @@ export class AssetsController {
   @Access('CO')
   @Endpoint({ summary: 'Create an asset (status available; located at its home lot when given)', type: AssetDto, status: 201, errors: [409, 422] })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateAssetDto) {
-    return this.assets.createFrom(actor, companyId, dto);
+    return this.assets.create(actor, companyId, dto);
   }
 
   @Get('assets/:asset')
   @Access('CO')
   @Endpoint({ summary: 'Show an asset', type: AssetDto, errors: [404] })
-  async show(@CompanyId() companyId: string, @IdParam('asset') id: string) {
-    return AssetDto.of(await this.assets.get(companyId, id));
+  show(@CompanyId() companyId: string, @IdParam('asset') id: string) {
+    return this.assets.get(companyId, id);
   }
 
   @Put('assets/:asset')
@@ -261,7 +226,7 @@ export class AssetsController {
     errors: [404, 409, 422],
   })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('asset') id: string, @Body() dto: UpdateAssetDto) {
-    return this.assets.updateFrom(actor, companyId, id, dto);
+    return this.assets.update(actor, companyId, id, dto);
   }
 
   @Delete('assets/:asset')

@@ -6,12 +6,12 @@ import { ApiError } from '../../common/http/api-error';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { paginate, PageQuery } from '../../common/http/pagination';
-import { BoolFilter } from './fields';
+import { BoolQuery } from '../../common/validation/fields';
 import { CustomerAssetSpecificationDto, CustomerAssetSpecificationQuery, CustomerCatalogueService } from './asset-specifications';
 import { WasteTypeDto, WasteTypesService } from './waste-types';
 
 export class CustomerWasteTypeQuery extends PageQuery {
-  @BoolFilter() hazardous?: boolean;
+  @BoolQuery() hazardous?: boolean;
 }
 
 /** What a customer may order: the active specifications and waste types of its company. */
@@ -54,6 +54,6 @@ export class CustomerCatalogueController {
   async showWasteType(@CompanyId() companyId: string, @IdParam('wasteType') id: string) {
     const w = await this.wasteTypes.get(companyId, id);
     if (!w.active) throw ApiError.notFound('Waste type');
-    return WasteTypeDto.of(w);
+    return w;
   }
 }

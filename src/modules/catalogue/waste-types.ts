@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, Injectable, Post, Put, Query } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags, PartialType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
@@ -9,20 +8,16 @@ import { withMessage } from '../../common/http/envelope';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
+import { CompanyRecords } from '../../common/records/company-records';
+import { BoolField, BoolQuery, TextField } from '../../common/validation/fields';
 import { WasteType } from './catalogue.entities';
-import { CatalogueCrud, rejectNulls } from './catalogue.store';
-import { BoolFilter, OptionalBool, OptionalText, RequiredText } from './fields';
 
 export class CreateWasteTypeDto {
-  @RequiredText(120, 'Construction debris') name: string;
-  @ApiProperty({ maxLength: 50, example: 'CND', description: 'Unique per company (case-insensitive).' })
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
-  @IsString()
-  @MinLength(1)
-  @MaxLength(50)
+  @TextField({ example: 'Construction debris' }) name: string;
+  @TextField({ max: 50, example: 'CND', description: 'Unique per company (case-insensitive).' })
   @Matches(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, { message: 'may contain only letters, digits, ".", "_" and "-"' })
   code: string;
-  @OptionalText(2000) description?: string | null;
+  @TextField({ nullable: true, emptyClears: true, max: 2000 }) description?: string | null;
   @ApiPropertyOptional({ type: [String], example: ['paint', 'batteries'] })
   @IsOptional()
   @IsArray()
@@ -31,15 +26,15 @@ export class CreateWasteTypeDto {
   @MinLength(1, { each: true })
   @MaxLength(200, { each: true })
   prohibited_items?: string[];
-  @OptionalBool(false) hazardous?: boolean;
-  @OptionalBool(true) active?: boolean;
+  @BoolField({ optional: true, example: false }) hazardous?: boolean;
+  @BoolField({ optional: true, example: true }) active?: boolean;
 }
 
 export class UpdateWasteTypeDto extends PartialType(CreateWasteTypeDto) {}
 
 export class WasteTypeQuery extends PageQuery {
-  @BoolFilter() hazardous?: boolean;
-  @BoolFilter() active?: boolean;
+  @BoolQuery() hazardous?: boolean;
+  @BoolQuery() active?: boolean;
 }
 
 export class WasteTypeDto {
@@ -78,13 +73,15 @@ const values = (dto: UpdateWasteTypeDto): Partial<WasteType> => ({
 });
 
 @Injectable()
-export class WasteTypesService extends CatalogueCrud<WasteType> {
+export class WasteTypesService {
+  private readonly records: CompanyRecords<WasteType>;
   constructor(ds: DataSource) {
-    super(ds, {
+    this.records = new CompanyRecords(ds, {
       entity: WasteType,
       what: 'Waste type',
       event: 'waste_type',
-      unique: [{ property: 'code', column: 'code', index: 'uq_waste_types_company_code', code: 'DUPLICATE_CODE', message: 'A waste type with this code already exists.' }],
+      nullable: ['description'],
+      unique: [{ property: 'code', index: 'uq_waste_types_company_code', code: 'DUPLICATE_CODE', message: 'A waste type with this code already exists.' }],
       // Allowed in a live specification, or accepted by a live station.
       inUse: async (m, row) => {
         const [hit] = await m.query(
@@ -103,7 +100,7 @@ export class WasteTypesService extends CatalogueCrud<WasteType> {
 
   /** Filters shared by the company and customer lists. */
   filtered(companyId: string, query: WasteTypeQuery) {
-    const qb = this.query(companyId);
+    const qb = this.records.query(companyId, 'e');
     if (query.hazardous !== undefined) qb.andWhere('e.hazardous = :hazardous', { hazardous: query.hazardous });
     if (query.active !== undefined) qb.andWhere('e.active = :active', { active: query.active });
     if (query.q) qb.andWhere('(e.name ILIKE :q OR e.code ILIKE :q)', { q: likePattern(query.q) });
@@ -115,6 +112,19 @@ export class WasteTypesService extends CatalogueCrud<WasteType> {
       sortable: { created_at: 'e.createdAt', name: 'e.name', code: 'e.code' },
       map: WasteTypeDto.of,
     });
+  }
+
+  async get(companyId: string, id: string) {
+    return WasteTypeDto.of(await this.records.find(companyId, id));
+  }
+  async create(actor: Actor, companyId: string, dto: CreateWasteTypeDto) {
+    return WasteTypeDto.of(await this.records.create(actor, companyId, values(dto)));
+  }
+  async update(actor: Actor, companyId: string, id: string, dto: UpdateWasteTypeDto) {
+    return WasteTypeDto.of(await this.records.update(actor, companyId, id, values(dto)));
+  }
+  remove(actor: Actor, companyId: string, id: string) {
+    return this.records.remove(actor, companyId, id);
   }
 }
 
@@ -133,23 +143,22 @@ export class WasteTypesController {
   @Post('waste-types')
   @Access('CO')
   @Endpoint({ summary: 'Create a waste type', type: WasteTypeDto, status: 201, errors: [409, 422] })
-  async create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateWasteTypeDto) {
-    return WasteTypeDto.of(await this.wasteTypes.create(actor, companyId, values(dto)));
+  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateWasteTypeDto) {
+    return this.wasteTypes.create(actor, companyId, dto);
   }
 
   @Get('waste-types/:wasteType')
   @Access('CO')
   @Endpoint({ summary: 'Show a waste type', type: WasteTypeDto, errors: [404] })
-  async show(@CompanyId() companyId: string, @IdParam('wasteType') id: string) {
-    return WasteTypeDto.of(await this.wasteTypes.get(companyId, id));
+  show(@CompanyId() companyId: string, @IdParam('wasteType') id: string) {
+    return this.wasteTypes.get(companyId, id);
   }
 
   @Put('waste-types/:wasteType')
   @Access('CO')
   @Endpoint({ summary: 'Update a waste type (fields given are changed)', type: WasteTypeDto, errors: [404, 409, 422] })
-  async update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('wasteType') id: string, @Body() dto: UpdateWasteTypeDto) {
-    rejectNulls(dto, ['name', 'code', 'hazardous', 'active']);
-    return WasteTypeDto.of(await this.wasteTypes.update(actor, companyId, id, () => values(dto)));
+  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('wasteType') id: string, @Body() dto: UpdateWasteTypeDto) {
+    return this.wasteTypes.update(actor, companyId, id, dto);
   }
 
   @Delete('waste-types/:wasteType')

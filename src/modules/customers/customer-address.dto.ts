@@ -1,18 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsISO31661Alpha2, IsNotEmpty, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsISO31661Alpha2, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import { TextField } from '../../common/validation/fields';
 import { CustomerAddress } from './customer-address.entity';
-import { OptionalText } from './member-fields';
-
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 export class CreateAddressDto {
-  @OptionalText(60, 'Main site') label?: string | null;
-  @ApiProperty({ example: '1200 Industrial Pkwy', maxLength: 200 }) @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(200) line1: string;
-  @OptionalText(200, 'Gate 3') line2?: string | null;
-  @ApiProperty({ example: 'Springfield', maxLength: 100 }) @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(100) city: string;
-  @OptionalText(100, 'IL') region?: string | null;
-  @OptionalText(20, '62701') postal_code?: string | null;
+  @TextField({ nullable: true, emptyClears: true, max: 60, example: 'Main site' }) label?: string | null;
+  @TextField({ max: 200, example: '1200 Industrial Pkwy' }) line1: string;
+  @TextField({ nullable: true, emptyClears: true, max: 200, example: 'Gate 3' }) line2?: string | null;
+  @TextField({ max: 100, example: 'Springfield' }) city: string;
+  @TextField({ nullable: true, emptyClears: true, max: 100, example: 'IL' }) region?: string | null;
+  @TextField({ nullable: true, emptyClears: true, max: 20, example: '62701' }) postal_code?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, example: 'US', description: 'ISO 3166-1 alpha-2' })
   @Transform(({ value }) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
   @IsOptional()
@@ -20,7 +18,7 @@ export class CreateAddressDto {
   country?: string | null;
   @ApiProperty({ example: 39.7817, minimum: -90, maximum: 90 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-90) @Max(90) latitude: number;
   @ApiProperty({ example: -89.6501, minimum: -180, maximum: 180 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-180) @Max(180) longitude: number;
-  @OptionalText(1000, 'Place the container on the gravel pad, not the lawn.') instructions?: string | null;
+  @TextField({ nullable: true, emptyClears: true, max: 1000, example: 'Place the container on the gravel pad, not the lawn.' }) instructions?: string | null;
   @ApiPropertyOptional({ description: "Make it the default address (the customer's first address always is)." }) @IsOptional() @IsBoolean() is_default?: boolean;
 }
 

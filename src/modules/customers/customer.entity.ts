@@ -1,21 +1,9 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, OneToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { User } from '../users/user.entity';
+import { Column, Entity, Index } from 'typeorm';
+import { MemberProfile } from './member-profile.entity';
 
-/** The customer profile of a `customer` user; its id is the user's id. */
+/** The customer profile of a `customer` user. */
 @Entity('customers')
-export class Customer {
-  @PrimaryColumn({ type: 'uuid' })
-  id: string;
-
-  @Index()
-  @Column({ type: 'uuid' })
-  companyId: string;
-
-  /** The user row (name, e-mail, phone, status); read-only from here. */
-  @OneToOne(() => User, { createForeignKeyConstraints: false })
-  @JoinColumn({ name: 'id' })
-  user?: User;
-
+export class Customer extends MemberProfile {
   @Column({ type: 'text', nullable: true })
   billingName: string | null;
 
@@ -25,17 +13,8 @@ export class Customer {
   @Column({ type: 'boolean', default: false })
   taxExempt: boolean;
 
-  @Column({ type: 'text', nullable: true })
-  notes: string | null;
-
   /** The customer's price book (pricing_profiles); null = the company's default. */
   @Index()
   @Column({ type: 'uuid', nullable: true })
   pricingProfileId: string | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt: Date;
 }

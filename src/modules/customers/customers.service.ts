@@ -3,11 +3,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { recordEvents } from '../../common/outbox/outbox';
 import { UserStatus } from '../users/user.entity';
 import { CustomerDto, CustomerListQuery, CustomerProfileDto, UpdateCustomerDto, UpdateCustomerProfileDto } from './customer.dto';
 import { Customer } from './customer.entity';
-import { Loaded, MemberDirectory } from './member-directory';
+import { MemberDirectory } from './member-directory';
 
 /** Customers as the company manages them, and a customer's own profile. */
 @Injectable()
@@ -31,7 +30,7 @@ export class CustomersService {
     const saved = await this.ds.transaction(async (m) => {
       const customer = await this.directory.find(m, companyId, id, true);
       if (dto.pricing_profile_id) await this.assertPricingProfile(m, companyId, dto.pricing_profile_id);
-      return this.apply(m, actor, customer, dto, {
+      return this.directory.update(m, actor.id, customer, dto, {
         billingName: dto.billing_name,
         billingEmail: dto.billing_email,
         taxExempt: dto.tax_exempt,
@@ -54,28 +53,9 @@ export class CustomersService {
   async updateProfile(actor: Actor, companyId: string, dto: UpdateCustomerProfileDto): Promise<CustomerProfileDto> {
     const saved = await this.ds.transaction(async (m) => {
       const customer = await this.directory.find(m, companyId, actor.id, true);
-      return this.apply(m, actor, customer, dto, { billingName: dto.billing_name, billingEmail: dto.billing_email });
+      return this.directory.update(m, actor.id, customer, dto, { billingName: dto.billing_name, billingEmail: dto.billing_email });
     });
     return CustomerProfileDto.of(saved);
-  }
-
-  /** Applies user and profile changes (undefined = unchanged), records `customer.updated` when anything changed. */
-  private async apply(
-    m: EntityManager,
-    actor: Actor,
-    customer: Loaded<Customer>,
-    user: { name?: string; email?: string; phone?: string | null },
-    profile: Partial<Pick<Customer, 'billingName' | 'billingEmail' | 'taxExempt' | 'notes' | 'pricingProfileId'>>,
-  ): Promise<Loaded<Customer>> {
-    const changed = await this.directory.updateUser(m, customer.user, user);
-    const patch = Object.fromEntries(Object.entries(profile).filter(([k, v]) => v !== undefined && v !== customer[k as keyof Customer]));
-    if (Object.keys(patch).length) {
-      await m.update(Customer, { id: customer.id }, patch);
-      changed.push(...Object.keys(patch).map(snake));
-    }
-    if (!changed.length) return customer;
-    await recordEvents(m, { type: 'customer.updated', aggregateType: 'customer', aggregateId: customer.id, companyId: customer.companyId, actorId: actor.id, payload: { fields: changed } });
-    return this.directory.find(m, customer.companyId, customer.id);
   }
 
   /** A pricing profile of the company (pricing_profiles, when that catalogue is installed); else 422. */
@@ -87,5 +67,3 @@ export class CustomersService {
     if (!row || row.p.deleted_at) throw ApiError.validation({ pricing_profile_id: ['not found'] });
   }
 }
-
-const snake = (k: string) => k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());

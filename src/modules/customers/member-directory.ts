@@ -1,16 +1,11 @@
-import { EntityManager, ObjectLiteral, QueryFailedError, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, QueryFailedError, Repository, SelectQueryBuilder } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { likePattern, PageQuery, paginate } from '../../common/http/pagination';
 import { Page } from '../../common/http/envelope';
 import { recordEvents } from '../../common/outbox/outbox';
+import { snake } from '../../database/snake-naming.strategy';
 import { User, UserStatus } from '../users/user.entity';
-
-/** A customer or driver profile row: its id is the user's id, `user` the joined user. */
-export interface MemberProfile extends ObjectLiteral {
-  id: string;
-  companyId: string;
-  user?: User;
-}
+import { MemberProfile } from './member-profile.entity';
 
 export type Loaded<P extends MemberProfile> = P & { user: User };
 
@@ -26,7 +21,7 @@ export interface MemberListQuery extends PageQuery {
 
 /**
  * The company's view of its customers or drivers (the profile table joined with `users`), shared by
- * the Customers and Drivers modules: find, list, update the user fields, activate and deactivate.
+ * the Customers and Drivers modules: find, list, update, activate and deactivate.
  * Every method is scoped by the company: another company's member is a 404.
  */
 export class MemberDirectory<P extends MemberProfile> {
@@ -69,8 +64,21 @@ export class MemberDirectory<P extends MemberProfile> {
     });
   }
 
-  /** Applies name, e-mail and phone changes to the user (e-mail unique: 409 EMAIL_TAKEN). Returns the changed keys. */
-  async updateUser(m: EntityManager, user: User, changes: UserChanges): Promise<string[]> {
+  /** Applies user and profile changes (undefined = unchanged); records `<type>.updated` when anything changed. */
+  async update(m: EntityManager, actorId: string, member: Loaded<P>, user: UserChanges, profile: Partial<P>): Promise<Loaded<P>> {
+    const changed = await this.updateUser(m, member.user, user);
+    const patch = Object.fromEntries(Object.entries(profile).filter(([k, v]) => v !== undefined && v !== member[k as keyof P]));
+    if (Object.keys(patch).length) {
+      await this.repo(m).update({ id: member.id } as never, patch as never);
+      changed.push(...Object.keys(patch).map(snake));
+    }
+    if (!changed.length) return member;
+    await recordEvents(m, { type: `${this.type}.updated`, aggregateType: this.type, aggregateId: member.id, companyId: member.companyId, actorId, payload: { fields: changed } });
+    return this.find(m, member.companyId, member.id);
+  }
+
+  /** Applies name, e-mail and phone changes to the user (e-mail unique: 409 EMAIL_TAKEN). Returns the changed field names. */
+  private async updateUser(m: EntityManager, user: User, changes: UserChanges): Promise<string[]> {
     const patch: Partial<User> = {};
     if (changes.name !== undefined && changes.name !== user.name) patch.name = changes.name;
     if (changes.phone !== undefined && changes.phone !== user.phone) patch.phone = changes.phone;
@@ -113,14 +121,3 @@ export class MemberDirectory<P extends MemberProfile> {
 }
 
 const emailTaken = () => ApiError.conflict('EMAIL_TAKEN', 'This e-mail address is already registered.');
-
-/** Renders the user part of a member response. */
-export function memberUserFields(u: User) {
-  return {
-    name: u.name,
-    email: u.email,
-    phone: u.phone,
-    status: u.status,
-    email_verified: u.emailVerifiedAt !== null,
-  };
-}

@@ -1,37 +1,21 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { PageQuery } from '../../common/http/pagination';
+import { DateField, EnumQuery, TextField } from '../../common/validation/fields';
 import { PhoneField } from '../auth/auth.dto';
-import { latest } from '../customers/customer.dto';
-import { Loaded, memberUserFields } from '../customers/member-directory';
-import { OptionalDate, OptionalLoginEmail, OptionalName, OptionalText } from '../customers/member-fields';
+import { Loaded } from '../customers/member-directory';
+import { OptionalLoginEmail, OptionalName } from '../customers/member-fields';
+import { MemberProfileDto, memberProfileFields } from '../customers/member-profile.dto';
 import { USER_STATUSES, UserStatus } from '../users/user.entity';
 import { Driver } from './driver.entity';
 
 /** The driver's own view: user fields and licence. */
-export class DriverProfileDto {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() name: string;
-  @ApiProperty({ format: 'email' }) email: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) phone: string | null;
-  @ApiProperty({ enum: USER_STATUSES }) status: string;
-  @ApiProperty() email_verified: boolean;
+export class DriverProfileDto extends MemberProfileDto {
   @ApiPropertyOptional({ nullable: true, type: String }) license_number: string | null;
   @ApiPropertyOptional({ nullable: true, type: String, format: 'date' }) license_expires_on: string | null;
   @ApiPropertyOptional({ nullable: true, type: String, format: 'date' }) hired_on: string | null;
-  @ApiProperty() created_at: string;
-  @ApiProperty() updated_at: string;
 
   static of(d: Loaded<Driver>): DriverProfileDto {
-    return {
-      id: d.id,
-      ...memberUserFields(d.user),
-      license_number: d.licenseNumber,
-      license_expires_on: d.licenseExpiresOn,
-      hired_on: d.hiredOn,
-      created_at: d.createdAt.toISOString(),
-      updated_at: latest(d.updatedAt, d.user.updatedAt),
-    };
+    return { ...memberProfileFields(d), license_number: d.licenseNumber, license_expires_on: d.licenseExpiresOn, hired_on: d.hiredOn };
   }
 }
 
@@ -45,20 +29,20 @@ export class DriverDto extends DriverProfileDto {
 }
 
 export class DriverListQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: USER_STATUSES }) @IsOptional() @IsIn(USER_STATUSES) status?: UserStatus;
+  @EnumQuery(USER_STATUSES) status?: UserStatus;
 }
 
 /** `POST /driver/profile/update`: what a driver may change. Omitted fields stay; null clears. */
 export class UpdateDriverProfileDto {
   @OptionalName() name?: string;
   @PhoneField() phone?: string | null;
-  @OptionalText(50, 'D1234-5678-9012') license_number?: string | null;
-  @OptionalDate() license_expires_on?: string | null;
+  @TextField({ nullable: true, emptyClears: true, max: 50, example: 'D1234-5678-9012' }) license_number?: string | null;
+  @DateField({ nullable: true, example: '2027-06-30' }) license_expires_on?: string | null;
 }
 
 /** `PUT /driver/{driverId}/update`: the company edits a driver. Omitted fields stay; null clears. */
 export class UpdateDriverDto extends UpdateDriverProfileDto {
   @OptionalLoginEmail() email?: string;
-  @OptionalDate() hired_on?: string | null;
-  @OptionalText(2000) notes?: string | null;
+  @DateField({ nullable: true, example: '2027-06-30' }) hired_on?: string | null;
+  @TextField({ nullable: true, emptyClears: true, max: 2000 }) notes?: string | null;
 }

@@ -1,21 +1,9 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, OneToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { User } from '../users/user.entity';
+import { Column, Entity } from 'typeorm';
+import { MemberProfile } from '../customers/member-profile.entity';
 
-/** The driver profile of a `driver` user; its id is the user's id. */
+/** The driver profile of a `driver` user. */
 @Entity('drivers')
-export class Driver {
-  @PrimaryColumn({ type: 'uuid' })
-  id: string;
-
-  @Index()
-  @Column({ type: 'uuid' })
-  companyId: string;
-
-  /** The user row (name, e-mail, phone, status); read-only from here. */
-  @OneToOne(() => User, { createForeignKeyConstraints: false })
-  @JoinColumn({ name: 'id' })
-  user?: User;
-
+export class Driver extends MemberProfile {
   @Column({ type: 'text', nullable: true })
   licenseNumber: string | null;
 
@@ -26,13 +14,4 @@ export class Driver {
   /** `YYYY-MM-DD`. */
   @Column({ type: 'date', nullable: true })
   hiredOn: string | null;
-
-  @Column({ type: 'text', nullable: true })
-  notes: string | null;
-
-  @CreateDateColumn({ type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ type: 'timestamptz' })
-  updatedAt: Date;
 }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Page } from '../../common/http/envelope';
-import { recordEvents } from '../../common/outbox/outbox';
-import { Loaded, MemberDirectory } from '../customers/member-directory';
+import { MemberDirectory } from '../customers/member-directory';
 import { UserStatus } from '../users/user.entity';
 import { DriverDto, DriverListQuery, DriverProfileDto, UpdateDriverDto, UpdateDriverProfileDto } from './driver.dto';
 import { Driver } from './driver.entity';
@@ -26,7 +25,7 @@ export class DriversService {
   async update(actor: Actor, companyId: string, id: string, dto: UpdateDriverDto): Promise<DriverDto> {
     const saved = await this.ds.transaction(async (m) => {
       const driver = await this.directory.find(m, companyId, id, true);
-      return this.apply(m, actor, driver, dto, { licenseNumber: dto.license_number, licenseExpiresOn: dto.license_expires_on, hiredOn: dto.hired_on, notes: dto.notes });
+      return this.directory.update(m, actor.id, driver, dto, { licenseNumber: dto.license_number, licenseExpiresOn: dto.license_expires_on, hiredOn: dto.hired_on, notes: dto.notes });
     });
     return DriverDto.of(saved);
   }
@@ -38,27 +37,8 @@ export class DriversService {
   async updateProfile(actor: Actor, companyId: string, dto: UpdateDriverProfileDto): Promise<DriverProfileDto> {
     const saved = await this.ds.transaction(async (m) => {
       const driver = await this.directory.find(m, companyId, actor.id, true);
-      return this.apply(m, actor, driver, dto, { licenseNumber: dto.license_number, licenseExpiresOn: dto.license_expires_on });
+      return this.directory.update(m, actor.id, driver, dto, { licenseNumber: dto.license_number, licenseExpiresOn: dto.license_expires_on });
     });
     return DriverProfileDto.of(saved);
-  }
-
-  /** Applies user and profile changes (undefined = unchanged), records `driver.updated` when anything changed. */
-  private async apply(
-    m: EntityManager,
-    actor: Actor,
-    driver: Loaded<Driver>,
-    user: { name?: string; email?: string; phone?: string | null },
-    profile: Partial<Pick<Driver, 'licenseNumber' | 'licenseExpiresOn' | 'hiredOn' | 'notes'>>,
-  ): Promise<Loaded<Driver>> {
-    const changed = await this.directory.updateUser(m, driver.user, user);
-    const patch = Object.fromEntries(Object.entries(profile).filter(([k, v]) => v !== undefined && v !== driver[k as keyof Driver]));
-    if (Object.keys(patch).length) {
-      await m.update(Driver, { id: driver.id }, patch);
-      changed.push(...Object.keys(patch).map((k) => k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase())));
-    }
-    if (!changed.length) return driver;
-    await recordEvents(m, { type: 'driver.updated', aggregateType: 'driver', aggregateId: driver.id, companyId: driver.companyId, actorId: actor.id, payload: { fields: changed } });
-    return this.directory.find(m, driver.companyId, driver.id);
   }
 }

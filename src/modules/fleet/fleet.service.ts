@@ -1,60 +1,56 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
-import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
-import { recordEvents } from '../../common/outbox/outbox';
-import { assertOwned, CompanyRecords, linkedSpecs, replaceLinks } from '../pricing/company-records';
+import { assertOwned, CompanyRecords } from '../../common/records/company-records';
+import { SpecificationLinks } from '../catalogue/specification-links';
 import { CreateTruckDto, CreateTruckTypeDto, TruckDto, TruckLocationDto, TruckQuery, TruckTypeDto, TruckTypeQuery, UpdateTruckDto, UpdateTruckTypeDto } from './fleet.dto';
 import { Truck, TruckType } from './fleet.entity';
 
-const LINKS = 'truck_type_asset_specifications';
+const LINKS = new SpecificationLinks('truck_type_asset_specifications', 'truck_type_id');
 
 @Injectable()
 export class TruckTypesService {
   private readonly records: CompanyRecords<TruckType>;
   constructor(private readonly ds: DataSource) {
-    this.records = new CompanyRecords(ds, { entity: TruckType, table: 'truck_types', what: 'Truck type', event: 'truck_type' });
+    this.records = new CompanyRecords(ds, {
+      entity: TruckType,
+      what: 'Truck type',
+      event: 'truck_type',
+      // While a live truck has this type.
+      inUse: async (m, row) => !!(await m.query(`SELECT 1 FROM trucks WHERE truck_type_id = $1 AND deleted_at IS NULL LIMIT 1`, [row.id]))[0],
+    });
   }
 
   async list(companyId: string, q: TruckTypeQuery): Promise<Page<TruckTypeDto>> {
     const qb = this.records.query(companyId, 't');
     if (q.q) qb.andWhere('t.name ILIKE :q', { q: likePattern(q.q) });
     const page = await paginate(qb, q, { sortable: { created_at: 't.createdAt', name: 't.name', capacity_kg: 't.capacityKg' } });
-    const specs = await linkedSpecs(this.ds.manager, LINKS, 'truck_type_id', page.items.map((t) => t.id));
-    return new Page(page.items.map((t) => TruckTypeDto.of(t, specs.get(t.id) ?? [])), page.meta);
+    return new Page(await LINKS.render(this.ds.manager, page.items, TruckTypeDto.of), page.meta);
   }
 
   async get(companyId: string, id: string): Promise<TruckTypeDto> {
-    const t = await this.records.find(companyId, id);
-    const specs = await linkedSpecs(this.ds.manager, LINKS, 'truck_type_id', [t.id]);
-    return TruckTypeDto.of(t, specs.get(t.id) ?? []);
+    const [dto] = await LINKS.render(this.ds.manager, [await this.records.find(companyId, id)], TruckTypeDto.of);
+    return dto;
   }
 
   async create(actor: Actor, companyId: string, d: CreateTruckTypeDto): Promise<TruckTypeDto> {
-    const t = await this.records.create(actor, companyId, { name: d.name, capacityKg: d.capacity_kg }, (m, row) => this.link(m, row, d.asset_specification_ids ?? []));
+    const t = await this.records.create(actor, companyId, { name: d.name, capacityKg: d.capacity_kg }, { after: (m, row) => LINKS.replace(m, row, d.asset_specification_ids ?? []) });
     return this.get(companyId, t.id);
   }
 
   async update(actor: Actor, companyId: string, id: string, d: UpdateTruckTypeDto): Promise<TruckTypeDto> {
-    await this.records.update(actor, companyId, id, { name: d.name, capacityKg: d.capacity_kg }, async (m, row) => {
-      if (d.asset_specification_ids) await this.link(m, row, d.asset_specification_ids);
+    await this.records.update(actor, companyId, id, { name: d.name, capacityKg: d.capacity_kg }, {
+      after: async (m, row) => {
+        if (d.asset_specification_ids) await LINKS.replace(m, row, d.asset_specification_ids);
+      },
     });
     return this.get(companyId, id);
   }
 
-  /** 409 IN_USE while a live truck has this type. */
   remove(actor: Actor, companyId: string, id: string): Promise<void> {
-    return this.records.remove(actor, companyId, id, async (m, row) => {
-      const [used] = await m.query(`SELECT 1 FROM trucks WHERE truck_type_id = $1 AND deleted_at IS NULL LIMIT 1`, [row.id]);
-      return !!used;
-    });
-  }
-
-  private async link(m: EntityManager, row: TruckType, ids: string[]): Promise<void> {
-    await assertOwned(m, 'asset_specifications', row.companyId, ids.map((id, i) => ({ field: `asset_specification_ids.${i}`, id })));
-    await replaceLinks(m, LINKS, 'truck_type_id', row.id, ids);
+    return this.records.remove(actor, companyId, id);
   }
 }
 
@@ -64,11 +60,10 @@ export class TrucksService {
   constructor(private readonly ds: DataSource) {
     this.records = new CompanyRecords(ds, {
       entity: Truck,
-      table: 'trucks',
       what: 'Truck',
       event: 'truck',
       nullable: ['name', 'homeLotId', 'tareWeightKg'],
-      unique: { property: 'plate', column: 'plate', index: 'uq_trucks_plate', error: () => ApiError.conflict('DUPLICATE_PLATE', 'A truck with this plate already exists.') },
+      unique: [{ property: 'plate', index: 'uq_trucks_plate', code: 'DUPLICATE_PLATE', message: 'A truck with this plate already exists.' }],
     });
   }
 
@@ -102,7 +97,7 @@ export class TrucksService {
       const row = await this.records.find(companyId, id, m, true);
       Object.assign(row, { lat: d.lat, lng: d.lng, locationUpdatedAt: new Date() });
       const saved = await m.save(row);
-      await recordEvents(m, { type: 'truck.location_updated', aggregateType: 'truck', aggregateId: row.id, companyId, actorId: actor.id, payload: { lat: d.lat, lng: d.lng } });
+      await this.records.recordEvent(m, actor, row, 'location_updated', { lat: d.lat, lng: d.lng });
       return saved;
     });
     return TruckDto.of(truck);

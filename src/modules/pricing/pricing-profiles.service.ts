@@ -4,7 +4,7 @@ import type { Actor } from '../../common/access/actor';
 import { ApiError, FieldErrors } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
-import { assertOwned, CompanyRecords } from './company-records';
+import { assertOwned, CompanyRecords } from '../../common/records/company-records';
 import { CreatePricingProfileDto, PricingItemInput, PricingProfileDto, PricingProfileQuery, UpdatePricingProfileDto } from './pricing.dto';
 import { PricingProfile, PricingProfileItem } from './pricing.entity';
 
@@ -13,7 +13,15 @@ import { PricingProfile, PricingProfileItem } from './pricing.entity';
 export class PricingProfilesService {
   private readonly records: CompanyRecords<PricingProfile>;
   constructor(private readonly ds: DataSource) {
-    this.records = new CompanyRecords(ds, { entity: PricingProfile, table: 'pricing_profiles', what: 'Pricing profile', event: 'pricing_profile', singleDefault: true, nullable: ['description'] });
+    this.records = new CompanyRecords(ds, {
+      entity: PricingProfile,
+      what: 'Pricing profile',
+      event: 'pricing_profile',
+      singleDefault: true,
+      nullable: ['description'],
+      // While a customer is assigned the profile.
+      inUse: async (m, row) => !!(await m.query(`SELECT 1 FROM customers WHERE pricing_profile_id = $1 LIMIT 1`, [row.id]))[0],
+    });
   }
 
   async list(companyId: string, q: PricingProfileQuery): Promise<Page<PricingProfileDto>> {
@@ -31,23 +39,21 @@ export class PricingProfilesService {
   }
 
   async create(actor: Actor, companyId: string, d: CreatePricingProfileDto): Promise<PricingProfileDto> {
-    const profile = await this.records.create(actor, companyId, fields(d), (m, row) => this.replaceItems(m, row, d.items ?? []));
+    const profile = await this.records.create(actor, companyId, fields(d), { after: (m, row) => this.replaceItems(m, row, d.items ?? []) });
     return this.get(companyId, profile.id);
   }
 
   async update(actor: Actor, companyId: string, id: string, d: UpdatePricingProfileDto): Promise<PricingProfileDto> {
-    await this.records.update(actor, companyId, id, fields(d), async (m, row) => {
-      if (d.items) await this.replaceItems(m, row, d.items);
+    await this.records.update(actor, companyId, id, fields(d), {
+      after: async (m, row) => {
+        if (d.items) await this.replaceItems(m, row, d.items);
+      },
     });
     return this.get(companyId, id);
   }
 
-  /** 409 IN_USE while a customer is assigned the profile. */
   remove(actor: Actor, companyId: string, id: string): Promise<void> {
-    return this.records.remove(actor, companyId, id, async (m, row) => {
-      const [used] = await m.query(`SELECT 1 FROM customers WHERE pricing_profile_id = $1 LIMIT 1`, [row.id]);
-      return !!used;
-    });
+    return this.records.remove(actor, companyId, id);
   }
 
   private itemsOf(m: EntityManager, profileIds: string[]): Promise<PricingProfileItem[]> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { likePattern, paginate } from '../../common/http/pagination';
-import { CompanyRecords } from './company-records';
+import { CompanyRecords } from '../../common/records/company-records';
 import {
   CreatePaymentTermDto,
   CreatePolicyDto,
@@ -23,7 +23,7 @@ import { PaymentTerm, Policy, Tax } from './pricing.entity';
 export class TaxesService {
   private readonly records: CompanyRecords<Tax>;
   constructor(ds: DataSource) {
-    this.records = new CompanyRecords(ds, { entity: Tax, table: 'taxes', what: 'Tax', event: 'tax', singleDefault: true });
+    this.records = new CompanyRecords(ds, { entity: Tax, what: 'Tax', event: 'tax', singleDefault: true });
   }
 
   list(companyId: string, q: TaxQuery) {
@@ -51,7 +51,7 @@ const fields = (d: UpdateTaxDto): Partial<Tax> => ({ name: d.name, rateBps: d.ra
 export class PaymentTermsService {
   private readonly records: CompanyRecords<PaymentTerm>;
   constructor(ds: DataSource) {
-    this.records = new CompanyRecords(ds, { entity: PaymentTerm, table: 'payment_terms', what: 'Payment term', event: 'payment_term', singleDefault: true });
+    this.records = new CompanyRecords(ds, { entity: PaymentTerm, what: 'Payment term', event: 'payment_term', singleDefault: true });
   }
 
   list(companyId: string, q: PaymentTermQuery) {
@@ -78,7 +78,7 @@ const termFields = (d: UpdatePaymentTermDto): Partial<PaymentTerm> => ({ name: d
 export class PoliciesService {
   private readonly records: CompanyRecords<Policy>;
   constructor(ds: DataSource) {
-    this.records = new CompanyRecords(ds, { entity: Policy, table: 'policies', what: 'Policy', event: 'policy', nullable: ['description'] });
+    this.records = new CompanyRecords(ds, { entity: Policy, what: 'Policy', event: 'policy', nullable: ['description'] });
   }
 
   list(companyId: string, q: PolicyQuery) {

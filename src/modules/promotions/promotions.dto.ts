@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
-import { SIZE_UNITS } from '../catalogue/catalogue.entities';
+import { SpecificationSummaryDto, specificationSummary } from '../catalogue/asset-specifications';
 import type { AssetSpecification } from '../catalogue/catalogue.entities';
 import { AmountField, BoolField, BoolQuery, DateField, EnumField, IntField, TextField, UuidListField } from '../../common/validation/fields';
 import { DISCOUNT_TYPES, Promotion } from './promotion.entity';
@@ -64,33 +64,12 @@ export class PromotionDto {
 }
 
 /** A specification as a customer sees it under a promotion. */
-export class PromotionSpecificationDto {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() name: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) description: string | null;
+export class PromotionSpecificationDto extends SpecificationSummaryDto {
   @ApiProperty({ format: 'uuid' }) asset_category_id: string;
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) asset_style_id: string | null;
-  @ApiProperty() size: number;
-  @ApiProperty({ enum: SIZE_UNITS }) size_unit: string;
-  @ApiPropertyOptional({ nullable: true, type: Number }) max_weight_kg: number | null;
-  @ApiPropertyOptional({ nullable: true, type: Number }) included_weight_kg: number | null;
-  @ApiPropertyOptional({ nullable: true, type: Number }) included_days: number | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) image_url: string | null;
 
   static of(s: AssetSpecification): PromotionSpecificationDto {
-    return {
-      id: s.id,
-      name: s.name,
-      description: s.description,
-      asset_category_id: s.assetCategoryId,
-      asset_style_id: s.assetStyleId,
-      size: s.size,
-      size_unit: s.sizeUnit,
-      max_weight_kg: s.maxWeightKg,
-      included_weight_kg: s.includedWeightKg,
-      included_days: s.includedDays,
-      image_url: s.imageUrl,
-    };
+    return { ...specificationSummary(s), asset_category_id: s.assetCategoryId, asset_style_id: s.assetStyleId };
   }
 }
 

@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { ApiError, FieldErrors } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
 import { AssetSpecification } from '../catalogue/catalogue.entities';
-import { assertOwned, CompanyRecords, defined, linkedSpecs, replaceLinks } from '../pricing/company-records';
+import { CompanyRecords, defined } from '../../common/records/company-records';
+import { SpecificationLinks } from '../catalogue/specification-links';
 import { Promotion } from './promotion.entity';
 import { CreatePromotionDto, PromotionDto, PromotionQuery, PromotionSpecificationDto, PromotionSpecificationQuery, UpdatePromotionDto } from './promotions.dto';
 
-const LINKS = 'promotion_asset_specifications';
+const LINKS = new SpecificationLinks('promotion_asset_specifications', 'promotion_id');
 
 @Injectable()
 export class PromotionsService {
@@ -17,11 +18,10 @@ export class PromotionsService {
   constructor(private readonly ds: DataSource) {
     this.records = new CompanyRecords(ds, {
       entity: Promotion,
-      table: 'promotions',
       what: 'Promotion',
       event: 'promotion',
       nullable: ['validFrom', 'validTo', 'maxRedemptions', 'maxRedemptionsPerCustomer'],
-      unique: { property: 'code', column: 'code', index: 'uq_promotions_code', error: () => ApiError.conflict('DUPLICATE_CODE', 'A promotion with this code already exists.') },
+      unique: [{ property: 'code', index: 'uq_promotions_code', code: 'DUPLICATE_CODE', message: 'A promotion with this code already exists.' }],
     });
   }
 
@@ -30,29 +30,27 @@ export class PromotionsService {
     if (q.active !== undefined) qb.andWhere('p.active = :active', { active: q.active });
     if (q.q) qb.andWhere('(p.code ILIKE :q OR p.name ILIKE :q)', { q: likePattern(q.q) });
     const page = await paginate(qb, q, { sortable: { created_at: 'p.createdAt', code: 'p.code', name: 'p.name', valid_from: 'p.validFrom', valid_to: 'p.validTo' } });
-    const specs = await linkedSpecs(this.ds.manager, LINKS, 'promotion_id', page.items.map((p) => p.id));
-    return new Page(page.items.map((p) => PromotionDto.of(p, specs.get(p.id) ?? [])), page.meta);
+    return new Page(await LINKS.render(this.ds.manager, page.items, PromotionDto.of), page.meta);
   }
 
   async get(companyId: string, id: string): Promise<PromotionDto> {
-    const p = await this.records.find(companyId, id);
-    const specs = await linkedSpecs(this.ds.manager, LINKS, 'promotion_id', [p.id]);
-    return PromotionDto.of(p, specs.get(p.id) ?? []);
+    const [dto] = await LINKS.render(this.ds.manager, [await this.records.find(companyId, id)], PromotionDto.of);
+    return dto;
   }
 
   async create(actor: Actor, companyId: string, d: CreatePromotionDto): Promise<PromotionDto> {
     const values = fields(d);
     checkRules({ discountType: d.discount_type, discountValue: d.discount_value, validFrom: d.valid_from ?? null, validTo: d.valid_to ?? null });
-    const p = await this.records.create(actor, companyId, values, (m, row) => this.link(m, row, d.asset_specification_ids ?? []));
+    const p = await this.records.create(actor, companyId, values, { after: (m, row) => LINKS.replace(m, row, d.asset_specification_ids ?? []) });
     return this.get(companyId, p.id);
   }
 
   async update(actor: Actor, companyId: string, id: string, d: UpdatePromotionDto): Promise<PromotionDto> {
     const values = fields(d);
     await this.records.update(actor, companyId, id, values, {
-      before: (_m, current) => checkRules({ ...current!, ...defined(values) }), // new values against the stored type and dates
+      before: (_m, current) => checkRules({ ...current, ...defined(values) }), // new values against the stored type and dates
       after: async (m, row) => {
-        if (d.asset_specification_ids) await this.link(m, row, d.asset_specification_ids);
+        if (d.asset_specification_ids) await LINKS.replace(m, row, d.asset_specification_ids);
       },
     });
     return this.get(companyId, id);
@@ -80,17 +78,12 @@ export class PromotionsService {
       .createQueryBuilder('s')
       .where('s.companyId = :companyId AND s.active = true', { companyId })
       .andWhere(
-        `(NOT EXISTS (SELECT 1 FROM ${LINKS} l WHERE l.promotion_id = :id)
-          OR EXISTS (SELECT 1 FROM ${LINKS} l WHERE l.promotion_id = :id AND l.asset_specification_id = s.id))`,
+        `(NOT EXISTS (SELECT 1 FROM promotion_asset_specifications l WHERE l.promotion_id = :id)
+          OR EXISTS (SELECT 1 FROM promotion_asset_specifications l WHERE l.promotion_id = :id AND l.asset_specification_id = s.id))`,
         { id },
       );
     if (q.q) qb.andWhere('s.name ILIKE :q', { q: likePattern(q.q) });
     return paginate(qb, q, { sortable: { created_at: 's.createdAt', name: 's.name', size: 's.size' }, defaultSort: 'name', map: PromotionSpecificationDto.of });
-  }
-
-  private async link(m: EntityManager, row: Promotion, ids: string[]): Promise<void> {
-    await assertOwned(m, 'asset_specifications', row.companyId, ids.map((id, i) => ({ field: `asset_specification_ids.${i}`, id })));
-    await replaceLinks(m, LINKS, 'promotion_id', row.id, ids);
   }
 }
 

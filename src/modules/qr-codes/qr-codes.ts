@@ -13,11 +13,11 @@ import { recordEvents } from '../../common/outbox/outbox';
 import { AppConfig } from '../../config/app-config';
 import { AssetDto } from '../catalogue/assets';
 import { Asset } from '../catalogue/catalogue.entities';
-import { RequiredUuid } from '../catalogue/fields';
+import { UuidField } from '../../common/validation/fields';
 import { QrCode } from './qr-code.entity';
 
 export class CreateQrCodeDto {
-  @RequiredUuid() asset_id: string;
+  @UuidField() asset_id: string;
 }
 
 export class VerifyQrCodeDto {
