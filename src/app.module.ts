@@ -1,3 +1,4 @@
+import { OrdersModule } from './modules/orders/orders.module';
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -21,7 +22,7 @@ import { SitesModule } from './modules/sites/sites.module';
 import { CompanyAdminModule } from './modules/company-admin/company-admin.module';
 
 /** Feature modules, one folder each under src/modules. A new module is added here. */
-export const FEATURE_MODULES = [AuthModule, AdminModule, CompaniesModule, CatalogueModule, QrCodesModule, CustomersModule, DriversModule, HealthModule, DocsModule, SitesModule, CompanyAdminModule, MediaModule, PricingModule, FleetModule, PromotionsModule];
+export const FEATURE_MODULES = [AuthModule, AdminModule, CompaniesModule, CatalogueModule, QrCodesModule, CustomersModule, DriversModule, HealthModule, DocsModule, SitesModule, CompanyAdminModule, MediaModule, PricingModule, FleetModule, PromotionsModule, OrdersModule];
 
 @Module({})
 export class AppModule {

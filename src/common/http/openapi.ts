@@ -24,6 +24,8 @@ export interface EndpointOptions {
   type?: Type<unknown>;
   /** The response is a paginated list of `type`. */
   list?: boolean;
+  /** The response is a plain (unpaginated, bounded) array of `type`. */
+  array?: boolean;
   /** Success status (default 200; 201 for creations). */
   status?: number;
   /** Error statuses this route can answer with besides the access rule's (e.g. [404, 409, 422]). */
@@ -47,7 +49,7 @@ const ERROR_TEXT: Record<number, string> = {
 export function Endpoint(o: EndpointOptions) {
   const status = o.status ?? 200;
   const data = o.type
-    ? o.list
+    ? o.list || o.array
       ? { type: 'array', items: { $ref: getSchemaPath(o.type) } }
       : { $ref: getSchemaPath(o.type) }
     : { type: 'object', nullable: true };

@@ -134,7 +134,14 @@ export class AssetSpecificationsService {
       event: 'asset_specification',
       nullable: ['description', 'assetStyleId', 'lengthMm', 'widthMm', 'heightMm', 'maxWeightKg', 'includedWeightKg', 'includedDays', 'imageUrl'],
       unique: [{ property: 'name', index: 'uq_asset_specifications_company_name', code: 'DUPLICATE_NAME', message: 'An asset specification with this name already exists.' }],
-      inUse: async (m, row) => !!(await m.query(`SELECT 1 FROM assets WHERE asset_specification_id = $1 AND deleted_at IS NULL LIMIT 1`, [row.id]))[0],
+      inUse: async (m, row) =>
+        !!(
+          await m.query(
+            `SELECT 1 FROM assets WHERE asset_specification_id = $1 AND deleted_at IS NULL
+             UNION ALL SELECT 1 FROM orders WHERE asset_specification_id = $1 AND status IN ('pending', 'approved', 'scheduled', 'delivered') LIMIT 1`,
+            [row.id],
+          )
+        )[0],
     });
   }
 
@@ -424,7 +431,7 @@ export class AssetSpecificationsController {
 
   @Delete('asset-specifications/:assetSpecification')
   @Access('CO')
-  @Endpoint({ summary: 'Delete an asset specification (409 IN_USE while an asset uses it)', errors: [404, 409] })
+  @Endpoint({ summary: 'Delete an asset specification (409 IN_USE while an asset or a running order uses it)', errors: [404, 409] })
   async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') id: string) {
     await this.specs.remove(actor, companyId, id);
     return withMessage(null, 'Asset specification deleted.');

@@ -56,11 +56,20 @@ export class CustomerAddressesService {
     return AddressDto.of(saved);
   }
 
-  /** Soft delete. When the default goes, the most recent remaining address becomes the default. */
+  /**
+   * Soft delete; 409 IN_USE while an order that is still running (pending to delivered) or a
+   * relocation job goes there. When the default goes, the most recent remaining address becomes the default.
+   */
   async remove(actor: Actor, companyId: string, id: string): Promise<void> {
     await this.ds.transaction(async (m) => {
       await this.lockCustomer(m, actor.id, companyId);
       const address = await this.own(m, actor, companyId, id);
+      const [used] = await m.query(
+        `SELECT 1 FROM orders WHERE address_id = $1 AND status IN ('pending', 'approved', 'scheduled', 'delivered')
+         UNION ALL SELECT 1 FROM jobs WHERE destination_address_id = $1 AND status IN ('unassigned', 'assigned', 'in_progress') LIMIT 1`,
+        [id],
+      );
+      if (used) throw ApiError.inUse('Address');
       await m.update(CustomerAddress, { id }, { deletedAt: new Date(), isDefault: false });
       let newDefault: string | null = null;
       if (address.isDefault) {

@@ -1,0 +1,457 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, In, QueryFailedError } from 'typeorm';
+import type { Actor } from '../../common/access/actor';
+import { ApiError } from '../../common/http/api-error';
+import { Page } from '../../common/http/envelope';
+import { likePattern, paginate } from '../../common/http/pagination';
+import { recordEvents } from '../../common/outbox/outbox';
+import { CompanySettingsService } from '../company-admin/company-settings.service';
+import { Job, type JobType } from '../jobs/job.entity';
+import { OpeningCalendar } from '../sites/opening-calendar.service';
+import { ChangeRequestBodyDto, ChangeRequestDto, ChangeRequestQuery, ChangeRequestWrapperDto, CompanyChangeRequestQuery, detailsOf, RejectChangeRequestDto } from './change-requests.dto';
+import {
+  Order,
+  OrderChangeRequest,
+  OrderLine,
+  type AddressSnapshot,
+  type ChangeRequestDetails,
+  type ChangeRequestType,
+  type FrozenTerms,
+  type OrderStatus,
+} from './order.entity';
+import { OrderLifecycle } from './order-lifecycle';
+import { OrderTerms, todayIn } from './order-terms';
+import { BillDto, parseOrderNumber } from './orders.dto';
+import { addDays, rentalLengthChange, respecification, serviceFee, type Bill, type PricedLine } from './pricing-engine';
+
+/** Who is looking: the company sees all of its own requests, a customer only theirs. */
+export interface ChangeRequestScope {
+  companyId: string;
+  customerId?: string;
+}
+
+/**
+ * The order statuses in which each type may be requested (and approved). Anything else is 409
+ * `ORDER_STATE`.
+ */
+export const CHANGE_REQUEST_ORDER_STATUSES: Readonly<Record<ChangeRequestType, readonly OrderStatus[]>> = {
+  reschedule_delivery: ['pending', 'approved', 'scheduled'],
+  change_specification: ['pending', 'approved', 'scheduled'],
+  schedule_pickup: ['approved', 'scheduled', 'delivered'],
+  extend_rental: ['approved', 'scheduled', 'delivered'],
+  swap: ['delivered'],
+  dump_return: ['delivered'],
+  relocate: ['delivered'],
+  change_waste_type: ['pending', 'approved', 'scheduled', 'delivered'],
+};
+
+/** How many pending requests the wrapper routes return. */
+export const WRAPPER_LATEST = 5;
+const PENDING_INDEX = 'uq_order_change_requests_pending';
+
+/**
+ * Who checks a request's details: the customer creating or previewing it (lead time enforced), the
+ * company approving it (the company may schedule inside the lead time; everything else re-checked),
+ * or nobody (`price`: the difference only, for reads).
+ */
+type Mode = 'customer' | 'company' | 'price';
+
+/** What a request does to its order: the bill of the difference and the fields/jobs approval writes. */
+interface Plan {
+  bill: Bill;
+  changes: Partial<Pick<Order, 'deliveryDate' | 'pickupDate' | 'assetSpecificationId' | 'wasteTypeId' | 'terms' | 'addressId' | 'address'>>;
+  job?: { type: Extract<JobType, 'swap' | 'dump_return' | 'relocate'>; date: string; destinationAddressId: string | null };
+  /** The container changes: an asset reserved for the delivery is of the old specification. */
+  releaseDeliveryAsset?: boolean;
+}
+
+const pendingConflict = () => ApiError.conflict('CHANGE_REQUEST_PENDING', 'This order already has a pending change request; wait for the company to decide on it.');
+const isPendingViolation = (e: unknown) => {
+  if (!(e instanceof QueryFailedError)) return false;
+  const d = ((e as { driverError?: { code?: string; constraint?: string } }).driverError ?? e) as { code?: string; constraint?: string };
+  return d.code === '23505' && (!d.constraint || d.constraint === PENDING_INDEX);
+};
+const fail = (field: string, message: string): never => {
+  throw ApiError.validation({ [field]: [message] });
+};
+const datesOf = (o: Pick<Order, 'deliveryDate' | 'pickupDate'>) => ({ deliveryDate: o.deliveryDate, pickupDate: o.pickupDate });
+const emptyBill = (): Bill => ({ lines: [], subtotal_amount: 0, discount_amount: 0, tax_amount: 0, total_amount: 0 });
+
+/** A bill from stored lines (those an approval recorded), with the same totals rules as the engine. */
+function billOfLines(lines: OrderLine[]): Bill {
+  const priced: PricedLine[] = lines.map((l) => ({ kind: l.kind, description: l.description, quantity: l.quantity, unit_amount: l.unitAmount, amount: l.amount }));
+  const sum = (f: (l: PricedLine) => boolean) => priced.filter(f).reduce((s, l) => s + l.amount, 0);
+  return {
+    lines: priced,
+    subtotal_amount: sum((l) => l.kind !== 'discount' && l.kind !== 'tax'),
+    discount_amount: -sum((l) => l.kind === 'discount'),
+    tax_amount: sum((l) => l.kind === 'tax'),
+    total_amount: sum(() => true),
+  };
+}
+
+/**
+ * Customers' change requests on their orders (domain.md §4): created by the customer (one pending per
+ * order), priced with the pricing engine from the order's frozen terms, approved or rejected by the
+ * company. Approval applies the change (dates, jobs, container, address, charges) in one transaction.
+ */
+@Injectable()
+export class ChangeRequestsService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly terms: OrderTerms,
+    private readonly lifecycle: OrderLifecycle,
+    private readonly settings: CompanySettingsService,
+    private readonly calendar: OpeningCalendar,
+  ) {}
+
+  // ------------------------------------------------------------ customer
+
+  /** Creates a pending request: status rule, one pending per order (under the order's row lock), details checked. */
+  async create(actor: Actor, orderId: string, dto: ChangeRequestBodyDto): Promise<ChangeRequestDto> {
+    const companyId = actor.companyId!;
+    let id: string;
+    try {
+      id = await this.ds.transaction(async (m) => {
+        const order = await this.lifecycle.lock(m, companyId, orderId, actor.id);
+        assertOrderState(order, dto.type);
+        const [pending] = await m.query(`SELECT id FROM order_change_requests WHERE order_id = $1 AND status = 'pending' LIMIT 1`, [order.id]);
+        if (pending) throw pendingConflict();
+        const details = detailsOf(dto);
+        const plan = await this.plan(m, order, dto.type, details, 'customer');
+        const request = m.create(OrderChangeRequest, {
+          companyId,
+          orderId: order.id,
+          customerId: order.customerId,
+          type: dto.type,
+          status: 'pending',
+          details,
+          note: dto.note ?? null,
+          rejectionReason: null,
+          decidedBy: null,
+          decidedAt: null,
+        });
+        await m.save(request);
+        await recordEvents(m, {
+          type: 'order_change_request.created',
+          aggregateType: 'order_change_request',
+          aggregateId: request.id,
+          companyId,
+          actorId: actor.id,
+          payload: { order_id: order.id, number: order.number, type: dto.type, details, total_amount: plan.bill.total_amount },
+        });
+        return request.id;
+      });
+    } catch (e) {
+      if (isPendingViolation(e)) throw pendingConflict();
+      throw e;
+    }
+    return this.get({ companyId, customerId: actor.id }, id);
+  }
+
+  /** The difference the same body would bill, with the same checks as creation except the one-pending rule; nothing saved. */
+  async preview(actor: Actor, orderId: string, dto: ChangeRequestBodyDto): Promise<BillDto> {
+    const companyId = actor.companyId!;
+    return this.ds.transaction(async (m) => {
+      const order = await m.findOneBy(Order, { id: orderId, companyId, customerId: actor.id });
+      if (!order) throw ApiError.notFound('Order');
+      assertOrderState(order, dto.type);
+      const plan = await this.plan(m, order, dto.type, detailsOf(dto), 'customer');
+      return BillDto.of(plan.bill, order.currency);
+    });
+  }
+
+  // ------------------------------------------------------------ company decisions
+
+  /**
+   * Applies a pending request in one transaction: the order row, then the request row, are locked
+   * (always in that order), the order's status rule and the details are checked again as of now, and
+   * the change is written with its bill lines, jobs and event.
+   */
+  async approve(actor: Actor, companyId: string, id: string): Promise<ChangeRequestDto> {
+    await this.ds.transaction(async (m) => {
+      const found = await m.findOneBy(OrderChangeRequest, { id, companyId });
+      if (!found) throw ApiError.notFound('Change request');
+      const order = await this.lifecycle.lock(m, companyId, found.orderId);
+      const request = await m.findOneOrFail(OrderChangeRequest, { where: { id, companyId }, lock: { mode: 'pessimistic_write' } });
+      if (request.status !== 'pending') throw ApiError.invalidTransition(request.status, 'approved', 'Change request');
+      assertOrderState(order, request.type);
+      const plan = await this.plan(m, order, request.type, request.details, 'company');
+
+      if (Object.keys(plan.changes).length) {
+        Object.assign(order, plan.changes);
+        await m.save(order);
+      }
+      if (plan.changes.deliveryDate !== undefined || plan.changes.pickupDate !== undefined) await this.lifecycle.syncDateJobs(m, order, `change request ${request.type}`);
+      if (plan.job) await this.lifecycle.createJob(m, order, plan.job.type, plan.job.date, { changeRequestId: request.id, destinationAddressId: plan.job.destinationAddressId });
+      if (plan.releaseDeliveryAsset) await this.releaseDeliveryAsset(m, order);
+
+      await this.lifecycle.addLines(m, order, plan.bill, 'change_request', request.id);
+      await this.lifecycle.refreshTotals(m, order);
+      if (plan.bill.total_amount > 0) {
+        // A new charge is due on the payment term from today; the due date never moves earlier.
+        const settings = await this.settings.get(companyId, m);
+        const due = this.lifecycle.dueDate(order, todayIn(settings.timezone));
+        if (due > order.dueDate) await m.update(Order, { id: order.id }, { dueDate: due });
+      }
+
+      await m.update(OrderChangeRequest, { id }, { status: 'approved', decidedBy: actor.id, decidedAt: new Date() });
+      await recordEvents(m, {
+        type: 'order_change_request.approved',
+        aggregateType: 'order_change_request',
+        aggregateId: id,
+        companyId,
+        actorId: actor.id,
+        payload: { order_id: order.id, number: order.number, customer_id: order.customerId, type: request.type, details: request.details, total_amount: plan.bill.total_amount },
+      });
+    });
+    return this.get({ companyId }, id);
+  }
+
+  async reject(actor: Actor, companyId: string, id: string, dto: RejectChangeRequestDto): Promise<ChangeRequestDto> {
+    await this.ds.transaction(async (m) => {
+      const request = await m.findOne(OrderChangeRequest, { where: { id, companyId }, lock: { mode: 'pessimistic_write' } });
+      if (!request) throw ApiError.notFound('Change request');
+      if (request.status !== 'pending') throw ApiError.invalidTransition(request.status, 'rejected', 'Change request');
+      await m.update(OrderChangeRequest, { id }, { status: 'rejected', rejectionReason: dto.reason, decidedBy: actor.id, decidedAt: new Date() });
+      await recordEvents(m, {
+        type: 'order_change_request.rejected',
+        aggregateType: 'order_change_request',
+        aggregateId: id,
+        companyId,
+        actorId: actor.id,
+        payload: { order_id: request.orderId, customer_id: request.customerId, type: request.type, reason: dto.reason },
+      });
+    });
+    return this.get({ companyId }, id);
+  }
+
+  // ------------------------------------------------------------ reads
+
+  async list(scope: ChangeRequestScope, q: CompanyChangeRequestQuery): Promise<Page<ChangeRequestDto>> {
+    const qb = this.ds.getRepository(OrderChangeRequest).createQueryBuilder('r').where('r.companyId = :companyId', { companyId: scope.companyId });
+    if (scope.customerId) qb.andWhere('r.customerId = :customerId', { customerId: scope.customerId });
+    if (q.customer_id) qb.andWhere('r.customerId = :cid', { cid: q.customer_id });
+    if (q.status) qb.andWhere('r.status = :status', { status: q.status });
+    if (q.type) qb.andWhere('r.type = :type', { type: q.type });
+    if (q.order_id) qb.andWhere('r.orderId = :orderId', { orderId: q.order_id });
+    if (q.q) {
+      const num = parseOrderNumber(q.q);
+      qb.andWhere(
+        `(r.note ILIKE :q OR r.rejection_reason ILIKE :q
+          OR EXISTS (SELECT 1 FROM users u WHERE u.id = r.customer_id AND (u.name ILIKE :q OR u.email ILIKE :q))
+          ${num !== null ? 'OR EXISTS (SELECT 1 FROM orders o WHERE o.id = r.order_id AND o.number = :num)' : ''})`,
+        { q: likePattern(q.q), num },
+      );
+    }
+    const page = await paginate(qb, q, {
+      sortable: { created_at: 'r.createdAt', updated_at: 'r.updatedAt', decided_at: 'r.decidedAt', status: 'r.status', type: 'r.type' },
+    });
+    return new Page(await this.render(page.items), page.meta);
+  }
+
+  async wrapper(scope: ChangeRequestScope): Promise<ChangeRequestWrapperDto> {
+    const rows: { status: string; n: number }[] = await this.ds.query(
+      `SELECT status, count(*)::int AS n FROM order_change_requests WHERE company_id = $1 AND ($2::uuid IS NULL OR customer_id = $2) GROUP BY status`,
+      [scope.companyId, scope.customerId ?? null],
+    );
+    const counts = { pending: 0, approved: 0, rejected: 0, total: 0 };
+    for (const r of rows) {
+      counts[r.status as 'pending' | 'approved' | 'rejected'] = r.n;
+      counts.total += r.n;
+    }
+    const latest = await this.list(scope, { status: 'pending', per_page: WRAPPER_LATEST, sort: '-created_at' } as ChangeRequestQuery);
+    return { counts, latest_pending: latest.items };
+  }
+
+  async get(scope: ChangeRequestScope, id: string): Promise<ChangeRequestDto> {
+    const [dto] = await this.render([await this.find(scope, id)]);
+    return dto;
+  }
+
+  /** The company's billing route: pending priced as of now (a request that can no longer be priced is its 409/422); decided as recorded. */
+  async billing(scope: ChangeRequestScope, id: string): Promise<BillDto> {
+    const request = await this.find(scope, id);
+    const order = await this.ds.getRepository(Order).findOneByOrFail({ id: request.orderId });
+    if (request.status === 'pending') return BillDto.of((await this.plan(this.ds.manager, order, request.type, request.details, 'price')).bill, order.currency);
+    const lines = request.status === 'approved' ? await this.recordedLines([request.id]) : [];
+    return BillDto.of(billOfLines(lines), order.currency);
+  }
+
+  private async find(scope: ChangeRequestScope, id: string): Promise<OrderChangeRequest> {
+    const request = await this.ds.getRepository(OrderChangeRequest).findOneBy({ id, companyId: scope.companyId, ...(scope.customerId ? { customerId: scope.customerId } : {}) });
+    if (!request) throw ApiError.notFound('Change request');
+    return request;
+  }
+
+  private recordedLines(requestIds: string[]): Promise<OrderLine[]> {
+    if (!requestIds.length) return Promise.resolve([]);
+    return this.ds.getRepository(OrderLine).find({ where: { changeRequestId: In(requestIds) }, order: { position: 'ASC' } });
+  }
+
+  /** Response objects with their billing: orders and recorded lines in one query each. */
+  private async render(requests: OrderChangeRequest[]): Promise<ChangeRequestDto[]> {
+    if (!requests.length) return [];
+    const orders = new Map((await this.ds.getRepository(Order).findBy({ id: In([...new Set(requests.map((r) => r.orderId))]) })).map((o) => [o.id, o]));
+    const lines = await this.recordedLines(requests.filter((r) => r.status === 'approved').map((r) => r.id));
+    const out: ChangeRequestDto[] = [];
+    for (const r of requests) {
+      const order = orders.get(r.orderId)!;
+      let bill: Bill | null;
+      if (r.status === 'pending') bill = await this.estimate(order, r);
+      else bill = billOfLines(r.status === 'approved' ? lines.filter((l) => l.changeRequestId === r.id) : []);
+      out.push(ChangeRequestDto.of(r, order.number, bill && BillDto.of(bill, order.currency)));
+    }
+    return out;
+  }
+
+  /** A pending request's difference as of now, or null when it cannot be priced any more. */
+  private async estimate(order: Order, r: OrderChangeRequest): Promise<Bill | null> {
+    try {
+      return (await this.plan(this.ds.manager, order, r.type, r.details, 'price')).bill;
+    } catch (e) {
+      if (e instanceof ApiError) return null;
+      throw e;
+    }
+  }
+
+  // ------------------------------------------------------------ rules and pricing
+
+  /**
+   * Checks a request's details against the order (unless `mode` is `price`) and prices its difference
+   * with the pricing engine from the order's frozen terms.
+   */
+  private async plan(m: EntityManager, order: Order, type: ChangeRequestType, d: ChangeRequestDetails, mode: Mode): Promise<Plan> {
+    const check = mode !== 'price';
+    let today = '';
+    let leadDays = 0;
+    if (check) {
+      const settings = await this.settings.get(order.companyId, m);
+      today = todayIn(settings.timezone);
+      leadDays = settings.order_lead_time_days;
+    }
+    const assertLotOpen = (date: string, field: string) => this.calendar.assertOpen('lot', order.lotId, order.companyId, date, m, field);
+    const deliveredOrPlanned = order.deliveredOn ?? order.deliveryDate;
+
+    switch (type) {
+      case 'reschedule_delivery': {
+        const date = d.delivery_date!;
+        if (check) {
+          if (date === order.deliveryDate) fail('delivery_date', 'is already the delivery date');
+          const earliest = mode === 'customer' ? addDays(today, leadDays) : today;
+          if (date < earliest) fail('delivery_date', mode === 'customer' ? `must be on or after ${earliest} (lead time ${leadDays} days)` : `must not be in the past (today is ${today})`);
+          if (order.pickupDate && date > order.pickupDate) fail('delivery_date', `must not be after the pickup date ${order.pickupDate}`);
+          await assertLotOpen(date, 'delivery_date');
+        }
+        return { bill: rentalLengthChange(order.terms, datesOf(order), { deliveryDate: date, pickupDate: order.pickupDate }), changes: { deliveryDate: date } };
+      }
+
+      case 'schedule_pickup': {
+        const date = d.pickup_date!;
+        if (check) {
+          if (date === order.pickupDate) fail('pickup_date', 'is already the pickup date');
+          if (date < deliveredOrPlanned) fail('pickup_date', `must not be before the delivery date ${deliveredOrPlanned}`);
+          if (date < today) fail('pickup_date', `must not be in the past (today is ${today})`);
+          await assertLotOpen(date, 'pickup_date');
+        }
+        return { bill: rentalLengthChange(order.terms, datesOf(order), { deliveryDate: order.deliveryDate, pickupDate: date }), changes: { pickupDate: date } };
+      }
+
+      case 'extend_rental': {
+        if (!order.pickupDate) {
+          throw ApiError.unprocessable('PICKUP_NOT_SCHEDULED', 'The order has no pickup date to extend: request schedule_pickup first.', { days: ['needs a scheduled pickup date: request schedule_pickup first'] });
+        }
+        const date = addDays(order.pickupDate, d.days!);
+        if (check) {
+          if (date < today) fail('days', `the new pickup date ${date} would be in the past (today is ${today}); request schedule_pickup instead`);
+          await assertLotOpen(date, 'days');
+        }
+        return { bill: rentalLengthChange(order.terms, datesOf(order), { deliveryDate: order.deliveryDate, pickupDate: date }), changes: { pickupDate: date } };
+      }
+
+      case 'swap':
+      case 'dump_return':
+      case 'relocate': {
+        const date = d.date!;
+        let address: AddressSnapshot | null = null;
+        if (check) {
+          if (date < today) fail('date', `must not be in the past (today is ${today})`);
+          if (date < deliveredOrPlanned) fail('date', `must not be before the delivery date ${deliveredOrPlanned}`);
+          if (order.pickupDate && date > order.pickupDate) fail('date', `must not be after the pickup date ${order.pickupDate}`);
+          if (type === 'relocate') {
+            if (d.address_id === order.addressId) fail('address_id', 'is already the order\'s address');
+            address = await this.customerAddress(m, order, d.address_id!);
+            if (!address) fail('address_id', 'is not one of your addresses');
+          }
+          await assertLotOpen(date, 'date');
+        }
+        const fee = type === 'swap' ? 'swap_fee' : type === 'dump_return' ? 'dump_return_fee' : 'relocation_fee';
+        return {
+          bill: serviceFee(order.terms, fee),
+          changes: address ? { addressId: d.address_id!, address } : {},
+          job: { type, date, destinationAddressId: type === 'relocate' ? d.address_id! : null },
+        };
+      }
+
+      case 'change_waste_type':
+      case 'change_specification': {
+        const specId = type === 'change_specification' ? d.asset_specification_id! : order.assetSpecificationId;
+        const wasteId = d.waste_type_id ?? order.wasteTypeId;
+        if (check && type === 'change_specification' && specId === order.assetSpecificationId) fail('asset_specification_id', 'is already the order\'s container');
+        if (check && type === 'change_waste_type' && wasteId === order.wasteTypeId) fail('waste_type_id', 'is already the order\'s waste type');
+        // Checks the specification (active, the company's) and the waste type (active, the company's, allowed in it): 422 naming the field.
+        const resolved = await this.terms.resolve(m, { companyId: order.companyId, customerId: order.customerId, addressId: order.addressId, assetSpecificationId: specId, wasteTypeId: wasteId });
+        const after = respecifiedTerms(order.terms, resolved.terms);
+        const name = type === 'change_specification' ? resolved.specificationName : `${resolved.specificationName} with ${resolved.wasteTypeName}`;
+        return {
+          bill: respecification(order.terms, after, { deliveryDate: order.deliveryDate, pickupDate: order.pickupDate, specificationName: name }),
+          changes: { assetSpecificationId: specId, wasteTypeId: wasteId, terms: after },
+          releaseDeliveryAsset: specId !== order.assetSpecificationId,
+        };
+      }
+    }
+  }
+
+  private async customerAddress(m: EntityManager, order: Order, addressId: string): Promise<AddressSnapshot | null> {
+    const [a] = await m.query(
+      `SELECT label, line1, line2, city, region, postal_code, country, latitude, longitude, instructions
+         FROM customer_addresses WHERE id = $1 AND company_id = $2 AND customer_id = $3 AND deleted_at IS NULL`,
+      [addressId, order.companyId, order.customerId],
+    );
+    return a ? { ...a, latitude: Number(a.latitude), longitude: Number(a.longitude) } : null;
+  }
+
+  /** A new container: the asset dispatch reserved for the unfinished delivery is of the old specification; unassign and release it. */
+  private async releaseDeliveryAsset(m: EntityManager, order: Order): Promise<void> {
+    const delivery = await this.lifecycle.unfinishedJob(m, order, 'delivery');
+    if (!delivery?.assetId) return;
+    await m.update(Job, { id: delivery.id }, { assetId: null });
+    await m.query(`UPDATE assets SET status = 'available', updated_at = now() WHERE id = $1 AND status = 'reserved'`, [delivery.assetId]);
+  }
+}
+
+function assertOrderState(order: Order, type: ChangeRequestType): void {
+  const allowed = CHANGE_REQUEST_ORDER_STATUSES[type];
+  if (!allowed.includes(order.status)) {
+    throw ApiError.conflict('ORDER_STATE', `A ${type} request is possible only while the order is ${allowed.join(', ')}; this order is ${order.status}.`);
+  }
+}
+
+/**
+ * The terms after a change of container or waste type: the price book item of the current catalogue
+ * (base, included days and weight, extra day, overage and service fees), while what does not depend on
+ * the container stays frozen (delivery distance and prices, taxes, tax exemption, payment term, promotion).
+ */
+function respecifiedTerms(before: FrozenTerms, catalogue: FrozenTerms): FrozenTerms {
+  return {
+    ...catalogue,
+    distance_m: before.distance_m,
+    delivery_free_radius_m: before.delivery_free_radius_m,
+    delivery_price_per_km_amount: before.delivery_price_per_km_amount,
+    taxes: before.taxes,
+    tax_exempt: before.tax_exempt,
+    due_days: before.due_days,
+    payment_term_id: before.payment_term_id,
+    promotion: before.promotion,
+  };
+}

@@ -1,0 +1,160 @@
+import { Body, Controller, Get, Patch, Post, Put, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Access } from '../../common/access/access.decorator';
+import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { ApiIdParam, IdParam } from '../../common/http/id-param';
+import { Endpoint } from '../../common/http/openapi';
+import { Idempotent } from '../../common/idempotency/idempotent';
+import { CompanyOrderQuery, FeedbackDto, OrderDto, OrderFullDto, OrderQuery, OrderWithLinesDto, PlaceOrderDto, QuoteDto, ReasonDto, StatusChangeDto, UpdateOrderDto } from './orders.dto';
+import { OrdersService } from './orders.service';
+
+const PLACEMENT_RULES =
+  'Checks (422 naming the field): the address is the customer\'s, the specification active, the waste type allowed in it, ' +
+  'delivery on or after today + the company lead time and the serving lot open that day (`HOLIDAY`, `CLOSED_DAY`), ' +
+  'the promotion valid (`PROMOTION_INVALID`), a price in the customer\'s price book (`NOT_PRICED`). ' +
+  'The serving lot is the nearest active lot; delivery is free within the price book\'s radius, then priced per km.';
+
+@ApiTags('Orders (customer)')
+@Controller('api/v1')
+export class CustomerOrdersController {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Get('customer/orders')
+  @Access('CU')
+  @Endpoint({ summary: 'My orders (filters: status, payment_status, from/to on the delivery date, asset_specification_id, q)', type: OrderDto, list: true, errors: [422] })
+  list(@CurrentActor() actor: Actor, @Query() q: OrderQuery) {
+    return this.orders.list({ companyId: actor.companyId!, customerId: actor.id }, q);
+  }
+
+  @Post('customer/orders')
+  @Access('CU')
+  @Idempotent()
+  @Endpoint({ summary: 'Place an order', description: PLACEMENT_RULES + ' Prices are frozen on the order. With the company\'s auto-approve setting the order is approved at once.', type: OrderWithLinesDto, status: 201, errors: [409, 422] })
+  place(@CurrentActor() actor: Actor, @Body() dto: PlaceOrderDto) {
+    return this.orders.place(actor, dto);
+  }
+
+  @Get('customer/orders/ongoing')
+  @Access('CU')
+  @Endpoint({ summary: 'My orders still running (pending, approved, scheduled, delivered)', type: OrderDto, list: true, errors: [422] })
+  ongoing(@CurrentActor() actor: Actor, @Query() q: OrderQuery) {
+    return this.orders.list({ companyId: actor.companyId!, customerId: actor.id }, q, true);
+  }
+
+  @Post('customer/order/billing')
+  @Access('CU')
+  @Endpoint({ summary: 'Billing preview: the lines placement would freeze, nothing saved', description: PLACEMENT_RULES, type: QuoteDto, status: 200, errors: [422] })
+  billing(@CurrentActor() actor: Actor, @Body() dto: PlaceOrderDto) {
+    return this.orders.preview(actor, dto);
+  }
+
+  @Get('customer/order/:order')
+  @Access('CU')
+  @ApiIdParam('order')
+  @Endpoint({ summary: 'One of my orders, with its bill lines', type: OrderWithLinesDto, errors: [404] })
+  show(@CurrentActor() actor: Actor, @IdParam('order') id: string) {
+    return this.orders.withLines({ companyId: actor.companyId!, customerId: actor.id }, id);
+  }
+
+  @Post('customer/order/:order/cancel')
+  @Access('CU')
+  @ApiIdParam('order')
+  @Endpoint({
+    summary: 'Cancel my order (pending, approved or scheduled)',
+    description: 'Inside the company\'s free-cancellation window before the delivery date the cancellation fee (with taxes) replaces the bill; otherwise the bill is voided. Jobs are aborted. Another status is 409 `INVALID_TRANSITION`.',
+    type: OrderWithLinesDto,
+    status: 200,
+    errors: [404, 409, 422],
+  })
+  cancel(@CurrentActor() actor: Actor, @IdParam('order') id: string, @Body() dto: ReasonDto) {
+    return this.orders.cancel(actor, id, dto);
+  }
+
+  @Post('customer/feedback/:order')
+  @Access('CU')
+  @ApiIdParam('order')
+  @Endpoint({ summary: 'Rate a completed order (1–5, once)', description: '409 `ORDER_NOT_COMPLETED` before completion, `FEEDBACK_EXISTS` the second time.', type: OrderDto, status: 201, errors: [404, 409, 422] })
+  feedback(@CurrentActor() actor: Actor, @IdParam('order') id: string, @Body() dto: FeedbackDto) {
+    return this.orders.feedback(actor, id, dto);
+  }
+}
+
+@ApiTags('Orders')
+@Controller('api/v1')
+export class CompanyOrdersController {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Get('orders')
+  @Access('CO')
+  @Endpoint({ summary: 'Orders (filters: status, payment_status, customer_id, asset_specification_id, date, from/to on the delivery date; q on number, customer, address)', type: OrderDto, list: true, errors: [422] })
+  list(@CompanyId() companyId: string, @Query() q: CompanyOrderQuery) {
+    return this.orders.list({ companyId }, q);
+  }
+
+  @Get('order/:order')
+  @Access('CO')
+  @ApiIdParam('order')
+  @Endpoint({ summary: 'An order with its bill lines', type: OrderWithLinesDto, errors: [404] })
+  show(@CompanyId() companyId: string, @IdParam('order') id: string) {
+    return this.orders.withLines({ companyId }, id);
+  }
+
+  @Get('order/:order/full')
+  @Access('CO')
+  @ApiIdParam('order')
+  @Endpoint({ summary: 'An order with every line (voided too), status history, jobs and change-request counts', type: OrderFullDto, errors: [404] })
+  full(@CompanyId() companyId: string, @IdParam('order') id: string) {
+    return this.orders.full(companyId, id);
+  }
+
+  @Get('order/:order/status-history')
+  @Access('CO')
+  @ApiIdParam('order')
+  @Endpoint({ summary: 'Status moves of an order, oldest first (from, to, actor, reason, time)', type: StatusChangeDto, array: true, errors: [404] })
+  history(@CompanyId() companyId: string, @IdParam('order') id: string) {
+    return this.orders.history(companyId, id);
+  }
+
+  @Put('update/order/:order')
+  @Access('CO')
+  @ApiIdParam('order')
+  @Endpoint({
+    summary: 'Edit an order',
+    description: 'Dates, time window and notes until delivery; address, container and waste type while pending or approved. The bill is repriced with the pricing engine (placement lines replaced); jobs follow the dates. A closed order is 409 `ORDER_CLOSED`.',
+    type: OrderWithLinesDto,
+    errors: [404, 409, 422],
+  })
+  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('order') id: string, @Body() dto: UpdateOrderDto) {
+    return this.orders.update(actor, companyId, id, dto);
+  }
+
+  @Patch('approve/order/:orderId')
+  @Access('CO')
+  @ApiIdParam('orderId')
+  @Endpoint({ summary: 'Approve a pending order: creates its delivery job (and pickup job when a pickup date is set), unassigned', type: OrderDto, errors: [404, 409] })
+  approve(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('orderId') id: string) {
+    return this.orders.approve(actor, companyId, id);
+  }
+
+  @Patch('reject/order/:orderId')
+  @Access('CO')
+  @ApiIdParam('orderId')
+  @Endpoint({ summary: 'Reject a pending order, with an optional reason', type: OrderDto, errors: [404, 409, 422] })
+  reject(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('orderId') id: string, @Body() dto: ReasonDto) {
+    return this.orders.reject(actor, companyId, id, dto);
+  }
+}
+
+@ApiTags('Orders')
+@Controller('api/v1')
+export class OrderDetailsController {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Get('orders/:order/details')
+  @Access('TOK')
+  @ApiIdParam('order')
+  @Endpoint({ summary: 'An order for whoever has a part in it: its company, its customer, or a driver with a job on it (anyone else 404)', type: OrderWithLinesDto, errors: [404] })
+  details(@CurrentActor() actor: Actor, @IdParam('order') id: string) {
+    return this.orders.details(actor, id);
+  }
+}

@@ -1,0 +1,403 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import type { Actor } from '../../common/access/actor';
+import { ApiError } from '../../common/http/api-error';
+import { Page } from '../../common/http/envelope';
+import { likePattern, paginate } from '../../common/http/pagination';
+import { recordEvents } from '../../common/outbox/outbox';
+import { CompanySettingsService } from '../company-admin/company-settings.service';
+import { Job } from '../jobs/job.entity';
+import { OpeningCalendar } from '../sites/opening-calendar.service';
+import { ONGOING_STATUSES, Order, OrderLine, OrderStatusChange, type FrozenTerms } from './order.entity';
+import { OrderLifecycle } from './order-lifecycle';
+import { OrderTerms, todayIn, type ResolvedTerms } from './order-terms';
+import {
+  CompanyOrderQuery,
+  FeedbackDto,
+  JobSummaryDto,
+  OrderDto,
+  OrderFullDto,
+  OrderLineDto,
+  OrderQuery,
+  OrderWithLinesDto,
+  parseOrderNumber,
+  PlaceOrderDto,
+  QuoteDto,
+  ReasonDto,
+  StatusChangeDto,
+  StoredLineDto,
+  UpdateOrderDto,
+  type OrderNames,
+} from './orders.dto';
+import { addDays, flatFee, PROMOTION_REFUSALS, quoteRental, type Bill } from './pricing-engine';
+
+/** Who is looking at orders: the company sees all of its own, a customer only theirs. */
+export interface OrderScope {
+  companyId: string;
+  customerId?: string;
+}
+
+interface Priced {
+  resolved: ResolvedTerms;
+  bill: Bill;
+  dueDate: string;
+  today: string;
+  currency: string;
+  promotionId: string | null;
+}
+
+@Injectable()
+export class OrdersService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly terms: OrderTerms,
+    private readonly lifecycle: OrderLifecycle,
+    private readonly settings: CompanySettingsService,
+    private readonly calendar: OpeningCalendar,
+  ) {}
+
+  // ------------------------------------------------------------ placement
+
+  /** The billing preview: the same checks and lines as placement, nothing saved. */
+  async preview(actor: Actor, dto: PlaceOrderDto): Promise<QuoteDto> {
+    return this.ds.transaction(async (m) => {
+      const p = await this.price(m, actor.companyId!, actor.id, dto);
+      return quoteDto(p);
+    });
+  }
+
+  /**
+   * Places an order: validates (domain.md §4), freezes its price lines and takes the next number of
+   * the company. The counter row is updated last, so concurrent placements wait on it only briefly,
+   * and a placement that fails gives its number back (no gaps).
+   */
+  async place(actor: Actor, dto: PlaceOrderDto): Promise<OrderWithLinesDto> {
+    const companyId = actor.companyId!;
+    const id = await this.ds.transaction(async (m) => {
+      const p = await this.price(m, companyId, actor.id, dto);
+      const settings = await this.settings.get(companyId, m);
+      const [{ last_number: number }] = await m.query(
+        `INSERT INTO order_counters (company_id, last_number) VALUES ($1, 1)
+         ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number`,
+        [companyId],
+      );
+      const order = m.create(Order, {
+        companyId,
+        customerId: actor.id,
+        number,
+        status: 'pending',
+        paymentStatus: 'unpaid',
+        addressId: dto.address_id,
+        address: p.resolved.address,
+        lotId: p.resolved.lotId,
+        assetSpecificationId: dto.asset_specification_id,
+        wasteTypeId: dto.waste_type_id,
+        deliveryDate: dto.delivery_date,
+        pickupDate: dto.pickup_date ?? null,
+        timeWindow: dto.time_window ?? 'anytime',
+        notes: dto.notes ?? null,
+        promotionId: p.promotionId,
+        promotionCode: p.resolved.terms.promotion?.code ?? null,
+        terms: p.resolved.terms,
+        currency: p.currency,
+        subtotalAmount: 0,
+        discountAmount: 0,
+        taxAmount: 0,
+        totalAmount: 0,
+        paidAmount: 0,
+        dueDate: p.dueDate,
+      });
+      await m.save(order);
+      await this.lifecycle.addLines(m, order, p.bill, 'placement');
+      await this.lifecycle.refreshTotals(m, order);
+      await this.lifecycle.recordStatus(m, order, null, 'pending', actor, null, { total_amount: order.totalAmount });
+      if (settings.auto_approve_orders) await this.approveLocked(m, order, 'system');
+      return order.id;
+    });
+    return this.withLines({ companyId, customerId: actor.id }, id);
+  }
+
+  /** Validation and pricing shared by placement and preview. */
+  private async price(m: EntityManager, companyId: string, customerId: string, dto: PlaceOrderDto): Promise<Priced> {
+    const settings = await this.settings.get(companyId, m);
+    const today = todayIn(settings.timezone);
+    const earliest = addDays(today, settings.order_lead_time_days);
+    const dateErrors: Record<string, string[]> = {};
+    if (dto.delivery_date < earliest) dateErrors.delivery_date = [`must be on or after ${earliest} (lead time ${settings.order_lead_time_days} days)`];
+    if (dto.pickup_date && dto.pickup_date < dto.delivery_date) dateErrors.pickup_date = ['must not be before delivery_date'];
+    if (Object.keys(dateErrors).length) throw ApiError.validation(dateErrors);
+    const resolved = await this.terms.resolve(m, { companyId, customerId, addressId: dto.address_id, assetSpecificationId: dto.asset_specification_id, wasteTypeId: dto.waste_type_id });
+    await this.calendar.assertOpen('lot', resolved.lotId, companyId, dto.delivery_date, m, 'delivery_date');
+
+    let promotion = null;
+    if (dto.promotion_code) {
+      promotion = await this.terms.promotion(m, companyId, customerId, dto.promotion_code);
+      if (!promotion) throw ApiError.unprocessable('PROMOTION_INVALID', 'No promotion has this code.', { promotion_code: ['is not a valid promotion code'] });
+    }
+    const bill = quoteRental(resolved.terms, {
+      specificationName: resolved.specificationName,
+      deliveryDate: dto.delivery_date,
+      pickupDate: dto.pickup_date ?? null,
+      promotion,
+      today,
+      assetSpecificationId: dto.asset_specification_id,
+    });
+    if (bill.promotion_refusal) {
+      const message = PROMOTION_REFUSALS[bill.promotion_refusal];
+      throw ApiError.unprocessable('PROMOTION_INVALID', message, { promotion_code: [message] });
+    }
+    if (promotion) resolved.terms.promotion = { id: promotion.id, code: promotion.code, discount_type: promotion.discount_type, discount_value: promotion.discount_value };
+    return { resolved, bill, dueDate: addDays(today, resolved.terms.due_days), today, currency: settings.currency, promotionId: promotion?.id ?? null };
+  }
+
+  // ------------------------------------------------------------ company decisions
+
+  async approve(actor: Actor, companyId: string, id: string): Promise<OrderDto> {
+    await this.ds.transaction(async (m) => {
+      const order = await this.lifecycle.lock(m, companyId, id);
+      await this.approveLocked(m, order, actor);
+    });
+    return this.get({ companyId }, id);
+  }
+
+  /** pending → approved, and the order's jobs (delivery; pickup when dated). */
+  private async approveLocked(m: EntityManager, order: Order, actor: Actor | 'system'): Promise<void> {
+    await this.lifecycle.move(m, order, 'approved', actor, actor === 'system' ? 'auto-approved (company setting)' : null);
+    await m.update(Order, { id: order.id }, { approvedAt: new Date() });
+    await this.lifecycle.createApprovalJobs(m, order);
+  }
+
+  async reject(actor: Actor, companyId: string, id: string, dto: ReasonDto): Promise<OrderDto> {
+    await this.ds.transaction(async (m) => {
+      const order = await this.lifecycle.lock(m, companyId, id);
+      await this.lifecycle.move(m, order, 'rejected', actor, dto.reason ?? null);
+      await m.update(Order, { id: order.id }, { rejectionReason: dto.reason ?? null });
+    });
+    return this.get({ companyId }, id);
+  }
+
+  /**
+   * The company edits an order. Dates, time window and notes until delivery (pickup date until
+   * completion); address, container and waste type only before it is scheduled. Any change of what is
+   * priced reprices the placement lines with the engine (new catalogue terms when the container, waste
+   * type or address change; the frozen ones otherwise), keeping the placement's promotion.
+   */
+  async update(actor: Actor, companyId: string, id: string, dto: UpdateOrderDto): Promise<OrderWithLinesDto> {
+    await this.ds.transaction(async (m) => {
+      const order = await this.lifecycle.lock(m, companyId, id);
+      const editable = ['pending', 'approved', 'scheduled', 'delivered'];
+      if (!editable.includes(order.status)) throw ApiError.conflict('ORDER_CLOSED', `A ${order.status} order cannot be edited.`);
+      const respec = (dto.address_id && dto.address_id !== order.addressId) || (dto.asset_specification_id && dto.asset_specification_id !== order.assetSpecificationId) || (dto.waste_type_id && dto.waste_type_id !== order.wasteTypeId);
+      const errors: Record<string, string[]> = {};
+      if (respec && !['pending', 'approved'].includes(order.status)) errors.asset_specification_id = ['address, container and waste type can change only before the order is scheduled'];
+      if (dto.delivery_date && dto.delivery_date !== order.deliveryDate && order.status === 'delivered') errors.delivery_date = ['the container is already delivered'];
+      const deliveryDate = dto.delivery_date ?? order.deliveryDate;
+      const pickupDate = dto.pickup_date !== undefined ? dto.pickup_date : order.pickupDate;
+      if (pickupDate && pickupDate < deliveryDate) errors.pickup_date = ['must not be before delivery_date'];
+      if (Object.keys(errors).length) throw ApiError.validation(errors);
+
+      let terms: FrozenTerms = order.terms;
+      let specificationName = (await m.query(`SELECT name FROM asset_specifications WHERE id = $1`, [order.assetSpecificationId]))[0]?.name ?? 'Container';
+      if (respec) {
+        const resolved = await this.terms.resolve(m, {
+          companyId,
+          customerId: order.customerId,
+          addressId: dto.address_id ?? order.addressId,
+          assetSpecificationId: dto.asset_specification_id ?? order.assetSpecificationId,
+          wasteTypeId: dto.waste_type_id ?? order.wasteTypeId,
+        });
+        terms = { ...resolved.terms, promotion: order.terms.promotion };
+        specificationName = resolved.specificationName;
+        Object.assign(order, { addressId: dto.address_id ?? order.addressId, address: resolved.address, lotId: resolved.lotId, assetSpecificationId: dto.asset_specification_id ?? order.assetSpecificationId, wasteTypeId: dto.waste_type_id ?? order.wasteTypeId });
+      }
+      if (dto.delivery_date && dto.delivery_date !== order.deliveryDate) await this.calendar.assertOpen('lot', order.lotId, companyId, dto.delivery_date, m, 'delivery_date');
+      const datesChanged = deliveryDate !== order.deliveryDate || pickupDate !== order.pickupDate;
+      Object.assign(order, { deliveryDate, pickupDate, terms, timeWindow: dto.time_window ?? order.timeWindow, notes: dto.notes !== undefined ? dto.notes : order.notes });
+      await m.save(order);
+      if (respec || datesChanged) {
+        const bill = terms.promotion ? repriceWithPromotion(terms, specificationName, deliveryDate, pickupDate) : quoteRental(terms, { specificationName, deliveryDate, pickupDate });
+        await this.lifecycle.voidLines(m, order, ['placement']);
+        await this.lifecycle.addLines(m, order, bill, 'placement');
+        await this.lifecycle.refreshTotals(m, order);
+        await this.lifecycle.syncDateJobs(m, order, 'pickup date removed by the company');
+      }
+      await recordEvents(m, { type: 'order.updated', aggregateType: 'order', aggregateId: order.id, companyId, actorId: actor.id, payload: { fields: Object.keys(dto), total_amount: order.totalAmount } });
+    });
+    return this.withLines({ companyId }, id);
+  }
+
+  // ------------------------------------------------------------ customer actions
+
+  /**
+   * The customer cancels a pending, approved or scheduled order. Inside the company's free-cancellation
+   * window before the delivery date (company time zone) the cancellation fee applies: the rental lines
+   * are voided and the fee (with its taxes) becomes the bill. Unfinished jobs are aborted and their
+   * reserved assets released; the promotion redemption is given back.
+   */
+  async cancel(actor: Actor, id: string, dto: ReasonDto): Promise<OrderWithLinesDto> {
+    const companyId = actor.companyId!;
+    await this.ds.transaction(async (m) => {
+      const order = await this.lifecycle.lock(m, companyId, id, actor.id);
+      const settings = await this.settings.get(companyId, m);
+      const [{ hours }] = await m.query(`SELECT extract(epoch FROM (($1::date)::timestamp AT TIME ZONE $2) - now()) / 3600 AS hours`, [order.deliveryDate, settings.timezone]);
+      const late = Number(hours) < settings.free_cancellation_hours;
+      await this.lifecycle.move(m, order, 'cancelled', actor, dto.reason ?? null, { late, fee_amount: late ? settings.cancellation_fee_amount : 0 });
+      await m.update(Order, { id: order.id }, { cancelledAt: new Date(), cancellationReason: dto.reason ?? null });
+      await this.lifecycle.voidLines(m, order);
+      if (late && settings.cancellation_fee_amount > 0) {
+        await this.lifecycle.addLines(m, order, flatFee(order.terms, 'cancellation_fee', `Late cancellation (within ${settings.free_cancellation_hours} h of delivery)`, settings.cancellation_fee_amount), 'cancellation');
+        await m.update(Order, { id: order.id }, { dueDate: this.lifecycle.dueDate(order, todayIn(settings.timezone)) });
+      }
+      await this.lifecycle.refreshTotals(m, order);
+      await this.lifecycle.abortOrderJobs(m, order, 'order cancelled by the customer');
+    });
+    return this.withLines({ companyId, customerId: actor.id }, id);
+  }
+
+  async feedback(actor: Actor, id: string, dto: FeedbackDto): Promise<OrderDto> {
+    const companyId = actor.companyId!;
+    await this.ds.transaction(async (m) => {
+      const order = await this.lifecycle.lock(m, companyId, id, actor.id);
+      if (order.status !== 'completed') throw ApiError.conflict('ORDER_NOT_COMPLETED', 'Feedback is possible once the order is completed.');
+      if (order.feedbackAt) throw ApiError.conflict('FEEDBACK_EXISTS', 'Feedback was already given for this order.');
+      await m.update(Order, { id }, { feedbackRating: dto.rating, feedbackComment: dto.comment ?? null, feedbackAt: new Date() });
+      await recordEvents(m, { type: 'order.feedback_given', aggregateType: 'order', aggregateId: id, companyId, actorId: actor.id, payload: { rating: dto.rating } });
+    });
+    return this.get({ companyId, customerId: actor.id }, id);
+  }
+
+  // ------------------------------------------------------------ reads
+
+  async list(scope: OrderScope, q: CompanyOrderQuery, ongoing = false): Promise<Page<OrderDto>> {
+    const qb = this.ds.getRepository(Order).createQueryBuilder('o').where('o.companyId = :companyId', { companyId: scope.companyId });
+    if (scope.customerId) qb.andWhere('o.customerId = :customerId', { customerId: scope.customerId });
+    if (q.customer_id) qb.andWhere('o.customerId = :cid', { cid: q.customer_id });
+    if (ongoing) qb.andWhere('o.status IN (:...ongoing)', { ongoing: ONGOING_STATUSES });
+    if (q.status) qb.andWhere('o.status = :status', { status: q.status });
+    if (q.payment_status) qb.andWhere('o.paymentStatus = :ps', { ps: q.payment_status });
+    if (q.asset_specification_id) qb.andWhere('o.assetSpecificationId = :spec', { spec: q.asset_specification_id });
+    if (q.date) qb.andWhere('o.deliveryDate = :date', { date: q.date });
+    if (q.from) qb.andWhere('o.deliveryDate >= :from', { from: q.from });
+    if (q.to) qb.andWhere('o.deliveryDate <= :to', { to: q.to });
+    if (q.q) {
+      const num = parseOrderNumber(q.q);
+      qb.andWhere(
+        `(o.address->>'line1' ILIKE :q OR o.address->>'city' ILIKE :q OR o.notes ILIKE :q
+          OR EXISTS (SELECT 1 FROM users u WHERE u.id = o.customer_id AND (u.name ILIKE :q OR u.email ILIKE :q))
+          ${num !== null ? 'OR o.number = :num' : ''})`,
+        { q: likePattern(q.q), num },
+      );
+    }
+    const page = await paginate(qb, q, {
+      sortable: { created_at: 'o.createdAt', delivery_date: 'o.deliveryDate', number: 'o.number', total_amount: 'o.totalAmount', status: 'o.status' },
+    });
+    const names = await this.names(page.items);
+    const today = await this.today(scope.companyId);
+    return new Page(page.items.map((o) => OrderDto.of(o, names(o), today)), page.meta);
+  }
+
+  async get(scope: OrderScope, id: string): Promise<OrderDto> {
+    const order = await this.find(scope, id);
+    const names = await this.names([order]);
+    return OrderDto.of(order, names(order), await this.today(scope.companyId));
+  }
+
+  async withLines(scope: OrderScope, id: string): Promise<OrderWithLinesDto> {
+    const order = await this.find(scope, id);
+    const [names, lines, today] = await Promise.all([this.names([order]), this.liveLines(order.id), this.today(scope.companyId)]);
+    return { ...OrderDto.of(order, names(order), today), lines: lines.map(OrderLineDto.of) };
+  }
+
+  async full(companyId: string, id: string): Promise<OrderFullDto> {
+    const base = await this.withLines({ companyId }, id);
+    const [all, history, jobs, requests] = await Promise.all([
+      this.ds.getRepository(OrderLine).find({ where: { orderId: id }, order: { position: 'ASC' } }),
+      this.ds.getRepository(OrderStatusChange).find({ where: { orderId: id }, order: { createdAt: 'ASC', id: 'ASC' } }),
+      this.ds.getRepository(Job).find({ where: { orderId: id }, order: { scheduledDate: 'ASC', createdAt: 'ASC' } }),
+      this.ds.query(`SELECT status, count(*)::int AS n FROM order_change_requests WHERE order_id = $1 GROUP BY status`, [id]),
+    ]);
+    const counts: Record<string, number> = { pending: 0, approved: 0, rejected: 0 };
+    for (const r of requests as { status: string; n: number }[]) counts[r.status] = r.n;
+    return { ...base, all_lines: all.map(StoredLineDto.ofStored), status_history: history.map(StatusChangeDto.of), jobs: jobs.map(JobSummaryDto.of), change_requests: counts };
+  }
+
+  async history(companyId: string, id: string): Promise<StatusChangeDto[]> {
+    await this.find({ companyId }, id);
+    const rows = await this.ds.getRepository(OrderStatusChange).find({ where: { orderId: id }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return rows.map(StatusChangeDto.of);
+  }
+
+  /**
+   * An order for any signed-in caller who has a part in it: a user of its company, its customer, or a
+   * driver with a job on it. Everyone else gets 404.
+   */
+  async details(actor: Actor, id: string): Promise<OrderWithLinesDto & { jobs: JobSummaryDto[] }> {
+    const [order] = await this.ds.query(`SELECT company_id, customer_id FROM orders WHERE id = $1`, [id]);
+    const companyId: string | undefined = order?.company_id;
+    let allowed = false;
+    if (order && actor.companyId === companyId) {
+      if (actor.type === 'company') allowed = true;
+      else if (actor.type === 'customer') allowed = order.customer_id === actor.id;
+      else if (actor.type === 'driver') allowed = (await this.ds.query(`SELECT 1 FROM jobs WHERE order_id = $1 AND driver_id = $2 LIMIT 1`, [id, actor.id])).length > 0;
+    }
+    if (!allowed) throw ApiError.notFound('Order');
+    const base = await this.withLines({ companyId: companyId! }, id);
+    const jobs = await this.ds.getRepository(Job).find({ where: { orderId: id }, order: { scheduledDate: 'ASC', createdAt: 'ASC' } });
+    return { ...base, jobs: jobs.map(JobSummaryDto.of) };
+  }
+
+  private async find(scope: OrderScope, id: string): Promise<Order> {
+    const order = await this.ds.getRepository(Order).findOneBy({ id, companyId: scope.companyId, ...(scope.customerId ? { customerId: scope.customerId } : {}) });
+    if (!order) throw ApiError.notFound('Order');
+    return order;
+  }
+
+  liveLines(orderId: string): Promise<OrderLine[]> {
+    return this.ds.getRepository(OrderLine).find({ where: { orderId, voidedAt: IsNull() }, order: { position: 'ASC' } });
+  }
+
+  /** Names for a page of orders in three queries (customers, specifications, waste types). */
+  async names(orders: Order[]): Promise<(o: Order) => OrderNames> {
+    const ids = (f: (o: Order) => string) => [...new Set(orders.map(f))];
+    const [customers, specs, wastes] = await Promise.all([
+      this.ds.query(`SELECT id, name FROM users WHERE id = ANY($1)`, [ids((o) => o.customerId)]),
+      this.ds.query(`SELECT id, name FROM asset_specifications WHERE id = ANY($1)`, [ids((o) => o.assetSpecificationId)]),
+      this.ds.query(`SELECT id, name FROM waste_types WHERE id = ANY($1)`, [ids((o) => o.wasteTypeId)]),
+    ]);
+    const map = (rows: { id: string; name: string }[]) => new Map(rows.map((r) => [r.id, r.name]));
+    const [c, s, w] = [map(customers), map(specs), map(wastes)];
+    return (o) => ({ customer: c.get(o.customerId) ?? '', specification: s.get(o.assetSpecificationId) ?? '', wasteType: w.get(o.wasteTypeId) ?? '' });
+  }
+
+  async today(companyId: string): Promise<string> {
+    const [c] = await this.ds.query(`SELECT timezone FROM companies WHERE id = $1`, [companyId]);
+    return todayIn(c?.timezone ?? 'UTC');
+  }
+}
+
+function quoteDto(p: Priced): QuoteDto {
+  return {
+    currency: p.currency,
+    lines: p.bill.lines.map(OrderLineDto.of),
+    subtotal_amount: p.bill.subtotal_amount,
+    discount_amount: p.bill.discount_amount,
+    tax_amount: p.bill.tax_amount,
+    total_amount: p.bill.total_amount,
+    due_date: p.dueDate,
+    lot_id: p.resolved.lotId,
+    distance_km: Math.round(p.resolved.terms.distance_m / 100) / 10,
+    promotion_code: p.resolved.terms.promotion?.code ?? null,
+  };
+}
+
+/** The placement bill again with the promotion frozen on the order (its limits were checked at placement). */
+function repriceWithPromotion(terms: FrozenTerms, specificationName: string, deliveryDate: string, pickupDate: string | null): Bill {
+  const p = terms.promotion!;
+  return quoteRental(terms, {
+    specificationName,
+    deliveryDate,
+    pickupDate,
+    promotion: { ...p, valid_from: null, valid_to: null, max_redemptions: null, max_redemptions_per_customer: null, min_subtotal_amount: 0, active: true, asset_specification_ids: [], redemptions: 0, customer_redemptions: 0 },
+  });
+}
+
