@@ -71,6 +71,7 @@ describe('Orders: placement, pricing, decisions, cancellation', () => {
       };
       await refuse({ delivery_date: inDays(0) }, 'delivery_date'); // lead time 1 day
       await refuse({ delivery_date: '2031-02-30' }, 'delivery_date');
+      await refuse({ delivery_date: '2031-13-01' }, 'delivery_date');
       await refuse({ pickup_date: inDays(1), delivery_date: inDays(3) }, 'pickup_date');
       await refuse({ address_id: rival.addressId }, 'address_id');
       await refuse({ asset_specification_id: rival.specId }, 'asset_specification_id');

@@ -72,11 +72,13 @@ export const EnumQuery = (values: readonly string[]) =>
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 /** A calendar date `YYYY-MM-DD` that exists. */
-export const isDateOnly = (v: unknown): v is string => typeof v === 'string' && DATE_ONLY.test(v) && new Date(v + 'T00:00:00Z').toISOString().slice(0, 10) === v;
+export const isDateOnly = (v: unknown): v is string => {
+  if (typeof v !== 'string' || !DATE_ONLY.test(v)) return false;
+  const d = new Date(v + 'T00:00:00Z'); // month 13 is an invalid Date: toISOString would throw
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+};
 
-export const DateField = (o: FieldOptions = {}) =>
-  applyDecorators(
-    doc({ example: '2025-06-01', ...o }, { type: String, format: 'date' }),
-    ...opt(o),
-    ValidateBy({ name: 'isDateOnly', validator: { validate: isDateOnly, defaultMessage: () => 'must be a date YYYY-MM-DD' } }),
-  );
+/** The bare check, for properties documented by hand. */
+export const IsDateOnly = () => ValidateBy({ name: 'isDateOnly', validator: { validate: isDateOnly, defaultMessage: () => 'must be a date YYYY-MM-DD' } });
+
+export const DateField = (o: FieldOptions = {}) => applyDecorators(doc({ example: '2025-06-01', ...o }, { type: String, format: 'date' }), ...opt(o), IsDateOnly());

@@ -19,7 +19,7 @@ import {
 } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
 import { IsCurrencyCode, IsTimeZone } from '../../common/validation/validators';
-import { IsCalendarDate } from '../sites/sites.dto';
+import { IsDateOnly } from '../../common/validation/fields';
 import { CompanyDocument } from './company-admin.entity';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -52,7 +52,7 @@ export class DocumentInputDto {
   @ApiProperty({ example: 'General liability insurance', maxLength: 200 }) @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(200) name: string;
   @ApiProperty({ example: 'insurance', maxLength: 60, description: 'Free-form kind: insurance, license, permit, registration…' }) @Transform(lower) @IsString() @IsNotEmpty() @MaxLength(60) type: string;
   @ApiProperty({ example: 'https://files.acme.test/insurance-2025.pdf', maxLength: 2000 }) @IsString() @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }) @MaxLength(2000) url: string;
-  @ApiPropertyOptional({ format: 'date', example: '2026-06-30', nullable: true, type: String }) @IsOptional() @IsCalendarDate() expires_on?: string | null;
+  @ApiPropertyOptional({ format: 'date', example: '2026-06-30', nullable: true, type: String }) @IsOptional() @IsDateOnly() expires_on?: string | null;
 }
 
 export class ReplaceDocumentsDto {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { OpeningHours, WEEKDAYS, Weekday } from './site.entity';
-import { isCalendarDate } from './sites.dto';
+import { isDateOnly } from '../../common/validation/fields';
 
 export type SiteKindName = 'lot' | 'station';
 export type ClosedReason = 'HOLIDAY' | 'CLOSED_DAY' | 'INACTIVE';
@@ -45,7 +45,7 @@ export class OpeningCalendar {
 
   /** 404 when the site is absent, deleted or another company's. Pass `m` inside a transaction. */
   async isOpen(kind: SiteKindName, id: string, companyId: string, date: string, m: EntityManager = this.ds.manager): Promise<OpenResult> {
-    if (!isCalendarDate(date)) throw ApiError.validation({ date: ['must be a date YYYY-MM-DD'] });
+    if (!isDateOnly(date)) throw ApiError.validation({ date: ['must be a date YYYY-MM-DD'] });
     const t = TABLES[kind];
     const [site] = await m.query(
       `SELECT s.active, s.opening_hours, h.name AS holiday
@@ -73,7 +73,7 @@ export class OpeningCalendar {
 
   /** Ids of the company's active sites of a kind that are open on `date` (e.g. stations open that day). */
   async openIds(kind: SiteKindName, companyId: string, date: string, m: EntityManager = this.ds.manager): Promise<string[]> {
-    if (!isCalendarDate(date)) throw ApiError.validation({ date: ['must be a date YYYY-MM-DD'] });
+    if (!isDateOnly(date)) throw ApiError.validation({ date: ['must be a date YYYY-MM-DD'] });
     const t = TABLES[kind];
     const rows: { id: string; opening_hours: OpeningHours }[] = await m.query(
       `SELECT s.id, s.opening_hours FROM ${t.site} s

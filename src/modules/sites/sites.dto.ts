@@ -20,6 +20,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
+import { IsDateOnly } from '../../common/validation/fields';
 import { HolidayEntity, Lot, OpeningHours, SiteEntity, Station, WEEKDAYS } from './site.entity';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -61,24 +62,6 @@ export function IsOpeningHours(options?: ValidationOptions): PropertyDecorator {
         validate: (v: unknown) => openingHoursProblem(v) === null,
         defaultMessage: (args) => openingHoursProblem(args?.value) ?? 'invalid opening hours',
       },
-    });
-}
-
-/** A real calendar date written YYYY-MM-DD. */
-export const isCalendarDate = (v: unknown): v is string => {
-  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
-  const d = new Date(v + 'T00:00:00Z');
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-};
-
-export function IsCalendarDate(options?: ValidationOptions): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name: 'isCalendarDate',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options: { message: 'must be a date YYYY-MM-DD', ...options },
-      validator: { validate: isCalendarDate },
     });
 }
 
@@ -146,11 +129,11 @@ export class UpdateStationDto extends StationFieldsDto {
 }
 
 export class HolidayInputDto {
-  @ApiProperty({ example: '2025-12-25', format: 'date' }) @IsCalendarDate() date: string;
+  @ApiProperty({ example: '2025-12-25', format: 'date' }) @IsDateOnly() date: string;
   @ApiProperty({ example: 'Christmas Day', maxLength: 120 }) @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(120) name: string;
 }
 export class UpdateHolidayDto {
-  @ApiPropertyOptional({ example: '2025-12-26', format: 'date' }) @Given() @IsCalendarDate() date?: string;
+  @ApiPropertyOptional({ example: '2025-12-26', format: 'date' }) @Given() @IsDateOnly() date?: string;
   @ApiPropertyOptional({ example: 'Boxing Day', maxLength: 120 }) @Given() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(120) name?: string;
 }
 export class ReplaceHolidaysDto {
@@ -168,8 +151,8 @@ export class StationQuery extends SiteQuery {
   @ApiPropertyOptional({ format: 'uuid', description: 'Only stations accepting this waste type.' }) @IsOptional() @IsUUID() waste_type_id?: string;
 }
 export class HolidayQuery extends PageQuery {
-  @ApiPropertyOptional({ format: 'date', description: 'Holidays on or after this date.' }) @IsOptional() @IsCalendarDate() from?: string;
-  @ApiPropertyOptional({ format: 'date', description: 'Holidays on or before this date.' }) @IsOptional() @IsCalendarDate() to?: string;
+  @ApiPropertyOptional({ format: 'date', description: 'Holidays on or after this date.' }) @IsOptional() @IsDateOnly() from?: string;
+  @ApiPropertyOptional({ format: 'date', description: 'Holidays on or before this date.' }) @IsOptional() @IsDateOnly() to?: string;
 }
 
 // ---------------------------------------------------------------- responses
