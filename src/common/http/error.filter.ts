@@ -1,9 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ThrottlerException } from '@nestjs/throttler';
-import { QueryFailedError } from 'typeorm';
 import { currentRequestId } from '../logger';
 import { ApiError } from './api-error';
+import { sqlState } from '../../database/pg-errors';
 
 const DEFAULT_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -72,15 +72,13 @@ export class ErrorFilter implements ExceptionFilter {
       if (status === 404 && /^Cannot \w+ /.test(String(message))) message = 'Route not found.';
       return { status, body: { success: false, message: String(message), code: DEFAULT_CODES[status] ?? 'ERROR' } };
     }
-    if (e instanceof QueryFailedError) {
-      const code = (e as unknown as { code?: string }).code;
-      // A unique constraint that a service did not pre-check (a race between two requests).
-      if (code === '23505') {
-        return { status: 409, body: { success: false, message: 'A record with these values already exists.', code: 'CONFLICT' } };
-      }
-      if (code === '40001' || code === '40P01') {
-        return { status: 409, body: { success: false, message: 'Concurrent update; retry the request.', code: 'CONCURRENT_UPDATE' } };
-      }
+    const code = sqlState(e);
+    // A unique constraint that a service did not pre-check (a race between two requests).
+    if (code === '23505') {
+      return { status: 409, body: { success: false, message: 'A record with these values already exists.', code: 'CONFLICT' } };
+    }
+    if (code === '40001' || code === '40P01') {
+      return { status: 409, body: { success: false, message: 'Concurrent update; retry the request.', code: 'CONCURRENT_UPDATE' } };
     }
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { success: false, message: 'Internal server error.', code: 'INTERNAL_ERROR' } };
   }

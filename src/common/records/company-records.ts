@@ -1,9 +1,10 @@
 import { Type } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull, QueryFailedError, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, IsNull, SelectQueryBuilder } from 'typeorm';
 import type { Actor } from '../access/actor';
 import { ApiError, FieldErrors } from '../http/api-error';
 import { snake } from '../../database/snake-naming.strategy';
 import { recordEvents } from '../outbox/outbox';
+import { violatedIndex } from '../../database/pg-errors';
 
 /** A company-owned, soft-deleted row. */
 export interface CompanyRow {
@@ -150,17 +151,17 @@ export class CompanyRecords<E extends CompanyRow> {
     try {
       return await this.ds.transaction(work);
     } catch (e) {
-      const u = e instanceof QueryFailedError ? this.violated(e) : undefined;
+      const u = this.violated(e);
       if (u) throw ApiError.conflict(u.code, u.message);
       throw e;
     }
   }
 
   /** The unique text whose index `e` violates; the first one when the driver does not name the index. */
-  private violated(e: QueryFailedError): UniqueText<E> | undefined {
-    const d = ((e as { driverError?: { code?: string; constraint?: string } }).driverError ?? e) as { code?: string; constraint?: string };
-    if (d.code !== '23505') return undefined;
-    return d.constraint ? this.o.unique?.find((u) => u.index === d.constraint) : this.o.unique?.[0];
+  private violated(e: unknown): UniqueText<E> | undefined {
+    const index = violatedIndex(e);
+    if (index === undefined) return undefined;
+    return index ? this.o.unique?.find((u) => u.index === index) : this.o.unique?.[0];
   }
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
@@ -12,6 +12,7 @@ import { UsersService } from '../users/users.service';
 import { CompanyDocumentDto, DocumentQuery, ReplaceDocumentsDto, UpdateCompanyDto, UpdateOwnUserDto } from './company-admin.dto';
 import { CompanyDocument } from './company-admin.entity';
 import { CompanySettingsService } from './company-settings.service';
+import { isUniqueViolation } from '../../database/pg-errors';
 
 const emailTaken = () => ApiError.conflict('EMAIL_TAKEN', 'This e-mail address is already registered.');
 
@@ -61,7 +62,7 @@ export class CompanyAdminService {
         return this.users.profile(actorId, m);
       });
     } catch (e) {
-      if (e instanceof QueryFailedError && (e as unknown as { code?: string }).code === '23505') throw emailTaken();
+      if (isUniqueViolation(e)) throw emailTaken();
       throw e;
     }
   }

@@ -1,4 +1,4 @@
-import { EntityManager, QueryFailedError, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { likePattern, PageQuery, paginate } from '../../common/http/pagination';
 import { Page } from '../../common/http/envelope';
@@ -6,6 +6,7 @@ import { recordEvents } from '../../common/outbox/outbox';
 import { snake } from '../../database/snake-naming.strategy';
 import { User, UserStatus } from '../users/user.entity';
 import { MemberProfile } from './member-profile.entity';
+import { isUniqueViolation } from '../../database/pg-errors';
 
 export type Loaded<P extends MemberProfile> = P & { user: User };
 
@@ -94,7 +95,7 @@ export class MemberDirectory<P extends MemberProfile> {
     try {
       await m.update(User, { id: user.id }, patch);
     } catch (e) {
-      if (e instanceof QueryFailedError && (e as unknown as { code?: string }).code === '23505') throw emailTaken();
+      if (isUniqueViolation(e)) throw emailTaken();
       throw e;
     }
     return keys.map((k) => (k === 'emailVerifiedAt' ? 'email_verified' : k));

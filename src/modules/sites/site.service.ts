@@ -1,4 +1,4 @@
-import { DataSource, EntityManager, EntityTarget, QueryFailedError, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, EntityTarget, SelectQueryBuilder } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
@@ -6,6 +6,7 @@ import { recordEvents } from '../../common/outbox/outbox';
 import { SiteReference, isReferenced } from './site-references';
 import { HolidayEntity, SiteEntity } from './site.entity';
 import { ALL_DAY_HOURS, HolidayDto, HolidayInputDto, HolidayQuery, ReplaceHolidaysDto, SiteQuery, UpdateHolidayDto } from './sites.dto';
+import { isUniqueViolation } from '../../database/pg-errors';
 
 export type SiteKind = 'lot' | 'station';
 
@@ -31,7 +32,6 @@ export interface SiteFields {
   active?: boolean;
 }
 
-const isUniqueViolation = (e: unknown) => e instanceof QueryFailedError && (e as unknown as { code?: string }).code === '23505';
 
 /**
  * CRUD, soft delete and holidays for a kind of site (lot or station). Subclasses add their own

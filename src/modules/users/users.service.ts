@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { hashPassword } from '../../common/security/passwords';
 import { UserDto } from '../auth/auth.dto';
 import { Customer } from '../customers/customer.entity';
 import { Driver } from '../drivers/driver.entity';
 import { User, UserType } from './user.entity';
+import { isUniqueViolation } from '../../database/pg-errors';
 
 export interface NewUser {
   type: UserType;
@@ -32,7 +33,7 @@ export class UsersService {
         m.create(User, { type: u.type, name: u.name, email: u.email.toLowerCase(), phone: u.phone ?? null, passwordHash, companyId: u.companyId ?? null, status: 'active' }),
       );
     } catch (e) {
-      if (e instanceof QueryFailedError && (e as unknown as { code: string }).code === '23505') throw emailTaken();
+      if (isUniqueViolation(e)) throw emailTaken();
       throw e;
     }
     if (u.type === 'customer') await m.insert(Customer, { id: user.id, companyId: u.companyId! });
