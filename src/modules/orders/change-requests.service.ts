@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
@@ -22,7 +22,10 @@ import {
 import { OrderLifecycle } from './order-lifecycle';
 import { OrderTerms, todayIn } from './order-terms';
 import { BillDto, parseOrderNumber } from './orders.dto';
-import { addDays, rentalLengthChange, respecification, serviceFee, type Bill, type PricedLine } from './pricing-engine';
+import { addDays, rentalLengthChange, respecification, serviceFee, totalsOf, type Bill, type PricedLine } from './pricing-engine';
+
+const pricedLine = (l: OrderLine): PricedLine => ({ kind: l.kind, description: l.description, quantity: l.quantity, unit_amount: l.unitAmount, amount: l.amount });
+import { isUniqueViolation } from '../../database/pg-errors';
 
 /** Who is looking: the company sees all of its own requests, a customer only theirs. */
 export interface ChangeRequestScope {
@@ -66,29 +69,11 @@ interface Plan {
 }
 
 const pendingConflict = () => ApiError.conflict('CHANGE_REQUEST_PENDING', 'This order already has a pending change request; wait for the company to decide on it.');
-const isPendingViolation = (e: unknown) => {
-  if (!(e instanceof QueryFailedError)) return false;
-  const d = ((e as { driverError?: { code?: string; constraint?: string } }).driverError ?? e) as { code?: string; constraint?: string };
-  return d.code === '23505' && (!d.constraint || d.constraint === PENDING_INDEX);
-};
 const fail = (field: string, message: string): never => {
   throw ApiError.validation({ [field]: [message] });
 };
 const datesOf = (o: Pick<Order, 'deliveryDate' | 'pickupDate'>) => ({ deliveryDate: o.deliveryDate, pickupDate: o.pickupDate });
 const emptyBill = (): Bill => ({ lines: [], subtotal_amount: 0, discount_amount: 0, tax_amount: 0, total_amount: 0 });
-
-/** A bill from stored lines (those an approval recorded), with the same totals rules as the engine. */
-function billOfLines(lines: OrderLine[]): Bill {
-  const priced: PricedLine[] = lines.map((l) => ({ kind: l.kind, description: l.description, quantity: l.quantity, unit_amount: l.unitAmount, amount: l.amount }));
-  const sum = (f: (l: PricedLine) => boolean) => priced.filter(f).reduce((s, l) => s + l.amount, 0);
-  return {
-    lines: priced,
-    subtotal_amount: sum((l) => l.kind !== 'discount' && l.kind !== 'tax'),
-    discount_amount: -sum((l) => l.kind === 'discount'),
-    tax_amount: sum((l) => l.kind === 'tax'),
-    total_amount: sum(() => true),
-  };
-}
 
 /**
  * Customers' change requests on their orders (domain.md §4): created by the customer (one pending per
@@ -143,7 +128,7 @@ export class ChangeRequestsService {
         return request.id;
       });
     } catch (e) {
-      if (isPendingViolation(e)) throw pendingConflict();
+      if (isUniqueViolation(e, PENDING_INDEX)) throw pendingConflict();
       throw e;
     }
     return this.get({ companyId, customerId: actor.id }, id);
@@ -275,7 +260,7 @@ export class ChangeRequestsService {
     const order = await this.ds.getRepository(Order).findOneByOrFail({ id: request.orderId });
     if (request.status === 'pending') return BillDto.of((await this.plan(this.ds.manager, order, request.type, request.details, 'price')).bill, order.currency);
     const lines = request.status === 'approved' ? await this.recordedLines([request.id]) : [];
-    return BillDto.of(billOfLines(lines), order.currency);
+    return BillDto.of(totalsOf(lines.map(pricedLine)), order.currency);
   }
 
   private async find(scope: ChangeRequestScope, id: string): Promise<OrderChangeRequest> {
@@ -299,7 +284,7 @@ export class ChangeRequestsService {
       const order = orders.get(r.orderId)!;
       let bill: Bill | null;
       if (r.status === 'pending') bill = await this.estimate(order, r);
-      else bill = billOfLines(r.status === 'approved' ? lines.filter((l) => l.changeRequestId === r.id) : []);
+      else bill = totalsOf(r.status === 'approved' ? lines.filter((l) => l.changeRequestId === r.id).map(pricedLine) : []);
       out.push(ChangeRequestDto.of(r, order.number, bill && BillDto.of(bill, order.currency)));
     }
     return out;
@@ -380,7 +365,7 @@ export class ChangeRequestsService {
           if (order.pickupDate && date > order.pickupDate) fail('date', `must not be after the pickup date ${order.pickupDate}`);
           if (type === 'relocate') {
             if (d.address_id === order.addressId) fail('address_id', 'is already the order\'s address');
-            address = await this.customerAddress(m, order, d.address_id!);
+            address = await this.terms.address(m, order.companyId, order.customerId, d.address_id!);
             if (!address) fail('address_id', 'is not one of your addresses');
           }
           await assertLotOpen(date, 'date');
@@ -412,21 +397,12 @@ export class ChangeRequestsService {
     }
   }
 
-  private async customerAddress(m: EntityManager, order: Order, addressId: string): Promise<AddressSnapshot | null> {
-    const [a] = await m.query(
-      `SELECT label, line1, line2, city, region, postal_code, country, latitude, longitude, instructions
-         FROM customer_addresses WHERE id = $1 AND company_id = $2 AND customer_id = $3 AND deleted_at IS NULL`,
-      [addressId, order.companyId, order.customerId],
-    );
-    return a ? { ...a, latitude: Number(a.latitude), longitude: Number(a.longitude) } : null;
-  }
-
   /** A new container: the asset dispatch reserved for the unfinished delivery is of the old specification; unassign and release it. */
   private async releaseDeliveryAsset(m: EntityManager, order: Order): Promise<void> {
     const delivery = await this.lifecycle.unfinishedJob(m, order, 'delivery');
     if (!delivery?.assetId) return;
     await m.update(Job, { id: delivery.id }, { assetId: null });
-    await m.query(`UPDATE assets SET status = 'available', updated_at = now() WHERE id = $1 AND status = 'reserved'`, [delivery.assetId]);
+    await this.lifecycle.releaseAssets(m, [delivery.assetId]);
   }
 }
 

@@ -147,9 +147,13 @@ export class OrderLifecycle {
     if (jobs.length === 0) return;
     const ids = jobs.map((j) => j.id);
     await m.update(Job, { id: In(ids) }, { status: 'aborted', abortReason: reason, abortedAt: new Date() });
-    const assets = jobs.map((j) => j.assetId).filter((a): a is string => !!a);
-    if (assets.length) await m.query(`UPDATE assets SET status = 'available', updated_at = now() WHERE id = ANY($1) AND status = 'reserved'`, [assets]);
+    await this.releaseAssets(m, jobs.map((j) => j.assetId).filter((a): a is string => !!a));
     await recordEvents(m, ...jobs.map((j) => ({ type: 'job.aborted', aggregateType: 'job', aggregateId: j.id, companyId: j.companyId, payload: { order_id: j.orderId, reason } })));
+  }
+
+  /** Reserved assets back to available (an asset already out on site keeps its status). */
+  async releaseAssets(m: EntityManager, assetIds: string[]): Promise<void> {
+    if (assetIds.length) await m.query(`UPDATE assets SET status = 'available', updated_at = now() WHERE id = ANY($1) AND status = 'reserved'`, [assetIds]);
   }
 
   /** Aborts every unfinished job of the order (cancellation). */

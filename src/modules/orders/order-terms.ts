@@ -38,11 +38,7 @@ export class OrderTerms {
 
   async resolve(m: EntityManager, t: OrderTarget): Promise<ResolvedTerms> {
     // One query at a time: inside a transaction they share one connection.
-    const [address]: AddressSnapshot[] = await m.query(
-      `SELECT label, line1, line2, city, region, postal_code, country, latitude, longitude, instructions
-         FROM customer_addresses WHERE id = $1 AND company_id = $2 AND customer_id = $3 AND deleted_at IS NULL`,
-      [t.addressId, t.companyId, t.customerId],
-    );
+    const address = await this.address(m, t.companyId, t.customerId, t.addressId);
     const [spec]: { id: string; name: string }[] = await m.query(`SELECT id, name FROM asset_specifications WHERE id = $1 AND company_id = $2 AND active AND deleted_at IS NULL`, [t.assetSpecificationId, t.companyId]);
     const [waste]: { id: string; name: string; price_override_amount: number | null }[] = await m.query(
       `SELECT w.id, w.name, l.price_override_amount
@@ -70,8 +66,7 @@ export class OrderTerms {
       [t.companyId],
     );
     if (lots.length === 0) throw ApiError.unprocessable('NO_SERVING_LOT', 'The company has no active lot to deliver from.');
-    const site = { latitude: Number(address.latitude), longitude: Number(address.longitude) };
-    const nearest = lots.map((l) => ({ id: l.id, distance: haversineMetres(l, site) })).sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id))[0];
+    const nearest = lots.map((l) => ({ id: l.id, distance: haversineMetres(l, address!) })).sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id))[0];
 
     const taxes = await m.query(`SELECT id, name, rate_bps, applies_to FROM taxes WHERE company_id = $1 AND is_default AND deleted_at IS NULL ORDER BY name, id`, [t.companyId]);
     const [term] = await m.query(`SELECT id, due_days FROM payment_terms WHERE company_id = $1 AND is_default AND deleted_at IS NULL ORDER BY created_at LIMIT 1`, [t.companyId]);
@@ -97,7 +92,17 @@ export class OrderTerms {
       payment_term_id: term?.id ?? null,
       promotion: null,
     };
-    return { terms, address: { ...address, latitude: site.latitude, longitude: site.longitude }, lotId: nearest.id, specificationName: spec.name, wasteTypeName: waste.name };
+    return { terms, address: address!, lotId: nearest.id, specificationName: spec.name, wasteTypeName: waste.name };
+  }
+
+  /** The customer's live address as the order keeps it (snapshot), or null when it is not theirs. */
+  async address(m: EntityManager, companyId: string, customerId: string, addressId: string): Promise<AddressSnapshot | null> {
+    const [a] = await m.query(
+      `SELECT label, line1, line2, city, region, postal_code, country, latitude, longitude, instructions
+         FROM customer_addresses WHERE id = $1 AND company_id = $2 AND customer_id = $3 AND deleted_at IS NULL`,
+      [addressId, companyId, customerId],
+    );
+    return a ? { ...a, latitude: Number(a.latitude), longitude: Number(a.longitude) } : null;
   }
 
   /**

@@ -5,6 +5,7 @@ import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
 import { recordEvents } from '../../common/outbox/outbox';
+import type { CompanySettingsDto } from '../company-admin/company-admin.dto';
 import { CompanySettingsService } from '../company-admin/company-settings.service';
 import { Job } from '../jobs/job.entity';
 import { OpeningCalendar } from '../sites/opening-calendar.service';
@@ -41,8 +42,7 @@ interface Priced {
   resolved: ResolvedTerms;
   bill: Bill;
   dueDate: string;
-  today: string;
-  currency: string;
+  settings: CompanySettingsDto;
   promotionId: string | null;
 }
 
@@ -75,7 +75,6 @@ export class OrdersService {
     const companyId = actor.companyId!;
     const id = await this.ds.transaction(async (m) => {
       const p = await this.price(m, companyId, actor.id, dto);
-      const settings = await this.settings.get(companyId, m);
       const [{ last_number: number }] = await m.query(
         `INSERT INTO order_counters (company_id, last_number) VALUES ($1, 1)
          ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number`,
@@ -99,7 +98,7 @@ export class OrdersService {
         promotionId: p.promotionId,
         promotionCode: p.resolved.terms.promotion?.code ?? null,
         terms: p.resolved.terms,
-        currency: p.currency,
+        currency: p.settings.currency,
         subtotalAmount: 0,
         discountAmount: 0,
         taxAmount: 0,
@@ -111,7 +110,7 @@ export class OrdersService {
       await this.lifecycle.addLines(m, order, p.bill, 'placement');
       await this.lifecycle.refreshTotals(m, order);
       await this.lifecycle.recordStatus(m, order, null, 'pending', actor, null, { total_amount: order.totalAmount });
-      if (settings.auto_approve_orders) await this.approveLocked(m, order, 'system');
+      if (p.settings.auto_approve_orders) await this.approveLocked(m, order, 'system');
       return order.id;
     });
     return this.withLines({ companyId, customerId: actor.id }, id);
@@ -147,7 +146,7 @@ export class OrdersService {
       throw ApiError.unprocessable('PROMOTION_INVALID', message, { promotion_code: [message] });
     }
     if (promotion) resolved.terms.promotion = { id: promotion.id, code: promotion.code, discount_type: promotion.discount_type, discount_value: promotion.discount_value };
-    return { resolved, bill, dueDate: addDays(today, resolved.terms.due_days), today, currency: settings.currency, promotionId: promotion?.id ?? null };
+    return { resolved, bill, dueDate: this.lifecycle.dueDate(resolved, today), settings, promotionId: promotion?.id ?? null };
   }
 
   // ------------------------------------------------------------ company decisions
@@ -215,7 +214,7 @@ export class OrdersService {
       Object.assign(order, { deliveryDate, pickupDate, terms, timeWindow: dto.time_window ?? order.timeWindow, notes: dto.notes !== undefined ? dto.notes : order.notes });
       await m.save(order);
       if (respec || datesChanged) {
-        const bill = terms.promotion ? repriceWithPromotion(terms, specificationName, deliveryDate, pickupDate) : quoteRental(terms, { specificationName, deliveryDate, pickupDate });
+        const bill = quoteRental(terms, { specificationName, deliveryDate, pickupDate });
         await this.lifecycle.voidLines(m, order, ['placement']);
         await this.lifecycle.addLines(m, order, bill, 'placement');
         await this.lifecycle.refreshTotals(m, order);
@@ -377,7 +376,7 @@ export class OrdersService {
 
 function quoteDto(p: Priced): QuoteDto {
   return {
-    currency: p.currency,
+    currency: p.settings.currency,
     lines: p.bill.lines.map(OrderLineDto.of),
     subtotal_amount: p.bill.subtotal_amount,
     discount_amount: p.bill.discount_amount,
@@ -390,14 +389,4 @@ function quoteDto(p: Priced): QuoteDto {
   };
 }
 
-/** The placement bill again with the promotion frozen on the order (its limits were checked at placement). */
-function repriceWithPromotion(terms: FrozenTerms, specificationName: string, deliveryDate: string, pickupDate: string | null): Bill {
-  const p = terms.promotion!;
-  return quoteRental(terms, {
-    specificationName,
-    deliveryDate,
-    pickupDate,
-    promotion: { ...p, valid_from: null, valid_to: null, max_redemptions: null, max_redemptions_per_customer: null, min_subtotal_amount: 0, active: true, asset_specification_ids: [], redemptions: 0, customer_redemptions: 0 },
-  });
-}
 

@@ -151,22 +151,27 @@ export function taxLines(terms: Pick<FrozenTerms, 'taxes' | 'tax_exempt'>, charg
 
 /** Charges (and a discount line, if any) plus their taxes, with totals that are the sum of the lines. */
 export function bill(terms: Pick<FrozenTerms, 'taxes' | 'tax_exempt'>, charges: PricedLine[]): Bill {
-  const taxes = taxLines(terms, charges);
-  const lines = [...charges, ...taxes];
-  // Negated per line, not after summing: -sumMinor([]) would be -0.
-  const discount = sumMinor(charges.filter((l) => l.kind === 'discount').map((l) => -l.amount));
+  return totalsOf([...charges, ...taxLines(terms, charges)]);
+}
+
+/** A bill of lines already priced (charges, discount and taxes): totals that are sums of its lines. */
+export function totalsOf(lines: PricedLine[]): Bill {
+  const sum = (keep: (l: PricedLine) => boolean, sign = 1) => sumMinor(lines.filter(keep).map((l) => sign * l.amount));
   return {
     lines,
-    subtotal_amount: sumMinor(charges.filter((l) => l.kind !== 'discount').map((l) => l.amount)),
-    discount_amount: discount,
-    tax_amount: sumMinor(taxes.map((l) => l.amount)),
-    total_amount: sumMinor(lines.map((l) => l.amount)),
+    subtotal_amount: sum((l) => l.kind !== 'discount' && l.kind !== 'tax'),
+    // Negated per line, not after summing: -sumMinor([]) would be -0.
+    discount_amount: sum((l) => l.kind === 'discount', -1),
+    tax_amount: sum((l) => l.kind === 'tax'),
+    total_amount: sum(() => true),
   };
 }
 
 /**
  * What an order costs at placement (and in the billing preview, and when the company reprices it):
  * the rental base, planned extra days when a pickup date is set, delivery, the promotion, taxes.
+ * `o.promotion` is a code being redeemed (checked, `promotion_refusal` says why not); without it, the
+ * promotion already frozen in `terms` (accepted at placement) is applied again without its limits.
  */
 export function quoteRental(
   terms: FrozenTerms,
@@ -183,9 +188,10 @@ export function quoteRental(
   if (o.promotion) {
     const subtotal = sumMinor(charges.map((l) => l.amount));
     refusal = refusePromotion(o.promotion, { today: o.today ?? o.deliveryDate, subtotal, assetSpecificationId: o.assetSpecificationId ?? '' });
-    const discount = refusal ? null : discountLine(o.promotion, charges);
-    if (discount) charges.push(discount);
   }
+  const accepted = o.promotion ? (refusal ? null : o.promotion) : terms.promotion;
+  const discount = accepted ? discountLine(accepted, charges) : null;
+  if (discount) charges.push(discount);
   return { ...bill(terms, charges), promotion_refusal: refusal };
 }
 
