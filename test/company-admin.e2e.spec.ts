@@ -1,4 +1,4 @@
-import { CompanySettingsService } from '../src/modules/company-admin/company-settings.service';
+import { CompanySettingsService } from '../src/modules/companies/company-settings.service';
 import { PASSWORD, companyActor, uniqueEmail } from './support/actors';
 import { ABSENT_ID, Cast, startWithCast } from './support/fixtures';
 

@@ -1,3 +1,4 @@
+import { InUseRegistry } from '../src/common/records/in-use';
 import { memberActor } from './support/actors';
 import { inDays, orderBody, orderWorld, OrderWorld, placeOrder } from './support/order-fixtures';
 import { startTestApp, TestApp } from './support/test-app';
@@ -223,6 +224,28 @@ describe('Orders: placement, pricing, decisions, cancellation', () => {
       expect((await t.req('delete', `/api/v1/asset-specifications/${w.otherSpecId}`, { token: w.company.token }).expect(409)).body.code).toBe('IN_USE');
       await cu('post', `customer/order/${o.id}/cancel`).expect(200);
       await t.req('delete', `/api/v1/customer/addresses/${address.body.data.id}`, { token: w.customer.token }).expect(200);
+    });
+
+    it('keeps a lot and a truck of an unfinished job from deletion: checks the jobs module registers (409 IN_USE, then 200 once aborted)', async () => {
+      // Contributed through the in-use registry by the modules that own the referencing tables.
+      const registry = t.app.get(InUseRegistry);
+      expect(registry.contributions('lot')).toEqual(expect.arrayContaining([expect.stringMatching(/^catalogue: /), expect.stringMatching(/^fleet: /), expect.stringMatching(/^jobs: /)]));
+      expect(registry.contributions('customer_address')).toEqual(expect.arrayContaining([expect.stringMatching(/^orders: /), expect.stringMatching(/^jobs: /)]));
+
+      const yard = (await co('post', 'lot/create', { name: 'Overflow yard' }).expect(201)).body.data; // no position: never the serving lot
+      const type = (await co('post', 'truck-types', { name: 'Hoist' }).expect(201)).body.data;
+      const truck = (await co('post', 'trucks', { plate: 'JOB-1', truck_type_id: type.id }).expect(201)).body.data;
+      const o = await placeOrder(t, w, { delivery_date: inDays(10) });
+      await co('patch', `approve/order/${o.id}`).expect(200);
+      // Dispatch (next module) plans the job from a lot with a truck; set them directly here.
+      await t.ds.query(`UPDATE jobs SET lot_id = $2, truck_id = $3 WHERE order_id = $1 AND type = 'delivery'`, [o.id, yard.id, truck.id]);
+      const delLot = () => t.req('delete', `/api/v1/lot/${yard.id}/delete`, { token: w.company.token });
+      const delTruck = () => t.req('delete', `/api/v1/trucks/${truck.id}`, { token: w.company.token });
+      expect((await delLot().expect(409)).body).toMatchObject({ code: 'IN_USE', message: 'Lot is in use and cannot be deleted.' });
+      expect((await delTruck().expect(409)).body).toMatchObject({ code: 'IN_USE', message: 'Truck is in use and cannot be deleted.' });
+      await cu('post', `customer/order/${o.id}/cancel`).expect(200); // aborts the order's jobs
+      await delLot().expect(200);
+      await delTruck().expect(200);
     });
   });
 

@@ -1,3 +1,4 @@
+import { CustomersService } from '../src/modules/customers';
 import { PricingCatalog } from '../src/modules/pricing/pricing-catalog';
 import { companyActor, memberActor } from './support/actors';
 import { Cast, insertSpec, insertWasteType, startWithCast } from './support/fixtures';
@@ -257,7 +258,10 @@ describe('pricing routes (taxes, payment terms, policies, pricing profiles)', ()
       const c = await companyActor(t, 'Catalog Co');
       const cust = await memberActor(t, c, 'customer');
       const catalog = t.app.get(PricingCatalog);
-      expect(await catalog.profileFor(c.companyId, cust.id)).toBeNull();
+      const customers = t.app.get(CustomersService);
+      // The customers module keeps the assignment; pricing resolves it (or the default).
+      const assigned = async (companyId: string) => (await customers.pricingTerms(t.ds.manager, companyId, cust.id))?.pricingProfileId ?? null;
+      expect(await catalog.profileFor(c.companyId, await assigned(c.companyId))).toBeNull();
 
       const s = await spec(c.companyId, '10 yd');
       const w = await wasteType(c.companyId, 'DIRT');
@@ -269,7 +273,7 @@ describe('pricing routes (taxes, payment terms, policies, pricing profiles)', ()
       ).body.data;
       const vip = (await t.req('post', '/api/v1/pricing-profiles', { token: c.token, body: { name: 'VIP', items: [{ asset_specification_id: s, base_price_amount: 50 }] } }).expect(201)).body.data;
 
-      const p1 = await catalog.profileFor(c.companyId, cust.id);
+      const p1 = await catalog.profileFor(c.companyId, await assigned(c.companyId));
       expect(p1?.id).toBe(def.id);
       expect(catalog.itemFor(p1!, s, w)?.basePriceAmount).toBe(80);
       expect(catalog.itemFor(p1!, s, null)?.basePriceAmount).toBe(100);
@@ -277,11 +281,14 @@ describe('pricing routes (taxes, payment terms, policies, pricing profiles)', ()
       expect(catalog.itemFor(p1!, '00000000-0000-4000-8000-000000000000')).toBeNull();
 
       await t.ds.query(`UPDATE customers SET pricing_profile_id = $1 WHERE id = $2`, [vip.id, cust.id]);
-      const p2 = await catalog.profileFor(c.companyId, cust.id);
+      const p2 = await catalog.profileFor(c.companyId, await assigned(c.companyId));
       expect(p2?.id).toBe(vip.id);
       expect(p2?.items).toHaveLength(1);
       // Another company's customer id does not leak its profile: the caller's default applies.
-      expect((await catalog.profileFor(co.companyId, cust.id))?.id).not.toBe(vip.id);
+      expect(await customers.pricingTerms(t.ds.manager, co.companyId, cust.id)).toBeNull();
+      expect((await catalog.profileFor(co.companyId, await assigned(co.companyId)))?.id).not.toBe(vip.id);
+      // Another company's profile id does not resolve either.
+      expect((await catalog.profileFor(co.companyId, vip.id))?.id).not.toBe(vip.id);
       expect((await catalog.profileFor(c.companyId, null))?.id).toBe(def.id);
     });
   });

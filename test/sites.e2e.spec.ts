@@ -1,6 +1,5 @@
 import { OpeningCalendar, weekdayOf } from '../src/modules/sites/opening-calendar.service';
-import { isReferenced } from '../src/modules/sites/site-references';
-import { ABSENT_ID, Cast, insertWasteType, startWithCast } from './support/fixtures';
+import { ABSENT_ID, Cast, insertSpec, insertWasteType, startWithCast } from './support/fixtures';
 
 const WEEKDAY_HOURS = { open: '07:00', close: '17:00' };
 const MON_FRI = { mon: WEEKDAY_HOURS, tue: WEEKDAY_HOURS, wed: WEEKDAY_HOURS, thu: WEEKDAY_HOURS, fri: WEEKDAY_HOURS, sat: null, sun: null };
@@ -291,16 +290,24 @@ describe('lots and stations (/api/v1/lots, /api/v1/stations, holidays, opening c
       await expect(cal.isOpen('lot', lot.id, co.companyId, MONDAY)).rejects.toMatchObject({ status: 404 });
     });
 
-    it('isReferenced skips tables and columns that do not exist and honours soft deletes', async () => {
-      const m = t.ds.manager;
-      await m.query(`CREATE TABLE site_ref_probe (id serial PRIMARY KEY, place_id uuid, place_type text, deleted_at timestamptz)`);
-      expect(await isReferenced(m, [{ table: 'no_such_table', column: 'lot_id' }, { table: 'site_ref_probe', column: 'no_such_column' }], ABSENT_ID)).toBe(false);
-      await m.query(`INSERT INTO site_ref_probe (place_id, place_type) VALUES ($1, 'lot')`, [ABSENT_ID]);
-      expect(await isReferenced(m, [{ table: 'site_ref_probe', column: 'place_id' }], ABSENT_ID)).toBe(true);
-      expect(await isReferenced(m, [{ table: 'site_ref_probe', column: 'place_id', where: `place_type = 'station'` }], ABSENT_ID)).toBe(false);
-      await m.query(`UPDATE site_ref_probe SET deleted_at = now()`);
-      expect(await isReferenced(m, [{ table: 'site_ref_probe', column: 'place_id' }], ABSENT_ID)).toBe(false);
-      await m.query(`DROP TABLE site_ref_probe`);
+    it('asks the in-use registry: assets based or located at a lot, or located at a station, keep it (409 IN_USE)', async () => {
+      const lot = (await createLot({ name: 'Asset yard' }).expect(201)).body.data;
+      const station = (await createStation({ name: 'Asset station' }).expect(201)).body.data;
+      const spec = await insertSpec(t, co.companyId, 'Registry spec');
+      const asset = (await t.req('post', '/api/v1/assets', { token: co.token, body: { code: 'REG-1', asset_specification_id: spec, home_lot_id: lot.id } }).expect(201)).body.data;
+      const delLot = () => t.req('delete', `/api/v1/lot/${lot.id}/delete`, { token: co.token });
+      const delStation = () => t.req('delete', `/api/v1/station/${station.id}/delete`, { token: co.token });
+      expect((await delLot().expect(409)).body.code).toBe('IN_USE');
+      await delStation().expect(200);
+      const station2 = (await createStation({ name: 'Asset station 2' }).expect(201)).body.data;
+      // Located at the station, still based at the lot.
+      await t.req('put', `/api/v1/assets/${asset.id}/location`, { token: co.token, body: { lat: 40, lng: -89, location_type: 'station', location_id: station2.id } }).expect(200);
+      expect((await delLot().expect(409)).body.code).toBe('IN_USE');
+      expect((await t.req('delete', `/api/v1/station/${station2.id}/delete`, { token: co.token }).expect(409)).body).toMatchObject({ code: 'IN_USE', message: 'Station is in use and cannot be deleted.' });
+      // A deleted asset keeps nothing.
+      await t.req('delete', `/api/v1/assets/${asset.id}`, { token: co.token }).expect(200);
+      await delLot().expect(200);
+      await t.req('delete', `/api/v1/station/${station2.id}/delete`, { token: co.token }).expect(200);
     });
   });
 });

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
@@ -10,13 +10,15 @@ import { ErrorFilter } from './http/error.filter';
 import { EnvelopeInterceptor } from './http/envelope';
 import { IdempotencyInterceptor } from './idempotency/idempotent';
 import { MailService } from './mail/mail.service';
+import { OutboxRelay } from './outbox/outbox-relay';
+import { InUseRegistry } from './records/in-use';
 import { RedisThrottlerStorage } from './throttle/redis-throttler.storage';
 import { ThrottleGuard } from './throttle/throttle.guard';
 
 /**
  * The conventions every module relies on, registered once: configuration, access guard (global,
  * default deny), JWT, throttle (Redis-backed when REDIS_URL is set), error filter, success envelope,
- * idempotency and mail.
+ * idempotency, mail, the in-use registry and the outbox relay.
  */
 @Global()
 @Module({})
@@ -26,6 +28,7 @@ export class CommonModule {
     return {
       module: CommonModule,
       imports: [
+        DiscoveryModule,
         PassportModule,
         JwtModule.register({ secret: config.jwtSecret, signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
         ThrottlerModule.forRoot({
@@ -40,12 +43,14 @@ export class CommonModule {
         ActorResolver,
         ThrottleGuard,
         MailService,
+        OutboxRelay,
+        InUseRegistry,
         IdempotencyInterceptor,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [AppConfig, JwtModule, MailService, IdempotencyInterceptor, ThrottleGuard],
+      exports: [AppConfig, JwtModule, MailService, OutboxRelay, IdempotencyInterceptor, ThrottleGuard, InUseRegistry],
     };
   }
 }

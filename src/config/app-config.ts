@@ -23,6 +23,16 @@ export class AppConfig {
   throttleTtlMs = 60_000;
   /** Key prefix in Redis, so that test runs and deployments do not share counters by accident. */
   redisPrefix = 'haulops:';
+  /** Outbox relay (src/common/outbox/outbox-relay.ts): background polling on/off, poll interval, batch size. */
+  outboxRelayEnabled = true;
+  outboxRelayPollMs = 1000;
+  outboxRelayBatchSize = 50;
+  /** Tries per (event, subscriber) before the delivery is dead; the n-th retry waits base × 2^(n-1), at most an hour. */
+  outboxRelayMaxAttempts = 8;
+  outboxRelayRetryBaseMs = 1000;
+  outboxRelayRetryMaxMs = 3_600_000;
+  /** How long a claimed batch stays another relay's (a relay that died mid-batch is taken over after it). */
+  outboxRelayLeaseMs = 60_000;
 }
 
 export class ConfigError extends Error {
@@ -33,6 +43,23 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+function intOf(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer between ${min} and ${max} (got '${raw}')`);
+  }
+  return Number(raw);
+}
+
+function boolOf(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false (got '${raw}')`);
+}
 
 function urlOf(env: Record<string, string | undefined>, name: string, protocols: string[]): string | undefined {
   const raw = env[name]?.trim();
@@ -92,6 +119,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got '${level}')`);
   }
   c.logLevel = level as LogLevel;
+
+  c.outboxRelayEnabled = boolOf(env, 'OUTBOX_RELAY_ENABLED', c.outboxRelayEnabled);
+  c.outboxRelayPollMs = intOf(env, 'OUTBOX_RELAY_POLL_MS', c.outboxRelayPollMs, 10, 3_600_000);
+  c.outboxRelayBatchSize = intOf(env, 'OUTBOX_RELAY_BATCH_SIZE', c.outboxRelayBatchSize, 1, 1000);
+  c.outboxRelayMaxAttempts = intOf(env, 'OUTBOX_RELAY_MAX_ATTEMPTS', c.outboxRelayMaxAttempts, 1, 100);
+  c.outboxRelayRetryBaseMs = intOf(env, 'OUTBOX_RELAY_RETRY_BASE_MS', c.outboxRelayRetryBaseMs, 1, 3_600_000);
 
   const secret = env.JWT_SECRET?.trim();
   if (secret !== undefined && secret !== '') {

@@ -1,5 +1,6 @@
 import { IdempotencyKey } from '../common/idempotency/idempotency-key.entity';
 import { MailMessage } from '../common/mail/mail-message.entity';
+import { OutboxDelivery } from '../common/outbox/outbox-delivery.entity';
 import { OutboxEvent } from '../common/outbox/outbox-event.entity';
 import { Admin } from '../modules/admin/admin.entity';
 import { Attendance } from '../modules/attendance/attendance.entity';
@@ -17,7 +18,7 @@ import { Truck, TruckType } from '../modules/fleet/fleet.entity';
 import { PaymentTerm, Policy, PricingProfile, PricingProfileItem, Tax } from '../modules/pricing/pricing.entity';
 import { Promotion } from '../modules/promotions/promotion.entity';
 import { Lot, LotHoliday, Station, StationHoliday } from '../modules/sites/site.entity';
-import { CompanyDocument, CompanySettings } from '../modules/company-admin/company-admin.entity';
+import { CompanyDocument, CompanySettings } from '../modules/companies/company-admin.entity';
 import { QrCode } from '../modules/qr-codes/qr-code.entity';
 import { User } from '../modules/users/user.entity';
 
@@ -26,6 +27,7 @@ export const ENTITIES = [
   IdempotencyKey,
   MailMessage,
   OutboxEvent,
+  OutboxDelivery,
   Admin,
   Attendance,
   AuthToken,

@@ -7,6 +7,13 @@ import { Actor, CurrentActor } from '../../src/common/access/actor';
 import { Idempotent } from '../../src/common/idempotency/idempotent';
 import { recordEvents } from '../../src/common/outbox/outbox';
 
+// The probe's test-only event, added to the catalogue for the tests' compilation only.
+declare module '../../src/common/outbox/event-catalogue' {
+  interface EventCatalogue {
+    'test.charged': { reference: string; amount: number };
+  }
+}
+
 /**
  * Test-only routes under /test/*: one per access code, one without a code (default deny), and an
  * idempotent money-like route. Mounted only by tests that pass this module to startTestApp.

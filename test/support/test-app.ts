@@ -63,12 +63,19 @@ export const freshIp = () => {
   return `10.${(process.pid >> 8) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
 };
 
-export async function startTestApp(options: { env?: Record<string, string>; modules?: Type[]; db?: 'postgres' | 'embedded'; configure?: (c: AppConfig) => void } = {}): Promise<TestApp> {
+/**
+ * `databaseUrl`: run over an existing PostgreSQL database (another test app's `config.databaseUrl`),
+ * which is then neither created nor dropped here. The outbox relay's background polling is off unless
+ * `env` sets `OUTBOX_RELAY_ENABLED=true` (tests drive it with `app.get(OutboxRelay).runOnce()`).
+ */
+export async function startTestApp(options: { env?: Record<string, string>; modules?: Type[]; db?: 'postgres' | 'embedded'; databaseUrl?: string; configure?: (c: AppConfig) => void } = {}): Promise<TestApp> {
   const db = options.db ?? (await testDatabaseKind());
   const dataDir = mkdtempSync(join(tmpdir(), 'haulops-test-'));
   let dbName: string | undefined;
-  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'error', TRUST_PROXY: 'true', JWT_SECRET: 'test-secret-'.padEnd(48, 'x'), ...options.env };
-  if (db === 'postgres') {
+  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'error', TRUST_PROXY: 'true', JWT_SECRET: 'test-secret-'.padEnd(48, 'x'), OUTBOX_RELAY_ENABLED: 'false', ...options.env };
+  if (db === 'postgres' && options.databaseUrl) {
+    env.DATABASE_URL = options.databaseUrl;
+  } else if (db === 'postgres') {
     dbName = `haulops_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
     await adminQuery(`CREATE DATABASE ${dbName}`);
     const url = new URL(ADMIN_DATABASE_URL);

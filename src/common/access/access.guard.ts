@@ -8,6 +8,7 @@ import { ACCESS_METADATA } from './access.decorator';
 import { ACCESS_RULES, AccessCode, OPEN_CODES, THROTTLED_CODES } from './access-codes';
 import { Actor } from './actor';
 import { ActorResolver, TokenClaims } from './jwt.strategy';
+import { noCompany } from './scope';
 
 /**
  * The global guard: reads the route's `@Access` code and enforces it (seed §4–5, domain.md §2).
@@ -68,9 +69,11 @@ export class AccessGuard extends AuthGuard('jwt') {
       throw ApiError.forbidden('WRONG_ACTOR', `This route is for ${rule.actor} users.`);
     }
     if (rule.roleRecord && !actor.hasRoleRecord) {
-      if (actor.type === 'company') throw ApiError.forbidden('NO_COMPANY', 'Create your company first.');
+      if (actor.type === 'company') throw noCompany(actor.type);
       throw ApiError.forbidden('NOT_A_MEMBER', `This account is not a ${actor.type} of any company.`);
     }
+    // A member whose company is gone (deleted) has no scope: 403, never an unscoped query.
+    if (rule.roleRecord && !actor.companyId) throw noCompany(actor.type);
     if (rule.active && actor.status !== 'active') throw ApiError.forbidden('USER_INACTIVE', 'This account is inactive.');
     if (rule.actor && actor.companyStatus === 'inactive') {
       throw ApiError.forbidden('COMPANY_INACTIVE', 'This company is inactive.');

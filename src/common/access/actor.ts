@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { ApiError } from '../http/api-error';
+import { Scope } from './scope';
 
 /** Who is calling, resolved once per request from the bearer token. */
 export interface Actor {
@@ -24,9 +24,7 @@ export const CurrentActor = createParamDecorator((_data: unknown, ctx: Execution
   return ctx.switchToHttp().getRequest<{ actor?: Actor }>().actor;
 });
 
-/** The caller's company id, for routes whose access code guarantees one (CO, CU, DR…). */
+/** The caller's company id (`Scope.of(actor).companyId`): 403 `NO_COMPANY` when the caller has no live company. */
 export const CompanyId = createParamDecorator((_data: unknown, ctx: ExecutionContext): string => {
-  const actor = ctx.switchToHttp().getRequest<{ actor?: Actor }>().actor;
-  if (!actor?.companyId) throw ApiError.forbidden('NO_COMPANY', 'Create your company first.');
-  return actor.companyId;
+  return Scope.of(ctx.switchToHttp().getRequest<{ actor?: Actor }>().actor).companyId;
 });

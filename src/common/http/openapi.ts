@@ -30,6 +30,8 @@ export interface EndpointOptions {
   status?: number;
   /** Error statuses this route can answer with besides the access rule's (e.g. [404, 409, 422]). */
   errors?: number[];
+  /** The machine `code`s an error status can carry (listed in that response's description). */
+  codes?: Partial<Record<number, string[]>>;
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -60,7 +62,11 @@ export function Endpoint(o: EndpointOptions) {
     ApiExtraModels(ErrorResponse, PageMetaDto, ...(o.type ? [o.type] : [])),
     ApiResponse({ status, description: 'Success', schema: { type: 'object', required: ['success', 'data'], properties } as never }),
     HttpCode(status),
-    ...(o.errors ?? []).map((s) => ApiResponse({ status: s, description: ERROR_TEXT[s] ?? 'Error', type: ErrorResponse })),
+    ...(o.errors ?? []).map((s) => {
+      const codes = o.codes?.[s];
+      const description = (ERROR_TEXT[s] ?? 'Error') + (codes?.length ? ` Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.` : '');
+      return ApiResponse({ status: s, description, type: ErrorResponse });
+    }),
   ];
   return applyDecorators(...decorators);
 }

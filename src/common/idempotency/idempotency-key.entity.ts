@@ -1,8 +1,9 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 /** A remembered `Idempotency-Key`: the request's hash and, once done, its response (kept 24 h). */
 @Entity('idempotency_keys')
-@Index(['scope', 'key'], { unique: true })
+@Check('idempotency_keys_status_check', `status IN ('in_flight', 'done')`)
+@Unique('idempotency_keys_scope_key_key', ['scope', 'key'])
 export class IdempotencyKey {
   @PrimaryGeneratedColumn('uuid')
   id: string;
@@ -29,7 +30,7 @@ export class IdempotencyKey {
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
 
-  @Index()
+  @Index('idx_idempotency_keys_expires_at')
   @Column({ type: 'timestamptz' })
   expiresAt: Date;
 }

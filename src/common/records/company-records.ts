@@ -1,12 +1,15 @@
 import { Type } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { Scope } from '../access/scope';
+import { assertReachable, type BodyRef, findScoped, scopedQuery } from '../access/tenant-policy';
 import type { Actor } from '../access/actor';
-import { ApiError, FieldErrors } from '../http/api-error';
+import { ApiError } from '../http/api-error';
 import { snake } from '../../database/snake-naming.strategy';
-import { recordEvents } from '../outbox/outbox';
+import type { EventNamed, EventPayload, EventVerb, RecordEventPrefix } from '../outbox/event-catalogue';
+import { recordEventOf, recordEvents } from '../outbox/outbox';
 import { violatedIndex } from '../../database/pg-errors';
 
-/** A company-owned, soft-deleted row. */
+/** A company-owned, soft-deleted row (its entity declares `@Tenant`). */
 export interface CompanyRow {
   id: string;
   companyId: string;
@@ -23,12 +26,16 @@ export interface UniqueText<E> {
   message: string;
 }
 
-export interface CompanyRecordsOptions<E> {
+export interface CompanyRecordsOptions<E, P extends RecordEventPrefix = RecordEventPrefix> {
   entity: Type<E>;
   /** Human name for messages ("Waste type"). */
   what: string;
-  /** Event prefix and aggregate type ("waste_type" → waste_type.created, .updated, .deleted). */
-  event: string;
+  /**
+   * Event prefix and aggregate type ("waste_type" → waste_type.created, .updated, .deleted). Not
+   * inferred: a service declares `CompanyRecords<Asset, 'asset'>` when it records its own verbs
+   * (`recordEvent(…, 'status_changed', …)`), else any prefix of the catalogue will do.
+   */
+  event: NoInfer<P>;
   /** Properties that an update may set to null; any other null is a 422 (a PUT may omit a field, not null it). */
   nullable?: (keyof E & string)[];
   /** `is_default`: at most one per company; setting it clears the others. */
@@ -36,11 +43,15 @@ export interface CompanyRecordsOptions<E> {
   unique?: UniqueText<E>[];
   /** Whether live records still use the row: deleting it is then 409 IN_USE. */
   inUse?: (m: EntityManager, row: E) => Promise<boolean>;
+  /** Values a new row starts with unless given (not listed as changed fields in the event). */
+  defaults?: Partial<E>;
 }
 
 /** Run inside the write's transaction: `before` the row is written (`current`: the locked row on update, null on create), `after` it is saved (children). */
 export interface WriteHooks<E, Current extends E | null> {
   before?: (m: EntityManager, current: Current) => Promise<void> | void;
+  /** Checks the row as it will be written (given values applied), before it is saved. */
+  prepare?: (m: EntityManager, row: E) => Promise<void> | void;
   after?: (m: EntityManager, row: E) => Promise<void>;
 }
 
@@ -54,44 +65,45 @@ export function defined<T extends object>(values: T): Partial<T> {
  * a 404), required fields, unique text, the single default flag, IN_USE on delete, and events in the
  * same transaction. Each module's service adds its list filters, references and children.
  */
-export class CompanyRecords<E extends CompanyRow> {
+export class CompanyRecords<E extends CompanyRow, P extends RecordEventPrefix = RecordEventPrefix> {
   constructor(
     private readonly ds: DataSource,
-    private readonly o: CompanyRecordsOptions<E>,
+    private readonly o: CompanyRecordsOptions<E, P>,
   ) {}
 
   /** The company's live rows, for lists. */
   query(companyId: string, alias: string, m: EntityManager = this.ds.manager): SelectQueryBuilder<E> {
-    return m
-      .getRepository(this.o.entity)
-      .createQueryBuilder(alias)
-      .where(`${alias}.companyId = :companyId`, { companyId })
-      .andWhere(`${alias}.deletedAt IS NULL`);
+    return scopedQuery(m, this.o.entity, Scope.company(companyId), alias);
   }
 
   /** One live row of the company, else 404; `lock` takes a row lock (inside a transaction). */
-  async find(companyId: string, id: string, m: EntityManager = this.ds.manager, lock = false): Promise<E> {
-    const row = await m.getRepository(this.o.entity).findOne({
-      where: { id, companyId, deletedAt: IsNull() } as never,
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!row) throw ApiError.notFound(this.o.what);
-    return row;
+  find(companyId: string, id: string, m: EntityManager = this.ds.manager, lock = false): Promise<E> {
+    return findScoped(m, this.o.entity, Scope.company(companyId), id, { what: this.o.what, lock });
   }
 
-  async create(actor: Actor, companyId: string, values: Partial<E>, hooks: WriteHooks<E, null> = {}): Promise<E> {
+  /**
+   * Body references to this table must be the company's live rows (share-locked until the commit);
+   * the missing ones are 422 on their fields. The owning module's service exposes this to others.
+   */
+  assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
+    return assertReachable(m, this.o.entity, Scope.company(companyId), refs);
+  }
+
+  async create(actor: Pick<Actor, 'id'>, companyId: string, values: Partial<E>, hooks: WriteHooks<E, null> = {}): Promise<E> {
     return this.write(async (m) => {
       await hooks.before?.(m, null);
       await this.beforeWrite(m, companyId, null, values);
       const given = defined(values);
-      const row = await m.save(m.create(this.o.entity, { ...given, companyId } as never) as E);
+      const draft = m.create(this.o.entity, { ...this.o.defaults, ...given, companyId } as never) as E;
+      await hooks.prepare?.(m, draft);
+      const row = await m.save(draft);
       await hooks.after?.(m, row);
-      await this.recordEvent(m, actor, row, 'created', { fields: Object.keys(given).map(snake) });
+      await this.recordOwnEvent(m, actor, row, 'created', { fields: Object.keys(given).map(snake) });
       return row;
     });
   }
 
-  async update(actor: Actor, companyId: string, id: string, values: Partial<E>, hooks: WriteHooks<E, E> = {}): Promise<E> {
+  async update(actor: Pick<Actor, 'id'>, companyId: string, id: string, values: Partial<E>, hooks: WriteHooks<E, E> = {}): Promise<E> {
     const nulls = Object.entries(values)
       .filter(([k, v]) => v === null && !this.o.nullable?.includes(k as keyof E & string))
       .map(([k]) => snake(k));
@@ -102,26 +114,33 @@ export class CompanyRecords<E extends CompanyRow> {
       await this.beforeWrite(m, companyId, id, values);
       const changes = defined(values);
       if (Object.keys(changes).length) Object.assign(row, changes, { updatedAt: new Date() });
+      await hooks.prepare?.(m, row);
       const saved = await m.save(row);
       await hooks.after?.(m, saved);
-      await this.recordEvent(m, actor, saved, 'updated', { fields: Object.keys(changes).map(snake) });
+      await this.recordOwnEvent(m, actor, saved, 'updated', { fields: Object.keys(changes).map(snake) });
       return saved;
     });
   }
 
   /** Soft delete (409 IN_USE while `inUse` says so). */
-  async remove(actor: Actor, companyId: string, id: string): Promise<void> {
+  async remove(actor: Pick<Actor, 'id'>, companyId: string, id: string): Promise<void> {
     await this.write(async (m) => {
       const row = await this.find(companyId, id, m, true);
       if (await this.o.inUse?.(m, row)) throw ApiError.inUse(this.o.what);
       await m.getRepository(this.o.entity).update({ id } as never, { deletedAt: new Date(), ...(this.o.singleDefault ? { isDefault: false } : {}) } as never);
-      await this.recordEvent(m, actor, row, 'deleted');
+      await this.recordOwnEvent(m, actor, row, 'deleted');
     });
   }
 
-  /** Records `<event>.<what>` (e.g. `asset.status_changed`) about a row, in the caller's transaction. */
-  recordEvent(m: EntityManager, actor: Actor, row: Pick<CompanyRow, 'id' | 'companyId'>, what: string, payload: Record<string, unknown> = {}): Promise<void> {
-    return recordEvents(m, { type: `${this.o.event}.${what}`, aggregateType: this.o.event, aggregateId: row.id, companyId: row.companyId, actorId: actor.id, payload });
+  /** Records `<event>.<what>` (e.g. `asset.status_changed`, a catalogue name) about a row, in the caller's transaction. */
+  recordEvent<V extends EventVerb<P>>(m: EntityManager, actor: Pick<Actor, 'id'>, row: Pick<CompanyRow, 'id' | 'companyId'>, what: V, payload: EventPayload<EventNamed<P, V>>): Promise<void> {
+    return recordEventOf(m, this.o.event, what, payload, { aggregateType: this.o.event, aggregateId: row.id, companyId: row.companyId, actorId: actor.id });
+  }
+
+  /** `<event>.created|updated|deleted`, which every prefix has. */
+  private recordOwnEvent(m: EntityManager, actor: Pick<Actor, 'id'>, row: Pick<CompanyRow, 'id' | 'companyId'>, what: 'created' | 'updated' | 'deleted', payload: { fields: string[] } | Record<string, never> = {}): Promise<void> {
+    const prefix: RecordEventPrefix = this.o.event;
+    return recordEvents(m, { type: `${prefix}.${what}`, aggregateType: prefix, aggregateId: row.id, companyId: row.companyId, actorId: actor.id, payload });
   }
 
   private async beforeWrite(m: EntityManager, companyId: string, id: string | null, values: Partial<E>): Promise<void> {
@@ -137,8 +156,9 @@ export class CompanyRecords<E extends CompanyRow> {
       if (dup) throw ApiError.conflict(u.code, u.message);
     }
     if (this.o.singleDefault && (values as { isDefault?: boolean }).isDefault === true) {
-      // Serialises default changes per company, so that two requests cannot both leave a default.
-      await m.query(`SELECT 1 FROM companies WHERE id = $1 FOR UPDATE`, [companyId]);
+      // Serialises default changes of this table per company (a transaction-scoped advisory lock), so
+      // that two requests cannot both leave a default.
+      await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`${meta.tableName}.default:${companyId}`]);
       await m.query(`UPDATE ${meta.tableName} SET is_default = false, updated_at = now() WHERE company_id = $1 AND is_default AND deleted_at IS NULL AND id IS DISTINCT FROM $2`, [
         companyId,
         id,
@@ -163,22 +183,4 @@ export class CompanyRecords<E extends CompanyRow> {
     if (index === undefined) return undefined;
     return index ? this.o.unique?.find((u) => u.index === index) : this.o.unique?.[0];
   }
-}
-
-/** Tables whose rows a body may reference by id (company-owned, soft-deleted). */
-export type OwnedTable = 'asset_categories' | 'asset_styles' | 'asset_specifications' | 'waste_types' | 'lots' | 'stations' | 'trucks' | 'truck_types' | 'customer_addresses';
-
-/**
- * Body references must be the company's live rows (share-locked until the commit, so that they
- * cannot be deleted meanwhile): the missing ones are 422 with their field names
- * (e.g. `items.0.asset_specification_id: ['not found']`).
- */
-export async function assertOwned(m: EntityManager, table: OwnedTable, companyId: string, refs: { field: string; id: string | null | undefined }[]): Promise<void> {
-  const ids = [...new Set(refs.map((r) => r.id).filter((id): id is string => !!id))];
-  if (!ids.length) return;
-  const rows: { id: string }[] = await m.query(`SELECT id FROM ${table} WHERE company_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL FOR SHARE`, [companyId, ids]);
-  const found = new Set(rows.map((r) => r.id));
-  const errors: FieldErrors = {};
-  for (const r of refs) if (r.id && !found.has(r.id.toLowerCase())) errors[r.field] = ['not found'];
-  if (Object.keys(errors).length) throw ApiError.validation(errors);
 }

@@ -4,9 +4,9 @@ import { Access } from '../../common/access/access.decorator';
 import { Actor, CurrentActor } from '../../common/access/actor';
 import { withMessage } from '../../common/http/envelope';
 import { Endpoint } from '../../common/http/openapi';
-import { bearerOf } from '../auth/auth.controller';
-import { AdminRegisterDto, EmailDto, LoginDto, RefreshTokenDto, ResetPasswordDto, TokenDto, UpdatePasswordDto, VerifyCodeDto } from '../auth/auth.dto';
-import { TokenService } from '../auth/token.service';
+import { bearerOf } from '../auth';
+import { AdminRegisterDto, EmailDto, LoginDto, RefreshTokenDto, ResetPasswordDto, TokenDto, UpdatePasswordDto, VerifyCodeDto } from '../auth';
+import { TokenService } from '../auth';
 import { AdminDto, AdminTokenDto } from './admin.dto';
 import { AdminAuthService } from './admin-auth.service';
 

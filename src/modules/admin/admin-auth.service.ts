@@ -5,9 +5,9 @@ import { ApiError } from '../../common/http/api-error';
 import { MailService } from '../../common/mail/mail.service';
 import { hashPassword, verifyPassword } from '../../common/security/passwords';
 import { AppConfig } from '../../config/app-config';
-import { AdminRegisterDto, LoginDto, ResetPasswordDto, UpdatePasswordDto, VerifyCodeDto } from '../auth/auth.dto';
-import { CODE_TTL_MINUTES, OneTimeCodeService } from '../auth/one-time-code.service';
-import { TokenService } from '../auth/token.service';
+import { AdminRegisterDto, LoginDto, ResetPasswordDto, UpdatePasswordDto, VerifyCodeDto } from '../auth';
+import { CODE_TTL_MINUTES, OneTimeCodeService } from '../auth';
+import { TokenService } from '../auth';
 import { timingSafeEqual } from 'node:crypto';
 import { AdminDto, AdminTokenDto } from './admin.dto';
 

@@ -1,8 +1,10 @@
-import { Column, Entity } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
 
 /** A platform administrator: a separate group with its own auth routes and lock-out. */
 @Entity('admins')
+// Expression index UNIQUE (lower(email)): TypeORM cannot express it, so it is declared by name and left alone.
+@Index('uq_admins_email', { synchronize: false })
 export class Admin extends BaseEntity {
   @Column({ type: 'text' })
   name: string;

@@ -4,7 +4,7 @@ import { Access } from '../../common/access/access.decorator';
 import { Actor, CurrentActor } from '../../common/access/actor';
 import { withMessage } from '../../common/http/envelope';
 import { Endpoint } from '../../common/http/openapi';
-import { UsersService } from '../users/users.service';
+import { UsersService } from '../users';
 import { EmailDto, LoginDto, RefreshTokenDto, RegisterDto, ResetPasswordDto, TokenDto, UpdatePasswordDto, UserDto, VerifyCodeDto } from './auth.dto';
 import { AuthService } from './auth.service';
 import { TokenService } from './token.service';

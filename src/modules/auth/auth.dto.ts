@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CompanySummaryDto, UserDto } from '../users';
+export { CompanySummaryDto, UserDto };
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Length, Matches, MaxLength, MinLength } from 'class-validator';
 
@@ -98,25 +100,6 @@ export class AdminRegisterDto {
 }
 
 // ---- responses ----
-
-export class CompanySummaryDto {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() name: string;
-  @ApiProperty({ enum: ['active', 'inactive'] }) status: string;
-}
-
-export class UserDto {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ enum: ['company', 'customer', 'driver', 'admin'] }) type: string;
-  @ApiProperty() name: string;
-  @ApiProperty() email: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) phone?: string | null;
-  @ApiProperty({ enum: ['active', 'inactive'] }) status: string;
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) company_id?: string | null;
-  @ApiPropertyOptional({ type: CompanySummaryDto, nullable: true }) company?: CompanySummaryDto | null;
-  @ApiProperty() email_verified: boolean;
-  @ApiProperty() created_at: string;
-}
 
 export class TokenDto {
   @ApiProperty() token: string;

@@ -5,7 +5,7 @@ import { ApiError } from '../../common/http/api-error';
 import { MailService } from '../../common/mail/mail.service';
 import { recordEvents } from '../../common/outbox/outbox';
 import { hashPassword, verifyPassword } from '../../common/security/passwords';
-import { UsersService } from '../users/users.service';
+import { MemberProfiles, UsersService } from '../users';
 import { LoginDto, RegisterDto, ResetPasswordDto, TokenDto, UpdatePasswordDto, VerifyCodeDto } from './auth.dto';
 import { CODE_TTL_MINUTES, OneTimeCodeService } from './one-time-code.service';
 import { TokenService } from './token.service';
@@ -16,6 +16,7 @@ export class AuthService {
   constructor(
     private readonly ds: DataSource,
     private readonly users: UsersService,
+    private readonly profiles: MemberProfiles,
     private readonly tokens: TokenService,
     private readonly codes: OneTimeCodeService,
     private readonly mail: MailService,
@@ -25,10 +26,8 @@ export class AuthService {
     if (dto.type === 'customer' && !dto.company_id) throw ApiError.validation({ company_id: ['is required for customers'] });
     if (dto.type === 'company' && dto.company_id) throw ApiError.validation({ company_id: ['is only for customers'] });
     const { token, userId } = await this.ds.transaction(async (m) => {
-      if (dto.company_id) {
-        const [company] = await m.query(`SELECT id FROM companies WHERE id = $1 AND status = 'active' AND deleted_at IS NULL`, [dto.company_id]);
-        if (!company) throw ApiError.validation({ company_id: ['does not name an active company'] });
-      }
+      // The module owning the role record refuses a company that takes no members (422 company_id).
+      if (dto.company_id) await this.profiles.admit(m, dto.type, dto.company_id);
       const user = await this.users.create(m, { type: dto.type, name: dto.name, email: dto.email, phone: dto.phone, password: dto.password, companyId: dto.company_id ?? null });
       await recordEvents(m, { type: 'user.registered', aggregateType: 'user', aggregateId: user.id, companyId: user.companyId, actorId: user.id, payload: { type: user.type } });
       return { token: await this.tokens.issue({ id: user.id, type: user.type }, m), userId: user.id };
@@ -37,8 +36,8 @@ export class AuthService {
   }
 
   async login(dto: LoginDto): Promise<TokenDto> {
-    const [row] = await this.ds.query(`SELECT id, type, password_hash FROM users WHERE lower(email) = lower($1)`, [dto.email]);
-    const ok = await verifyPassword(dto.password, row?.password_hash);
+    const row = await this.users.credentialsByEmail(dto.email);
+    const ok = await verifyPassword(dto.password, row?.passwordHash);
     if (!row || !ok) throw ApiError.unauthorized('These credentials do not match our records.', 'INVALID_CREDENTIALS');
     const token = await this.tokens.issue({ id: row.id, type: row.type });
     return { ...token, user: await this.users.profile(row.id) };
@@ -46,21 +45,17 @@ export class AuthService {
 
   /** Sends a code that verifies the e-mail address. Answers the same whether or not it is registered. */
   async sendVerificationCode(email: string): Promise<void> {
-    const [user] = await this.ds.query(`SELECT id, email_verified_at FROM users WHERE lower(email) = lower($1)`, [email]);
-    if (!user) return;
+    if (!(await this.users.existsByEmail(email))) return;
     const code = await this.codes.issue('user', email, 'verify_email');
     await this.mail.send(email, 'Your verification code', `Your verification code is ${code}. It expires in ${CODE_TTL_MINUTES} minutes.`);
   }
 
   async verifyEmail(dto: VerifyCodeDto): Promise<void> {
-    await this.codes.verify('user', dto.email, 'verify_email', dto.code, true, (m) =>
-      m.query(`UPDATE users SET email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE lower(email) = lower($1)`, [dto.email]),
-    );
+    await this.codes.verify('user', dto.email, 'verify_email', dto.code, true, (m) => this.users.markEmailVerified(m, dto.email));
   }
 
   async forgotPassword(email: string): Promise<void> {
-    const [user] = await this.ds.query(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
-    if (!user) return;
+    if (!(await this.users.existsByEmail(email))) return;
     await this.sendPasswordCode(email, 'Reset your password', 'Use this code to reset your password');
   }
 
@@ -73,21 +68,20 @@ export class AuthService {
   async resetPassword(dto: ResetPasswordDto): Promise<void> {
     const hash = await hashPassword(dto.password);
     await this.codes.verify('user', dto.email, 'reset_password', dto.code, true, async (m) => {
-      const [user] = await m.query(`SELECT id FROM users WHERE lower(email) = lower($1) FOR UPDATE`, [dto.email]);
-      if (!user) return;
-      await m.query(`UPDATE users SET password_hash = $2, email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE id = $1`, [user.id, hash]);
-      await this.tokens.revokeAllOf({ id: user.id, kind: 'user' }, null, m);
+      const userId = await this.users.lockByEmail(m, dto.email);
+      if (!userId) return;
+      await this.users.setPassword(m, userId, hash, { verifiesEmail: true });
+      await this.tokens.revokeAllOf({ id: userId, kind: 'user' }, null, m);
     });
   }
 
   async updatePassword(actor: Actor, dto: UpdatePasswordDto): Promise<void> {
-    const [row] = await this.ds.query(`SELECT password_hash FROM users WHERE id = $1`, [actor.id]);
-    if (!(await verifyPassword(dto.current_password, row?.password_hash))) {
+    if (!(await verifyPassword(dto.current_password, await this.users.passwordHashOf(actor.id)))) {
       throw ApiError.validation({ current_password: ['is not correct'] });
     }
     const hash = await hashPassword(dto.password);
     await this.ds.transaction(async (m) => {
-      await m.query(`UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, [actor.id, hash]);
+      await this.users.setPassword(m, actor.id, hash);
       await this.tokens.revokeAllOf({ id: actor.id, kind: 'user' }, actor.jti, m);
     });
   }

@@ -1,11 +1,14 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 export type CodeAudience = 'user' | 'admin';
 export type CodePurpose = 'verify_email' | 'reset_password';
 
 /** A 6-digit code, stored hashed, valid 10 minutes for 5 tries. */
 @Entity('one_time_codes')
-@Index(['audience', 'email', 'purpose'])
+@Check('one_time_codes_audience_check', `audience IN ('user', 'admin')`)
+@Check('one_time_codes_purpose_check', `purpose IN ('verify_email', 'reset_password')`)
+// Expression index (audience, lower(email), purpose): TypeORM cannot express it, so it is declared by name and left alone.
+@Index('idx_one_time_codes_lookup', { synchronize: false })
 export class OneTimeCode {
   @PrimaryGeneratedColumn('uuid')
   id: string;

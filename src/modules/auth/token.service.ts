@@ -5,6 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import type { TokenClaims } from '../../common/access/jwt.strategy';
 import { ApiError } from '../../common/http/api-error';
+import { UsersService } from '../users';
 import { AuthToken } from './auth-token.entity';
 
 /** 30 days (seed §5: one month from issue). */
@@ -24,6 +25,7 @@ export class TokenService {
   constructor(
     private readonly jwt: JwtService,
     private readonly ds: DataSource,
+    private readonly users: UsersService,
   ) {}
 
   async issue(subject: { id: string; type: Actor['type'] }, manager: EntityManager = this.ds.manager): Promise<IssuedToken> {
@@ -66,8 +68,7 @@ export class TokenService {
         .execute();
       if (!revoked.affected) throw ApiError.unauthorized('Token has been revoked.', 'TOKEN_REVOKED');
       if (claims.typ !== 'admin') {
-        const [user] = await m.query(`SELECT id FROM users WHERE id = $1`, [claims.sub]);
-        if (!user) throw ApiError.unauthorized('Invalid token.', 'INVALID_TOKEN');
+        if (!(await this.users.exists(claims.sub, m))) throw ApiError.unauthorized('Invalid token.', 'INVALID_TOKEN');
       }
       return this.issue({ id: claims.sub, type: claims.typ }, m);
     });

@@ -1,13 +1,16 @@
 import { Body, Controller, Delete, Get, Injectable, Post, Put, Query } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags, PartialType } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { withMessage } from '../../common/http/envelope';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
+import type { RecordEventPrefix } from '../../common/outbox/event-catalogue';
+import type { BodyRef } from '../../common/access/tenant-policy';
 import { CompanyRecords } from '../../common/records/company-records';
+import { InUseRegistry, type RecordKind } from '../../common/records/in-use';
 import { TextField } from '../../common/validation/fields';
 import { AssetCategory, AssetStyle } from './catalogue.entities';
 
@@ -34,14 +37,16 @@ export class AssetStyleDto extends NamedDto {}
 
 class NamedCatalogueService<E extends AssetCategory | AssetStyle> {
   private readonly records: CompanyRecords<E>;
-  constructor(ds: DataSource, entity: new () => E, what: string, event: string, index: string, specColumn: string) {
+  constructor(ds: DataSource, inUse: InUseRegistry, entity: new () => E, what: string, event: RecordKind & RecordEventPrefix, index: string, specColumn: string) {
     this.records = new CompanyRecords<E>(ds, {
       entity,
       what,
       event,
       nullable: ['description'],
       unique: [{ property: 'name', index, code: 'DUPLICATE_NAME', message: `${what} with this name already exists.` }],
-      inUse: async (m, row) => !!(await m.query(`SELECT 1 FROM asset_specifications WHERE ${specColumn} = $1 AND deleted_at IS NULL LIMIT 1`, [row.id]))[0],
+      // A live specification of this category (style), or what other modules register.
+      inUse: async (m, row) =>
+        !!(await m.query(`SELECT 1 FROM asset_specifications WHERE ${specColumn} = $1 AND deleted_at IS NULL LIMIT 1`, [row.id]))[0] || (await inUse.isUsed(m, event, row.id)),
     });
   }
 
@@ -63,19 +68,24 @@ class NamedCatalogueService<E extends AssetCategory | AssetStyle> {
   remove(actor: Actor, companyId: string, id: string) {
     return this.records.remove(actor, companyId, id);
   }
+
+  /** Body references must be the company's live rows (share-locked until the commit): 422 `not found` on their fields otherwise. */
+  assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
+    return this.records.assertOwned(m, companyId, refs);
+  }
 }
 
 @Injectable()
 export class AssetCategoriesService extends NamedCatalogueService<AssetCategory> {
-  constructor(ds: DataSource) {
-    super(ds, AssetCategory, 'Asset category', 'asset_category', 'uq_asset_categories_company_name', 'asset_category_id');
+  constructor(ds: DataSource, inUse: InUseRegistry) {
+    super(ds, inUse, AssetCategory, 'Asset category', 'asset_category', 'uq_asset_categories_company_name', 'asset_category_id');
   }
 }
 
 @Injectable()
 export class AssetStylesService extends NamedCatalogueService<AssetStyle> {
-  constructor(ds: DataSource) {
-    super(ds, AssetStyle, 'Asset style', 'asset_style', 'uq_asset_styles_company_name', 'asset_style_id');
+  constructor(ds: DataSource, inUse: InUseRegistry) {
+    super(ds, inUse, AssetStyle, 'Asset style', 'asset_style', 'uq_asset_styles_company_name', 'asset_style_id');
   }
 }
 

@@ -5,13 +5,18 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
+import { Scope } from '../../common/access/scope';
+import { type BodyRef, findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import { Page, withMessage } from '../../common/http/envelope';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
-import { assertOwned, CompanyRecords } from '../../common/records/company-records';
+import { CompanyRecords } from '../../common/records/company-records';
+import { InUseRegistry } from '../../common/records/in-use';
 import { BoolField, BoolQuery, EnumField, IntField, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
-import { AssetCategory, AssetSpecification, AssetSpecificationWasteType, AssetStyle, SIZE_UNITS, SizeUnit, WasteType } from './catalogue.entities';
+import { AssetCategoriesService, AssetStylesService } from './asset-categories-styles';
+import { WasteTypesService } from './waste-types';
+import { Asset, AssetCategory, AssetSpecification, AssetSpecificationWasteType, AssetStyle, SIZE_UNITS, SizeUnit, WasteType } from './catalogue.entities';
 
 export class CreateAssetSpecificationDto {
   @TextField({ example: '20 yd roll-off' }) name: string;
@@ -118,30 +123,23 @@ function checkWeights(s: Partial<AssetSpecification>): void {
   }
 }
 
-/** The category and style given must be the company's (422 otherwise). */
-async function checkRefs(m: EntityManager, companyId: string, dto: UpdateAssetSpecificationDto): Promise<void> {
-  await assertOwned(m, 'asset_categories', companyId, [{ field: 'asset_category_id', id: dto.asset_category_id }]);
-  await assertOwned(m, 'asset_styles', companyId, [{ field: 'asset_style_id', id: dto.asset_style_id }]);
-}
-
 @Injectable()
 export class AssetSpecificationsService {
-  readonly records: CompanyRecords<AssetSpecification>;
-  constructor(ds: DataSource) {
+  readonly records: CompanyRecords<AssetSpecification, 'asset_specification'>;
+  constructor(
+    ds: DataSource,
+    inUse: InUseRegistry,
+    private readonly categories: AssetCategoriesService,
+    private readonly styles: AssetStylesService,
+  ) {
     this.records = new CompanyRecords(ds, {
       entity: AssetSpecification,
       what: 'Asset specification',
       event: 'asset_specification',
       nullable: ['description', 'assetStyleId', 'lengthMm', 'widthMm', 'heightMm', 'maxWeightKg', 'includedWeightKg', 'includedDays', 'imageUrl'],
       unique: [{ property: 'name', index: 'uq_asset_specifications_company_name', code: 'DUPLICATE_NAME', message: 'An asset specification with this name already exists.' }],
-      inUse: async (m, row) =>
-        !!(
-          await m.query(
-            `SELECT 1 FROM assets WHERE asset_specification_id = $1 AND deleted_at IS NULL
-             UNION ALL SELECT 1 FROM orders WHERE asset_specification_id = $1 AND status IN ('pending', 'approved', 'scheduled', 'delivered') LIMIT 1`,
-            [row.id],
-          )
-        )[0],
+      // A live asset of this specification, or what other modules register (a running order).
+      inUse: async (m, row) => (await m.existsBy(Asset, { assetSpecificationId: row.id })) || (await inUse.isUsed(m, 'asset_specification', row.id)),
     });
   }
 
@@ -161,7 +159,7 @@ export class AssetSpecificationsService {
   async create(actor: Actor, companyId: string, dto: CreateAssetSpecificationDto) {
     const values = specValues(dto);
     checkWeights(values);
-    return AssetSpecificationDto.of(await this.records.create(actor, companyId, values, { before: (m) => checkRefs(m, companyId, dto) }));
+    return AssetSpecificationDto.of(await this.records.create(actor, companyId, values, { before: (m) => this.checkRefs(m, companyId, dto) }));
   }
 
   async update(actor: Actor, companyId: string, id: string, dto: UpdateAssetSpecificationDto) {
@@ -172,7 +170,7 @@ export class AssetSpecificationsService {
           maxWeightKg: values.maxWeightKg !== undefined ? values.maxWeightKg : current.maxWeightKg,
           includedWeightKg: values.includedWeightKg !== undefined ? values.includedWeightKg : current.includedWeightKg,
         });
-        await checkRefs(m, companyId, dto);
+        await this.checkRefs(m, companyId, dto);
       },
     });
     return AssetSpecificationDto.of(row);
@@ -180,6 +178,17 @@ export class AssetSpecificationsService {
 
   remove(actor: Actor, companyId: string, id: string) {
     return this.records.remove(actor, companyId, id);
+  }
+
+  /** Body references must be the company's live specifications (share-locked until the commit): 422 `not found` on their fields otherwise. */
+  assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
+    return this.records.assertOwned(m, companyId, refs);
+  }
+
+  /** The category and style given must be the company's (422 otherwise). */
+  private async checkRefs(m: EntityManager, companyId: string, dto: UpdateAssetSpecificationDto): Promise<void> {
+    await this.categories.assertOwned(m, companyId, [{ field: 'asset_category_id', id: dto.asset_category_id }]);
+    await this.styles.assertOwned(m, companyId, [{ field: 'asset_style_id', id: dto.asset_style_id }]);
   }
 }
 
@@ -233,14 +242,13 @@ export class SpecWasteTypesService {
   constructor(
     private readonly ds: DataSource,
     private readonly specs: AssetSpecificationsService,
+    private readonly wasteTypes: WasteTypesService,
   ) {}
 
   private linkQuery(companyId: string, specId: string) {
-    return this.ds
-      .getRepository(AssetSpecificationWasteType)
-      .createQueryBuilder('e')
+    return scopedQuery(this.ds.manager, AssetSpecificationWasteType, Scope.company(companyId), 'e')
       .innerJoinAndMapOne('e.wasteType', WasteType, 'w', 'w.id = e.wasteTypeId')
-      .where('e.companyId = :companyId AND e.assetSpecificationId = :specId', { companyId, specId });
+      .andWhere('e.assetSpecificationId = :specId', { specId });
   }
 
   private async one(companyId: string, specId: string, id: string): Promise<SpecWasteTypeDto> {
@@ -252,9 +260,7 @@ export class SpecWasteTypesService {
   /** The link of a live specification, locked; 404 otherwise. */
   private async locked(m: EntityManager, companyId: string, specId: string, id: string): Promise<AssetSpecificationWasteType> {
     await this.specs.records.find(companyId, specId, m);
-    const link = await m.getRepository(AssetSpecificationWasteType).findOne({ where: { id, companyId, assetSpecificationId: specId }, lock: { mode: 'pessimistic_write' } });
-    if (!link) throw ApiError.notFound('Specification waste type');
-    return link;
+    return findScoped(m, AssetSpecificationWasteType, Scope.company(companyId), id, { what: 'Specification waste type', where: { assetSpecificationId: specId }, lock: true });
   }
 
   async list(companyId: string, specId: string, query: PageQuery) {
@@ -275,7 +281,7 @@ export class SpecWasteTypesService {
     const id = await this.ds.transaction(async (m) => {
       // Lock the specification so two requests cannot add the same waste type at once.
       await this.specs.records.find(companyId, specId, m, true);
-      await assertOwned(m, 'waste_types', companyId, [{ field: 'waste_type_id', id: dto.waste_type_id }]);
+      await this.wasteTypes.assertOwned(m, companyId, [{ field: 'waste_type_id', id: dto.waste_type_id }]);
       const dup = await m.getRepository(AssetSpecificationWasteType).exists({ where: { assetSpecificationId: specId, wasteTypeId: dto.waste_type_id } });
       if (dup) throw ApiError.conflict('DUPLICATE_WASTE_TYPE', 'This waste type is already allowed in the specification.');
       const saved = await m.save(
@@ -329,15 +335,54 @@ export class CustomerAssetSpecificationDto extends SpecificationSummaryDto {
   @ApiProperty({ type: [CustomerWasteTypeDto] }) waste_types: CustomerWasteTypeDto[];
 }
 
+/** What an order needs to know of a specification and a waste type (see `CustomerCatalogueService.orderable`). */
+export interface Orderable {
+  /** The active, live specification, or null. */
+  spec: { id: string; name: string } | null;
+  /** The active, live waste type, or null. */
+  waste: { id: string; name: string } | null;
+  /** Whether the waste type is allowed in the specification. */
+  allowed: boolean;
+  /** The specification's price override for the waste type (minor units), if any. */
+  priceOverrideAmount: number | null;
+}
+
 @Injectable()
 export class CustomerCatalogueService {
   constructor(private readonly ds: DataSource) {}
 
   private specQuery(companyId: string) {
-    return this.ds
-      .getRepository(AssetSpecification)
-      .createQueryBuilder('e')
-      .where('e.companyId = :companyId AND e.active = true', { companyId });
+    return scopedQuery(this.ds.manager, AssetSpecification, Scope.company(companyId), 'e').andWhere('e.active = true');
+  }
+
+  /** A page of the company's active specifications (only `ids` when given), `q` on the name. */
+  pageOfActive<R>(companyId: string, q: PageQuery, ids: string[] | null, map: (s: AssetSpecification) => R): Promise<Page<R>> {
+    const qb = this.specQuery(companyId);
+    if (ids) qb.andWhere('e.id IN (:...ids)', { ids: ids.length ? ids : ['00000000-0000-0000-0000-000000000000'] });
+    if (q.q) qb.andWhere('e.name ILIKE :q', { q: likePattern(q.q) });
+    return paginate(qb, q, { sortable: { created_at: 'e.createdAt', name: 'e.name', size: 'e.size' }, defaultSort: 'name', map });
+  }
+
+  /** The specification and waste type of an order, as the customer may order them (inside the caller's transaction). */
+  async orderable(m: EntityManager, companyId: string, specId: string, wasteTypeId: string): Promise<Orderable> {
+    const scope = Scope.company(companyId);
+    const spec = await scopedQuery(m, AssetSpecification, scope, 'e').select(['e.id', 'e.name']).andWhere('e.id = :specId AND e.active', { specId }).getOne();
+    const waste = await scopedQuery(m, WasteType, scope, 'w').select(['w.id', 'w.name']).andWhere('w.id = :wasteTypeId AND w.active', { wasteTypeId }).getOne();
+    const link = spec && waste ? await m.getRepository(AssetSpecificationWasteType).findOneBy({ assetSpecificationId: spec.id, wasteTypeId: waste.id }) : null;
+    return {
+      spec: spec && { id: spec.id, name: spec.name },
+      waste: waste && { id: waste.id, name: waste.name },
+      allowed: !!link,
+      priceOverrideAmount: link?.priceOverrideAmount ?? null,
+    };
+  }
+
+  /** Names of specifications and waste types by id (any state: orders keep showing what they were placed with). */
+  async names(specIds: string[], wasteTypeIds: string[], m: EntityManager = this.ds.manager): Promise<{ specs: Map<string, string>; wasteTypes: Map<string, string> }> {
+    // One query at a time: inside a transaction they share one connection.
+    const specs = specIds.length ? await m.getRepository(AssetSpecification).find({ select: { id: true, name: true }, where: { id: In(specIds) }, withDeleted: true }) : [];
+    const wastes = wasteTypeIds.length ? await m.getRepository(WasteType).find({ select: { id: true, name: true }, where: { id: In(wasteTypeIds) }, withDeleted: true }) : [];
+    return { specs: new Map(specs.map((r) => [r.id, r.name])), wasteTypes: new Map(wastes.map((r) => [r.id, r.name])) };
   }
 
   async listSpecs(companyId: string, query: CustomerAssetSpecificationQuery): Promise<Page<CustomerAssetSpecificationDto>> {

@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, Injectable, Put, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Injectable, OnModuleInit, Put, Post, Query } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags, PartialType } from '@nestjs/swagger';
 import { IsNumber, Matches, Max, Min } from 'class-validator';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
@@ -9,8 +9,11 @@ import { withMessage } from '../../common/http/envelope';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
-import { assertOwned, CompanyRecords } from '../../common/records/company-records';
+import { CompanyRecords } from '../../common/records/company-records';
+import { InUseRegistry } from '../../common/records/in-use';
 import { EnumField, EnumQuery, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
+import { AssetPlaces } from './asset-places';
+import { AssetSpecificationsService } from './asset-specifications';
 import { Asset, ASSET_CONDITIONS, ASSET_STATUSES, AssetCondition, AssetStatus, LOCATION_TYPES, LocationType } from './catalogue.entities';
 
 /** Statuses a company user may set by hand; the others come from jobs. */
@@ -95,20 +98,17 @@ export class AssetDto {
   }
 }
 
-/** The table a location id must be found in (the caller's company, not deleted). */
-const LOCATION_TABLES = { lot: 'lots', station: 'stations', truck: 'trucks', customer_address: 'customer_addresses' } as const satisfies Record<LocationType, string>;
-
-/** A live lot of the company (422 on `field` otherwise); its coordinates. */
-async function lotOf(m: EntityManager, companyId: string, lotId: string, field: string): Promise<{ latitude: number | null; longitude: number | null }> {
-  const [lot] = await m.query(`SELECT latitude, longitude FROM lots WHERE id = $1 AND company_id = $2 AND deleted_at IS NULL`, [lotId, companyId]);
-  if (!lot) throw ApiError.validation({ [field]: ['not found'] });
-  return lot;
-}
 
 @Injectable()
-export class AssetsService {
-  private readonly records: CompanyRecords<Asset>;
-  constructor(private readonly ds: DataSource) {
+export class AssetsService implements OnModuleInit {
+  private readonly records: CompanyRecords<Asset, 'asset'>;
+  constructor(
+    private readonly ds: DataSource,
+    private readonly inUse: InUseRegistry,
+    private readonly specs: AssetSpecificationsService,
+    /** Lots, stations, trucks and customer addresses, checked by the modules owning them. */
+    private readonly places: AssetPlaces,
+  ) {
     this.records = new CompanyRecords(ds, {
       entity: Asset,
       what: 'Asset',
@@ -118,8 +118,22 @@ export class AssetsService {
         { property: 'code', index: 'uq_assets_company_code', code: 'DUPLICATE_CODE', message: 'An asset with this code already exists.' },
         { property: 'serial', index: 'uq_assets_company_serial', code: 'DUPLICATE_SERIAL', message: 'An asset with this serial already exists.' },
       ],
-      inUse: async (_m, row) => BUSY_STATUSES.includes(row.status),
+      // Out with a job, or used by another module's live rows (an unfinished job).
+      inUse: async (m, row) => BUSY_STATUSES.includes(row.status) || (await this.inUse.isUsed(m, 'asset', row.id)),
     });
+  }
+
+  /** Live assets keep their home lot, and the lot or station they are at, from deletion. */
+  onModuleInit(): void {
+    this.inUse.register('lot', 'catalogue', 'a live asset based at or located at the lot', (m, id) =>
+      m.exists(Asset, { where: [{ homeLotId: id }, { locationType: 'lot', locationId: id }] }),
+    );
+    this.inUse.register('station', 'catalogue', 'a live asset located at the station', (m, id) => m.existsBy(Asset, { locationType: 'station', locationId: id }));
+  }
+
+  /** Reserved assets back to available, in the caller's transaction (an asset already out on site keeps its status). */
+  async releaseReserved(m: EntityManager, assetIds: readonly string[]): Promise<void> {
+    if (assetIds.length) await m.update(Asset, { id: In([...assetIds]), status: 'reserved' }, { status: 'available' });
   }
 
   list(companyId: string, query: AssetQuery) {
@@ -132,18 +146,19 @@ export class AssetsService {
     return paginate(qb, query, { sortable: { created_at: 'e.createdAt', code: 'e.code', status: 'e.status' }, map: AssetDto.of });
   }
 
-  async get(companyId: string, id: string): Promise<AssetDto> {
-    return AssetDto.of(await this.records.find(companyId, id));
+  /** One live asset of the company (404 otherwise); pass `m` inside a transaction. */
+  async get(companyId: string, id: string, m?: EntityManager): Promise<AssetDto> {
+    return AssetDto.of(await this.records.find(companyId, id, m));
   }
 
   async create(actor: Actor, companyId: string, dto: CreateAssetDto): Promise<AssetDto> {
     const values: Partial<Asset> = { ...assetValues(dto), status: 'available' };
     const row = await this.records.create(actor, companyId, values, {
       before: async (m) => {
-        await assertOwned(m, 'asset_specifications', companyId, [{ field: 'asset_specification_id', id: dto.asset_specification_id }]);
+        await this.specs.assertOwned(m, companyId, [{ field: 'asset_specification_id', id: dto.asset_specification_id }]);
         if (dto.home_lot_id) {
           // A new asset starts at its home lot (`values` is read after this check).
-          const lot = await lotOf(m, companyId, dto.home_lot_id, 'home_lot_id');
+          const lot = await this.places.positionOf(m, 'lot', companyId, dto.home_lot_id, 'home_lot_id');
           Object.assign(values, { lat: lot.latitude, lng: lot.longitude, locationType: 'lot', locationId: dto.home_lot_id, locationUpdatedAt: new Date() });
         }
       },
@@ -154,8 +169,8 @@ export class AssetsService {
   async update(actor: Actor, companyId: string, id: string, dto: UpdateAssetDto): Promise<AssetDto> {
     const row = await this.records.update(actor, companyId, id, { ...assetValues(dto), status: dto.status }, {
       before: async (m, current) => {
-        await assertOwned(m, 'asset_specifications', companyId, [{ field: 'asset_specification_id', id: dto.asset_specification_id }]);
-        await assertOwned(m, 'lots', companyId, [{ field: 'home_lot_id', id: dto.home_lot_id }]);
+        await this.specs.assertOwned(m, companyId, [{ field: 'asset_specification_id', id: dto.asset_specification_id }]);
+        await this.places.assertOwned(m, 'lot', companyId, [{ field: 'home_lot_id', id: dto.home_lot_id }]);
         if (dto.status && dto.status !== current.status) {
           if (!MANUAL_TRANSITIONS[current.status]?.includes(dto.status)) throw ApiError.invalidTransition(current.status, dto.status, 'Asset');
           await this.records.recordEvent(m, actor, current, 'status_changed', { from: current.status, to: dto.status });
@@ -172,7 +187,7 @@ export class AssetsService {
   async moveTo(actor: Actor, companyId: string, id: string, dto: AssetLocationDto): Promise<AssetDto> {
     const row = await this.ds.transaction(async (m) => {
       const asset = await this.records.find(companyId, id, m, true);
-      await assertOwned(m, LOCATION_TABLES[dto.location_type], companyId, [{ field: 'location_id', id: dto.location_id }]);
+      await this.places.assertOwned(m, dto.location_type, companyId, [{ field: 'location_id', id: dto.location_id }]);
       Object.assign(asset, { lat: dto.lat, lng: dto.lng, locationType: dto.location_type, locationId: dto.location_id, locationUpdatedAt: new Date(), updatedAt: new Date() });
       const saved = await m.save(asset);
       await this.records.recordEvent(m, actor, asset, 'location_updated', { lat: dto.lat, lng: dto.lng, location_type: dto.location_type, location_id: dto.location_id });

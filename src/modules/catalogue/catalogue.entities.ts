@@ -1,7 +1,11 @@
-import { Column, DeleteDateColumn, Entity } from 'typeorm';
+import { Check, Column, DeleteDateColumn, Entity, ForeignKey, Index } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
+import { Tenant } from '../../common/access/tenant-policy';
 
-/** Columns every soft-deletable company-owned catalogue row has. */
+/**
+ * Columns every soft-deletable company-owned catalogue row has. Each table declares its own indexes
+ * and its company_id foreign key: their names carry the table's name.
+ */
 export abstract class CompanyOwned extends BaseEntity {
   @Column({ type: 'uuid' })
   companyId: string;
@@ -10,7 +14,14 @@ export abstract class CompanyOwned extends BaseEntity {
   deletedAt: Date | null;
 }
 
+@Tenant()
 @Entity('waste_types')
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'waste_types_company_id_fkey' })
+@Index('idx_waste_types_company_id', ['companyId', 'createdAt'])
+@Index('idx_waste_types_company_hazardous', ['companyId', 'hazardous'])
+@Index('idx_waste_types_company_active', ['companyId', 'active'])
+// Expression index UNIQUE (company_id, lower(code)) WHERE deleted_at IS NULL: TypeORM cannot express it, so it is declared by name and left alone.
+@Index('uq_waste_types_company_code', { synchronize: false })
 export class WasteType extends CompanyOwned {
   @Column({ type: 'text' }) name: string;
   @Column({ type: 'text' }) code: string;
@@ -20,13 +31,23 @@ export class WasteType extends CompanyOwned {
   @Column({ type: 'boolean', default: true }) active: boolean;
 }
 
+@Tenant()
 @Entity('asset_categories')
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'asset_categories_company_id_fkey' })
+@Index('idx_asset_categories_company_id', ['companyId', 'createdAt'])
+// Expression index UNIQUE (company_id, lower(name)) WHERE deleted_at IS NULL: TypeORM cannot express it, so it is declared by name and left alone.
+@Index('uq_asset_categories_company_name', { synchronize: false })
 export class AssetCategory extends CompanyOwned {
   @Column({ type: 'text' }) name: string;
   @Column({ type: 'text', nullable: true }) description: string | null;
 }
 
+@Tenant()
 @Entity('asset_styles')
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'asset_styles_company_id_fkey' })
+@Index('idx_asset_styles_company_id', ['companyId', 'createdAt'])
+// Expression index UNIQUE (company_id, lower(name)) WHERE deleted_at IS NULL: TypeORM cannot express it, so it is declared by name and left alone.
+@Index('uq_asset_styles_company_name', { synchronize: false })
 export class AssetStyle extends CompanyOwned {
   @Column({ type: 'text' }) name: string;
   @Column({ type: 'text', nullable: true }) description: string | null;
@@ -35,12 +56,32 @@ export class AssetStyle extends CompanyOwned {
 export const SIZE_UNITS = ['yd3', 'm3', 'ft3', 'gal', 'l'] as const;
 export type SizeUnit = (typeof SIZE_UNITS)[number];
 
+@Tenant()
 @Entity('asset_specifications')
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'asset_specifications_company_id_fkey' })
+@Index('idx_asset_specifications_company_id', ['companyId', 'createdAt'])
+@Index('idx_asset_specifications_company_active', ['companyId', 'active'])
+// Expression index UNIQUE (company_id, lower(name)) WHERE deleted_at IS NULL: TypeORM cannot express it, so it is declared by name and left alone.
+@Index('uq_asset_specifications_company_name', { synchronize: false })
+@Check('asset_specifications_size_check', `size > 0`)
+@Check('asset_specifications_size_unit_check', `size_unit IN ('yd3', 'm3', 'ft3', 'gal', 'l')`)
+@Check('asset_specifications_length_mm_check', `length_mm > 0`)
+@Check('asset_specifications_width_mm_check', `width_mm > 0`)
+@Check('asset_specifications_height_mm_check', `height_mm > 0`)
+@Check('asset_specifications_max_weight_kg_check', `max_weight_kg >= 0`)
+@Check('asset_specifications_included_weight_kg_check', `included_weight_kg >= 0`)
+@Check('asset_specifications_included_days_check', `included_days >= 0`)
 export class AssetSpecification extends CompanyOwned {
   @Column({ type: 'text' }) name: string;
   @Column({ type: 'text', nullable: true }) description: string | null;
-  @Column({ type: 'uuid' }) assetCategoryId: string;
-  @Column({ type: 'uuid', nullable: true }) assetStyleId: string | null;
+  @Index('idx_asset_specifications_asset_category_id')
+  @ForeignKey('asset_categories', { name: 'asset_specifications_asset_category_id_fkey' })
+  @Column({ type: 'uuid' })
+  assetCategoryId: string;
+  @Index('idx_asset_specifications_asset_style_id')
+  @ForeignKey('asset_styles', { name: 'asset_specifications_asset_style_id_fkey' })
+  @Column({ type: 'uuid', nullable: true })
+  assetStyleId: string | null;
   @Column({ type: 'integer' }) size: number;
   @Column({ type: 'text' }) sizeUnit: SizeUnit;
   @Column({ type: 'integer', nullable: true }) lengthMm: number | null;
@@ -54,11 +95,22 @@ export class AssetSpecification extends CompanyOwned {
 }
 
 /** Which waste types may go in a specification, with an optional price override (minor units). */
+@Tenant()
 @Entity('asset_specification_waste_types')
+@Check('asset_specification_waste_types_price_override_amount_check', `price_override_amount >= 0`)
+@Index('uq_asset_specification_waste_types_pair', ['assetSpecificationId', 'wasteTypeId'], { unique: true })
 export class AssetSpecificationWasteType extends BaseEntity {
-  @Column({ type: 'uuid' }) companyId: string;
-  @Column({ type: 'uuid' }) assetSpecificationId: string;
-  @Column({ type: 'uuid' }) wasteTypeId: string;
+  @Index('idx_asset_specification_waste_types_company_id')
+  @ForeignKey('companies', { name: 'asset_specification_waste_types_company_id_fkey' })
+  @Column({ type: 'uuid' })
+  companyId: string;
+  @ForeignKey('asset_specifications', { name: 'asset_specification_waste_types_asset_specification_id_fkey' })
+  @Column({ type: 'uuid' })
+  assetSpecificationId: string;
+  @Index('idx_asset_specification_waste_types_waste_type_id')
+  @ForeignKey('waste_types', { name: 'asset_specification_waste_types_waste_type_id_fkey' })
+  @Column({ type: 'uuid' })
+  wasteTypeId: string;
   @Column({ type: 'integer', nullable: true }) priceOverrideAmount: number | null;
 }
 
@@ -69,12 +121,32 @@ export type AssetStatus = (typeof ASSET_STATUSES)[number];
 export const LOCATION_TYPES = ['lot', 'customer_address', 'station', 'truck'] as const;
 export type LocationType = (typeof LOCATION_TYPES)[number];
 
+@Tenant()
 @Entity('assets')
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'assets_company_id_fkey' })
+@Index('idx_assets_company_id', ['companyId', 'createdAt'])
+@Index('idx_assets_company_status', ['companyId', 'status'])
+@Index('idx_assets_location', ['locationType', 'locationId'])
+// Expression index UNIQUE (company_id, lower(code)) WHERE deleted_at IS NULL: TypeORM cannot express it, so it is declared by name and left alone.
+@Index('uq_assets_company_code', { synchronize: false })
+// Expression index UNIQUE (company_id, lower(serial)) WHERE deleted_at IS NULL AND serial IS NOT NULL: TypeORM cannot express it, so it is declared by name and left alone.
+@Index('uq_assets_company_serial', { synchronize: false })
+@Check('assets_condition_check', `condition IN ('new', 'good', 'fair', 'poor', 'damaged')`)
+@Check('assets_status_check', `status IN ('available', 'reserved', 'in_transit', 'on_site', 'full_in_yard', 'at_station', 'maintenance', 'retired')`)
+@Check('assets_lat_check', `lat BETWEEN -90 AND 90`)
+@Check('assets_lng_check', `lng BETWEEN -180 AND 180`)
+@Check('assets_location_type_check', `location_type IN ('lot', 'customer_address', 'station', 'truck')`)
 export class Asset extends CompanyOwned {
   @Column({ type: 'text' }) code: string;
   @Column({ type: 'text', nullable: true }) serial: string | null;
-  @Column({ type: 'uuid' }) assetSpecificationId: string;
-  @Column({ type: 'uuid', nullable: true }) homeLotId: string | null;
+  @Index('idx_assets_asset_specification_id')
+  @ForeignKey('asset_specifications', { name: 'assets_asset_specification_id_fkey' })
+  @Column({ type: 'uuid' })
+  assetSpecificationId: string;
+  @Index('idx_assets_home_lot_id')
+  @ForeignKey('lots', { name: 'assets_home_lot_id_fkey' })
+  @Column({ type: 'uuid', nullable: true })
+  homeLotId: string | null;
   @Column({ type: 'text', default: 'good' }) condition: AssetCondition;
   @Column({ type: 'text', default: 'available' }) status: AssetStatus;
   @Column({ type: 'text', nullable: true }) notes: string | null;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AssetCategoriesController, AssetCategoriesService, AssetStylesController, AssetStylesService } from './asset-categories-styles';
 import { AssetSpecificationsController, AssetSpecificationsService, CustomerCatalogueService, SpecWasteTypesService } from './asset-specifications';
+import { AssetPlaces } from './asset-places';
 import { AssetsController, AssetsService } from './assets';
 import { CustomerCatalogueController } from './customer';
 import { WasteTypesController, WasteTypesService } from './waste-types';
@@ -8,7 +9,7 @@ import { WasteTypesController, WasteTypesService } from './waste-types';
 /** Waste types, asset categories and styles, asset specifications (with their waste types), assets. */
 @Module({
   controllers: [WasteTypesController, AssetCategoriesController, AssetStylesController, AssetSpecificationsController, AssetsController, CustomerCatalogueController],
-  providers: [WasteTypesService, AssetCategoriesService, AssetStylesService, AssetSpecificationsService, SpecWasteTypesService, CustomerCatalogueService, AssetsService],
-  exports: [AssetsService, WasteTypesService, AssetSpecificationsService],
+  providers: [WasteTypesService, AssetCategoriesService, AssetStylesService, AssetSpecificationsService, SpecWasteTypesService, CustomerCatalogueService, AssetsService, AssetPlaces],
+  exports: [AssetsService, WasteTypesService, AssetSpecificationsService, CustomerCatalogueService, AssetPlaces],
 })
 export class CatalogueModule {}

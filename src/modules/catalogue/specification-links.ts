@@ -1,5 +1,7 @@
 import { EntityManager } from 'typeorm';
-import { assertOwned } from '../../common/records/company-records';
+import { Scope } from '../../common/access/scope';
+import { assertReachable } from '../../common/access/tenant-policy';
+import { AssetSpecification } from './catalogue.entities';
 
 /** A join table from an owner (a promotion, a truck type) to the asset specifications it applies to. */
 export class SpecificationLinks {
@@ -23,7 +25,7 @@ export class SpecificationLinks {
 
   /** Replaces the owner's set; the ids must be the company's live specifications (422 on `asset_specification_ids.<i>`). */
   async replace(m: EntityManager, owner: { id: string; companyId: string }, specIds: string[]): Promise<void> {
-    await assertOwned(m, 'asset_specifications', owner.companyId, specIds.map((id, i) => ({ field: `asset_specification_ids.${i}`, id })));
+    await assertReachable(m, AssetSpecification, Scope.company(owner.companyId), specIds.map((id, i) => ({ field: `asset_specification_ids.${i}`, id })));
     await m.query(`DELETE FROM ${this.table} WHERE ${this.ownerColumn} = $1`, [owner.id]);
     if (specIds.length) await m.query(`INSERT INTO ${this.table} (${this.ownerColumn}, asset_specification_id) SELECT $1, unnest($2::uuid[])`, [owner.id, specIds]);
   }

@@ -1,14 +1,16 @@
 import { Body, Controller, Delete, Get, Injectable, Post, Put, Query } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { withMessage } from '../../common/http/envelope';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
+import type { BodyRef } from '../../common/access/tenant-policy';
 import { CompanyRecords } from '../../common/records/company-records';
+import { InUseRegistry } from '../../common/records/in-use';
 import { BoolField, BoolQuery, TextField } from '../../common/validation/fields';
 import { WasteType } from './catalogue.entities';
 
@@ -75,25 +77,21 @@ const values = (dto: UpdateWasteTypeDto): Partial<WasteType> => ({
 @Injectable()
 export class WasteTypesService {
   private readonly records: CompanyRecords<WasteType>;
-  constructor(ds: DataSource) {
+  constructor(ds: DataSource, inUse: InUseRegistry) {
     this.records = new CompanyRecords(ds, {
       entity: WasteType,
       what: 'Waste type',
       event: 'waste_type',
       nullable: ['description'],
       unique: [{ property: 'code', index: 'uq_waste_types_company_code', code: 'DUPLICATE_CODE', message: 'A waste type with this code already exists.' }],
-      // Allowed in a live specification, or accepted by a live station.
+      // Allowed in a live specification, or what other modules register (accepted by a live station).
       inUse: async (m, row) => {
         const [hit] = await m.query(
           `SELECT 1 FROM asset_specification_waste_types l JOIN asset_specifications s ON s.id = l.asset_specification_id AND s.deleted_at IS NULL
-            WHERE l.waste_type_id = $1
-           UNION ALL
-           SELECT 1 FROM station_waste_types sw JOIN stations st ON st.id = sw.station_id AND st.deleted_at IS NULL
-            WHERE sw.waste_type_id = $1
-           LIMIT 1`,
+            WHERE l.waste_type_id = $1 LIMIT 1`,
           [row.id],
         );
-        return !!hit;
+        return !!hit || (await inUse.isUsed(m, 'waste_type', row.id));
       },
     });
   }
@@ -125,6 +123,25 @@ export class WasteTypesService {
   }
   remove(actor: Actor, companyId: string, id: string) {
     return this.records.remove(actor, companyId, id);
+  }
+
+  /** Body references must be the company's live waste types (share-locked until the commit): 422 `not found` on their fields otherwise. */
+  assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
+    return this.records.assertOwned(m, companyId, refs);
+  }
+
+  /** Of `ids`, those that are live waste types of the company (references from other modules' bodies). */
+  async liveIds(m: EntityManager, companyId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await m.find(WasteType, { select: { id: true }, where: { companyId, id: In([...ids]) } });
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Id and name of waste types (deleted ones too, for history), by name then id. */
+  async refs(m: EntityManager, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+    if (!ids.length) return [];
+    const rows = await m.find(WasteType, { select: { id: true, name: true }, where: { id: In([...ids]) }, withDeleted: true, order: { name: 'ASC', id: 'ASC' } });
+    return rows.map((r) => ({ id: r.id, name: r.name }));
   }
 }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CompaniesController } from './companies.controller';
 import { CompaniesService } from './companies.service';
+import { UsersModule } from '../users';
 
-@Module({ controllers: [CompaniesController], providers: [CompaniesService], exports: [CompaniesService] })
+@Module({ imports: [UsersModule], controllers: [CompaniesController], providers: [CompaniesService], exports: [CompaniesService] })
 export class CompaniesModule {}

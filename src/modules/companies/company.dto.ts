@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsCurrencyCode, IsTimeZone } from '../../common/validation/validators';
-import { NameField, PhoneField } from '../auth/auth.dto';
+import { NameField, PhoneField } from '../auth';
 import { Company } from './company.entity';
 
 export class CreateCompanyDto {

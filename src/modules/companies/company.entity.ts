@@ -1,4 +1,4 @@
-import { Column, DeleteDateColumn, Entity, Index } from 'typeorm';
+import { Check, Column, DeleteDateColumn, Entity, ForeignKey, Index } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
 
 export const COMPANY_STATUSES = ['active', 'inactive'] as const;
@@ -6,8 +6,10 @@ export type CompanyStatus = (typeof COMPANY_STATUSES)[number];
 
 /** The tenant: a hauler. Every company-owned row carries its id. */
 @Entity('companies')
+@Check('companies_status_check', `status IN ('active', 'inactive')`)
 export class Company extends BaseEntity {
-  @Index()
+  @Index('idx_companies_owner_id')
+  @ForeignKey('users', { name: 'companies_owner_id_fkey' })
   @Column({ type: 'uuid' })
   ownerId: string;
 

@@ -59,3 +59,17 @@ export class AddressDto {
     };
   }
 }
+
+/** An address as an order keeps it (frozen at placement; later edits of the address do not change it). */
+export interface AddressSnapshot {
+  label: string | null;
+  line1: string;
+  line2: string | null;
+  city: string;
+  region: string | null;
+  postal_code: string | null;
+  country: string | null;
+  latitude: number;
+  longitude: number;
+  instructions: string | null;
+}

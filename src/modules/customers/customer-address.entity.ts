@@ -1,14 +1,21 @@
-import { Column, DeleteDateColumn, Entity, Index } from 'typeorm';
+import { Check, Column, DeleteDateColumn, Entity, ForeignKey, Index } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
+import { Tenant } from '../../common/access/tenant-policy';
 
 /** A customer's service address (where containers go). Soft-deleted; at most one default per customer. */
+@Tenant({ customer: 'customerId', driver: false })
 @Entity('customer_addresses')
+@Index('idx_customer_addresses_customer_id', ['customerId'], { where: 'deleted_at IS NULL' })
+@Index('uq_customer_addresses_default', ['customerId'], { unique: true, where: 'is_default AND deleted_at IS NULL' })
+@Check('customer_addresses_latitude_check', `latitude BETWEEN -90 AND 90`)
+@Check('customer_addresses_longitude_check', `longitude BETWEEN -180 AND 180`)
 export class CustomerAddress extends BaseEntity {
-  @Index()
+  @Index('idx_customer_addresses_company_id')
+  @ForeignKey('companies', { name: 'customer_addresses_company_id_fkey' })
   @Column({ type: 'uuid' })
   companyId: string;
 
-  @Index()
+  @ForeignKey('customers', { name: 'customer_addresses_customer_id_fkey' })
   @Column({ type: 'uuid' })
   customerId: string;
 

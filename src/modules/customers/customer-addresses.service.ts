@@ -2,10 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
+import { Scope } from '../../common/access/scope';
+import { assertReachable, type BodyRef, findScoped, scopedQuery, scopeWhere } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
 import { PageQuery, paginate } from '../../common/http/pagination';
 import { recordEvents } from '../../common/outbox/outbox';
-import { AddressDto, CreateAddressDto } from './customer-address.dto';
+import { InUseRegistry } from '../../common/records/in-use';
+import { AddressDto, AddressSnapshot, CreateAddressDto } from './customer-address.dto';
 import { CustomerAddress } from './customer-address.entity';
 
 /**
@@ -14,13 +17,13 @@ import { CustomerAddress } from './customer-address.entity';
  */
 @Injectable()
 export class CustomerAddressesService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly inUse: InUseRegistry,
+  ) {}
 
   list(actor: Actor, companyId: string, query: PageQuery): Promise<Page<AddressDto>> {
-    const qb = this.ds
-      .getRepository(CustomerAddress)
-      .createQueryBuilder('a')
-      .where('a.customerId = :customerId AND a.companyId = :companyId', { customerId: actor.id, companyId });
+    const qb = scopedQuery(this.ds.manager, CustomerAddress, Scope.of(actor), 'a');
     return paginate(qb, query, {
       sortable: { created_at: 'a.createdAt', label: 'a.label', city: 'a.city', is_default: 'a.isDefault' },
       map: AddressDto.of,
@@ -58,18 +61,13 @@ export class CustomerAddressesService {
 
   /**
    * Soft delete; 409 IN_USE while an order that is still running (pending to delivered) or a
-   * relocation job goes there. When the default goes, the most recent remaining address becomes the default.
+   * relocation job goes there (orders and jobs register those checks in the in-use registry). When the default goes, the most recent remaining address becomes the default.
    */
   async remove(actor: Actor, companyId: string, id: string): Promise<void> {
     await this.ds.transaction(async (m) => {
       await this.lockCustomer(m, actor.id, companyId);
-      const address = await this.own(m, actor, companyId, id);
-      const [used] = await m.query(
-        `SELECT 1 FROM orders WHERE address_id = $1 AND status IN ('pending', 'approved', 'scheduled', 'delivered')
-         UNION ALL SELECT 1 FROM jobs WHERE destination_address_id = $1 AND status IN ('unassigned', 'assigned', 'in_progress') LIMIT 1`,
-        [id],
-      );
-      if (used) throw ApiError.inUse('Address');
+      const address = await this.own(m, actor, id);
+      await this.inUse.assertUnused(m, 'customer_address', id, 'Address');
       await m.update(CustomerAddress, { id }, { deletedAt: new Date(), isDefault: false });
       let newDefault: string | null = null;
       if (address.isDefault) {
@@ -86,21 +84,50 @@ export class CustomerAddressesService {
   async makeDefault(actor: Actor, companyId: string, id: string): Promise<AddressDto> {
     const saved = await this.ds.transaction(async (m) => {
       await this.lockCustomer(m, actor.id, companyId);
-      const address = await this.own(m, actor, companyId, id);
+      const address = await this.own(m, actor, id);
       if (address.isDefault) return address;
       await this.clearDefault(m, actor.id);
       await m.update(CustomerAddress, { id }, { isDefault: true });
       await recordEvents(m, { type: 'customer_address.default_changed', aggregateType: 'customer_address', aggregateId: id, companyId, actorId: actor.id, payload: { customer_id: actor.id } });
-      return this.own(m, actor, companyId, id);
+      return this.own(m, actor, id);
     });
     return AddressDto.of(saved);
   }
 
+  /**
+   * The customer's live address as an order keeps it (a snapshot), or null when `scope` does not
+   * reach it (another customer's, deleted, absent). Inside the caller's transaction.
+   */
+  async snapshot(m: EntityManager, scope: Scope, id: string): Promise<AddressSnapshot | null> {
+    const where = scopeWhere(m, CustomerAddress, scope);
+    const a = where && (await m.getRepository(CustomerAddress).findOneBy({ ...where, id }));
+    if (!a) return null;
+    return {
+      label: a.label,
+      line1: a.line1,
+      line2: a.line2,
+      city: a.city,
+      region: a.region,
+      postal_code: a.postalCode,
+      country: a.country,
+      latitude: Number(a.latitude),
+      longitude: Number(a.longitude),
+      instructions: a.instructions,
+    };
+  }
+
+  /**
+   * Body references (from other modules) must be live addresses that `scope` reaches, share-locked
+   * until the commit: a customer's scope reaches only their own addresses, a company's scope all the
+   * company's. 422 `not found` on their fields otherwise.
+   */
+  assertOwned(m: EntityManager, scope: Scope, refs: readonly BodyRef[]): Promise<void> {
+    return assertReachable(m, CustomerAddress, scope, refs);
+  }
+
   /** The caller's live address; another customer's (or a deleted one) is a 404. */
-  private async own(m: EntityManager, actor: Actor, companyId: string, id: string): Promise<CustomerAddress> {
-    const address = await m.getRepository(CustomerAddress).findOne({ where: { id, customerId: actor.id, companyId } });
-    if (!address) throw ApiError.notFound('Address');
-    return address;
+  private own(m: EntityManager, actor: Actor, id: string): Promise<CustomerAddress> {
+    return findScoped(m, CustomerAddress, Scope.of(actor), id, { what: 'Address' });
   }
 
   /** Serialises default changes of one customer. */

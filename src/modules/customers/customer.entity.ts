@@ -1,8 +1,13 @@
-import { Column, Entity, Index } from 'typeorm';
-import { MemberProfile } from './member-profile.entity';
+import { Column, Entity, ForeignKey, Index } from 'typeorm';
+import { MemberProfile } from '../users';
+import { Tenant } from '../../common/access/tenant-policy';
 
 /** The customer profile of a `customer` user. */
+@Tenant({ customer: 'id', driver: false })
 @Entity('customers')
+@ForeignKey('users', ['id'], ['id'], { name: 'customers_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'customers_company_id_fkey' })
+@Index('idx_customers_company_id', ['companyId'])
 export class Customer extends MemberProfile {
   @Column({ type: 'text', nullable: true })
   billingName: string | null;
@@ -14,7 +19,8 @@ export class Customer extends MemberProfile {
   taxExempt: boolean;
 
   /** The customer's price book (pricing_profiles); null = the company's default. */
-  @Index()
+  @Index('idx_customers_pricing_profile_id')
+  @ForeignKey('pricing_profiles', { name: 'customers_pricing_profile_id_fkey' })
   @Column({ type: 'uuid', nullable: true })
   pricingProfileId: string | null;
 }

@@ -4,8 +4,8 @@ import { Access } from '../../common/access/access.decorator';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
-import { CreateMemberDto, MemberDto } from '../users/member.dto';
-import { MembersService } from '../users/members.service';
+import { CreateMemberDto, MemberDto } from './member.dto';
+import { MembersService } from './members.service';
 import { CustomerDto, CustomerListQuery, UpdateCustomerDto } from './customer.dto';
 import { CustomersService } from './customers.service';
 

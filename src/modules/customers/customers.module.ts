@@ -1,5 +1,8 @@
-import { Module } from '@nestjs/common';
-import { MembersModule } from '../users/members.module';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { Scope } from '../../common/access/scope';
+import { AssetPlaces, CatalogueModule } from '../catalogue';
+import { PricingModule } from '../pricing';
+import { MembersModule } from './members.module';
 import { CustomerAddressesService } from './customer-addresses.service';
 import { CustomerSelfController } from './customer-self.controller';
 import { CustomersController } from './customers.controller';
@@ -7,9 +10,19 @@ import { CustomersService } from './customers.service';
 
 // CustomerSelfController first: its literal paths (customer/profile…) must precede customer/:customerId.
 @Module({
-  imports: [MembersModule],
+  imports: [MembersModule, PricingModule, CatalogueModule],
   controllers: [CustomerSelfController, CustomersController],
   providers: [CustomersService, CustomerAddressesService],
-  exports: [CustomersService],
+  exports: [CustomersService, CustomerAddressesService, MembersModule],
 })
-export class CustomersModule {}
+export class CustomersModule implements OnModuleInit {
+  constructor(
+    private readonly places: AssetPlaces,
+    private readonly addresses: CustomerAddressesService,
+  ) {}
+
+  /** An asset may be at a customer address; a company user places it, so any address of the company will do. */
+  onModuleInit(): void {
+    this.places.register('customer_address', 'customers', (m, companyId, refs) => this.addresses.assertOwned(m, Scope.company(companyId), refs));
+  }
+}

@@ -1,22 +1,52 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
+import { scopeWhere } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { UserStatus } from '../users/user.entity';
+import { InUseRegistry } from '../../common/records/in-use';
+import { CompaniesService } from '../companies';
+import { PricingProfilesService } from '../pricing';
+import type { UserStatus } from '../users';
 import { CustomerDto, CustomerListQuery, CustomerProfileDto, UpdateCustomerDto, UpdateCustomerProfileDto } from './customer.dto';
 import { Customer } from './customer.entity';
+import { MemberProfiles, UsersService } from '../users';
 import { MemberDirectory } from './member-directory';
 
 /** Customers as the company manages them, and a customer's own profile. */
 @Injectable()
-export class CustomersService {
-  readonly directory = new MemberDirectory(Customer, 'customer', 'Customer');
+export class CustomersService implements OnModuleInit {
+  readonly directory: MemberDirectory<Customer>;
 
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly pricingProfiles: PricingProfilesService,
+    private readonly inUse: InUseRegistry,
+    users: UsersService,
+    private readonly profiles: MemberProfiles,
+    private readonly companies: CompaniesService,
+  ) {
+    this.directory = new MemberDirectory(Customer, 'customer', 'Customer', users);
+  }
+
+  /**
+   * A new user of type customer gets its customer row; one who registers by themself must name an
+   * active company. A customer assigned a pricing profile keeps it from deletion.
+   */
+  onModuleInit(): void {
+    this.profiles.register(
+      'customer',
+      async (m, user) => void (await m.insert(Customer, { id: user.id, companyId: user.companyId })),
+      async (m, companyId) => {
+        if (!(await this.companies.isActive(companyId, m))) throw ApiError.validation({ company_id: ['does not name an active company'] });
+      },
+    );
+    this.inUse.register('pricing_profile', 'customers', 'a customer assigned the profile', (m, id) => m.existsBy(Customer, { pricingProfileId: id }));
+  }
 
   async show(companyId: string, id: string): Promise<CustomerDto> {
-    return CustomerDto.of(await this.directory.find(this.ds.manager, companyId, id));
+    return CustomerDto.of(await this.directory.find(this.ds.manager, Scope.company(companyId), id));
   }
 
   list(companyId: string, query: CustomerListQuery): Promise<Page<CustomerDto>> {
@@ -28,7 +58,7 @@ export class CustomersService {
 
   async update(actor: Actor, companyId: string, id: string, dto: UpdateCustomerDto): Promise<CustomerDto> {
     const saved = await this.ds.transaction(async (m) => {
-      const customer = await this.directory.find(m, companyId, id, true);
+      const customer = await this.directory.find(m, Scope.company(companyId), id, true);
       if (dto.pricing_profile_id) await this.assertPricingProfile(m, companyId, dto.pricing_profile_id);
       return this.directory.update(m, actor.id, customer, dto, {
         billingName: dto.billing_name,
@@ -47,23 +77,27 @@ export class CustomersService {
   }
 
   async profile(actor: Actor, companyId: string): Promise<CustomerProfileDto> {
-    return CustomerProfileDto.of(await this.directory.find(this.ds.manager, companyId, actor.id));
+    return CustomerProfileDto.of(await this.directory.find(this.ds.manager, Scope.of(actor), actor.id));
   }
 
   async updateProfile(actor: Actor, companyId: string, dto: UpdateCustomerProfileDto): Promise<CustomerProfileDto> {
     const saved = await this.ds.transaction(async (m) => {
-      const customer = await this.directory.find(m, companyId, actor.id, true);
+      const customer = await this.directory.find(m, Scope.of(actor), actor.id, true);
       return this.directory.update(m, actor.id, customer, dto, { billingName: dto.billing_name, billingEmail: dto.billing_email });
     });
     return CustomerProfileDto.of(saved);
   }
 
-  /** A pricing profile of the company (pricing_profiles, when that catalogue is installed); else 422. */
+  /** A live pricing profile of the company (asked of pricing); else 422. */
   private async assertPricingProfile(m: EntityManager, companyId: string, id: string): Promise<void> {
-    const [table] = await m.query(`SELECT to_regclass('pricing_profiles') IS NOT NULL AS present`);
-    const [row] = table?.present
-      ? await m.query(`SELECT to_jsonb(p) AS p FROM pricing_profiles p WHERE p.id = $1 AND p.company_id = $2`, [id, companyId])
-      : [];
-    if (!row || row.p.deleted_at) throw ApiError.validation({ pricing_profile_id: ['not found'] });
+    if (!(await this.pricingProfiles.isLive(m, companyId, id))) throw ApiError.validation({ pricing_profile_id: ['not found'] });
   }
+
+  /** What pricing an order needs to know of a customer of the company (null when not theirs). Inside the caller's transaction. */
+  async pricingTerms(m: EntityManager, companyId: string, customerId: string): Promise<{ taxExempt: boolean; pricingProfileId: string | null } | null> {
+    const where = scopeWhere(m, Customer, Scope.company(companyId));
+    const c = where && (await m.getRepository(Customer).findOne({ select: { id: true, taxExempt: true, pricingProfileId: true }, where: { ...where, id: customerId } }));
+    return c ? { taxExempt: c.taxExempt, pricingProfileId: c.pricingProfileId } : null;
+  }
+
 }

@@ -3,7 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsOptional, MaxLength, ValidateIf } from 'class-validator';
 import { trimToNull } from '../../common/validation/fields';
-import { EmailField, NameField } from '../auth/auth.dto';
+import { EmailField, NameField } from '../auth';
 
 /** Optional e-mail address (lower-cased); null or "" clears it. */
 export const OptionalEmail = () =>

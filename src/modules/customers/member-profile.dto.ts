@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { USER_STATUSES } from '../users/user.entity';
+import { USER_STATUSES } from '../users';
 import type { Loaded } from './member-directory';
-import type { MemberProfile } from './member-profile.entity';
+import type { MemberProfile } from '../users';
 
 /** What customer and driver responses share: the user fields and the timestamps. */
 export class MemberProfileDto {

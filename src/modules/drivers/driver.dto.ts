@@ -1,11 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { PageQuery } from '../../common/http/pagination';
 import { DateField, EnumQuery, TextField } from '../../common/validation/fields';
-import { PhoneField } from '../auth/auth.dto';
-import { Loaded } from '../customers/member-directory';
-import { OptionalLoginEmail, OptionalName } from '../customers/member-fields';
-import { MemberProfileDto, memberProfileFields } from '../customers/member-profile.dto';
-import { USER_STATUSES, UserStatus } from '../users/user.entity';
+import { PhoneField } from '../auth';
+import { Loaded } from '../customers';
+import { OptionalLoginEmail, OptionalName } from '../customers';
+import { MemberProfileDto, memberProfileFields } from '../customers';
+import { USER_STATUSES, type UserStatus } from '../users';
 import { Driver } from './driver.entity';
 
 /** The driver's own view: user fields and licence. */

@@ -1,8 +1,13 @@
-import { Column, Entity } from 'typeorm';
-import { MemberProfile } from '../customers/member-profile.entity';
+import { Column, Entity, ForeignKey, Index } from 'typeorm';
+import { MemberProfile } from '../users';
+import { Tenant } from '../../common/access/tenant-policy';
 
 /** The driver profile of a `driver` user. */
+@Tenant({ driver: 'id', customer: false })
 @Entity('drivers')
+@ForeignKey('users', ['id'], ['id'], { name: 'drivers_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'drivers_company_id_fkey' })
+@Index('idx_drivers_company_id', ['companyId'])
 export class Driver extends MemberProfile {
   @Column({ type: 'text', nullable: true })
   licenseNumber: string | null;

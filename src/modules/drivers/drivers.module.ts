@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MembersModule } from '../users/members.module';
+import { MembersModule } from '../customers';
 import { DriversController } from './drivers.controller';
 import { DriversService } from './drivers.service';
 

@@ -1,7 +1,19 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { AssetPlaces, CatalogueModule } from '../catalogue';
+import { SitesModule } from '../sites';
 import { TrucksController, TruckTypesController } from './fleet.controller';
 import { TrucksService, TruckTypesService } from './fleet.service';
 
 /** Truck types and trucks. */
-@Module({ controllers: [TruckTypesController, TrucksController], providers: [TruckTypesService, TrucksService], exports: [TrucksService] })
-export class FleetModule {}
+@Module({ imports: [CatalogueModule, SitesModule], controllers: [TruckTypesController, TrucksController], providers: [TruckTypesService, TrucksService], exports: [TrucksService] })
+export class FleetModule implements OnModuleInit {
+  constructor(
+    private readonly places: AssetPlaces,
+    private readonly trucks: TrucksService,
+  ) {}
+
+  /** An asset may be on a truck: catalogue checks it through the trucks service. */
+  onModuleInit(): void {
+    this.places.register('truck', 'fleet', (m, companyId, refs) => this.trucks.assertOwned(m, companyId, refs));
+  }
+}

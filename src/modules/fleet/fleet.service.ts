@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
-import { assertOwned, CompanyRecords } from '../../common/records/company-records';
-import { SpecificationLinks } from '../catalogue/specification-links';
+import type { BodyRef } from '../../common/access/tenant-policy';
+import { CompanyRecords } from '../../common/records/company-records';
+import { InUseRegistry } from '../../common/records/in-use';
+import { SpecificationLinks } from '../catalogue';
+import { LotsService } from '../sites';
 import { CreateTruckDto, CreateTruckTypeDto, TruckDto, TruckLocationDto, TruckQuery, TruckTypeDto, TruckTypeQuery, UpdateTruckDto, UpdateTruckTypeDto } from './fleet.dto';
 import { Truck, TruckType } from './fleet.entity';
 
@@ -13,13 +16,16 @@ const LINKS = new SpecificationLinks('truck_type_asset_specifications', 'truck_t
 @Injectable()
 export class TruckTypesService {
   private readonly records: CompanyRecords<TruckType>;
-  constructor(private readonly ds: DataSource) {
+  constructor(
+    private readonly ds: DataSource,
+    inUse: InUseRegistry,
+  ) {
     this.records = new CompanyRecords(ds, {
       entity: TruckType,
       what: 'Truck type',
       event: 'truck_type',
-      // While a live truck has this type.
-      inUse: async (m, row) => !!(await m.query(`SELECT 1 FROM trucks WHERE truck_type_id = $1 AND deleted_at IS NULL LIMIT 1`, [row.id]))[0],
+      // While a live truck has this type, or what other modules register.
+      inUse: async (m, row) => (await m.existsBy(Truck, { truckTypeId: row.id })) || (await inUse.isUsed(m, 'truck_type', row.id)),
     });
   }
 
@@ -52,19 +58,36 @@ export class TruckTypesService {
   remove(actor: Actor, companyId: string, id: string): Promise<void> {
     return this.records.remove(actor, companyId, id);
   }
+
+  /** Body references must be the company's live truck types (share-locked until the commit): 422 `not found` on their fields otherwise. */
+  assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
+    return this.records.assertOwned(m, companyId, refs);
+  }
 }
 
 @Injectable()
-export class TrucksService {
-  private readonly records: CompanyRecords<Truck>;
-  constructor(private readonly ds: DataSource) {
+export class TrucksService implements OnModuleInit {
+  private readonly records: CompanyRecords<Truck, 'truck'>;
+  constructor(
+    private readonly ds: DataSource,
+    private readonly inUse: InUseRegistry,
+    private readonly truckTypes: TruckTypesService,
+    private readonly lots: LotsService,
+  ) {
     this.records = new CompanyRecords(ds, {
       entity: Truck,
       what: 'Truck',
       event: 'truck',
       nullable: ['name', 'homeLotId', 'tareWeightKg'],
       unique: [{ property: 'plate', index: 'uq_trucks_plate', code: 'DUPLICATE_PLATE', message: 'A truck with this plate already exists.' }],
+      // What other modules register (an unfinished job with the truck).
+      inUse: (m, row) => this.inUse.isUsed(m, 'truck', row.id),
     });
+  }
+
+  /** A live truck keeps its home lot from deletion. */
+  onModuleInit(): void {
+    this.inUse.register('lot', 'fleet', 'a live truck based at the lot', (m, id) => m.existsBy(Truck, { homeLotId: id }));
   }
 
   list(companyId: string, q: TruckQuery) {
@@ -103,10 +126,15 @@ export class TrucksService {
     return TruckDto.of(truck);
   }
 
+  /** Body references must be the company's live trucks (share-locked until the commit): 422 `not found` on their fields otherwise. */
+  assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
+    return this.records.assertOwned(m, companyId, refs);
+  }
+
   /** The type and home lot given must be the company's (422 otherwise). */
   private async checkRefs(m: EntityManager, companyId: string, d: UpdateTruckDto): Promise<void> {
-    await assertOwned(m, 'truck_types', companyId, [{ field: 'truck_type_id', id: d.truck_type_id }]);
-    await assertOwned(m, 'lots', companyId, [{ field: 'home_lot_id', id: d.home_lot_id }]);
+    await this.truckTypes.assertOwned(m, companyId, [{ field: 'truck_type_id', id: d.truck_type_id }]);
+    await this.lots.assertOwned(m, companyId, [{ field: 'home_lot_id', id: d.home_lot_id }]);
   }
 }
 

@@ -1,36 +1,52 @@
-import { Column, Entity, Index } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, Index } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
+import { Tenant } from '../../common/access/tenant-policy';
+import { JOB_STATUSES, JOB_TYPES, UNFINISHED_JOB_STATUSES, type JobStatus, type JobType } from './job.types';
+export { JOB_STATUSES, JOB_TYPES, UNFINISHED_JOB_STATUSES, type JobStatus, type JobType };
 
-export const JOB_TYPES = ['delivery', 'pickup', 'swap', 'dump_return', 'relocate'] as const;
-export type JobType = (typeof JOB_TYPES)[number];
-export const JOB_STATUSES = ['unassigned', 'assigned', 'in_progress', 'completed', 'aborted'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-/** Jobs that still have work to do (moved on reassignment, aborted when their order is cancelled). */
-export const UNFINISHED_JOB_STATUSES: JobStatus[] = ['unassigned', 'assigned', 'in_progress'];
 
 /**
  * A driver's job (domain.md §5). Orders create them unassigned (approval: delivery, and pickup when a
  * pickup date is set; change requests: swap, dump_return, relocate); dispatch assigns driver, truck and
  * asset, and orders them per driver and day (`sequence`).
  */
+@Tenant({ driver: 'driverId', customer: false })
 @Entity('jobs')
-@Index(['companyId', 'scheduledDate', 'status'])
+@Index('idx_jobs_company_date_status', ['companyId', 'scheduledDate', 'status'])
+@Index('idx_jobs_driver_date', ['driverId', 'scheduledDate'], { where: 'driver_id IS NOT NULL' })
+@Check('jobs_type_check', `type IN ('delivery', 'pickup', 'swap', 'dump_return', 'relocate')`)
+@Check('jobs_status_check', `status IN ('unassigned', 'assigned', 'in_progress', 'completed', 'aborted')`)
 export class Job extends BaseEntity {
-  @Column({ type: 'uuid' }) companyId: string;
-  @Index() @Column({ type: 'uuid' }) orderId: string;
+  @ForeignKey('companies', { name: 'jobs_company_id_fkey' }) @Column({ type: 'uuid' }) companyId: string;
+  @Index('idx_jobs_order') @ForeignKey('orders', { name: 'jobs_order_id_fkey' }) @Column({ type: 'uuid' }) orderId: string;
   @Column({ type: 'text' }) type: JobType;
   @Column({ type: 'text', default: 'unassigned' }) status: JobStatus;
   @Column({ type: 'date' }) scheduledDate: string;
   @Column({ type: 'int', nullable: true }) sequence: number | null;
-  @Index() @Column({ type: 'uuid', nullable: true }) driverId: string | null;
-  @Index() @Column({ type: 'uuid', nullable: true }) truckId: string | null;
-  @Index() @Column({ type: 'uuid', nullable: true }) assetId: string | null;
+  @ForeignKey('drivers', { name: 'jobs_driver_id_fkey' }) @Column({ type: 'uuid', nullable: true }) driverId: string | null;
+  @Index('idx_jobs_truck', { where: 'truck_id IS NOT NULL' })
+  @ForeignKey('trucks', { name: 'jobs_truck_id_fkey' })
+  @Column({ type: 'uuid', nullable: true })
+  truckId: string | null;
+  @Index('idx_jobs_asset', { where: 'asset_id IS NOT NULL' })
+  @ForeignKey('assets', { name: 'jobs_asset_id_fkey' })
+  @Column({ type: 'uuid', nullable: true })
+  assetId: string | null;
   /** The lot a delivery leaves from, or a pickup returns to. */
-  @Index() @Column({ type: 'uuid', nullable: true }) lotId: string | null;
+  @Index('idx_jobs_lot', { where: 'lot_id IS NOT NULL' })
+  @ForeignKey('lots', { name: 'jobs_lot_id_fkey' })
+  @Column({ type: 'uuid', nullable: true })
+  lotId: string | null;
   /** A relocation's new address (customer_addresses). */
-  @Index() @Column({ type: 'uuid', nullable: true }) destinationAddressId: string | null;
+  @Index('idx_jobs_destination_address', { where: 'destination_address_id IS NOT NULL' })
+  @ForeignKey('customer_addresses', { name: 'jobs_destination_address_id_fkey' })
+  @Column({ type: 'uuid', nullable: true })
+  destinationAddressId: string | null;
   /** The change request that created it, if any. */
-  @Index() @Column({ type: 'uuid', nullable: true }) changeRequestId: string | null;
+  @Index('idx_jobs_change_request', { where: 'change_request_id IS NOT NULL' })
+  @ForeignKey('order_change_requests', { name: 'jobs_change_request_id_fkey' })
+  @Column({ type: 'uuid', nullable: true })
+  changeRequestId: string | null;
   @Column({ type: 'text', nullable: true }) notes: string | null;
   @Column({ type: 'text', nullable: true }) abortReason: string | null;
   @Column({ type: 'timestamptz', nullable: true }) startedAt: Date | null;

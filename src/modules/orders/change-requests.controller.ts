@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
+import { CurrentScope, Scope } from '../../common/access/scope';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
@@ -53,23 +54,23 @@ export class CustomerChangeRequestsController {
   @Get('customer/order-change-requests')
   @Access('CU')
   @Endpoint({ summary: 'My change requests (filters: status, type, order_id; q on the order number, note and rejection reason; sort created_at, updated_at, decided_at, status, type)', description: BILLING_FIELD, type: ChangeRequestDto, list: true, errors: [422] })
-  list(@CurrentActor() actor: Actor, @Query() q: ChangeRequestQuery) {
-    return this.requests.list({ companyId: actor.companyId!, customerId: actor.id }, q);
+  list(@CurrentScope() scope: Scope, @Query() q: ChangeRequestQuery) {
+    return this.requests.list(scope, q);
   }
 
   @Get('customer/order-change-requests/wrapper')
   @Access('CU')
   @Endpoint({ summary: `My change requests: counts by status and the ${WRAPPER_LATEST} latest pending ones`, type: ChangeRequestWrapperDto })
-  wrapper(@CurrentActor() actor: Actor) {
-    return this.requests.wrapper({ companyId: actor.companyId!, customerId: actor.id });
+  wrapper(@CurrentScope() scope: Scope) {
+    return this.requests.wrapper(scope);
   }
 
   @Get('customer/order-change-requests/:orderChangeRequest')
   @Access('CU')
   @ApiIdParam('orderChangeRequest')
   @Endpoint({ summary: 'One of my change requests', description: BILLING_FIELD, type: ChangeRequestDto, errors: [404] })
-  show(@CurrentActor() actor: Actor, @IdParam('orderChangeRequest') id: string) {
-    return this.requests.get({ companyId: actor.companyId!, customerId: actor.id }, id);
+  show(@CurrentScope() scope: Scope, @IdParam('orderChangeRequest') id: string) {
+    return this.requests.get(scope, id);
   }
 
   @Post('customer/orders/:order/order-change-requests')
@@ -115,23 +116,23 @@ export class CompanyChangeRequestsController {
     list: true,
     errors: [422],
   })
-  list(@CompanyId() companyId: string, @Query() q: CompanyChangeRequestQuery) {
-    return this.requests.list({ companyId }, q);
+  list(@CurrentScope() scope: Scope, @Query() q: CompanyChangeRequestQuery) {
+    return this.requests.list(scope, q);
   }
 
   @Get('order-change-requests/wrapper')
   @Access('CO')
   @Endpoint({ summary: `Change requests: counts by status and the ${WRAPPER_LATEST} latest pending ones`, type: ChangeRequestWrapperDto })
-  wrapper(@CompanyId() companyId: string) {
-    return this.requests.wrapper({ companyId });
+  wrapper(@CurrentScope() scope: Scope) {
+    return this.requests.wrapper(scope);
   }
 
   @Get('order-change-requests/:orderChangeRequest')
   @Access('CO')
   @ApiIdParam('orderChangeRequest')
   @Endpoint({ summary: 'A change request', description: BILLING_FIELD, type: ChangeRequestDto, errors: [404] })
-  show(@CompanyId() companyId: string, @IdParam('orderChangeRequest') id: string) {
-    return this.requests.get({ companyId }, id);
+  show(@CurrentScope() scope: Scope, @IdParam('orderChangeRequest') id: string) {
+    return this.requests.get(scope, id);
   }
 
   @Patch('order-change-requests/:orderChangeRequest/approve')
@@ -172,7 +173,7 @@ export class CompanyChangeRequestsController {
     type: BillDto,
     errors: [404, 422],
   })
-  billing(@CompanyId() companyId: string, @IdParam('orderChangeRequest') id: string) {
-    return this.requests.billing({ companyId }, id);
+  billing(@CurrentScope() scope: Scope, @IdParam('orderChangeRequest') id: string) {
+    return this.requests.billing(scope, id);
   }
 }

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { userNameOrEmailMatches } from '../users';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
+import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
 import { recordEvents } from '../../common/outbox/outbox';
-import { CompanySettingsService } from '../company-admin/company-settings.service';
-import { Job, type JobType } from '../jobs/job.entity';
-import { OpeningCalendar } from '../sites/opening-calendar.service';
+import { CompanySettingsService } from '../companies';
+import { JobsService, type JobType } from '../jobs';
+import { OpeningCalendar } from '../sites';
 import { ChangeRequestBodyDto, ChangeRequestDto, ChangeRequestQuery, ChangeRequestWrapperDto, CompanyChangeRequestQuery, detailsOf, RejectChangeRequestDto } from './change-requests.dto';
 import {
   Order,
@@ -26,12 +29,6 @@ import { addDays, rentalLengthChange, respecification, serviceFee, totalsOf, typ
 
 const pricedLine = (l: OrderLine): PricedLine => ({ kind: l.kind, description: l.description, quantity: l.quantity, unit_amount: l.unitAmount, amount: l.amount });
 import { isUniqueViolation } from '../../database/pg-errors';
-
-/** Who is looking: the company sees all of its own requests, a customer only theirs. */
-export interface ChangeRequestScope {
-  companyId: string;
-  customerId?: string;
-}
 
 /**
  * The order statuses in which each type may be requested (and approved). Anything else is 409
@@ -88,17 +85,19 @@ export class ChangeRequestsService {
     private readonly lifecycle: OrderLifecycle,
     private readonly settings: CompanySettingsService,
     private readonly calendar: OpeningCalendar,
+    private readonly jobs: JobsService,
   ) {}
 
   // ------------------------------------------------------------ customer
 
   /** Creates a pending request: status rule, one pending per order (under the order's row lock), details checked. */
   async create(actor: Actor, orderId: string, dto: ChangeRequestBodyDto): Promise<ChangeRequestDto> {
-    const companyId = actor.companyId!;
+    const scope = Scope.of(actor);
+    const companyId = scope.companyId;
     let id: string;
     try {
       id = await this.ds.transaction(async (m) => {
-        const order = await this.lifecycle.lock(m, companyId, orderId, actor.id);
+        const order = await this.lifecycle.lock(m, scope, orderId);
         assertOrderState(order, dto.type);
         const [pending] = await m.query(`SELECT id FROM order_change_requests WHERE order_id = $1 AND status = 'pending' LIMIT 1`, [order.id]);
         if (pending) throw pendingConflict();
@@ -131,15 +130,13 @@ export class ChangeRequestsService {
       if (isUniqueViolation(e, PENDING_INDEX)) throw pendingConflict();
       throw e;
     }
-    return this.get({ companyId, customerId: actor.id }, id);
+    return this.get(scope, id);
   }
 
   /** The difference the same body would bill, with the same checks as creation except the one-pending rule; nothing saved. */
   async preview(actor: Actor, orderId: string, dto: ChangeRequestBodyDto): Promise<BillDto> {
-    const companyId = actor.companyId!;
     return this.ds.transaction(async (m) => {
-      const order = await m.findOneBy(Order, { id: orderId, companyId, customerId: actor.id });
-      if (!order) throw ApiError.notFound('Order');
+      const order = await findScoped(m, Order, Scope.of(actor), orderId, { what: 'Order' });
       assertOrderState(order, dto.type);
       const plan = await this.plan(m, order, dto.type, detailsOf(dto), 'customer');
       return BillDto.of(plan.bill, order.currency);
@@ -155,9 +152,8 @@ export class ChangeRequestsService {
    */
   async approve(actor: Actor, companyId: string, id: string): Promise<ChangeRequestDto> {
     await this.ds.transaction(async (m) => {
-      const found = await m.findOneBy(OrderChangeRequest, { id, companyId });
-      if (!found) throw ApiError.notFound('Change request');
-      const order = await this.lifecycle.lock(m, companyId, found.orderId);
+      const found = await findScoped(m, OrderChangeRequest, Scope.company(companyId), id, { what: 'Change request' });
+      const order = await this.lifecycle.lock(m, Scope.company(companyId), found.orderId);
       const request = await m.findOneOrFail(OrderChangeRequest, { where: { id, companyId }, lock: { mode: 'pessimistic_write' } });
       if (request.status !== 'pending') throw ApiError.invalidTransition(request.status, 'approved', 'Change request');
       assertOrderState(order, request.type);
@@ -190,13 +186,12 @@ export class ChangeRequestsService {
         payload: { order_id: order.id, number: order.number, customer_id: order.customerId, type: request.type, details: request.details, total_amount: plan.bill.total_amount },
       });
     });
-    return this.get({ companyId }, id);
+    return this.get(Scope.company(companyId), id);
   }
 
   async reject(actor: Actor, companyId: string, id: string, dto: RejectChangeRequestDto): Promise<ChangeRequestDto> {
     await this.ds.transaction(async (m) => {
-      const request = await m.findOne(OrderChangeRequest, { where: { id, companyId }, lock: { mode: 'pessimistic_write' } });
-      if (!request) throw ApiError.notFound('Change request');
+      const request = await findScoped(m, OrderChangeRequest, Scope.company(companyId), id, { what: 'Change request', lock: true });
       if (request.status !== 'pending') throw ApiError.invalidTransition(request.status, 'rejected', 'Change request');
       await m.update(OrderChangeRequest, { id }, { status: 'rejected', rejectionReason: dto.reason, decidedBy: actor.id, decidedAt: new Date() });
       await recordEvents(m, {
@@ -208,14 +203,13 @@ export class ChangeRequestsService {
         payload: { order_id: request.orderId, customer_id: request.customerId, type: request.type, reason: dto.reason },
       });
     });
-    return this.get({ companyId }, id);
+    return this.get(Scope.company(companyId), id);
   }
 
   // ------------------------------------------------------------ reads
 
-  async list(scope: ChangeRequestScope, q: CompanyChangeRequestQuery): Promise<Page<ChangeRequestDto>> {
-    const qb = this.ds.getRepository(OrderChangeRequest).createQueryBuilder('r').where('r.companyId = :companyId', { companyId: scope.companyId });
-    if (scope.customerId) qb.andWhere('r.customerId = :customerId', { customerId: scope.customerId });
+  async list(scope: Scope, q: CompanyChangeRequestQuery): Promise<Page<ChangeRequestDto>> {
+    const qb = scopedQuery(this.ds.manager, OrderChangeRequest, scope, 'r');
     if (q.customer_id) qb.andWhere('r.customerId = :cid', { cid: q.customer_id });
     if (q.status) qb.andWhere('r.status = :status', { status: q.status });
     if (q.type) qb.andWhere('r.type = :type', { type: q.type });
@@ -224,7 +218,7 @@ export class ChangeRequestsService {
       const num = parseOrderNumber(q.q);
       qb.andWhere(
         `(r.note ILIKE :q OR r.rejection_reason ILIKE :q
-          OR EXISTS (SELECT 1 FROM users u WHERE u.id = r.customer_id AND (u.name ILIKE :q OR u.email ILIKE :q))
+          OR ${userNameOrEmailMatches('r.customer_id')}
           ${num !== null ? 'OR EXISTS (SELECT 1 FROM orders o WHERE o.id = r.order_id AND o.number = :num)' : ''})`,
         { q: likePattern(q.q), num },
       );
@@ -235,11 +229,12 @@ export class ChangeRequestsService {
     return new Page(await this.render(page.items), page.meta);
   }
 
-  async wrapper(scope: ChangeRequestScope): Promise<ChangeRequestWrapperDto> {
-    const rows: { status: string; n: number }[] = await this.ds.query(
-      `SELECT status, count(*)::int AS n FROM order_change_requests WHERE company_id = $1 AND ($2::uuid IS NULL OR customer_id = $2) GROUP BY status`,
-      [scope.companyId, scope.customerId ?? null],
-    );
+  async wrapper(scope: Scope): Promise<ChangeRequestWrapperDto> {
+    const rows: { status: string; n: number }[] = await scopedQuery(this.ds.manager, OrderChangeRequest, scope, 'r')
+      .select('r.status', 'status')
+      .addSelect('count(*)::int', 'n')
+      .groupBy('r.status')
+      .getRawMany();
     const counts = { pending: 0, approved: 0, rejected: 0, total: 0 };
     for (const r of rows) {
       counts[r.status as 'pending' | 'approved' | 'rejected'] = r.n;
@@ -249,13 +244,13 @@ export class ChangeRequestsService {
     return { counts, latest_pending: latest.items };
   }
 
-  async get(scope: ChangeRequestScope, id: string): Promise<ChangeRequestDto> {
+  async get(scope: Scope, id: string): Promise<ChangeRequestDto> {
     const [dto] = await this.render([await this.find(scope, id)]);
     return dto;
   }
 
   /** The company's billing route: pending priced as of now (a request that can no longer be priced is its 409/422); decided as recorded. */
-  async billing(scope: ChangeRequestScope, id: string): Promise<BillDto> {
+  async billing(scope: Scope, id: string): Promise<BillDto> {
     const request = await this.find(scope, id);
     const order = await this.ds.getRepository(Order).findOneByOrFail({ id: request.orderId });
     if (request.status === 'pending') return BillDto.of((await this.plan(this.ds.manager, order, request.type, request.details, 'price')).bill, order.currency);
@@ -263,10 +258,8 @@ export class ChangeRequestsService {
     return BillDto.of(totalsOf(lines.map(pricedLine)), order.currency);
   }
 
-  private async find(scope: ChangeRequestScope, id: string): Promise<OrderChangeRequest> {
-    const request = await this.ds.getRepository(OrderChangeRequest).findOneBy({ id, companyId: scope.companyId, ...(scope.customerId ? { customerId: scope.customerId } : {}) });
-    if (!request) throw ApiError.notFound('Change request');
-    return request;
+  private find(scope: Scope, id: string): Promise<OrderChangeRequest> {
+    return findScoped(this.ds.manager, OrderChangeRequest, scope, id, { what: 'Change request' });
   }
 
   private recordedLines(requestIds: string[]): Promise<OrderLine[]> {
@@ -399,10 +392,8 @@ export class ChangeRequestsService {
 
   /** A new container: the asset dispatch reserved for the unfinished delivery is of the old specification; unassign and release it. */
   private async releaseDeliveryAsset(m: EntityManager, order: Order): Promise<void> {
-    const delivery = await this.lifecycle.unfinishedJob(m, order, 'delivery');
-    if (!delivery?.assetId) return;
-    await m.update(Job, { id: delivery.id }, { assetId: null });
-    await this.lifecycle.releaseAssets(m, [delivery.assetId]);
+    const delivery = await this.jobs.unfinished(m, order.id, 'delivery');
+    if (delivery) await this.jobs.unreserveAsset(m, delivery);
   }
 }
 

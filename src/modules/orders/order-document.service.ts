@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CompaniesService, type CompanyLetterhead } from '../companies';
 import PDFDocument from 'pdfkit';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
@@ -24,7 +25,7 @@ export interface OrderDocumentData {
   status: OrderStatus;
   paymentStatus: PaymentStatus;
   currency: string;
-  company: { name: string; address: string | null; phone: string | null; email: string | null; timezone: string };
+  company: CompanyLetterhead;
   customerName: string;
   address: AddressSnapshot;
   specification: string;
@@ -63,6 +64,7 @@ export class OrderDocumentService {
   constructor(
     private readonly ds: DataSource,
     private readonly orders: OrdersService,
+    private readonly companies: CompaniesService,
   ) {}
 
   /** The PDF of an order, by its UUID alone; 404 when there is no such order (or its company is gone). */
@@ -74,8 +76,8 @@ export class OrderDocumentService {
   async load(id: string): Promise<OrderDocumentData> {
     const order = await this.ds.getRepository(Order).findOneBy({ id });
     if (!order) throw ApiError.notFound('Order');
-    const [[company], names, lines, history, payments] = await Promise.all([
-      this.ds.query(`SELECT name, address, phone, email, timezone FROM companies WHERE id = $1 AND deleted_at IS NULL`, [order.companyId]) as Promise<OrderDocumentData['company'][]>,
+    const [company, names, lines, history, payments] = await Promise.all([
+      this.companies.letterhead(order.companyId),
       this.orders.names([order]),
       this.orders.liveLines(order.id),
       this.ds.getRepository(OrderStatusChange).find({ where: { orderId: order.id }, order: { createdAt: 'ASC', id: 'ASC' } }),
@@ -88,7 +90,7 @@ export class OrderDocumentService {
       status: order.status,
       paymentStatus: order.paymentStatus,
       currency: order.currency,
-      company: { ...company, timezone: company.timezone || 'UTC' },
+      company,
       customerName: n.customer,
       address: order.address,
       specification: n.specification,

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, IsNull } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
+import type { Scope } from '../../common/access/scope';
+import { findScoped } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
+import type { OrderStatusExtras } from '../../common/outbox/event-catalogue';
 import { recordEvents } from '../../common/outbox/outbox';
-import { Job, UNFINISHED_JOB_STATUSES, type JobType } from '../jobs/job.entity';
+import { JobsService, type JobType, type JobView, type NewJob } from '../jobs';
 import { Order, OrderLine, OrderStatusChange, type LineSource, type OrderStatus, type PaymentStatus } from './order.entity';
 import { addDays, type Bill } from './pricing-engine';
 
@@ -29,18 +32,19 @@ export function paymentStatusOf(total: number, paid: number): PaymentStatus {
 /**
  * The write side every order change goes through, inside the caller's transaction: status moves
  * (checked, recorded in the history, with an event), bill lines and totals, and the jobs an order
- * owns. The dispatch module calls `move` for scheduled/delivered/completed.
+ * owns (their rows are the jobs module's: this decides which jobs, `JobsService` writes them). The
+ * dispatch module calls `move` for scheduled/delivered/completed.
  */
 @Injectable()
 export class OrderLifecycle {
+  constructor(private readonly jobs: JobsService) {}
+
   /** The order, locked for the rest of the transaction; 404 when absent or not the caller's. */
-  async lock(m: EntityManager, companyId: string, id: string, customerId?: string): Promise<Order> {
-    const order = await m.findOne(Order, { where: { id, companyId, ...(customerId ? { customerId } : {}) }, lock: { mode: 'pessimistic_write' } });
-    if (!order) throw ApiError.notFound('Order');
-    return order;
+  lock(m: EntityManager, scope: Scope, id: string): Promise<Order> {
+    return findScoped(m, Order, scope, id, { what: 'Order', lock: true });
   }
 
-  async move(m: EntityManager, order: Order, to: OrderStatus, actor: ChangeActor, reason: string | null = null, payload: Record<string, unknown> = {}): Promise<void> {
+  async move(m: EntityManager, order: Order, to: OrderStatus, actor: ChangeActor, reason: string | null = null, payload: OrderStatusExtras = {}): Promise<void> {
     const from = order.status;
     if (!ORDER_TRANSITIONS[from].includes(to)) throw ApiError.invalidTransition(from, to, 'Order');
     order.status = to;
@@ -49,7 +53,7 @@ export class OrderLifecycle {
   }
 
   /** History row and event for a status (also the initial `pending`, from null). */
-  async recordStatus(m: EntityManager, order: Order, from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null, payload: Record<string, unknown> = {}): Promise<void> {
+  async recordStatus(m: EntityManager, order: Order, from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null, payload: OrderStatusExtras = {}): Promise<void> {
     const actorId = actor === 'system' ? null : actor.id;
     await m.insert(OrderStatusChange, { companyId: order.companyId, orderId: order.id, fromStatus: from, toStatus: to, actorId, actorType: actor === 'system' ? 'system' : actor.type, reason });
     await recordEvents(m, {
@@ -112,12 +116,9 @@ export class OrderLifecycle {
     return addDays(issuedOn, order.terms.due_days);
   }
 
-  /** Creates an unassigned job for the order. */
-  async createJob(m: EntityManager, order: Order, type: JobType, scheduledDate: string, extra: Partial<Job> = {}): Promise<Job> {
-    const job = m.create(Job, { companyId: order.companyId, orderId: order.id, type, status: 'unassigned', scheduledDate, lotId: order.lotId, ...extra });
-    const saved = await m.save(job);
-    await recordEvents(m, { type: 'job.created', aggregateType: 'job', aggregateId: saved.id, companyId: order.companyId, payload: { order_id: order.id, type, scheduled_date: scheduledDate } });
-    return saved;
+  /** Creates an unassigned job for the order (from the order's lot). */
+  createJob(m: EntityManager, order: Order, type: JobType, scheduledDate: string, extra: Pick<NewJob, 'changeRequestId' | 'destinationAddressId'> = {}): Promise<JobView> {
+    return this.jobs.create(m, { companyId: order.companyId, orderId: order.id, type, scheduledDate, lotId: order.lotId, ...extra });
   }
 
   /** Approval's jobs: the delivery, and the pickup when a pickup date is set. */
@@ -126,39 +127,19 @@ export class OrderLifecycle {
     if (order.pickupDate) await this.createJob(m, order, 'pickup', order.pickupDate);
   }
 
-  /** The order's unfinished job of a type (delivery, pickup), if any. */
-  unfinishedJob(m: EntityManager, order: Order, type: JobType): Promise<Job | null> {
-    return m.findOne(Job, { where: { orderId: order.id, type, status: In(UNFINISHED_JOB_STATUSES) }, order: { createdAt: 'DESC' }, lock: { mode: 'pessimistic_write' } });
-  }
-
   /** Keeps the delivery and pickup jobs in step with the order's dates (after approval). */
   async syncDateJobs(m: EntityManager, order: Order, reason: string): Promise<void> {
     if (!['approved', 'scheduled', 'delivered'].includes(order.status)) return;
-    const delivery = await this.unfinishedJob(m, order, 'delivery');
-    if (delivery && delivery.scheduledDate !== order.deliveryDate) await m.update(Job, { id: delivery.id }, { scheduledDate: order.deliveryDate });
-    const pickup = await this.unfinishedJob(m, order, 'pickup');
+    const delivery = await this.jobs.unfinished(m, order.id, 'delivery');
+    if (delivery && delivery.scheduledDate !== order.deliveryDate) await this.jobs.reschedule(m, delivery.id, order.deliveryDate);
+    const pickup = await this.jobs.unfinished(m, order.id, 'pickup');
     if (order.pickupDate && !pickup) await this.createJob(m, order, 'pickup', order.pickupDate);
-    else if (order.pickupDate && pickup && pickup.scheduledDate !== order.pickupDate) await m.update(Job, { id: pickup.id }, { scheduledDate: order.pickupDate });
-    else if (!order.pickupDate && pickup) await this.abortJobs(m, [pickup], reason);
+    else if (order.pickupDate && pickup && pickup.scheduledDate !== order.pickupDate) await this.jobs.reschedule(m, pickup.id, order.pickupDate);
+    else if (!order.pickupDate && pickup) await this.jobs.abort(m, [pickup], reason);
   }
 
-  /** Aborts jobs and releases the assets they reserved. */
-  async abortJobs(m: EntityManager, jobs: Job[], reason: string): Promise<void> {
-    if (jobs.length === 0) return;
-    const ids = jobs.map((j) => j.id);
-    await m.update(Job, { id: In(ids) }, { status: 'aborted', abortReason: reason, abortedAt: new Date() });
-    await this.releaseAssets(m, jobs.map((j) => j.assetId).filter((a): a is string => !!a));
-    await recordEvents(m, ...jobs.map((j) => ({ type: 'job.aborted', aggregateType: 'job', aggregateId: j.id, companyId: j.companyId, payload: { order_id: j.orderId, reason } })));
-  }
-
-  /** Reserved assets back to available (an asset already out on site keeps its status). */
-  async releaseAssets(m: EntityManager, assetIds: string[]): Promise<void> {
-    if (assetIds.length) await m.query(`UPDATE assets SET status = 'available', updated_at = now() WHERE id = ANY($1) AND status = 'reserved'`, [assetIds]);
-  }
-
-  /** Aborts every unfinished job of the order (cancellation). */
-  async abortOrderJobs(m: EntityManager, order: Order, reason: string): Promise<void> {
-    const jobs = await m.find(Job, { where: { orderId: order.id, status: In(UNFINISHED_JOB_STATUSES) }, lock: { mode: 'pessimistic_write' } });
-    await this.abortJobs(m, jobs, reason);
+  /** Aborts every unfinished job of the order (cancellation), releasing the assets they reserved. */
+  abortOrderJobs(m: EntityManager, order: Order, reason: string): Promise<void> {
+    return this.jobs.abortUnfinished(m, order.id, reason);
   }
 }

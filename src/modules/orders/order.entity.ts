@@ -1,5 +1,8 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
+import { Tenant } from '../../common/access/tenant-policy';
+import type { AddressSnapshot } from '../customers';
+import type { FrozenTax } from '../pricing';
 
 export const ORDER_STATUSES = ['pending', 'approved', 'rejected', 'scheduled', 'delivered', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -10,19 +13,8 @@ export type TimeWindow = (typeof TIME_WINDOWS)[number];
 /** Orders a customer still has running (the "ongoing" list). */
 export const ONGOING_STATUSES: OrderStatus[] = ['pending', 'approved', 'scheduled', 'delivered'];
 
-/** The service address as it was when the order was placed (or relocated). */
-export interface AddressSnapshot {
-  label: string | null;
-  line1: string;
-  line2: string | null;
-  city: string;
-  region: string | null;
-  postal_code: string | null;
-  country: string | null;
-  latitude: number;
-  longitude: number;
-  instructions: string | null;
-}
+/** The service address as it was when the order was placed (or relocated): the customers module's snapshot. */
+export type { AddressSnapshot };
 
 /**
  * The prices an order was placed with, frozen: later edits of the price book, taxes or promotion do
@@ -43,7 +35,7 @@ export interface FrozenTerms {
   delivery_free_radius_m: number;
   delivery_price_per_km_amount: number;
   distance_m: number;
-  taxes: { id: string; name: string; rate_bps: number; applies_to: 'all' | 'rental' | 'fees' }[];
+  taxes: FrozenTax[];
   tax_exempt: boolean;
   due_days: number;
   payment_term_id: string | null;
@@ -52,28 +44,42 @@ export interface FrozenTerms {
 }
 
 /** A customer's rental of one container at one address (domain.md §4). */
+@Tenant({ customer: 'customerId', driver: false })
 @Entity('orders')
-@Index(['companyId', 'number'], { unique: true })
-@Index(['companyId', 'status', 'deliveryDate'])
+@Index('uq_orders_company_number', ['companyId', 'number'], { unique: true })
+@Index('idx_orders_company_status_delivery', ['companyId', 'status', 'deliveryDate'])
+@Index('idx_orders_company_delivery', ['companyId', 'deliveryDate'])
+@Index('idx_orders_customer', ['customerId', 'status'])
+@Check('orders_status_check', `status IN ('pending', 'approved', 'rejected', 'scheduled', 'delivered', 'completed', 'cancelled')`)
+@Check('orders_payment_status_check', `payment_status IN ('unpaid', 'partially_paid', 'paid', 'refunded')`)
+@Check('orders_time_window_check', `time_window IN ('anytime', 'morning', 'afternoon')`)
+@Check('orders_feedback_rating_check', `feedback_rating BETWEEN 1 AND 5`)
+@Check('orders_check', `pickup_date IS NULL OR pickup_date >= delivery_date`)
 export class Order extends BaseEntity {
-  @Column({ type: 'uuid' }) companyId: string;
-  @Index() @Column({ type: 'uuid' }) customerId: string;
+  @ForeignKey('companies', { name: 'orders_company_id_fkey' }) @Column({ type: 'uuid' }) companyId: string;
+  @ForeignKey('customers', { name: 'orders_customer_id_fkey' }) @Column({ type: 'uuid' }) customerId: string;
   /** Per company, from 1, without gaps: shown as ORD-000042. */
   @Column({ type: 'int' }) number: number;
   @Column({ type: 'text', default: 'pending' }) status: OrderStatus;
   @Column({ type: 'text', default: 'unpaid' }) paymentStatus: PaymentStatus;
-  @Index() @Column({ type: 'uuid' }) addressId: string;
+  @Index('idx_orders_address') @ForeignKey('customer_addresses', { name: 'orders_address_id_fkey' }) @Column({ type: 'uuid' }) addressId: string;
   @Column({ type: 'jsonb' }) address: AddressSnapshot;
   /** The lot that serves the order (nearest active lot to the address). */
-  @Index() @Column({ type: 'uuid' }) lotId: string;
-  @Index() @Column({ type: 'uuid' }) assetSpecificationId: string;
-  @Index() @Column({ type: 'uuid' }) wasteTypeId: string;
+  @Index('idx_orders_lot') @ForeignKey('lots', { name: 'orders_lot_id_fkey' }) @Column({ type: 'uuid' }) lotId: string;
+  @Index('idx_orders_spec')
+  @ForeignKey('asset_specifications', { name: 'orders_asset_specification_id_fkey' })
+  @Column({ type: 'uuid' })
+  assetSpecificationId: string;
+  @Index('idx_orders_waste_type') @ForeignKey('waste_types', { name: 'orders_waste_type_id_fkey' }) @Column({ type: 'uuid' }) wasteTypeId: string;
   @Column({ type: 'date' }) deliveryDate: string;
   /** null = "call when full". */
   @Column({ type: 'date', nullable: true }) pickupDate: string | null;
   @Column({ type: 'text', default: 'anytime' }) timeWindow: TimeWindow;
   @Column({ type: 'text', nullable: true }) notes: string | null;
-  @Index() @Column({ type: 'uuid', nullable: true }) promotionId: string | null;
+  @Index('idx_orders_promotion', { where: 'promotion_id IS NOT NULL' })
+  @ForeignKey('promotions', { name: 'orders_promotion_id_fkey' })
+  @Column({ type: 'uuid', nullable: true })
+  promotionId: string | null;
   @Column({ type: 'text', nullable: true }) promotionCode: string | null;
   @Column({ type: 'jsonb' }) terms: FrozenTerms;
   @Column({ type: 'char', length: 3 }) currency: string;
@@ -115,13 +121,19 @@ export const LINE_SOURCES = ['placement', 'change_request', 'final', 'cancellati
 export type LineSource = (typeof LINE_SOURCES)[number];
 
 /** One priced line of an order's bill. Amounts are signed minor units (a discount is negative); the bill's total is the sum of its live lines. */
+@Tenant({ customer: false, driver: false })
 @Entity('order_lines')
+@Index('idx_order_lines_order', ['orderId', 'position'])
+@Check('order_lines_source_check', `source IN ('placement', 'change_request', 'final', 'cancellation')`)
 export class OrderLine extends BaseEntity {
-  @Index() @Column({ type: 'uuid' }) companyId: string;
-  @Index() @Column({ type: 'uuid' }) orderId: string;
+  @Index('idx_order_lines_company') @ForeignKey('companies', { name: 'order_lines_company_id_fkey' }) @Column({ type: 'uuid' }) companyId: string;
+  @ForeignKey('orders', { name: 'order_lines_order_id_fkey', onDelete: 'CASCADE' }) @Column({ type: 'uuid' }) orderId: string;
   @Column({ type: 'text' }) kind: LineKind;
   @Column({ type: 'text' }) source: LineSource;
-  @Index() @Column({ type: 'uuid', nullable: true }) changeRequestId: string | null;
+  @Index('idx_order_lines_change_request', { where: 'change_request_id IS NOT NULL' })
+  @ForeignKey('order_change_requests', { name: 'fk_order_lines_change_request' })
+  @Column({ type: 'uuid', nullable: true })
+  changeRequestId: string | null;
   @Column({ type: 'text' }) description: string;
   @Column({ type: 'int' }) quantity: number;
   @Column({ type: 'int' }) unitAmount: number;
@@ -132,17 +144,23 @@ export class OrderLine extends BaseEntity {
 }
 
 /** Every status move of an order: from, to, who, why, when. */
+@Tenant({ customer: false, driver: false })
 @Entity('order_status_history')
+@Index('idx_order_status_history_order', ['orderId', 'createdAt'])
 export class OrderStatusChange {
   @PrimaryGeneratedColumn('uuid') id: string;
-  @Index() @Column({ type: 'uuid' }) companyId: string;
-  @Index() @Column({ type: 'uuid' }) orderId: string;
+  @Index('idx_order_status_history_company')
+  @ForeignKey('companies', { name: 'order_status_history_company_id_fkey' })
+  @Column({ type: 'uuid' })
+  companyId: string;
+  @ForeignKey('orders', { name: 'order_status_history_order_id_fkey', onDelete: 'CASCADE' }) @Column({ type: 'uuid' }) orderId: string;
   @Column({ type: 'text', nullable: true }) fromStatus: OrderStatus | null;
   @Column({ type: 'text' }) toStatus: OrderStatus;
   @Column({ type: 'uuid', nullable: true }) actorId: string | null;
   @Column({ type: 'text' }) actorType: string;
   @Column({ type: 'text', nullable: true }) reason: string | null;
-  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  /** clock_timestamp(): moves made in one transaction (placement + auto-approval) keep their order. */
+  @CreateDateColumn({ type: 'timestamptz', default: () => 'clock_timestamp()' }) createdAt: Date;
 }
 
 export const CHANGE_REQUEST_TYPES = [
@@ -171,11 +189,20 @@ export interface ChangeRequestDetails {
 }
 
 /** A customer's request to change an order; the company approves or rejects it. One pending per order. */
+@Tenant({ customer: 'customerId', driver: false })
 @Entity('order_change_requests')
+@Index('uq_order_change_requests_pending', ['orderId'], { unique: true, where: `status = 'pending'` })
+@Index('idx_order_change_requests_company_status', ['companyId', 'status', 'createdAt'])
+@Index('idx_order_change_requests_customer', ['customerId', 'status'])
+@Check('order_change_requests_type_check', `type IN ('reschedule_delivery', 'schedule_pickup', 'extend_rental', 'swap', 'dump_return', 'relocate', 'change_waste_type', 'change_specification')`)
+@Check('order_change_requests_status_check', `status IN ('pending', 'approved', 'rejected')`)
 export class OrderChangeRequest extends BaseEntity {
-  @Index() @Column({ type: 'uuid' }) companyId: string;
-  @Index() @Column({ type: 'uuid' }) orderId: string;
-  @Index() @Column({ type: 'uuid' }) customerId: string;
+  @ForeignKey('companies', { name: 'order_change_requests_company_id_fkey' }) @Column({ type: 'uuid' }) companyId: string;
+  @Index('idx_order_change_requests_order')
+  @ForeignKey('orders', { name: 'order_change_requests_order_id_fkey', onDelete: 'CASCADE' })
+  @Column({ type: 'uuid' })
+  orderId: string;
+  @ForeignKey('customers', { name: 'order_change_requests_customer_id_fkey' }) @Column({ type: 'uuid' }) customerId: string;
   @Column({ type: 'text' }) type: ChangeRequestType;
   @Column({ type: 'text', default: 'pending' }) status: ChangeRequestStatus;
   @Column({ type: 'jsonb' }) details: ChangeRequestDetails;

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
+import { CurrentScope, Scope } from '../../common/access/scope';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
@@ -8,10 +9,13 @@ import { Idempotent } from '../../common/idempotency/idempotent';
 import { CompanyOrderQuery, FeedbackDto, OrderDto, OrderFullDto, OrderQuery, OrderWithLinesDto, PlaceOrderDto, QuoteDto, ReasonDto, StatusChangeDto, UpdateOrderDto } from './orders.dto';
 import { OrdersService } from './orders.service';
 
+/** The 422 codes of pricing an order (quote and placement). */
+const PLACEMENT_CODES = { 422: ['VALIDATION_FAILED', 'NOT_PRICED', 'NO_SERVING_LOT', 'HOLIDAY', 'CLOSED_DAY', 'INACTIVE', 'PROMOTION_INVALID'] };
+
 const PLACEMENT_RULES =
   'Checks (422 naming the field): the address is the customer\'s, the specification active, the waste type allowed in it, ' +
   'delivery on or after today + the company lead time and the serving lot open that day (`HOLIDAY`, `CLOSED_DAY`), ' +
-  'the promotion valid (`PROMOTION_INVALID`), a price in the customer\'s price book (`NOT_PRICED`). ' +
+  'the promotion valid (`PROMOTION_INVALID`), a price in the customer\'s price book (`NOT_PRICED`), an active lot with a position to serve it (`NO_SERVING_LOT`). ' +
   'The serving lot is the nearest active lot; delivery is free within the price book\'s radius, then priced per km.';
 
 @ApiTags('Orders (customer)')
@@ -22,14 +26,14 @@ export class CustomerOrdersController {
   @Get('customer/orders')
   @Access('CU')
   @Endpoint({ summary: 'My orders (filters: status, payment_status, from/to on the delivery date, asset_specification_id, q)', type: OrderDto, list: true, errors: [422] })
-  list(@CurrentActor() actor: Actor, @Query() q: OrderQuery) {
-    return this.orders.list({ companyId: actor.companyId!, customerId: actor.id }, q);
+  list(@CurrentScope() scope: Scope, @Query() q: OrderQuery) {
+    return this.orders.list(scope, q);
   }
 
   @Post('customer/orders')
   @Access('CU')
   @Idempotent()
-  @Endpoint({ summary: 'Place an order', description: PLACEMENT_RULES + ' Prices are frozen on the order. With the company\'s auto-approve setting the order is approved at once.', type: OrderWithLinesDto, status: 201, errors: [409, 422] })
+  @Endpoint({ summary: 'Place an order', description: PLACEMENT_RULES + ' Prices are frozen on the order. With the company\'s auto-approve setting the order is approved at once.', type: OrderWithLinesDto, status: 201, errors: [409, 422], codes: PLACEMENT_CODES })
   place(@CurrentActor() actor: Actor, @Body() dto: PlaceOrderDto) {
     return this.orders.place(actor, dto);
   }
@@ -37,13 +41,13 @@ export class CustomerOrdersController {
   @Get('customer/orders/ongoing')
   @Access('CU')
   @Endpoint({ summary: 'My orders still running (pending, approved, scheduled, delivered)', type: OrderDto, list: true, errors: [422] })
-  ongoing(@CurrentActor() actor: Actor, @Query() q: OrderQuery) {
-    return this.orders.list({ companyId: actor.companyId!, customerId: actor.id }, q, true);
+  ongoing(@CurrentScope() scope: Scope, @Query() q: OrderQuery) {
+    return this.orders.list(scope, q, true);
   }
 
   @Post('customer/order/billing')
   @Access('CU')
-  @Endpoint({ summary: 'Billing preview: the lines placement would freeze, nothing saved', description: PLACEMENT_RULES, type: QuoteDto, status: 200, errors: [422] })
+  @Endpoint({ summary: 'Billing preview: the lines placement would freeze, nothing saved', description: PLACEMENT_RULES, type: QuoteDto, status: 200, errors: [422], codes: PLACEMENT_CODES })
   billing(@CurrentActor() actor: Actor, @Body() dto: PlaceOrderDto) {
     return this.orders.preview(actor, dto);
   }
@@ -52,8 +56,8 @@ export class CustomerOrdersController {
   @Access('CU')
   @ApiIdParam('order')
   @Endpoint({ summary: 'One of my orders, with its bill lines', type: OrderWithLinesDto, errors: [404] })
-  show(@CurrentActor() actor: Actor, @IdParam('order') id: string) {
-    return this.orders.withLines({ companyId: actor.companyId!, customerId: actor.id }, id);
+  show(@CurrentScope() scope: Scope, @IdParam('order') id: string) {
+    return this.orders.withLines(scope, id);
   }
 
   @Post('customer/order/:order/cancel')
@@ -87,16 +91,16 @@ export class CompanyOrdersController {
   @Get('orders')
   @Access('CO')
   @Endpoint({ summary: 'Orders (filters: status, payment_status, customer_id, asset_specification_id, date, from/to on the delivery date; q on number, customer, address)', type: OrderDto, list: true, errors: [422] })
-  list(@CompanyId() companyId: string, @Query() q: CompanyOrderQuery) {
-    return this.orders.list({ companyId }, q);
+  list(@CurrentScope() scope: Scope, @Query() q: CompanyOrderQuery) {
+    return this.orders.list(scope, q);
   }
 
   @Get('order/:order')
   @Access('CO')
   @ApiIdParam('order')
   @Endpoint({ summary: 'An order with its bill lines', type: OrderWithLinesDto, errors: [404] })
-  show(@CompanyId() companyId: string, @IdParam('order') id: string) {
-    return this.orders.withLines({ companyId }, id);
+  show(@CurrentScope() scope: Scope, @IdParam('order') id: string) {
+    return this.orders.withLines(scope, id);
   }
 
   @Get('order/:order/full')

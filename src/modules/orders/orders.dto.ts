@@ -2,8 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, Max, Min } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
 import { DateField, EnumField, EnumQuery, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
-import type { Job } from '../jobs/job.entity';
-import { JOB_STATUSES, JOB_TYPES } from '../jobs/job.entity';
+import { JOB_STATUSES, JOB_TYPES, type JobView } from '../jobs';
 import { LINE_KINDS, ORDER_STATUSES, PAYMENT_STATUSES, TIME_WINDOWS, type Order, type OrderLine, type OrderStatusChange, type TimeWindow } from './order.entity';
 import type { Bill, PricedLine } from './pricing-engine';
 
@@ -231,7 +230,7 @@ export class JobSummaryDto {
   @ApiProperty({ nullable: true, type: String }) lot_id: string | null;
   @ApiProperty({ nullable: true, type: String }) destination_address_id: string | null;
   @ApiProperty({ nullable: true, type: String }) change_request_id: string | null;
-  static of(j: Job): JobSummaryDto {
+  static of(j: JobView): JobSummaryDto {
     return {
       id: j.id,
       type: j.type,

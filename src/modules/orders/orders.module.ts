@@ -1,11 +1,18 @@
 import { Module } from '@nestjs/common';
-import { CompanyAdminModule } from '../company-admin/company-admin.module';
-import { PricingModule } from '../pricing/pricing.module';
-import { SitesModule } from '../sites/sites.module';
+import { CatalogueModule } from '../catalogue';
+import { CompaniesModule } from '../companies';
+import { UsersModule } from '../users';
+import { CompanyAdminModule } from '../companies';
+import { CustomersModule } from '../customers';
+import { JobsModule } from '../jobs';
+import { PromotionsModule } from '../promotions';
+import { PricingModule } from '../pricing';
+import { SitesModule } from '../sites';
 import { OrderDocumentController } from './order-document.controller';
 import { OrderDocumentService } from './order-document.service';
 import { CompanyChangeRequestsController, CustomerChangeRequestsController } from './change-requests.controller';
 import { ChangeRequestsService } from './change-requests.service';
+import { OrderInUseChecks } from './order-in-use';
 import { OrderLifecycle } from './order-lifecycle';
 import { OrderTerms } from './order-terms';
 import { CompanyOrdersController, CustomerOrdersController, OrderDetailsController } from './orders.controller';
@@ -13,9 +20,9 @@ import { OrdersService } from './orders.service';
 
 /** Orders: quotes and placement (pricing engine), approval, status history, changes, documents. */
 @Module({
-  imports: [PricingModule, SitesModule, CompanyAdminModule],
+  imports: [PricingModule, SitesModule, CompaniesModule, CompanyAdminModule, CatalogueModule, CustomersModule, PromotionsModule, JobsModule, UsersModule],
   controllers: [CustomerOrdersController, CompanyOrdersController, OrderDetailsController, OrderDocumentController, CustomerChangeRequestsController, CompanyChangeRequestsController],
-  providers: [OrdersService, OrderTerms, OrderLifecycle, OrderDocumentService, ChangeRequestsService],
+  providers: [OrdersService, OrderTerms, OrderLifecycle, OrderDocumentService, ChangeRequestsService, OrderInUseChecks],
   exports: [OrdersService, OrderTerms, OrderLifecycle],
 })
 export class OrdersModule {}

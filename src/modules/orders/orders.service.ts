@@ -1,14 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
+import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
 import { recordEvents } from '../../common/outbox/outbox';
-import type { CompanySettingsDto } from '../company-admin/company-admin.dto';
-import { CompanySettingsService } from '../company-admin/company-settings.service';
-import { Job } from '../jobs/job.entity';
-import { OpeningCalendar } from '../sites/opening-calendar.service';
+import { CompanySettingsService, type CompanySettingsDto } from '../companies';
+import { JobsService } from '../jobs';
+import { OpeningCalendar } from '../sites';
+import { CustomerCatalogueService } from '../catalogue';
+import { CompaniesService } from '../companies';
+import { userNameOrEmailMatches } from '../users';
+import { UsersService } from '../users';
 import { ONGOING_STATUSES, Order, OrderLine, OrderStatusChange, type FrozenTerms } from './order.entity';
 import { OrderLifecycle } from './order-lifecycle';
 import { OrderTerms, todayIn, type ResolvedTerms } from './order-terms';
@@ -32,12 +37,6 @@ import {
 } from './orders.dto';
 import { addDays, flatFee, PROMOTION_REFUSALS, quoteRental, type Bill } from './pricing-engine';
 
-/** Who is looking at orders: the company sees all of its own, a customer only theirs. */
-export interface OrderScope {
-  companyId: string;
-  customerId?: string;
-}
-
 interface Priced {
   resolved: ResolvedTerms;
   bill: Bill;
@@ -54,6 +53,10 @@ export class OrdersService {
     private readonly lifecycle: OrderLifecycle,
     private readonly settings: CompanySettingsService,
     private readonly calendar: OpeningCalendar,
+    private readonly jobs: JobsService,
+    private readonly users: UsersService,
+    private readonly catalogue: CustomerCatalogueService,
+    private readonly companies: CompaniesService,
   ) {}
 
   // ------------------------------------------------------------ placement
@@ -61,7 +64,7 @@ export class OrdersService {
   /** The billing preview: the same checks and lines as placement, nothing saved. */
   async preview(actor: Actor, dto: PlaceOrderDto): Promise<QuoteDto> {
     return this.ds.transaction(async (m) => {
-      const p = await this.price(m, actor.companyId!, actor.id, dto);
+      const p = await this.price(m, Scope.of(actor), dto);
       return quoteDto(p);
     });
   }
@@ -72,9 +75,10 @@ export class OrdersService {
    * and a placement that fails gives its number back (no gaps).
    */
   async place(actor: Actor, dto: PlaceOrderDto): Promise<OrderWithLinesDto> {
-    const companyId = actor.companyId!;
+    const scope = Scope.of(actor);
+    const companyId = scope.companyId;
     const id = await this.ds.transaction(async (m) => {
-      const p = await this.price(m, companyId, actor.id, dto);
+      const p = await this.price(m, scope, dto);
       const [{ last_number: number }] = await m.query(
         `INSERT INTO order_counters (company_id, last_number) VALUES ($1, 1)
          ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number`,
@@ -113,11 +117,13 @@ export class OrdersService {
       if (p.settings.auto_approve_orders) await this.approveLocked(m, order, 'system');
       return order.id;
     });
-    return this.withLines({ companyId, customerId: actor.id }, id);
+    return this.withLines(scope, id);
   }
 
-  /** Validation and pricing shared by placement and preview. */
-  private async price(m: EntityManager, companyId: string, customerId: string, dto: PlaceOrderDto): Promise<Priced> {
+  /** Validation and pricing shared by placement and preview (for the customer of `scope`). */
+  private async price(m: EntityManager, scope: Scope, dto: PlaceOrderDto): Promise<Priced> {
+    const { companyId, actorId: customerId } = scope;
+    if (scope.kind !== 'customer' || !customerId) throw ApiError.forbidden('WRONG_ACTOR', 'Orders are placed by customers.');
     const settings = await this.settings.get(companyId, m);
     const today = todayIn(settings.timezone);
     const earliest = addDays(today, settings.order_lead_time_days);
@@ -153,10 +159,10 @@ export class OrdersService {
 
   async approve(actor: Actor, companyId: string, id: string): Promise<OrderDto> {
     await this.ds.transaction(async (m) => {
-      const order = await this.lifecycle.lock(m, companyId, id);
+      const order = await this.lifecycle.lock(m, Scope.company(companyId), id);
       await this.approveLocked(m, order, actor);
     });
-    return this.get({ companyId }, id);
+    return this.get(Scope.company(companyId), id);
   }
 
   /** pending → approved, and the order's jobs (delivery; pickup when dated). */
@@ -168,11 +174,11 @@ export class OrdersService {
 
   async reject(actor: Actor, companyId: string, id: string, dto: ReasonDto): Promise<OrderDto> {
     await this.ds.transaction(async (m) => {
-      const order = await this.lifecycle.lock(m, companyId, id);
+      const order = await this.lifecycle.lock(m, Scope.company(companyId), id);
       await this.lifecycle.move(m, order, 'rejected', actor, dto.reason ?? null);
       await m.update(Order, { id: order.id }, { rejectionReason: dto.reason ?? null });
     });
-    return this.get({ companyId }, id);
+    return this.get(Scope.company(companyId), id);
   }
 
   /**
@@ -183,7 +189,7 @@ export class OrdersService {
    */
   async update(actor: Actor, companyId: string, id: string, dto: UpdateOrderDto): Promise<OrderWithLinesDto> {
     await this.ds.transaction(async (m) => {
-      const order = await this.lifecycle.lock(m, companyId, id);
+      const order = await this.lifecycle.lock(m, Scope.company(companyId), id);
       const editable = ['pending', 'approved', 'scheduled', 'delivered'];
       if (!editable.includes(order.status)) throw ApiError.conflict('ORDER_CLOSED', `A ${order.status} order cannot be edited.`);
       const respec = (dto.address_id && dto.address_id !== order.addressId) || (dto.asset_specification_id && dto.asset_specification_id !== order.assetSpecificationId) || (dto.waste_type_id && dto.waste_type_id !== order.wasteTypeId);
@@ -196,7 +202,7 @@ export class OrdersService {
       if (Object.keys(errors).length) throw ApiError.validation(errors);
 
       let terms: FrozenTerms = order.terms;
-      let specificationName = (await m.query(`SELECT name FROM asset_specifications WHERE id = $1`, [order.assetSpecificationId]))[0]?.name ?? 'Container';
+      let specificationName = (await this.catalogue.names([order.assetSpecificationId], [], m)).specs.get(order.assetSpecificationId) ?? 'Container';
       if (respec) {
         const resolved = await this.terms.resolve(m, {
           companyId,
@@ -222,7 +228,7 @@ export class OrdersService {
       }
       await recordEvents(m, { type: 'order.updated', aggregateType: 'order', aggregateId: order.id, companyId, actorId: actor.id, payload: { fields: Object.keys(dto), total_amount: order.totalAmount } });
     });
-    return this.withLines({ companyId }, id);
+    return this.withLines(Scope.company(companyId), id);
   }
 
   // ------------------------------------------------------------ customer actions
@@ -234,9 +240,10 @@ export class OrdersService {
    * reserved assets released; the promotion redemption is given back.
    */
   async cancel(actor: Actor, id: string, dto: ReasonDto): Promise<OrderWithLinesDto> {
-    const companyId = actor.companyId!;
+    const scope = Scope.of(actor);
+    const companyId = scope.companyId;
     await this.ds.transaction(async (m) => {
-      const order = await this.lifecycle.lock(m, companyId, id, actor.id);
+      const order = await this.lifecycle.lock(m, scope, id);
       const settings = await this.settings.get(companyId, m);
       const [{ hours }] = await m.query(`SELECT extract(epoch FROM (($1::date)::timestamp AT TIME ZONE $2) - now()) / 3600 AS hours`, [order.deliveryDate, settings.timezone]);
       const late = Number(hours) < settings.free_cancellation_hours;
@@ -250,26 +257,26 @@ export class OrdersService {
       await this.lifecycle.refreshTotals(m, order);
       await this.lifecycle.abortOrderJobs(m, order, 'order cancelled by the customer');
     });
-    return this.withLines({ companyId, customerId: actor.id }, id);
+    return this.withLines(scope, id);
   }
 
   async feedback(actor: Actor, id: string, dto: FeedbackDto): Promise<OrderDto> {
-    const companyId = actor.companyId!;
+    const scope = Scope.of(actor);
+    const companyId = scope.companyId;
     await this.ds.transaction(async (m) => {
-      const order = await this.lifecycle.lock(m, companyId, id, actor.id);
+      const order = await this.lifecycle.lock(m, scope, id);
       if (order.status !== 'completed') throw ApiError.conflict('ORDER_NOT_COMPLETED', 'Feedback is possible once the order is completed.');
       if (order.feedbackAt) throw ApiError.conflict('FEEDBACK_EXISTS', 'Feedback was already given for this order.');
       await m.update(Order, { id }, { feedbackRating: dto.rating, feedbackComment: dto.comment ?? null, feedbackAt: new Date() });
       await recordEvents(m, { type: 'order.feedback_given', aggregateType: 'order', aggregateId: id, companyId, actorId: actor.id, payload: { rating: dto.rating } });
     });
-    return this.get({ companyId, customerId: actor.id }, id);
+    return this.get(scope, id);
   }
 
   // ------------------------------------------------------------ reads
 
-  async list(scope: OrderScope, q: CompanyOrderQuery, ongoing = false): Promise<Page<OrderDto>> {
-    const qb = this.ds.getRepository(Order).createQueryBuilder('o').where('o.companyId = :companyId', { companyId: scope.companyId });
-    if (scope.customerId) qb.andWhere('o.customerId = :customerId', { customerId: scope.customerId });
+  async list(scope: Scope, q: CompanyOrderQuery, ongoing = false): Promise<Page<OrderDto>> {
+    const qb = scopedQuery(this.ds.manager, Order, scope, 'o');
     if (q.customer_id) qb.andWhere('o.customerId = :cid', { cid: q.customer_id });
     if (ongoing) qb.andWhere('o.status IN (:...ongoing)', { ongoing: ONGOING_STATUSES });
     if (q.status) qb.andWhere('o.status = :status', { status: q.status });
@@ -282,7 +289,7 @@ export class OrdersService {
       const num = parseOrderNumber(q.q);
       qb.andWhere(
         `(o.address->>'line1' ILIKE :q OR o.address->>'city' ILIKE :q OR o.notes ILIKE :q
-          OR EXISTS (SELECT 1 FROM users u WHERE u.id = o.customer_id AND (u.name ILIKE :q OR u.email ILIKE :q))
+          OR ${userNameOrEmailMatches('o.customer_id')}
           ${num !== null ? 'OR o.number = :num' : ''})`,
         { q: likePattern(q.q), num },
       );
@@ -295,24 +302,24 @@ export class OrdersService {
     return new Page(page.items.map((o) => OrderDto.of(o, names(o), today)), page.meta);
   }
 
-  async get(scope: OrderScope, id: string): Promise<OrderDto> {
+  async get(scope: Scope, id: string): Promise<OrderDto> {
     const order = await this.find(scope, id);
     const names = await this.names([order]);
     return OrderDto.of(order, names(order), await this.today(scope.companyId));
   }
 
-  async withLines(scope: OrderScope, id: string): Promise<OrderWithLinesDto> {
+  async withLines(scope: Scope, id: string): Promise<OrderWithLinesDto> {
     const order = await this.find(scope, id);
     const [names, lines, today] = await Promise.all([this.names([order]), this.liveLines(order.id), this.today(scope.companyId)]);
     return { ...OrderDto.of(order, names(order), today), lines: lines.map(OrderLineDto.of) };
   }
 
   async full(companyId: string, id: string): Promise<OrderFullDto> {
-    const base = await this.withLines({ companyId }, id);
+    const base = await this.withLines(Scope.company(companyId), id);
     const [all, history, jobs, requests] = await Promise.all([
       this.ds.getRepository(OrderLine).find({ where: { orderId: id }, order: { position: 'ASC' } }),
       this.ds.getRepository(OrderStatusChange).find({ where: { orderId: id }, order: { createdAt: 'ASC', id: 'ASC' } }),
-      this.ds.getRepository(Job).find({ where: { orderId: id }, order: { scheduledDate: 'ASC', createdAt: 'ASC' } }),
+      this.jobs.listForOrder(id),
       this.ds.query(`SELECT status, count(*)::int AS n FROM order_change_requests WHERE order_id = $1 GROUP BY status`, [id]),
     ]);
     const counts: Record<string, number> = { pending: 0, approved: 0, rejected: 0 };
@@ -321,7 +328,7 @@ export class OrdersService {
   }
 
   async history(companyId: string, id: string): Promise<StatusChangeDto[]> {
-    await this.find({ companyId }, id);
+    await this.find(Scope.company(companyId), id);
     const rows = await this.ds.getRepository(OrderStatusChange).find({ where: { orderId: id }, order: { createdAt: 'ASC', id: 'ASC' } });
     return rows.map(StatusChangeDto.of);
   }
@@ -331,24 +338,18 @@ export class OrdersService {
    * driver with a job on it. Everyone else gets 404.
    */
   async details(actor: Actor, id: string): Promise<OrderWithLinesDto & { jobs: JobSummaryDto[] }> {
-    const [order] = await this.ds.query(`SELECT company_id, customer_id FROM orders WHERE id = $1`, [id]);
-    const companyId: string | undefined = order?.company_id;
-    let allowed = false;
-    if (order && actor.companyId === companyId) {
-      if (actor.type === 'company') allowed = true;
-      else if (actor.type === 'customer') allowed = order.customer_id === actor.id;
-      else if (actor.type === 'driver') allowed = (await this.ds.query(`SELECT 1 FROM jobs WHERE order_id = $1 AND driver_id = $2 LIMIT 1`, [id, actor.id])).length > 0;
+    let scope = Scope.of(actor);
+    // The Order rule gives drivers no rows; a driver reaches an order through a job of theirs on it.
+    if (scope.kind === 'driver' && (await this.jobs.reachesOrder(scope, id))) {
+      scope = scope.widened();
     }
-    if (!allowed) throw ApiError.notFound('Order');
-    const base = await this.withLines({ companyId: companyId! }, id);
-    const jobs = await this.ds.getRepository(Job).find({ where: { orderId: id }, order: { scheduledDate: 'ASC', createdAt: 'ASC' } });
+    const base = await this.withLines(scope, id);
+    const jobs = await this.jobs.listForOrder(id);
     return { ...base, jobs: jobs.map(JobSummaryDto.of) };
   }
 
-  private async find(scope: OrderScope, id: string): Promise<Order> {
-    const order = await this.ds.getRepository(Order).findOneBy({ id, companyId: scope.companyId, ...(scope.customerId ? { customerId: scope.customerId } : {}) });
-    if (!order) throw ApiError.notFound('Order');
-    return order;
+  private find(scope: Scope, id: string): Promise<Order> {
+    return findScoped(this.ds.manager, Order, scope, id, { what: 'Order' });
   }
 
   liveLines(orderId: string): Promise<OrderLine[]> {
@@ -358,19 +359,15 @@ export class OrdersService {
   /** Names for a page of orders in three queries (customers, specifications, waste types). */
   async names(orders: Order[]): Promise<(o: Order) => OrderNames> {
     const ids = (f: (o: Order) => string) => [...new Set(orders.map(f))];
-    const [customers, specs, wastes] = await Promise.all([
-      this.ds.query(`SELECT id, name FROM users WHERE id = ANY($1)`, [ids((o) => o.customerId)]),
-      this.ds.query(`SELECT id, name FROM asset_specifications WHERE id = ANY($1)`, [ids((o) => o.assetSpecificationId)]),
-      this.ds.query(`SELECT id, name FROM waste_types WHERE id = ANY($1)`, [ids((o) => o.wasteTypeId)]),
+    const [customers, { specs, wasteTypes }] = await Promise.all([
+      this.users.names(ids((o) => o.customerId)),
+      this.catalogue.names(ids((o) => o.assetSpecificationId), ids((o) => o.wasteTypeId)),
     ]);
-    const map = (rows: { id: string; name: string }[]) => new Map(rows.map((r) => [r.id, r.name]));
-    const [c, s, w] = [map(customers), map(specs), map(wastes)];
-    return (o) => ({ customer: c.get(o.customerId) ?? '', specification: s.get(o.assetSpecificationId) ?? '', wasteType: w.get(o.wasteTypeId) ?? '' });
+    return (o) => ({ customer: customers.get(o.customerId) ?? '', specification: specs.get(o.assetSpecificationId) ?? '', wasteType: wasteTypes.get(o.wasteTypeId) ?? '' });
   }
 
   async today(companyId: string): Promise<string> {
-    const [c] = await this.ds.query(`SELECT timezone FROM companies WHERE id = $1`, [companyId]);
-    return todayIn(c?.timezone ?? 'UTC');
+    return todayIn(await this.companies.timezone(companyId));
   }
 }
 

@@ -1,4 +1,5 @@
 import { applyBps, prorate, sumMinor } from '../../common/money';
+import type { RedeemablePromotion } from '../promotions';
 import type { FrozenTerms, LineKind } from './order.entity';
 
 /**
@@ -88,18 +89,7 @@ export function extraDaysLine(terms: FrozenTerms, days: number, description = 'E
 }
 
 /** The promotion as the engine sees it, with its redemption counts (excluding the order being priced). */
-export interface PromotionTerms {
-  code: string;
-  discount_type: 'percent' | 'fixed';
-  discount_value: number;
-  valid_from: string | null;
-  valid_to: string | null;
-  max_redemptions: number | null;
-  max_redemptions_per_customer: number | null;
-  min_subtotal_amount: number;
-  active: boolean;
-  /** Specifications it applies to; empty = all. */
-  asset_specification_ids: string[];
+export interface PromotionTerms extends Omit<RedeemablePromotion, 'id'> {
   redemptions: number;
   customer_redemptions: number;
 }

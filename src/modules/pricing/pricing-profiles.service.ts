@@ -4,7 +4,9 @@ import type { Actor } from '../../common/access/actor';
 import { ApiError, FieldErrors } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
-import { assertOwned, CompanyRecords } from '../../common/records/company-records';
+import { CompanyRecords } from '../../common/records/company-records';
+import { InUseRegistry } from '../../common/records/in-use';
+import { AssetSpecificationsService, WasteTypesService } from '../catalogue';
 import { CreatePricingProfileDto, PricingItemInput, PricingProfileDto, PricingProfileQuery, UpdatePricingProfileDto } from './pricing.dto';
 import { PricingProfile, PricingProfileItem } from './pricing.entity';
 
@@ -12,15 +14,20 @@ import { PricingProfile, PricingProfileItem } from './pricing.entity';
 @Injectable()
 export class PricingProfilesService {
   private readonly records: CompanyRecords<PricingProfile>;
-  constructor(private readonly ds: DataSource) {
+  constructor(
+    private readonly ds: DataSource,
+    inUse: InUseRegistry,
+    private readonly specs: AssetSpecificationsService,
+    private readonly wasteTypes: WasteTypesService,
+  ) {
     this.records = new CompanyRecords(ds, {
       entity: PricingProfile,
       what: 'Pricing profile',
       event: 'pricing_profile',
       singleDefault: true,
       nullable: ['description'],
-      // While a customer is assigned the profile.
-      inUse: async (m, row) => !!(await m.query(`SELECT 1 FROM customers WHERE pricing_profile_id = $1 LIMIT 1`, [row.id]))[0],
+      // While a customer is assigned the profile (customers register that check).
+      inUse: (m, row) => inUse.isUsed(m, 'pricing_profile', row.id),
     });
   }
 
@@ -56,6 +63,11 @@ export class PricingProfilesService {
     return this.records.remove(actor, companyId, id);
   }
 
+  /** Whether the id is a live pricing profile of the company (references from other modules). */
+  isLive(m: EntityManager, companyId: string, id: string): Promise<boolean> {
+    return m.existsBy(PricingProfile, { id, companyId });
+  }
+
   private itemsOf(m: EntityManager, profileIds: string[]): Promise<PricingProfileItem[]> {
     if (!profileIds.length) return Promise.resolve([]);
     return m.getRepository(PricingProfileItem).find({ where: { pricingProfileId: In(profileIds) }, order: { position: 'ASC', id: 'ASC' } });
@@ -70,8 +82,8 @@ export class PricingProfilesService {
       else seen.set(key, i);
     });
     if (Object.keys(dup).length) throw ApiError.validation(dup);
-    await assertOwned(m, 'asset_specifications', profile.companyId, items.map((it, i) => ({ field: `items.${i}.asset_specification_id`, id: it.asset_specification_id })));
-    await assertOwned(m, 'waste_types', profile.companyId, items.map((it, i) => ({ field: `items.${i}.waste_type_id`, id: it.waste_type_id })));
+    await this.specs.assertOwned(m, profile.companyId, items.map((it, i) => ({ field: `items.${i}.asset_specification_id`, id: it.asset_specification_id })));
+    await this.wasteTypes.assertOwned(m, profile.companyId, items.map((it, i) => ({ field: `items.${i}.waste_type_id`, id: it.waste_type_id })));
     await m.delete(PricingProfileItem, { pricingProfileId: profile.id });
     if (!items.length) return;
     await m.insert(

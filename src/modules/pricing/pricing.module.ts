@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
+import { CatalogueModule } from '../catalogue';
 import { PricingCatalog } from './pricing-catalog';
 import { PaymentTermsController, PoliciesController, PricingProfilesController, TaxesController } from './pricing.controller';
 import { PricingProfilesService } from './pricing-profiles.service';
 import { PaymentTermsService, PoliciesService, TaxesService } from './pricing.service';
 
-/** Taxes, payment terms, policies and pricing profiles; exports the read-side PricingCatalog. */
+/** Taxes, payment terms, policies and pricing profiles; exports the read-side PricingCatalog and PricingProfilesService. */
 @Module({
+  imports: [CatalogueModule],
   controllers: [TaxesController, PaymentTermsController, PoliciesController, PricingProfilesController],
   providers: [TaxesService, PaymentTermsService, PoliciesService, PricingProfilesService, PricingCatalog],
-  exports: [PricingCatalog],
+  exports: [PricingCatalog, PricingProfilesService],
 })
 export class PricingModule {}

@@ -1,5 +1,6 @@
-import { Column, DeleteDateColumn, Entity, Index } from 'typeorm';
+import { Check, Column, DeleteDateColumn, Entity, ForeignKey, Index } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
+import { Tenant } from '../../common/access/tenant-policy';
 
 export const DISCOUNT_TYPES = ['percent', 'fixed'] as const;
 export type DiscountType = (typeof DISCOUNT_TYPES)[number];
@@ -9,9 +10,19 @@ export type DiscountType = (typeof DISCOUNT_TYPES)[number];
  * (company time zone), with redemption limits; applies to the specifications linked in
  * promotion_asset_specifications (none = all).
  */
+@Tenant()
 @Entity('promotions')
+@Index('idx_promotions_company_id', ['companyId', 'active'])
+// Expression index UNIQUE (company_id, lower(code)) WHERE deleted_at IS NULL: TypeORM cannot express it, so it is declared by name and left alone.
+@Index('uq_promotions_code', { synchronize: false })
+@Check('promotions_discount_type_check', `discount_type IN ('percent', 'fixed')`)
+@Check('promotions_check', `discount_value > 0 AND (discount_type <> 'percent' OR discount_value <= 10000)`)
+@Check('promotions_max_redemptions_check', `max_redemptions > 0`)
+@Check('promotions_max_redemptions_per_customer_check', `max_redemptions_per_customer > 0`)
+@Check('promotions_min_subtotal_amount_check', `min_subtotal_amount >= 0`)
+@Check('promotions_check1', `valid_from IS NULL OR valid_to IS NULL OR valid_from <= valid_to`)
 export class Promotion extends BaseEntity {
-  @Index() @Column({ type: 'uuid' }) companyId: string;
+  @ForeignKey('companies', { name: 'promotions_company_id_fkey' }) @Column({ type: 'uuid' }) companyId: string;
   @Column({ type: 'text' }) code: string;
   @Column({ type: 'text' }) name: string;
   @Column({ type: 'text' }) discountType: DiscountType;

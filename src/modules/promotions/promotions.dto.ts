@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
-import { SpecificationSummaryDto, specificationSummary } from '../catalogue/asset-specifications';
-import type { AssetSpecification } from '../catalogue/catalogue.entities';
+import { SpecificationSummaryDto, specificationSummary } from '../catalogue';
+import type { AssetSpecification } from '../catalogue';
 import { AmountField, BoolField, BoolQuery, DateField, EnumField, IntField, TextField, UuidListField } from '../../common/validation/fields';
 import { DISCOUNT_TYPES, Promotion } from './promotion.entity';
 

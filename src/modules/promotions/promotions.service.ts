@@ -1,13 +1,33 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Scope } from '../../common/access/scope';
+import { scopedQuery } from '../../common/access/tenant-policy';
 import type { Actor } from '../../common/access/actor';
 import { ApiError, FieldErrors } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
-import { AssetSpecification } from '../catalogue/catalogue.entities';
+import { CustomerCatalogueService } from '../catalogue';
+import { CompaniesService } from '../companies';
+import { todayIn } from '../../common/dates';
 import { CompanyRecords, defined } from '../../common/records/company-records';
-import { SpecificationLinks } from '../catalogue/specification-links';
-import { Promotion } from './promotion.entity';
+import { SpecificationLinks } from '../catalogue';
+import { DiscountType, Promotion } from './promotion.entity';
+
+/** A promotion as an order redeems it (the pricing engine's terms, without redemption counts). */
+export interface RedeemablePromotion {
+  id: string;
+  code: string;
+  discount_type: DiscountType;
+  discount_value: number;
+  valid_from: string | null;
+  valid_to: string | null;
+  max_redemptions: number | null;
+  max_redemptions_per_customer: number | null;
+  min_subtotal_amount: number;
+  active: boolean;
+  /** Specifications it applies to; empty = all. */
+  asset_specification_ids: string[];
+}
 import { CreatePromotionDto, PromotionDto, PromotionQuery, PromotionSpecificationDto, PromotionSpecificationQuery, UpdatePromotionDto } from './promotions.dto';
 
 const LINKS = new SpecificationLinks('promotion_asset_specifications', 'promotion_id');
@@ -15,7 +35,11 @@ const LINKS = new SpecificationLinks('promotion_asset_specifications', 'promotio
 @Injectable()
 export class PromotionsService {
   private readonly records: CompanyRecords<Promotion>;
-  constructor(private readonly ds: DataSource) {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly companies: CompaniesService,
+    private readonly catalogue: CustomerCatalogueService,
+  ) {
     this.records = new CompanyRecords(ds, {
       entity: Promotion,
       what: 'Promotion',
@@ -31,6 +55,30 @@ export class PromotionsService {
     if (q.q) qb.andWhere('(p.code ILIKE :q OR p.name ILIKE :q)', { q: likePattern(q.q) });
     const page = await paginate(qb, q, { sortable: { created_at: 'p.createdAt', code: 'p.code', name: 'p.name', valid_from: 'p.validFrom', valid_to: 'p.validTo' } });
     return new Page(await LINKS.render(this.ds.manager, page.items, PromotionDto.of), page.meta);
+  }
+
+  /**
+   * A live promotion by code (case-insensitive) as an order redeems it, locked for the rest of the
+   * caller's transaction so that two placements cannot both take its last redemption; null when no
+   * live promotion has that code. Redemption counts are the orders module's to add.
+   */
+  async lockByCode(m: EntityManager, companyId: string, code: string): Promise<RedeemablePromotion | null> {
+    const p = await scopedQuery(m, Promotion, Scope.company(companyId), 'p').andWhere('lower(p.code) = lower(:code)', { code }).setLock('pessimistic_write').getOne();
+    if (!p) return null;
+    const [withLinks] = await LINKS.render(m, [p], (row, specIds) => ({ row, specIds }));
+    return {
+      id: p.id,
+      code: p.code,
+      discount_type: p.discountType,
+      discount_value: p.discountValue,
+      valid_from: p.validFrom,
+      valid_to: p.validTo,
+      max_redemptions: p.maxRedemptions,
+      max_redemptions_per_customer: p.maxRedemptionsPerCustomer,
+      min_subtotal_amount: p.minSubtotalAmount,
+      active: p.active,
+      asset_specification_ids: withLinks.specIds,
+    };
   }
 
   async get(companyId: string, id: string): Promise<PromotionDto> {
@@ -65,25 +113,14 @@ export class PromotionsService {
    * when none are linked). An inactive, expired, not yet valid or another company's promotion is 404.
    */
   async specificationsForCustomer(companyId: string, id: string, q: PromotionSpecificationQuery): Promise<Page<PromotionSpecificationDto>> {
-    const [live] = await this.ds.query(
-      `SELECT p.id FROM promotions p JOIN companies c ON c.id = p.company_id
-        WHERE p.id = $1 AND p.company_id = $2 AND p.active AND p.deleted_at IS NULL
-          AND (p.valid_from IS NULL OR p.valid_from <= (now() AT TIME ZONE c.timezone)::date)
-          AND (p.valid_to IS NULL OR p.valid_to >= (now() AT TIME ZONE c.timezone)::date)`,
-      [id, companyId],
-    );
+    const today = todayIn(await this.companies.timezone(companyId));
+    const live = await scopedQuery(this.ds.manager, Promotion, Scope.company(companyId), 'p')
+      .andWhere('p.id = :id AND p.active', { id })
+      .andWhere('(p.validFrom IS NULL OR p.validFrom <= :today) AND (p.validTo IS NULL OR p.validTo >= :today)', { today })
+      .getOne();
     if (!live) throw ApiError.notFound('Promotion');
-    const qb = this.ds
-      .getRepository(AssetSpecification)
-      .createQueryBuilder('s')
-      .where('s.companyId = :companyId AND s.active = true', { companyId })
-      .andWhere(
-        `(NOT EXISTS (SELECT 1 FROM promotion_asset_specifications l WHERE l.promotion_id = :id)
-          OR EXISTS (SELECT 1 FROM promotion_asset_specifications l WHERE l.promotion_id = :id AND l.asset_specification_id = s.id))`,
-        { id },
-      );
-    if (q.q) qb.andWhere('s.name ILIKE :q', { q: likePattern(q.q) });
-    return paginate(qb, q, { sortable: { created_at: 's.createdAt', name: 's.name', size: 's.size' }, defaultSort: 'name', map: PromotionSpecificationDto.of });
+    const [{ specIds }] = await LINKS.render(this.ds.manager, [live], (_p, specIds) => ({ specIds }));
+    return this.catalogue.pageOfActive(companyId, q, specIds.length ? specIds : null, PromotionSpecificationDto.of);
   }
 }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { CatalogueModule } from '../catalogue';
 import { QrCodesController, QrCodesService } from './qr-codes';
 
 /** QR codes for assets: make, show, verify a scan. */
-@Module({ controllers: [QrCodesController], providers: [QrCodesService] })
+@Module({ imports: [CatalogueModule], controllers: [QrCodesController], providers: [QrCodesService] })
 export class QrCodesModule {}

@@ -11,8 +11,9 @@ import { IdParam, isUuid } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { recordEvents } from '../../common/outbox/outbox';
 import { AppConfig } from '../../config/app-config';
-import { AssetDto } from '../catalogue/assets';
-import { Asset } from '../catalogue/catalogue.entities';
+import { Scope } from '../../common/access/scope';
+import { findScoped } from '../../common/access/tenant-policy';
+import { AssetDto, AssetsService } from '../catalogue';
 import { UuidField } from '../../common/validation/fields';
 import { QrCode } from './qr-code.entity';
 
@@ -53,6 +54,7 @@ export class QrCodesService {
 
   constructor(
     private readonly ds: DataSource,
+    private readonly assets: AssetsService,
     config: AppConfig,
   ) {
     this.key = createHmac('sha256', config.jwtSecret).update('haulops:qr-code:v1').digest();
@@ -82,7 +84,7 @@ export class QrCodesService {
     }
   }
 
-  private async dto(qr: QrCode, asset: Asset): Promise<QrCodeDto> {
+  private async dto(qr: QrCode, asset: AssetDto): Promise<QrCodeDto> {
     const payload = this.payloadOf(qr);
     const svg = await QRCode.toString(payload, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
     return { id: qr.id, asset_id: qr.assetId, asset_code: asset.code, payload, svg, created_at: qr.createdAt.toISOString() };
@@ -90,8 +92,9 @@ export class QrCodesService {
 
   async create(actor: Actor, companyId: string, dto: CreateQrCodeDto): Promise<QrCodeDto> {
     const [qr, asset] = await this.ds.transaction(async (m) => {
-      const asset = await m.getRepository(Asset).findOneBy({ id: dto.asset_id, companyId });
-      if (!asset) throw ApiError.validation({ asset_id: ['not found'] });
+      const asset = await this.assets.get(companyId, dto.asset_id, m).catch((e) => {
+        throw e instanceof ApiError && e.code === 'NOT_FOUND' ? ApiError.validation({ asset_id: ['not found'] }) : e;
+      });
       const qr = await m.save(m.create(QrCode, { companyId, assetId: asset.id, createdBy: actor.id }));
       await recordEvents(m, { type: 'qr_code.created', aggregateType: 'asset', aggregateId: asset.id, companyId, actorId: actor.id, payload: { qr_code_id: qr.id } });
       return [qr, asset] as const;
@@ -100,22 +103,25 @@ export class QrCodesService {
   }
 
   async show(companyId: string, id: string): Promise<QrCodeDto> {
-    const qr = await this.ds.getRepository(QrCode).findOneBy({ id, companyId });
-    const asset = qr && (await this.ds.getRepository(Asset).findOneBy({ id: qr.assetId, companyId }));
-    if (!qr || !asset) throw ApiError.notFound('QR code');
-    return this.dto(qr, asset);
+    const qr = await findScoped(this.ds.manager, QrCode, Scope.company(companyId), id, { what: 'QR code' });
+    return this.dto(qr, await this.assetOf(qr));
   }
 
   /** A genuine code of a live asset of the caller's company, read by a company user or driver; 404 otherwise. */
   async verify(actor: Actor, payload: string): Promise<QrVerificationDto> {
     const claims = this.read(payload);
-    const companyId = actor.companyId;
-    if (!claims || !companyId || claims.c !== companyId || (actor.type !== 'company' && actor.type !== 'driver')) throw ApiError.notFound('QR code');
-    const qr = await this.ds.getRepository(QrCode).findOneBy({ id: claims.q, companyId });
-    const asset = qr && (await this.ds.getRepository(Asset).findOneBy({ id: qr.assetId, companyId }));
-    if (!qr || !asset) throw ApiError.notFound('QR code');
+    const scope = Scope.of(actor);
+    if (!claims || claims.c !== scope.companyId || scope.kind === 'customer') throw ApiError.notFound('QR code');
+    const qr = await findScoped(this.ds.manager, QrCode, scope, claims.q, { what: 'QR code' });
     // Orders do not exist yet: the current order is null until the orders module provides it.
-    return { qr_code_id: qr.id, asset: AssetDto.of(asset), current_order: null };
+    return { qr_code_id: qr.id, asset: await this.assetOf(qr), current_order: null };
+  }
+
+  /** The code's asset; a deleted asset makes the code unknown (404). */
+  private assetOf(qr: QrCode): Promise<AssetDto> {
+    return this.assets.get(qr.companyId, qr.assetId).catch((e) => {
+      throw e instanceof ApiError && e.code === 'NOT_FOUND' ? ApiError.notFound('QR code') : e;
+    });
   }
 }
 

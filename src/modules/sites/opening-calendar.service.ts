@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
-import { OpeningHours, WEEKDAYS, Weekday } from './site.entity';
+import { Lot, LotHoliday, OpeningHours, Station, StationHoliday, WEEKDAYS, Weekday } from './site.entity';
+import { Scope } from '../../common/access/scope';
+import { scopedQuery } from '../../common/access/tenant-policy';
 import { isDateOnly } from '../../common/validation/fields';
 
 export type SiteKindName = 'lot' | 'station';
@@ -13,9 +15,9 @@ export interface OpenResult {
   holiday?: string;
 }
 
-const TABLES: Record<SiteKindName, { site: string; holiday: string; fk: string; label: string }> = {
-  lot: { site: 'lots', holiday: 'lot_holidays', fk: 'lot_id', label: 'Lot' },
-  station: { site: 'stations', holiday: 'station_holidays', fk: 'station_id', label: 'Station' },
+const TABLES: Record<SiteKindName, { site: typeof Lot | typeof Station; holiday: typeof LotHoliday | typeof StationHoliday; parentKey: string; label: string }> = {
+  lot: { site: Lot, holiday: LotHoliday, parentKey: 'lotId', label: 'Lot' },
+  station: { site: Station, holiday: StationHoliday, parentKey: 'stationId', label: 'Station' },
 };
 
 /** The weekday key (`mon`..`sun`) of a YYYY-MM-DD date. */
@@ -47,12 +49,11 @@ export class OpeningCalendar {
   async isOpen(kind: SiteKindName, id: string, companyId: string, date: string, m: EntityManager = this.ds.manager): Promise<OpenResult> {
     if (!isDateOnly(date)) throw ApiError.validation({ date: ['must be a date YYYY-MM-DD'] });
     const t = TABLES[kind];
-    const [site] = await m.query(
-      `SELECT s.active, s.opening_hours, h.name AS holiday
-         FROM ${t.site} s LEFT JOIN ${t.holiday} h ON h.${t.fk} = s.id AND h.date = $3::date
-        WHERE s.id = $1 AND s.company_id = $2 AND s.deleted_at IS NULL`,
-      [id, companyId, date],
-    );
+    const site: { active: boolean; opening_hours: OpeningHours; holiday: string | null } | undefined = await scopedQuery(m, t.site, Scope.company(companyId), 's')
+      .leftJoin(t.holiday, 'h', `h.${t.parentKey} = s.id AND h.date = CAST(:date AS date)`, { date })
+      .select(['s.active AS active', 's.openingHours AS opening_hours', 'h.name AS holiday'])
+      .andWhere('s.id = :id', { id })
+      .getRawOne();
     if (!site) throw ApiError.notFound(t.label);
     if (!site.active) return { open: false, reason: 'INACTIVE' };
     if (site.holiday !== null) return { open: false, reason: 'HOLIDAY', holiday: site.holiday };
@@ -75,13 +76,15 @@ export class OpeningCalendar {
   async openIds(kind: SiteKindName, companyId: string, date: string, m: EntityManager = this.ds.manager): Promise<string[]> {
     if (!isDateOnly(date)) throw ApiError.validation({ date: ['must be a date YYYY-MM-DD'] });
     const t = TABLES[kind];
-    const rows: { id: string; opening_hours: OpeningHours }[] = await m.query(
-      `SELECT s.id, s.opening_hours FROM ${t.site} s
-        WHERE s.company_id = $1 AND s.deleted_at IS NULL AND s.active
-          AND NOT EXISTS (SELECT 1 FROM ${t.holiday} h WHERE h.${t.fk} = s.id AND h.date = $2::date)
-        ORDER BY s.name, s.id`,
-      [companyId, date],
-    );
+    const holidays = m.getRepository(t.holiday).metadata;
+    const parent = holidays.findColumnWithPropertyName(t.parentKey)!.databaseName;
+    const rows: { id: string; opening_hours: OpeningHours }[] = await scopedQuery(m, t.site, Scope.company(companyId), 's')
+      .select(['s.id AS id', 's.openingHours AS opening_hours'])
+      .andWhere('s.active')
+      .andWhere(`NOT EXISTS (SELECT 1 FROM ${holidays.tableName} h WHERE h.${parent} = s.id AND h.date = CAST(:date AS date))`, { date })
+      .orderBy('s.name')
+      .addOrderBy('s.id')
+      .getRawMany();
     return rows.filter((r) => openOnWeekday(r.opening_hours, date)).map((r) => r.id);
   }
 }

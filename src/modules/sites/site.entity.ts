@@ -1,5 +1,6 @@
-import { Column, DeleteDateColumn, Entity, Index } from 'typeorm';
+import { Check, Column, DeleteDateColumn, Entity, ForeignKey, Index } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
+import { Tenant } from '../../common/access/tenant-policy';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -9,10 +10,14 @@ export interface DayHours {
 }
 /** Per weekday: `{open: '07:00', close: '17:00'}`, or null (or absent) for closed. */
 export type OpeningHours = Partial<Record<Weekday, DayHours | null>>;
+/** The column default (1763800001000-LotsStations): open every day, all day. */
+const OPEN_ALL_DAY: OpeningHours = Object.fromEntries(WEEKDAYS.map((d) => [d, { open: '00:00', close: '24:00' }]));
 
-/** What lots and stations share: a company's place with an address, a position and opening hours. */
+/**
+ * What lots and stations share: a company's place with an address, a position and opening hours.
+ * Each table declares its own indexes, checks and foreign keys: their names carry the table's name.
+ */
 export abstract class SiteEntity extends BaseEntity {
-  @Index()
   @Column({ type: 'uuid' })
   companyId: string;
 
@@ -28,7 +33,7 @@ export abstract class SiteEntity extends BaseEntity {
   @Column({ type: 'double precision', nullable: true })
   longitude: number | null;
 
-  @Column({ type: 'jsonb', default: () => `'{}'::jsonb` })
+  @Column({ type: 'jsonb', default: OPEN_ALL_DAY })
   openingHours: OpeningHours;
 
   @Column({ type: 'boolean', default: true })
@@ -39,22 +44,42 @@ export abstract class SiteEntity extends BaseEntity {
 }
 
 /** A yard where containers and trucks are kept. */
+@Tenant()
 @Entity('lots')
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'lots_company_id_fkey' })
+@Index('idx_lots_company_id', ['companyId'], { where: 'deleted_at IS NULL' })
+@Index('idx_lots_company_active', ['companyId', 'active'], { where: 'deleted_at IS NULL' })
+// Expression index UNIQUE (company_id, lower(name)) WHERE deleted_at IS NULL: TypeORM cannot express it, so it is declared by name and left alone.
+@Index('uq_lots_company_name', { synchronize: false })
+@Check('lots_latitude_check', `latitude BETWEEN -90 AND 90`)
+@Check('lots_longitude_check', `longitude BETWEEN -180 AND 180`)
+@Check('lots_capacity_check', `capacity >= 0`)
 export class Lot extends SiteEntity {
   @Column({ type: 'int', default: 0 })
   capacity: number;
 }
 
 /** A dump site (transfer station, landfill) where containers are emptied and weighed. */
+@Tenant()
 @Entity('stations')
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'stations_company_id_fkey' })
+@Index('idx_stations_company_id', ['companyId'], { where: 'deleted_at IS NULL' })
+@Index('idx_stations_company_active', ['companyId', 'active'], { where: 'deleted_at IS NULL' })
+// Expression index UNIQUE (company_id, lower(name)) WHERE deleted_at IS NULL: TypeORM cannot express it, so it is declared by name and left alone.
+@Index('uq_stations_company_name', { synchronize: false })
+@Check('stations_latitude_check', `latitude BETWEEN -90 AND 90`)
+@Check('stations_longitude_check', `longitude BETWEEN -180 AND 180`)
+@Check('stations_dump_cost_per_tonne_amount_check', `dump_cost_per_tonne_amount >= 0`)
 export class Station extends SiteEntity {
   @Column({ type: 'int', default: 0 })
   dumpCostPerTonneAmount: number;
 }
 
-/** A day a site is closed, whatever its opening hours say. Unique per site and date. */
+/**
+ * A day a site is closed, whatever its opening hours say. Unique per site and date. Each table
+ * declares its own indexes and foreign keys: their names carry the table's name.
+ */
 export abstract class HolidayEntity extends BaseEntity {
-  @Index()
   @Column({ type: 'uuid' })
   companyId: string;
 
@@ -66,16 +91,24 @@ export abstract class HolidayEntity extends BaseEntity {
   name: string;
 }
 
+@Tenant()
 @Entity('lot_holidays')
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'lot_holidays_company_id_fkey' })
+@Index('idx_lot_holidays_company_id', ['companyId'])
+@Index('uq_lot_holidays_lot_id_date', ['lotId', 'date'], { unique: true })
 export class LotHoliday extends HolidayEntity {
-  @Index()
+  @ForeignKey('lots', { name: 'lot_holidays_lot_id_fkey', onDelete: 'CASCADE' })
   @Column({ type: 'uuid' })
   lotId: string;
 }
 
+@Tenant()
 @Entity('station_holidays')
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'station_holidays_company_id_fkey' })
+@Index('idx_station_holidays_company_id', ['companyId'])
+@Index('uq_station_holidays_station_id_date', ['stationId', 'date'], { unique: true })
 export class StationHoliday extends HolidayEntity {
-  @Index()
+  @ForeignKey('stations', { name: 'station_holidays_station_id_fkey', onDelete: 'CASCADE' })
   @Column({ type: 'uuid' })
   stationId: string;
 }

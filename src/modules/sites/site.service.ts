@@ -1,25 +1,30 @@
+import type { Type } from '@nestjs/common';
 import { DataSource, EntityManager, EntityTarget, SelectQueryBuilder } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
+import { Scope } from '../../common/access/scope';
+import { type BodyRef, findScoped, scopedQuery } from '../../common/access/tenant-policy';
+import { CompanyRecords } from '../../common/records/company-records';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
+import type { SiteEventPayloads } from '../../common/outbox/event-catalogue';
 import { recordEvents } from '../../common/outbox/outbox';
-import { SiteReference, isReferenced } from './site-references';
+import { InUseRegistry } from '../../common/records/in-use';
 import { HolidayEntity, SiteEntity } from './site.entity';
 import { ALL_DAY_HOURS, HolidayDto, HolidayInputDto, HolidayQuery, ReplaceHolidaysDto, SiteQuery, UpdateHolidayDto } from './sites.dto';
 import { isUniqueViolation } from '../../database/pg-errors';
 
 export type SiteKind = 'lot' | 'station';
+/** The site events' verbs (`lot.created`, `station.holiday_deleted`, … in the event catalogue). */
+type HolidayVerb = keyof SiteEventPayloads;
 
 /** What tells lots and stations apart for the shared logic. */
 export interface SiteConfig<S extends SiteEntity, H extends HolidayEntity> {
   kind: SiteKind;
   label: string;
-  site: EntityTarget<S>;
+  site: Type<S>;
   holiday: EntityTarget<H>;
   /** The holiday's property pointing at its site (`lotId`, `stationId`). */
   parentKey: keyof H & string;
-  /** Other modules' columns whose live rows keep the site from being deleted (409 IN_USE). */
-  references: SiteReference[];
 }
 
 /** Body fields common to lots and stations. */
@@ -34,17 +39,35 @@ export interface SiteFields {
 
 
 /**
- * CRUD, soft delete and holidays for a kind of site (lot or station). Subclasses add their own
- * fields (`applyFields`), render their response (`render`) and filters (`filter`).
+ * Lots and stations: their rows through the one persistence base for company records
+ * (`CompanyRecords`: tenancy, unique name, IN_USE from the in-use registry, events), plus what only
+ * sites have: the position rule, the kind's own fields and children, and holidays. Subclasses give
+ * their own fields (`kindValues`, `validate`, `afterSave`), response (`render`) and filters (`filter`).
  */
 export abstract class SiteService<S extends SiteEntity, H extends HolidayEntity, D, C extends SiteFields & { name: string }, U extends SiteFields> {
+  protected readonly records: CompanyRecords<S, SiteKind>;
+
   protected constructor(
     protected readonly ds: DataSource,
     protected readonly config: SiteConfig<S, H>,
-  ) {}
+    /** Other modules register what keeps a lot or station from deletion (409 IN_USE). */
+    protected readonly inUse: InUseRegistry,
+  ) {
+    this.records = new CompanyRecords<S, SiteKind>(ds, {
+      entity: config.site,
+      what: config.label,
+      event: config.kind,
+      nullable: ['address', 'latitude', 'longitude'],
+      unique: [{ property: 'name', index: `uq_${config.kind}s_company_name`, code: 'DUPLICATE_NAME', message: `A ${config.kind} with this name already exists.` }],
+      inUse: (m, row) => inUse.isUsed(m, config.kind, row.id),
+      defaults: { openingHours: ALL_DAY_HOURS, active: true } as Partial<S>,
+    });
+  }
 
-  /** Copies the kind's own fields from a body onto the entity (validation failures as ApiError). */
-  protected abstract applyFields(m: EntityManager, companyId: string, site: S, dto: C | U): Promise<void>;
+  /** The kind's own columns from a body (undefined = unchanged). */
+  protected abstract kindValues(dto: C | U): Partial<S>;
+  /** Checks what the kind's body refers to (validation failures as ApiError), inside the write. */
+  protected async validate(_m: EntityManager, _companyId: string, _dto: C | U): Promise<void> {}
   /** Saves what lives outside the site row (e.g. a station's waste types), after the row is saved. */
   protected async afterSave(_m: EntityManager, _site: S, _dto: C | U): Promise<void> {}
   /** Response objects for saved rows (batch, so that related data loads in one query). */
@@ -55,7 +78,7 @@ export abstract class SiteService<S extends SiteEntity, H extends HolidayEntity,
   // ------------------------------------------------------------------ sites
 
   async list(companyId: string, query: SiteQuery): Promise<Page<D>> {
-    const qb = this.ds.getRepository(this.config.site).createQueryBuilder('s').where('s.companyId = :companyId', { companyId });
+    const qb = this.records.query(companyId, 's');
     if (query.active !== undefined) qb.andWhere('s.active = :active', { active: query.active });
     if (query.q) qb.andWhere('(s.name ILIKE :q OR s.address ILIKE :q)', { q: likePattern(query.q) });
     await this.filter(this.ds.manager, qb, query);
@@ -72,95 +95,63 @@ export abstract class SiteService<S extends SiteEntity, H extends HolidayEntity,
   }
 
   async create(companyId: string, actorId: string, dto: C): Promise<D> {
-    return this.write(async (m) => {
-      await this.assertNameFree(m, companyId, dto.name);
-      const site = m.create(this.config.site, { companyId, openingHours: ALL_DAY_HOURS, active: true } as never) as S;
-      this.applyCommon(site, dto);
-      await this.applyFields(m, companyId, site, dto);
-      const saved = await m.save(site);
-      await this.afterSave(m, saved, dto);
-      await this.event(m, saved, actorId, 'created', { name: saved.name });
-      return (await this.render(m, [saved]))[0];
-    });
+    const saved = await this.records.create({ id: actorId }, companyId, this.values(dto), this.hooks(companyId, dto));
+    return (await this.render(this.ds.manager, [saved]))[0];
   }
 
   async update(companyId: string, actorId: string, id: string, dto: U): Promise<D> {
-    return this.write(async (m) => {
-      const site = await this.find(m, companyId, id, true);
-      if (dto.name !== undefined && dto.name.toLowerCase() !== site.name.toLowerCase()) await this.assertNameFree(m, companyId, dto.name, id);
-      this.applyCommon(site, dto);
-      await this.applyFields(m, companyId, site, dto);
-      const saved = await m.save(site);
-      await this.afterSave(m, saved, dto);
-      await this.event(m, saved, actorId, 'updated', { fields: Object.keys(dto) });
-      return (await this.render(m, [saved]))[0];
-    });
+    const saved = await this.records.update({ id: actorId }, companyId, id, this.values(dto), this.hooks(companyId, dto));
+    return (await this.render(this.ds.manager, [saved]))[0];
   }
 
-  /** Soft delete; 409 IN_USE while live rows of other modules point at it. */
-  async remove(companyId: string, actorId: string, id: string): Promise<void> {
-    await this.ds.transaction(async (m) => {
-      const site = await this.find(m, companyId, id, true);
-      if (await isReferenced(m, this.config.references, id)) throw ApiError.inUse(this.config.label);
-      await m.softDelete(this.config.site, { id } as never);
-      await this.event(m, site, actorId, 'deleted', { name: site.name });
-    });
+  /** Soft delete; 409 IN_USE while live rows of other modules point at it (their checks in the in-use registry). */
+  remove(companyId: string, actorId: string, id: string): Promise<void> {
+    return this.records.remove({ id: actorId }, companyId, id);
   }
 
   /** The company's site (not deleted), optionally locked; 404 otherwise. */
-  async find(m: EntityManager, companyId: string, id: string, lock = false): Promise<S> {
-    const site = await m.getRepository(this.config.site).findOne({
-      where: { id, companyId } as never,
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!site) throw ApiError.notFound(this.config.label);
-    return site;
+  find(m: EntityManager, companyId: string, id: string, lock = false): Promise<S> {
+    return this.records.find(companyId, id, m, lock);
   }
 
-  private applyCommon(site: S, dto: SiteFields): void {
-    if (dto.name !== undefined) site.name = dto.name;
-    if (dto.address !== undefined) site.address = dto.address || null;
-    if (dto.latitude !== undefined) site.latitude = dto.latitude;
-    if (dto.longitude !== undefined) site.longitude = dto.longitude;
-    if (dto.opening_hours !== undefined) site.openingHours = dto.opening_hours;
-    if (dto.active !== undefined) site.active = dto.active;
-    if ((site.latitude === null || site.latitude === undefined) !== (site.longitude === null || site.longitude === undefined)) {
-      throw ApiError.validation({ [site.latitude == null ? 'latitude' : 'longitude']: ['latitude and longitude go together'] });
-    }
+  /**
+   * Body references (from other modules) must be the company's live sites of this kind, share-locked
+   * until the commit: 422 `not found` on their fields otherwise.
+   */
+  assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
+    return this.records.assertOwned(m, companyId, refs);
   }
 
-  private async assertNameFree(m: EntityManager, companyId: string, name: string, exceptId?: string): Promise<void> {
-    const table = m.getRepository(this.config.site).metadata.tableName;
-    const [taken] = await m.query(
-      `SELECT 1 FROM ${table} WHERE company_id = $1 AND lower(name) = lower($2) AND deleted_at IS NULL AND id IS DISTINCT FROM $3`,
-      [companyId, name, exceptId ?? null],
-    );
-    if (taken) throw this.duplicateName();
+  private values(dto: SiteFields & (C | U)): Partial<S> {
+    return {
+      name: dto.name,
+      address: dto.address === undefined ? undefined : dto.address || null,
+      latitude: dto.latitude,
+      longitude: dto.longitude,
+      openingHours: dto.opening_hours,
+      active: dto.active,
+      ...this.kindValues(dto),
+    } as Partial<S>;
   }
 
-  private duplicateName() {
-    return ApiError.conflict('DUPLICATE_NAME', `A ${this.config.kind} with this name already exists.`);
-  }
-
-  /** A transaction whose unique-index races surface as this kind's 409. */
-  private async write<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
-    try {
-      return await this.ds.transaction(work);
-    } catch (e) {
-      if (isUniqueViolation(e)) throw this.duplicateName();
-      throw e;
-    }
-  }
-
-  private event(m: EntityManager, site: S, actorId: string, verb: string, payload: Record<string, unknown>) {
-    return recordEvents(m, { type: `${this.config.kind}.${verb}`, aggregateType: this.config.kind, aggregateId: site.id, companyId: site.companyId, actorId, payload });
+  private hooks(companyId: string, dto: C | U) {
+    return {
+      before: (m: EntityManager) => this.validate(m, companyId, dto),
+      // A position has both coordinates or neither (checked on the row as it will be written).
+      prepare: (_m: EntityManager, site: S) => {
+        if ((site.latitude === null || site.latitude === undefined) !== (site.longitude === null || site.longitude === undefined)) {
+          throw ApiError.validation({ [site.latitude == null ? 'latitude' : 'longitude']: ['latitude and longitude go together'] });
+        }
+      },
+      after: (m: EntityManager, site: S) => this.afterSave(m, site, dto),
+    };
   }
 
   // ------------------------------------------------------------------ holidays
 
   async listHolidays(companyId: string, siteId: string, query: HolidayQuery): Promise<Page<HolidayDto>> {
     await this.find(this.ds.manager, companyId, siteId);
-    const qb = this.ds.getRepository(this.config.holiday).createQueryBuilder('h').where(`h.${this.config.parentKey} = :siteId AND h.companyId = :companyId`, { siteId, companyId });
+    const qb = scopedQuery(this.ds.manager, this.config.holiday, Scope.company(companyId), 'h').andWhere(`h.${this.config.parentKey} = :siteId`, { siteId });
     if (query.from) qb.andWhere('h.date >= :from', { from: query.from });
     if (query.to) qb.andWhere('h.date <= :to', { to: query.to });
     if (query.q) qb.andWhere('h.name ILIKE :q', { q: likePattern(query.q) });
@@ -219,9 +210,7 @@ export abstract class SiteService<S extends SiteEntity, H extends HolidayEntity,
   }
 
   private async findHoliday(m: EntityManager, companyId: string, siteId: string, id: string): Promise<H> {
-    const holiday = await m.getRepository(this.config.holiday).findOneBy({ id, companyId, [this.config.parentKey]: siteId } as never);
-    if (!holiday) throw ApiError.notFound('Holiday');
-    return holiday;
+    return findScoped(m, this.config.holiday, Scope.company(companyId), id, { what: 'Holiday', where: { [this.config.parentKey]: siteId } as never });
   }
 
   private async assertDateFree(m: EntityManager, siteId: string, date: string): Promise<void> {
@@ -242,7 +231,7 @@ export abstract class SiteService<S extends SiteEntity, H extends HolidayEntity,
     }
   }
 
-  private holidayEvent(m: EntityManager, companyId: string, siteId: string, actorId: string, verb: string, payload: Record<string, unknown>) {
+  private holidayEvent(m: EntityManager, companyId: string, siteId: string, actorId: string, verb: HolidayVerb, payload: SiteEventPayloads[HolidayVerb]) {
     return recordEvents(m, { type: `${this.config.kind}.${verb}`, aggregateType: this.config.kind, aggregateId: siteId, companyId, actorId, payload });
   }
 }

@@ -1,9 +1,27 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { AssetPlaces, CatalogueModule } from '../catalogue';
 import { LotsService } from './lots.service';
 import { OpeningCalendar } from './opening-calendar.service';
 import { LotsController, StationsController } from './sites.controller';
 import { StationsService } from './stations.service';
 
 /** Lots, stations, their holidays, and the opening calendar other modules schedule against. */
-@Module({ controllers: [LotsController, StationsController], providers: [LotsService, StationsService, OpeningCalendar], exports: [LotsService, StationsService, OpeningCalendar] })
-export class SitesModule {}
+@Module({ imports: [CatalogueModule], controllers: [LotsController, StationsController], providers: [LotsService, StationsService, OpeningCalendar], exports: [LotsService, StationsService, OpeningCalendar] })
+export class SitesModule implements OnModuleInit {
+  constructor(
+    private readonly places: AssetPlaces,
+    private readonly lots: LotsService,
+    private readonly stations: StationsService,
+  ) {}
+
+  /** An asset's home lot or location may be a lot or a station: catalogue checks them through these services. */
+  onModuleInit(): void {
+    this.places.register(
+      'lot',
+      'sites',
+      (m, companyId, refs) => this.lots.assertOwned(m, companyId, refs),
+      async (m, companyId, id) => this.lots.find(m, companyId, id),
+    );
+    this.places.register('station', 'sites', (m, companyId, refs) => this.stations.assertOwned(m, companyId, refs));
+  }
+}

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { CompanySummaries } from './company-summaries';
+import { MemberProfiles } from './member-profiles';
 import { UsersService } from './users.service';
 
-@Module({ providers: [UsersService], exports: [UsersService] })
+@Module({ providers: [UsersService, MemberProfiles, CompanySummaries], exports: [UsersService, MemberProfiles, CompanySummaries] })
 export class UsersModule {}

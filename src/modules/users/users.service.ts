@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { hashPassword } from '../../common/security/passwords';
-import { UserDto } from '../auth/auth.dto';
-import { Customer } from '../customers/customer.entity';
-import { Driver } from '../drivers/driver.entity';
+import { UserDto } from './user.dto';
+import { CompanySummaries } from './company-summaries';
+import { MemberProfiles } from './member-profiles';
+import type { ContactChanges, UserStatus } from './user.types';
 import { User, UserType } from './user.entity';
 import { isUniqueViolation } from '../../database/pg-errors';
 
@@ -17,10 +18,21 @@ export interface NewUser {
   companyId?: string | null;
 }
 
+/** What login needs of a user. */
+export interface UserCredentials {
+  id: string;
+  type: UserType;
+  passwordHash: string | null;
+}
+
 /** Creates users with their role record, and renders them. E-mail is unique among non-admin users. */
 @Injectable()
 export class UsersService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly profiles: MemberProfiles,
+    private readonly companies: CompanySummaries,
+  ) {}
 
   /** Creates the user (and its customer or driver profile) through the caller's transaction. */
   async create(m: EntityManager, u: NewUser): Promise<User> {
@@ -36,21 +48,118 @@ export class UsersService {
       if (isUniqueViolation(e)) throw emailTaken();
       throw e;
     }
-    if (u.type === 'customer') await m.insert(Customer, { id: user.id, companyId: u.companyId! });
-    if (u.type === 'driver') await m.insert(Driver, { id: user.id, companyId: u.companyId! });
+    await this.profiles.create(m, u.type, user);
     return user;
   }
 
-  /** The caller's profile (`/auth/me`, login `user`). */
+  /**
+   * Applies name, e-mail and phone changes (undefined = unchanged; e-mail unique, 409 EMAIL_TAKEN; a
+   * new address is unverified) through the caller's transaction. Returns the changed field names.
+   */
+  async updateContact(m: EntityManager, userId: string, changes: ContactChanges): Promise<string[]> {
+    const user = await m.getRepository(User).findOne({ where: { id: userId }, lock: { mode: 'pessimistic_write' } });
+    if (!user) throw ApiError.notFound('User');
+    const patch: Partial<User> = {};
+    if (changes.name !== undefined && changes.name !== user.name) patch.name = changes.name;
+    if (changes.phone !== undefined && (changes.phone || null) !== user.phone) patch.phone = changes.phone || null;
+    if (changes.email !== undefined && changes.email.toLowerCase() !== user.email.toLowerCase()) {
+      const email = changes.email.toLowerCase();
+      const [taken] = await m.query(`SELECT 1 FROM users WHERE lower(email) = $1 AND id <> $2`, [email, user.id]);
+      if (taken) throw emailTaken();
+      patch.email = email;
+      patch.emailVerifiedAt = null;
+    }
+    const keys = Object.keys(patch);
+    if (!keys.length) return [];
+    try {
+      await m.update(User, { id: user.id }, patch);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw emailTaken();
+      throw e;
+    }
+    return keys.map((k) => (k === 'emailVerifiedAt' ? 'email_verified' : k));
+  }
+
+  /** Activates or deactivates a user (the access guard reads it on every request). */
+  async setStatus(m: EntityManager, userId: string, status: UserStatus): Promise<void> {
+    await m.update(User, { id: userId }, { status });
+  }
+
+  /** Display names of users by id (missing ids are left out). */
+  async names(ids: string[], m: EntityManager = this.ds.manager): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await m.getRepository(User).find({ select: { id: true, name: true }, where: { id: In(ids) } });
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
+  /** The user's company id, with the user row locked for the rest of the caller's transaction. */
+  async lockCompanyOf(m: EntityManager, userId: string): Promise<string | null> {
+    const user = await m.getRepository(User).findOne({ select: { id: true, companyId: true }, where: { id: userId }, lock: { mode: 'pessimistic_write' } });
+    return user?.companyId ?? null;
+  }
+
+  /** Makes the user a member of a company (a company user creating its company). */
+  async assignCompany(m: EntityManager, userId: string, companyId: string): Promise<void> {
+    await m.update(User, { id: userId }, { companyId });
+  }
+
+  /** The id, type and password hash of the user with this e-mail (any case), for login; null when none. */
+  async credentialsByEmail(email: string, m: EntityManager = this.ds.manager): Promise<UserCredentials | null> {
+    const [row] = await m.query(`SELECT id, type, password_hash FROM users WHERE lower(email) = lower($1)`, [email]);
+    return row ? { id: row.id, type: row.type, passwordHash: row.password_hash } : null;
+  }
+
+  /** The user's password hash (null when the user has none or is gone). */
+  async passwordHashOf(userId: string, m: EntityManager = this.ds.manager): Promise<string | null> {
+    const [row] = await m.query(`SELECT password_hash FROM users WHERE id = $1`, [userId]);
+    return row?.password_hash ?? null;
+  }
+
+  /** Whether a user has this e-mail (any case). */
+  async existsByEmail(email: string, m: EntityManager = this.ds.manager): Promise<boolean> {
+    const [row] = await m.query(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
+    return !!row;
+  }
+
+  /** Whether the user exists. */
+  async exists(userId: string, m: EntityManager = this.ds.manager): Promise<boolean> {
+    const [row] = await m.query(`SELECT id FROM users WHERE id = $1`, [userId]);
+    return !!row;
+  }
+
+  /** The id of the user with this e-mail (any case), row locked for the rest of the caller's transaction; null when none. */
+  async lockByEmail(m: EntityManager, email: string): Promise<string | null> {
+    const [row] = await m.query(`SELECT id FROM users WHERE lower(email) = lower($1) FOR UPDATE`, [email]);
+    return row?.id ?? null;
+  }
+
+  /** Marks the e-mail address (any case) verified, keeping an earlier verification time. */
+  async markEmailVerified(m: EntityManager, email: string): Promise<void> {
+    await m.query(`UPDATE users SET email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE lower(email) = lower($1)`, [email]);
+  }
+
+  /**
+   * Sets the user's password hash. `verifiesEmail` (a reset by mailed code proves the address) also
+   * marks the e-mail verified, keeping an earlier verification time.
+   */
+  async setPassword(m: EntityManager, userId: string, passwordHash: string, opts: { verifiesEmail?: boolean } = {}): Promise<void> {
+    if (opts.verifiesEmail) {
+      await m.query(`UPDATE users SET password_hash = $2, email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE id = $1`, [userId, passwordHash]);
+    } else {
+      await m.query(`UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, [userId, passwordHash]);
+    }
+  }
+
+  /** The caller's profile (`/auth/me`, login `user`); the company summary comes from the companies module. */
   async profile(userId: string, m: EntityManager = this.ds.manager): Promise<UserDto> {
     const [row] = await m.query(
-      `SELECT u.id, u.type, u.name, u.email, u.phone, u.status, u.company_id, u.email_verified_at, u.created_at,
-              c.id AS c_id, c.name AS c_name, c.status AS c_status
-         FROM users u LEFT JOIN companies c ON c.id = u.company_id AND c.deleted_at IS NULL
+      `SELECT u.id, u.type, u.name, u.email, u.phone, u.status, u.company_id, u.email_verified_at, u.created_at
+         FROM users u
         WHERE u.id = $1`,
       [userId],
     );
     if (!row) throw ApiError.notFound('User');
+    const company = await this.companies.get(m, row.company_id);
     return {
       id: row.id,
       type: row.type,
@@ -59,7 +168,7 @@ export class UsersService {
       phone: row.phone,
       status: row.status,
       company_id: row.company_id,
-      company: row.c_id ? { id: row.c_id, name: row.c_name, status: row.c_status } : null,
+      company: company ? { id: company.id, name: company.name, status: company.status } : null,
       email_verified: row.email_verified_at !== null,
       created_at: new Date(row.created_at).toISOString(),
     };

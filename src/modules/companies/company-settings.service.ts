@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { recordEvents } from '../../common/outbox/outbox';
-import { Company } from '../companies/company.entity';
+import { Company } from './company.entity';
 import { CompanySettingsDto, SETTINGS_DEFAULTS, UpdateSettingsDto } from './company-admin.dto';
 import { CompanySettings } from './company-admin.entity';
 

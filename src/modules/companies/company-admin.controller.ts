@@ -5,8 +5,8 @@ import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { Page, withMessage } from '../../common/http/envelope';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
-import { UserDto } from '../auth/auth.dto';
-import { CompanyDto } from '../companies/company.dto';
+import { UserDto } from '../users';
+import { CompanyDto } from './company.dto';
 import {
   CompanyDocumentDto,
   CompanySettingsDto,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { UsersModule } from '../users/users.module';
+import { UsersModule } from '../users';
 import { CompanyAdminController } from './company-admin.controller';
 import { CompanyAdminService } from './company-admin.service';
 import { CompanySettingsService } from './company-settings.service';

@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { recordEvents } from '../../common/outbox/outbox';
-import { AuthService } from '../auth/auth.service';
+import { AuthService } from '../auth';
+import { CompaniesService } from '../companies';
+import { ApiError } from '../../common/http/api-error';
 import { CreateMemberDto, MemberDto } from './member.dto';
-import { UsersService } from './users.service';
+import { UsersService } from '../users';
 
 /** Customers and drivers created by their company. */
 @Injectable()
@@ -13,14 +15,16 @@ export class MembersService {
     private readonly ds: DataSource,
     private readonly users: UsersService,
     private readonly auth: AuthService,
+    private readonly companies: CompaniesService,
   ) {}
 
   async create(actor: Actor, companyId: string, type: 'customer' | 'driver', dto: CreateMemberDto): Promise<MemberDto> {
     const { user, companyName } = await this.ds.transaction(async (m) => {
       const user = await this.users.create(m, { type, name: dto.name, email: dto.email, phone: dto.phone, password: dto.password, companyId });
       await recordEvents(m, { type: `${type}.created`, aggregateType: type, aggregateId: user.id, companyId, actorId: actor.id, payload: { name: user.name } });
-      const [company] = await m.query(`SELECT name FROM companies WHERE id = $1`, [companyId]);
-      return { user, companyName: company.name as string };
+      const companyName = await this.companies.name(companyId, m);
+      if (companyName === null) throw ApiError.notFound('Company');
+      return { user, companyName };
     });
     // After commit: mail never runs inside the transaction.
     if (!dto.password) {

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
+import { Scope } from '../../common/access/scope';
+import { findScoped } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
 import { recordEvents } from '../../common/outbox/outbox';
-import { UserDto } from '../auth/auth.dto';
-import { CompanyDto } from '../companies/company.dto';
-import { Company } from '../companies/company.entity';
-import { User } from '../users/user.entity';
-import { UsersService } from '../users/users.service';
+import { UserDto } from '../users';
+import { CompanyDto } from './company.dto';
+import { Company } from './company.entity';
+import { UsersService } from '../users';
 import { CompanyDocumentDto, DocumentQuery, ReplaceDocumentsDto, UpdateCompanyDto, UpdateOwnUserDto } from './company-admin.dto';
 import { CompanyDocument } from './company-admin.entity';
 import { CompanySettingsService } from './company-settings.service';
@@ -45,26 +46,12 @@ export class CompanyAdminService {
 
   /** The caller's own name, phone and e-mail (unique; a new address is unverified). */
   async updateOwnUser(actorId: string, dto: UpdateOwnUserDto): Promise<UserDto> {
-    try {
-      return await this.ds.transaction(async (m) => {
-        const user = await m.findOne(User, { where: { id: actorId }, lock: { mode: 'pessimistic_write' } });
-        if (!user) throw ApiError.notFound('User');
-        if (dto.email !== undefined && dto.email !== user.email.toLowerCase()) {
-          const [taken] = await m.query(`SELECT 1 FROM users WHERE lower(email) = lower($1) AND id <> $2`, [dto.email, actorId]);
-          if (taken) throw emailTaken();
-          user.email = dto.email;
-          user.emailVerifiedAt = null;
-        }
-        if (dto.name !== undefined) user.name = dto.name;
-        if (dto.phone !== undefined) user.phone = dto.phone || null;
-        await m.save(user);
-        await recordEvents(m, { type: 'user.updated', aggregateType: 'user', aggregateId: actorId, companyId: user.companyId, actorId, payload: { fields: Object.keys(dto) } });
-        return this.users.profile(actorId, m);
-      });
-    } catch (e) {
-      if (isUniqueViolation(e)) throw emailTaken();
-      throw e;
-    }
+    return this.ds.transaction(async (m) => {
+      await this.users.updateContact(m, actorId, dto);
+      const profile = await this.users.profile(actorId, m);
+      await recordEvents(m, { type: 'user.updated', aggregateType: 'user', aggregateId: actorId, companyId: profile.company_id ?? null, actorId, payload: { fields: Object.keys(dto) } });
+      return profile;
+    });
   }
 
   async listDocuments(companyId: string, query: DocumentQuery): Promise<Page<CompanyDocumentDto>> {
@@ -93,8 +80,7 @@ export class CompanyAdminService {
 
   async removeDocument(companyId: string, actorId: string, id: string): Promise<void> {
     await this.ds.transaction(async (m) => {
-      const doc = await m.findOne(CompanyDocument, { where: { id, companyId }, lock: { mode: 'pessimistic_write' } });
-      if (!doc) throw ApiError.notFound('Document');
+      const doc = await findScoped(m, CompanyDocument, Scope.company(companyId), id, { what: 'Document', lock: true });
       await m.delete(CompanyDocument, { id });
       await recordEvents(m, { type: 'company.document_deleted', aggregateType: 'company', aggregateId: companyId, companyId, actorId, payload: { document_id: id, name: doc.name } });
     });

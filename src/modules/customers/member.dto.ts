@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { EmailField, NameField, PasswordField, PhoneField } from '../auth/auth.dto';
+import { EmailField, NameField, PasswordField, PhoneField } from '../auth';
 
 /** Body of `/customer/create` and `/driver/create` (domain.md §2). */
 export class CreateMemberDto {

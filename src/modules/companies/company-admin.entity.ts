@@ -1,10 +1,13 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
+import { Tenant } from '../../common/access/tenant-policy';
 
 /** A document the company keeps on file (licence, insurance certificate, permit…). */
+@Tenant({ customer: false, driver: false })
 @Entity('company_documents')
 export class CompanyDocument extends BaseEntity {
-  @Index()
+  @Index('idx_company_documents_company_id')
+  @ForeignKey('companies', { name: 'company_documents_company_id_fkey' })
   @Column({ type: 'uuid' })
   companyId: string;
 
@@ -26,8 +29,18 @@ export class CompanyDocument extends BaseEntity {
  * The company's settings, one row per company (keyed by company_id), created on first write; until
  * then the defaults apply. timezone and currency mirror the company's own columns.
  */
+@Tenant({ customer: false, driver: false })
 @Entity('company_settings')
+@Check('company_settings_order_lead_time_days_check', `order_lead_time_days >= 0`)
+@Check('company_settings_free_cancellation_hours_check', `free_cancellation_hours >= 0`)
+@Check('company_settings_cancellation_fee_amount_check', `cancellation_fee_amount >= 0`)
+@Check('company_settings_demerit_warning_threshold_check', `demerit_warning_threshold >= 0`)
+@Check('company_settings_demerit_block_threshold_check', `demerit_block_threshold >= 0`)
+@Check('company_settings_demerit_window_days_check', `demerit_window_days > 0`)
+@Check('company_settings_annual_leave_allowance_days_check', `annual_leave_allowance_days >= 0`)
+@Check('company_settings_sick_leave_allowance_days_check', `sick_leave_allowance_days >= 0`)
 export class CompanySettings {
+  @ForeignKey('companies', { name: 'company_settings_company_id_fkey' })
   @PrimaryColumn({ type: 'uuid' })
   companyId: string;
 

@@ -1,17 +1,20 @@
-import { Column, CreateDateColumn, Index, JoinColumn, OneToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { User } from '../users/user.entity';
+import { Column, CreateDateColumn, JoinColumn, OneToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { User } from './user.entity';
 
-/** What customer and driver profiles share: the id is the user's id, `user` the joined user row. */
+/**
+ * What customer and driver profiles share: the id is the user's id, `user` the joined user row.
+ * Each table declares its own indexes and foreign keys (id → users, company_id → companies): their
+ * names carry the table's name.
+ */
 export abstract class MemberProfile {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
-  @Index()
   @Column({ type: 'uuid' })
   companyId: string;
 
   /** The user row (name, e-mail, phone, status); read-only from here. */
-  @OneToOne(() => User, { createForeignKeyConstraints: false })
+  @OneToOne('User', { createForeignKeyConstraints: false })
   @JoinColumn({ name: 'id' })
   user?: User;
 

@@ -1,0 +1,132 @@
+/**
+ * Every domain event the code records, by name, with the shape of its payload. `recordEvents` accepts
+ * only these names and payloads, and `@EventSubscriber` only these names, so a typo or a payload that
+ * changed shape is a compile error at the call site.
+ *
+ * Layer 0: modules' enums are not imported here (common imports no module); payload fields that hold
+ * one of a module's enum values are named with the values they take, or `string` where a module's list
+ * is long and the subscribers only pass it on.
+ *
+ * To add an event: add its name and payload below (or a verb to one of the families), then record it
+ * with `recordEvents(m, { type: 'thing.happened', … })` inside the transaction that makes the change.
+ */
+
+/** Payload of an event with nothing more to say than its aggregate (`payload` may be omitted). */
+export type NoPayload = Record<string, never>;
+/** Which fields a create or an update set (API field names, snake_case). */
+export interface FieldsPayload {
+  fields: string[];
+}
+
+/** Company-owned records kept by `CompanyRecords` (src/common/records): `<prefix>.created|updated|deleted`. */
+export type RecordEventPrefix =
+  | 'lot'
+  | 'station'
+  | 'asset_category'
+  | 'asset_style'
+  | 'asset_specification'
+  | 'waste_type'
+  | 'asset'
+  | 'truck_type'
+  | 'truck'
+  | 'tax'
+  | 'payment_term'
+  | 'policy'
+  | 'pricing_profile'
+  | 'promotion';
+type RecordEvents = { [K in `${RecordEventPrefix}.${'created' | 'updated'}`]: FieldsPayload } & { [K in `${RecordEventPrefix}.deleted`]: NoPayload };
+
+/** Lots' and stations' holidays (src/modules/sites): `<kind>.<verb>` (their created/updated/deleted are record events). */
+export type SiteEventKind = 'lot' | 'station';
+export interface SiteEventPayloads {
+  holiday_created: { holiday_id: string; date: string; name: string };
+  holiday_updated: { holiday_id: string; date: string; name: string };
+  holiday_deleted: { holiday_id: string; date: string };
+  holidays_replaced: { count: number };
+}
+type SiteEvents = { [K in `${SiteEventKind}.${keyof SiteEventPayloads}`]: K extends `${SiteEventKind}.${infer V extends keyof SiteEventPayloads}` ? SiteEventPayloads[V] : never };
+
+/** Customers and drivers (the company's members): `<member>.<verb>`. */
+export type MemberEventType = 'customer' | 'driver';
+type MemberEvents = { [K in `${MemberEventType}.created`]: { name: string } } & { [K in `${MemberEventType}.updated`]: FieldsPayload } & {
+  [K in `${MemberEventType}.${'activated' | 'deactivated'}`]: { from: 'active' | 'inactive'; to: 'active' | 'inactive' };
+};
+
+/** Order statuses (orders.status); `order.<status>` on every transition, `order.placed` for the first one. */
+export type OrderStatusName = 'pending' | 'approved' | 'rejected' | 'scheduled' | 'delivered' | 'completed' | 'cancelled';
+export interface OrderStatusPayload {
+  number: number;
+  customer_id: string;
+  from: OrderStatusName | null;
+  to: OrderStatusName;
+  reason: string | null;
+  /** `order.placed`: the order's total. */
+  total_amount?: number;
+  /** `order.cancelled`: inside the free-cancellation window or not, and the fee charged. */
+  late?: boolean;
+  fee_amount?: number;
+}
+type OrderStatusEvents = { [K in 'order.placed' | `order.${OrderStatusName}`]: OrderStatusPayload };
+/** What a status change adds to the order status payload. */
+export type OrderStatusExtras = Pick<OrderStatusPayload, 'total_amount' | 'late' | 'fee_amount'>;
+
+/** A change request's body (`order_change_requests.details`). */
+export interface ChangeRequestDetailsPayload {
+  delivery_date?: string;
+  pickup_date?: string;
+  days?: number;
+  date?: string;
+  address_id?: string;
+  waste_type_id?: string;
+  asset_specification_id?: string;
+}
+
+/** The events with a fixed name. */
+interface NamedEvents {
+  'user.registered': { type: 'company' | 'customer' | 'driver' };
+  'user.updated': FieldsPayload;
+
+  'company.created': { name: string };
+  'company.updated': FieldsPayload;
+  'company.settings_updated': FieldsPayload;
+  'company.settings_reset': NoPayload;
+  'company.documents_replaced': { count: number };
+  'company.document_deleted': { document_id: string; name: string };
+
+  'customer_address.created': { customer_id: string; is_default: boolean };
+  'customer_address.deleted': { customer_id: string; new_default_id: string | null };
+  'customer_address.default_changed': { customer_id: string };
+
+  'asset.status_changed': { from: string; to: string };
+  'asset.location_updated': { lat: number; lng: number; location_type: 'lot' | 'customer_address' | 'station' | 'truck'; location_id: string };
+  'asset_specification.waste_type_added': { waste_type_id: string; price_override_amount: number | null };
+  'asset_specification.waste_type_updated': { waste_type_id: string; price_override_amount: number | null };
+  'asset_specification.waste_type_removed': { waste_type_id: string };
+  'truck.location_updated': { lat: number; lng: number };
+  'qr_code.created': { qr_code_id: string };
+
+  'order.updated': { fields: string[]; total_amount: number };
+  'order.feedback_given': { rating: number };
+  'order_change_request.created': { order_id: string; number: number; type: string; details: ChangeRequestDetailsPayload; total_amount: number };
+  'order_change_request.approved': { order_id: string; number: number; customer_id: string; type: string; details: ChangeRequestDetailsPayload; total_amount: number };
+  'order_change_request.rejected': { order_id: string; customer_id: string; type: string; reason: string };
+
+  'job.created': { order_id: string; type: string; scheduled_date: string };
+  'job.aborted': { order_id: string; reason: string };
+}
+
+/**
+ * Event name → payload. An interface, so that tests can add their own events by module augmentation
+ * (`declare module '…/event-catalogue' { interface EventCatalogue { 'test.pinged': {…} } }`).
+ */
+export interface EventCatalogue extends NamedEvents, RecordEvents, SiteEvents, MemberEvents, OrderStatusEvents {}
+
+/** A recorded event's name (`order.cancelled`). */
+export type EventType = keyof EventCatalogue & string;
+/** The payload of an event (for a union of names, any of their payloads). */
+export type EventPayload<T extends EventType> = EventCatalogue[T];
+
+/** The verbs that follow `prefix.` in the catalogue (`asset` → `created` | `status_changed` | …). */
+export type EventVerb<P extends string> = { [K in EventType]: K extends `${P}.${infer V}` ? V : never }[EventType];
+/** The catalogue name `prefix.verb` (never when it is not one). */
+export type EventNamed<P extends string, V extends string> = Extract<EventType, `${P}.${V}`>;

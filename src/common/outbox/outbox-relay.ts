@@ -1,0 +1,288 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { EventHandler, eventSubscriberMeta, RelayedEvent } from './event-subscriber';
+
+/** What one batch did. */
+export interface RelayRunResult {
+  /** Events claimed by this batch. */
+  claimed: number;
+  /** Of them, marked published (every subscriber processed it or is dead; or it has no subscriber). */
+  published: number;
+  /** Deliveries (event × subscriber) that succeeded, failed and will be retried, or were given up. */
+  processed: number;
+  retried: number;
+  dead: number;
+}
+
+interface Subscriber {
+  name: string;
+  handler: EventHandler;
+}
+
+interface EventRow {
+  id: string;
+  type: string;
+  aggregate_type: string;
+  aggregate_id: string;
+  company_id: string | null;
+  actor_id: string | null;
+  payload: Record<string, unknown>;
+  created_at: Date;
+}
+
+type Outcome = { kind: 'processed' | 'finished_before' | 'not_due' } | { kind: 'retried'; attempt: number; error: string; delayMs: number } | { kind: 'dead'; attempt: number; error: string };
+
+const errorText = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).slice(0, 2000);
+
+/**
+ * Reads the transactional outbox (`outbox_events`) and hands each event to the in-process subscribers
+ * of its type (`@EventSubscriber` providers, found with Nest's DiscoveryService).
+ *
+ * - Claim: one short transaction takes up to `batch size` due, unpublished rows with
+ *   `FOR UPDATE SKIP LOCKED` and leases them (`claimed_until`), so any number of instances can run it:
+ *   each gets different rows. A relay that dies mid-batch leaves its lease, which another takes over
+ *   once it has passed.
+ * - Delivery: one transaction per (event, subscriber). It locks that delivery's row, skips it when it is
+ *   already processed or dead, runs `handle(event, manager)` in a savepoint and records `processed` in
+ *   the same transaction: what the subscriber does through the manager happens exactly once.
+ * - Failure: the savepoint is rolled back; the try is counted and retried after base × 2^(n-1)
+ *   (capped); after the last allowed try the delivery is `dead` and logged at error level.
+ * - Publish: the event is published when every subscriber processed it or is dead (at once when it has
+ *   none); otherwise it becomes due again at its earliest retry.
+ *
+ * Every transaction is short and uses only its own manager (the embedded database has one connection).
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('OutboxRelay');
+  private byType?: Map<string, Subscriber[]>;
+  private timer?: NodeJS.Timeout;
+  private polling = false;
+  /** The current (or last) batch; batches of one relay never overlap. */
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly config: AppConfig,
+    private readonly discovery: DiscoveryService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.subscribers(); // a misdeclared subscriber fails the start, not the first event
+    if (this.config.outboxRelayEnabled) this.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  /** Polls every `outboxRelayPollMs` (at once again while batches come back full). */
+  start(): void {
+    if (this.polling) return;
+    this.polling = true;
+    this.schedule(0);
+  }
+
+  /** No new polls; resolves when the current batch has finished. */
+  async stop(): Promise<void> {
+    this.polling = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.tail.catch(() => undefined);
+  }
+
+  /** Processes one batch (after the current one, if any). Rejects when the database fails mid-batch. */
+  runOnce(): Promise<RelayRunResult> {
+    const run = this.tail.catch(() => undefined).then(() => this.batch());
+    this.tail = run;
+    return run;
+  }
+
+  /** The subscribers' names by event type. */
+  subscriberNames(): Record<string, string[]> {
+    return Object.fromEntries([...this.subscribers()].map(([type, subs]) => [type, subs.map((s) => s.name)]));
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(() => void this.poll(), delayMs);
+    this.timer.unref();
+  }
+
+  private async poll(): Promise<void> {
+    this.timer = undefined;
+    if (!this.polling) return;
+    let next = this.config.outboxRelayPollMs;
+    try {
+      const r = await this.runOnce();
+      if (r.claimed >= this.config.outboxRelayBatchSize) next = 0;
+    } catch (e) {
+      this.logger.error({ msg: 'outbox relay batch failed', error: errorText(e) });
+    }
+    if (this.polling) this.schedule(next);
+  }
+
+  private async batch(): Promise<RelayRunResult> {
+    const result: RelayRunResult = { claimed: 0, published: 0, processed: 0, retried: 0, dead: 0 };
+    const byType = this.subscribers();
+    const events = await this.claim(byType);
+    result.claimed = events.length;
+    for (const event of events) {
+      const subs = byType.get(event.type);
+      if (!subs) {
+        result.published++; // published by the claim
+        continue;
+      }
+      for (const sub of subs) {
+        const outcome = await this.deliver(event, sub);
+        if (outcome === 'processed' || outcome === 'retried' || outcome === 'dead') result[outcome]++;
+      }
+      if (await this.finalize(event, subs)) result.published++;
+    }
+    return result;
+  }
+
+  /** Leases a batch of due events; those without a subscriber are published at once. */
+  private claim(byType: Map<string, Subscriber[]>): Promise<EventRow[]> {
+    return this.ds.transaction(async (m) => {
+      const rows: EventRow[] = await m.query(
+        `WITH claimed AS (
+           UPDATE outbox_events SET claimed_until = now() + $2::int * interval '1 millisecond'
+            WHERE id IN (SELECT id FROM outbox_events
+                          WHERE published_at IS NULL
+                            AND (claimed_until IS NULL OR claimed_until <= now())
+                            AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+                          ORDER BY created_at, id
+                          LIMIT $1
+                          FOR UPDATE SKIP LOCKED)
+           RETURNING id, type, aggregate_type, aggregate_id, company_id, actor_id, payload, created_at)
+         SELECT * FROM claimed ORDER BY created_at, id`,
+        [this.config.outboxRelayBatchSize, this.config.outboxRelayLeaseMs],
+      );
+      const unsubscribed = rows.filter((r) => !byType.has(r.type)).map((r) => r.id);
+      if (unsubscribed.length) {
+        await m.query(`UPDATE outbox_events SET published_at = now(), claimed_until = NULL, next_attempt_at = NULL WHERE id = ANY($1::uuid[])`, [unsubscribed]);
+      }
+      return rows;
+    });
+  }
+
+  /** One event to one subscriber, in one transaction with its delivery record. */
+  private async deliver(event: EventRow, sub: Subscriber): Promise<Outcome['kind']> {
+    const key = [event.id, sub.name];
+    const outcome = await this.ds.transaction(async (m): Promise<Outcome> => {
+      // The row lock serialises two relays on the same delivery (possible only after a lease ran out).
+      await m.query(`INSERT INTO outbox_deliveries (event_id, subscriber) VALUES ($1, $2) ON CONFLICT (event_id, subscriber) DO NOTHING`, key);
+      const [d] = await m.query(
+        `SELECT status, attempts, (next_attempt_at IS NULL OR next_attempt_at <= now()) AS due
+           FROM outbox_deliveries WHERE event_id = $1 AND subscriber = $2 FOR UPDATE`,
+        key,
+      );
+      if (d.status !== 'pending') return { kind: 'finished_before' };
+      if (!d.due) return { kind: 'not_due' };
+      const attempt = Number(d.attempts) + 1;
+      try {
+        await m.transaction(async (sm) => {
+          await sub.handler.handle(relayedEvent(event, attempt), sm);
+        });
+      } catch (e) {
+        const error = errorText(e);
+        if (attempt >= this.config.outboxRelayMaxAttempts) {
+          await m.query(
+            `UPDATE outbox_deliveries SET status = 'dead', attempts = $3, last_error = $4, last_attempt_at = now(), next_attempt_at = NULL, finished_at = now()
+              WHERE event_id = $1 AND subscriber = $2`,
+            [...key, attempt, error],
+          );
+          return { kind: 'dead', attempt, error };
+        }
+        const delayMs = this.retryDelayMs(attempt);
+        await m.query(
+          `UPDATE outbox_deliveries SET attempts = $3, last_error = $4, last_attempt_at = now(), next_attempt_at = now() + $5::int * interval '1 millisecond'
+            WHERE event_id = $1 AND subscriber = $2`,
+          [...key, attempt, error, delayMs],
+        );
+        return { kind: 'retried', attempt, error, delayMs };
+      }
+      await m.query(
+        `UPDATE outbox_deliveries SET status = 'processed', attempts = $3, last_attempt_at = now(), next_attempt_at = NULL, finished_at = now()
+          WHERE event_id = $1 AND subscriber = $2`,
+        [...key, attempt],
+      );
+      return { kind: 'processed' };
+    });
+    const about = { event_id: event.id, event_type: event.type, subscriber: sub.name };
+    if (outcome.kind === 'dead') {
+      this.logger.error({ msg: 'outbox delivery dead', ...about, attempts: outcome.attempt, last_error: outcome.error });
+    } else if (outcome.kind === 'retried') {
+      this.logger.warn({ msg: 'outbox delivery failed; will retry', ...about, attempt: outcome.attempt, retry_in_ms: outcome.delayMs, error: outcome.error });
+    }
+    return outcome.kind;
+  }
+
+  /** Publishes the event when every subscriber is done with it, else makes it due at its earliest retry; ends the lease. */
+  private async finalize(event: EventRow, subs: Subscriber[]): Promise<boolean> {
+    const rows: { published: boolean }[] = await this.ds.query(
+      `WITH d AS (
+         SELECT count(*) FILTER (WHERE status <> 'pending') AS finished, min(next_attempt_at) FILTER (WHERE status = 'pending') AS next
+           FROM outbox_deliveries WHERE event_id = $1 AND subscriber = ANY($2::text[])),
+       u AS (
+         UPDATE outbox_events e
+            SET claimed_until = NULL,
+                next_attempt_at = CASE WHEN d.finished = $3 THEN NULL ELSE d.next END,
+                published_at = CASE WHEN d.finished = $3 THEN now() END
+           FROM d
+          WHERE e.id = $1 AND e.published_at IS NULL
+          RETURNING e.published_at IS NOT NULL AS published)
+       SELECT published FROM u`,
+      [event.id, subs.map((s) => s.name), subs.length],
+    );
+    return rows[0]?.published === true;
+  }
+
+  /** The wait after the n-th failed try: base × 2^(n-1), at most `outboxRelayRetryMaxMs`. */
+  private retryDelayMs(attempt: number): number {
+    return Math.min(this.config.outboxRelayRetryBaseMs * 2 ** (attempt - 1), this.config.outboxRelayRetryMaxMs);
+  }
+
+  /** Finds the `@EventSubscriber` providers once; two subscribers with one name fail. */
+  private subscribers(): Map<string, Subscriber[]> {
+    if (this.byType) return this.byType;
+    const byName = new Map<string, unknown>();
+    const byType = new Map<string, Subscriber[]>();
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance: unknown = wrapper.instance;
+      if (!instance || typeof instance !== 'object') continue;
+      const meta = eventSubscriberMeta(instance.constructor);
+      if (!meta) continue;
+      const name = meta.name ?? instance.constructor.name;
+      if (!wrapper.isDependencyTreeStatic()) throw new Error(`Event subscriber ${name} must be a singleton provider`);
+      if (typeof (instance as Partial<EventHandler>).handle !== 'function') throw new Error(`Event subscriber ${name} has no handle(event, manager) method`);
+      if (byName.has(name)) {
+        if (byName.get(name) === instance) continue;
+        throw new Error(`Two event subscribers are named ${name}; give one @EventSubscriber({ name, events })`);
+      }
+      byName.set(name, instance);
+      for (const type of new Set(meta.events)) {
+        byType.set(type, [...(byType.get(type) ?? []), { name, handler: instance as EventHandler }]);
+      }
+    }
+    this.byType = byType;
+    return byType;
+  }
+}
+
+/** The row as its subscribers see it; recordEvents wrote it, so its payload is its type's. */
+function relayedEvent(row: EventRow, attempt: number): RelayedEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    aggregateType: row.aggregate_type,
+    aggregateId: row.aggregate_id,
+    companyId: row.company_id,
+    actorId: row.actor_id,
+    payload: row.payload,
+    createdAt: new Date(row.created_at),
+    attempt,
+  } as RelayedEvent;
+}

@@ -1,0 +1,19 @@
+/** What other modules may use of auth (never its entities). */
+export { AuthModule } from './auth.module';
+export { bearerOf } from './auth.controller';
+export { AdminRegisterDto } from './auth.dto';
+export { EmailDto } from './auth.dto';
+export { LoginDto } from './auth.dto';
+export { RefreshTokenDto } from './auth.dto';
+export { ResetPasswordDto } from './auth.dto';
+export { TokenDto } from './auth.dto';
+export { UpdatePasswordDto } from './auth.dto';
+export { VerifyCodeDto } from './auth.dto';
+export { TokenService } from './token.service';
+export { CODE_TTL_MINUTES } from './one-time-code.service';
+export { OneTimeCodeService } from './one-time-code.service';
+export { NameField } from './auth.dto';
+export { PhoneField } from './auth.dto';
+export { EmailField } from './auth.dto';
+export { PasswordField } from './auth.dto';
+export { AuthService } from './auth.service';

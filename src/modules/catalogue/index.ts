@@ -1,0 +1,13 @@
+/** What other modules may use of the catalogue (never its entities). */
+export { CatalogueModule } from './catalogue.module';
+export { AssetsService } from './assets';
+export { AssetSpecificationsService } from './asset-specifications';
+export { WasteTypesService } from './waste-types';
+export { SpecificationLinks } from './specification-links';
+export { AssetPlaces } from './asset-places';
+export { CustomerCatalogueService, type Orderable } from './asset-specifications';
+export { SpecificationSummaryDto } from './asset-specifications';
+export { specificationSummary } from './asset-specifications';
+export { AssetDto } from './assets';
+/** The asset specification row type (the entity class stays inside catalogue). */
+export type { AssetSpecification } from './catalogue.entities';

@@ -1,0 +1,3 @@
+/** What other modules may use of fleet (never its entities). */
+export { FleetModule } from './fleet.module';
+export { TrucksService } from './fleet.service';

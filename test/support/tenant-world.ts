@@ -1,0 +1,136 @@
+import { MemberActor, memberActor } from './actors';
+import { inDays, orderWorld, OrderWorld, placeOrder } from './order-fixtures';
+import { freshIp, TestApp } from './test-app';
+
+/**
+ * A company with ONE record of every kind a mounted route takes as a path id, built through HTTP only
+ * on top of `orderWorld` (which gives the lot, specifications, waste types, price book, tax, payment
+ * term, customer with an address, and driver). Used by the tenant-isolation sweep
+ * (test/tenant-isolation.e2e.spec.ts): company A is the victim, company B the attacker, and B's ids
+ * fill the `*_id` fields of the bodies B sends.
+ */
+
+/** Every kind of record a path parameter or a body `*_id` field can name. */
+export const RECORD_KINDS = [
+  'lot',
+  'lotHoliday',
+  'station',
+  'stationHoliday',
+  'wasteType',
+  'assetCategory',
+  'assetStyle',
+  'assetSpecification',
+  'assetSpecificationWasteType',
+  'asset',
+  'truckType',
+  'truck',
+  'tax',
+  'paymentTerm',
+  'policy',
+  'pricingProfile',
+  'promotion',
+  'document',
+  'customer',
+  'address',
+  'driver',
+  'qrCode',
+  'media',
+  'order',
+  'orderChangeRequest',
+] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+export interface TenantWorld extends OrderWorld {
+  name: string;
+  owner: OrderWorld['company'];
+  /** One id per kind (the order is approved, so it has its delivery and pickup jobs; its change request is pending). */
+  ids: Record<RecordKind, string>;
+  /** A second customer of the same company, with its own address (same-company isolation). */
+  customer2: MemberActor;
+  customer2AddressId: string;
+}
+
+const UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/** Every UUID in a text (lower case). */
+export const uuidsIn = (text: string | undefined): string[] => (text?.match(UUID_RE) ?? []).map((u) => u.toLowerCase());
+
+/** A 1×1 PNG (detected by content by the media module). */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** Lot and station holidays sit far away so that no order or generated date falls on them. */
+const HOLIDAY = () => inDays(300);
+
+export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld> {
+  const w = await orderWorld(t, { name });
+  const send = async (method: 'get' | 'post' | 'put' | 'patch', path: string, body: unknown, token: string, status: number) => {
+    const res = await t.req(method, `/api/v1/${path}`, { token, body });
+    if (res.status !== status) throw new Error(`[${name}] ${method.toUpperCase()} ${path} → ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.data;
+  };
+  const co = (path: string, body: unknown, status = 201) => send('post', path, body, w.company.token, status);
+  const get = (path: string) => send('get', path, undefined, w.company.token, 200);
+
+  const spec = await get(`asset-specifications/${w.specId}`);
+  const lotHoliday = await co(`lot/${w.lotId}/holidays`, { date: HOLIDAY(), name: 'Founders Day' });
+  const station = await co('station/create', { name: 'Transfer station', latitude: 40.05, longitude: -89.05, dump_cost_per_tonne_amount: 6500, waste_type_ids: [w.wasteId] });
+  const stationHoliday = await co(`station/${station.id}/holidays`, { date: HOLIDAY(), name: 'Founders Day' });
+  const style = await co('asset-styles', { name: 'Open top' });
+  const links = await get(`asset-specifications/${w.specId}/waste-types`);
+  const link = (links as { id: string; waste_type_id: string }[]).find((l) => l.waste_type_id === w.wasteId);
+  if (!link) throw new Error(`[${name}] no waste-type link on the specification`);
+  const asset = await co('assets', { code: 'RO20-001', asset_specification_id: w.specId, home_lot_id: w.lotId });
+  const truckType = await co('truck-types', { name: 'Roll-off hoist', capacity_kg: 15000, asset_specification_ids: [w.specId] });
+  const truck = await co('trucks', { plate: 'IL-RO-101', truck_type_id: truckType.id, home_lot_id: w.lotId });
+  const terms = await get('payment-terms');
+  const policy = await co('policies', { name: 'Overfilled container', category: 'overfill', demerit_points: 2, fee_amount: 7500 });
+  const promotion = await co('promotions/create', { code: 'SPRING20', name: 'Spring', discount_type: 'percent', discount_value: 2000, asset_specification_ids: [w.specId] });
+  const documents = await co('company/documents', { documents: [{ name: 'Liability insurance', type: 'insurance', url: 'https://files.example.test/insurance.pdf', expires_on: inDays(365) }] }, 200);
+  const qr = await co('qr-codes', { asset_id: asset.id });
+  const upload = await t.http.post('/api/v1/upload-media').set('X-Forwarded-For', freshIp()).attach('file', PNG, 'dot.png');
+  if (upload.status !== 201) throw new Error(`[${name}] upload-media → ${upload.status} ${JSON.stringify(upload.body)}`);
+
+  // An order placed by the customer and approved by the company (so it has jobs), with a pending change request.
+  const order = await placeOrder(t, w, { pickup_date: inDays(13) });
+  await send('patch', `approve/order/${order.id}`, undefined, w.company.token, 200);
+  const change = await send('post', `customer/orders/${order.id}/order-change-requests`, { type: 'extend_rental', days: 1 }, w.customer.token, 201);
+
+  // A second customer of the same company with an address and an order of its own.
+  const customer2 = await memberActor(t, w.company, 'customer');
+  const address2 = await send('post', 'customer/addresses', { line1: '2 Site Rd', city: 'Springfield', latitude: 40.17, longitude: -89.0 }, customer2.token, 201);
+  await placeOrder(t, { ...w, addressId: address2.id }, {}, customer2);
+
+  return {
+    ...w,
+    name,
+    owner: w.company,
+    customer2,
+    customer2AddressId: address2.id,
+    ids: {
+      lot: w.lotId,
+      lotHoliday: lotHoliday.id,
+      station: station.id,
+      stationHoliday: stationHoliday.id,
+      wasteType: w.wasteId,
+      assetCategory: spec.asset_category_id,
+      assetStyle: style.id,
+      assetSpecification: w.specId,
+      assetSpecificationWasteType: link.id,
+      asset: asset.id,
+      truckType: truckType.id,
+      truck: truck.id,
+      tax: w.taxId,
+      paymentTerm: terms[0].id,
+      policy: policy.id,
+      pricingProfile: w.profileId,
+      promotion: promotion.id,
+      document: documents[0].id,
+      customer: w.customer.id,
+      address: w.addressId,
+      driver: w.driver.id,
+      qrCode: qr.id,
+      media: upload.body.data.id,
+      order: order.id,
+      orderChangeRequest: change.id,
+    },
+  };
+}
