@@ -79,7 +79,7 @@ export class AccessGuard extends AuthGuard('jwt') {
       throw ApiError.forbidden('COMPANY_INACTIVE', 'This company is inactive.');
     }
     if (rule.checkedIn) {
-      const [open] = await this.ds.query(
+      const [open] = await this.ds.query<{ '?column?': number }[]>(
         `SELECT 1 FROM attendances WHERE driver_id = $1 AND status IN ('checked_in', 'on_break') LIMIT 1`,
         [actor.id],
       );

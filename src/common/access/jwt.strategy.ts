@@ -38,6 +38,19 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   }
 }
 
+/** A row of the user-token query: the user, its company's status (null without a live company) and the token's expiry. */
+interface UserTokenRow {
+  id: string;
+  type: Exclude<Actor['type'], 'admin'>;
+  name: string;
+  email: string;
+  status: Actor['status'];
+  company_id: string | null;
+  company_status: 'active' | 'inactive' | null;
+  has_role_record: boolean;
+  expires_at: Date;
+}
+
 /**
  * Resolves the caller of a verified token in one query: the token row (revocation), the user or
  * admin, the company's status and the role record.
@@ -53,7 +66,7 @@ export class ActorResolver {
   }
 
   private async user(c: TokenClaims): Promise<Actor | null> {
-    const [row] = await this.ds.query(
+    const [row] = await this.ds.query<UserTokenRow[]>(
       `SELECT u.id, u.type, u.name, u.email, u.status, u.company_id, co.status AS company_status,
               (CASE u.type WHEN 'company' THEN co.id IS NOT NULL AND co.owner_id IS NOT NULL
                            WHEN 'customer' THEN cu.id IS NOT NULL
@@ -84,7 +97,7 @@ export class ActorResolver {
   }
 
   private async admin(c: TokenClaims): Promise<Actor | null> {
-    const [row] = await this.ds.query(
+    const [row] = await this.ds.query<{ id: string; name: string; email: string; expires_at: Date }[]>(
       `SELECT a.id, a.name, a.email, t.expires_at
          FROM auth_tokens t JOIN admins a ON a.id = t.admin_id
         WHERE t.jti = $1 AND t.admin_id = $2 AND t.revoked_at IS NULL`,

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { catchError, from, mergeMap, Observable, of } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../http/api-error';
-import { Enveloped, envelope } from '../http/envelope';
+import { Enveloped, envelope, type PageMeta } from '../http/envelope';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const HTTP_CODE_METADATA = '__httpCode__';
@@ -17,6 +17,14 @@ interface IdemRequest {
   body?: unknown;
   headers: Record<string, string | string[] | undefined>;
   actor?: { id: string };
+}
+
+/** The stored first response (`idempotency_keys.response_body`): the JSON envelope of the success. */
+interface StoredEnvelope {
+  success: true;
+  data: unknown;
+  meta?: PageMeta;
+  message?: string;
 }
 
 /**
@@ -42,14 +50,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       .digest('hex');
 
     await this.ds.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND expires_at < now()`, [scope, key]);
-    const inserted: unknown[] = await this.ds.query(
+    const inserted = await this.ds.query<{ id: string }[]>(
       `INSERT INTO idempotency_keys (scope, key, request_hash, status, expires_at)
        VALUES ($1, $2, $3, 'in_flight', now() + make_interval(hours => $4))
        ON CONFLICT (scope, key) DO NOTHING RETURNING id`,
       [scope, key, hash, IDEMPOTENCY_TTL_HOURS],
     );
     if (inserted.length === 0) {
-      const [row] = await this.ds.query(
+      const [row] = await this.ds.query<{ request_hash: string; status: 'in_flight' | 'done'; response_body: StoredEnvelope | null }[]>(
         `SELECT request_hash, status, response_body FROM idempotency_keys WHERE scope = $1 AND key = $2`,
         [scope, key],
       );

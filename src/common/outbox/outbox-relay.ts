@@ -174,7 +174,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     const outcome = await this.ds.transaction(async (m): Promise<Outcome> => {
       // The row lock serialises two relays on the same delivery (possible only after a lease ran out).
       await m.query(`INSERT INTO outbox_deliveries (event_id, subscriber) VALUES ($1, $2) ON CONFLICT (event_id, subscriber) DO NOTHING`, key);
-      const [d] = await m.query(
+      const [d] = await m.query<{ status: 'pending' | 'processed' | 'dead'; attempts: number; due: boolean }[]>(
         `SELECT status, attempts, (next_attempt_at IS NULL OR next_attempt_at <= now()) AS due
            FROM outbox_deliveries WHERE event_id = $1 AND subscriber = $2 FOR UPDATE`,
         key,

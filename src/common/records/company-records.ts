@@ -149,7 +149,7 @@ export class CompanyRecords<E extends CompanyRow, P extends RecordEventPrefix = 
       const text = values[u.property] as unknown;
       if (typeof text !== 'string') continue;
       const column = meta.findColumnWithPropertyName(u.property)!.databaseName;
-      const [dup] = await m.query(
+      const [dup] = await m.query<{ '?column?': number }[]>(
         `SELECT 1 FROM ${meta.tableName} WHERE company_id = $1 AND lower(${column}) = lower($2) AND deleted_at IS NULL AND id IS DISTINCT FROM $3 LIMIT 1`,
         [companyId, text, id],
       );

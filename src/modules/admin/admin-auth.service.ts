@@ -41,9 +41,9 @@ export class AdminAuthService {
     }
     const passwordHash = await hashPassword(dto.password);
     const { token, id } = await this.ds.transaction(async (m) => {
-      const [taken] = await m.query(`SELECT 1 FROM admins WHERE lower(email) = lower($1)`, [dto.email]);
+      const [taken] = await m.query<{ '?column?': number }[]>(`SELECT 1 FROM admins WHERE lower(email) = lower($1)`, [dto.email]);
       if (taken) throw ApiError.conflict('EMAIL_TAKEN', 'This e-mail address is already registered.');
-      const [row] = await m.query(`INSERT INTO admins (name, email, password_hash) VALUES ($1, $2, $3) RETURNING id`, [dto.name, dto.email, passwordHash]);
+      const [row] = await m.query<{ id: string }[]>(`INSERT INTO admins (name, email, password_hash) VALUES ($1, $2, $3) RETURNING id`, [dto.name, dto.email, passwordHash]);
       return { token: await this.tokens.issue({ id: row.id, type: 'admin' }, m), id: row.id as string };
     });
     return { ...token, user: await this.profile(id) };
@@ -51,7 +51,7 @@ export class AdminAuthService {
 
   /** Login with lock-out: 5 failures lock the account for 1 minute, doubling with each further failure. */
   async login(dto: LoginDto): Promise<AdminTokenDto> {
-    const [row] = await this.ds.query(`SELECT id, password_hash, failed_logins, locked_until FROM admins WHERE lower(email) = lower($1)`, [dto.email]);
+    const [row] = await this.ds.query<{ id: string; password_hash: string; failed_logins: number; locked_until: Date | null }[]>(`SELECT id, password_hash, failed_logins, locked_until FROM admins WHERE lower(email) = lower($1)`, [dto.email]);
     if (row?.locked_until && new Date(row.locked_until).getTime() > Date.now()) {
       throw locked(Math.ceil((new Date(row.locked_until).getTime() - Date.now()) / 1000));
     }
@@ -59,7 +59,7 @@ export class AdminAuthService {
     if (!row) throw ApiError.unauthorized('These credentials do not match our records.', 'INVALID_CREDENTIALS');
     if (!ok) {
       // TypeORM returns [rows, rowCount] for UPDATE … RETURNING.
-      const [rows] = await this.ds.query(
+      const [rows] = await this.ds.query<[{ failed_logins: number }[], number]>(
         `UPDATE admins SET failed_logins = failed_logins + 1, updated_at = now() WHERE id = $1 RETURNING failed_logins`,
         [row.id],
       );
@@ -76,7 +76,7 @@ export class AdminAuthService {
   }
 
   async forgotPassword(email: string): Promise<void> {
-    const [admin] = await this.ds.query(`SELECT id FROM admins WHERE lower(email) = lower($1)`, [email]);
+    const [admin] = await this.ds.query<{ id: string }[]>(`SELECT id FROM admins WHERE lower(email) = lower($1)`, [email]);
     if (!admin) return;
     const code = await this.codes.issue('admin', email, 'reset_password');
     await this.mail.send(email, 'Reset your administrator password', `Use this code to reset your password: ${code}. It expires in ${CODE_TTL_MINUTES} minutes.`);
@@ -90,7 +90,7 @@ export class AdminAuthService {
   async resetPassword(dto: ResetPasswordDto): Promise<void> {
     const hash = await hashPassword(dto.password);
     await this.codes.verify('admin', dto.email, 'reset_password', dto.code, true, async (m) => {
-      const [admin] = await m.query(`SELECT id FROM admins WHERE lower(email) = lower($1) FOR UPDATE`, [dto.email]);
+      const [admin] = await m.query<{ id: string }[]>(`SELECT id FROM admins WHERE lower(email) = lower($1) FOR UPDATE`, [dto.email]);
       if (!admin) return;
       await m.query(`UPDATE admins SET password_hash = $2, failed_logins = 0, locked_until = NULL, updated_at = now() WHERE id = $1`, [admin.id, hash]);
       await this.tokens.revokeAllOf({ id: admin.id, kind: 'admin' }, null, m);
@@ -98,7 +98,7 @@ export class AdminAuthService {
   }
 
   async updatePassword(actor: Actor, dto: UpdatePasswordDto): Promise<void> {
-    const [row] = await this.ds.query(`SELECT password_hash FROM admins WHERE id = $1`, [actor.id]);
+    const [row] = await this.ds.query<{ password_hash: string }[]>(`SELECT password_hash FROM admins WHERE id = $1`, [actor.id]);
     if (!(await verifyPassword(dto.current_password, row?.password_hash))) throw ApiError.validation({ current_password: ['is not correct'] });
     const hash = await hashPassword(dto.password);
     await this.ds.transaction(async (m) => {
@@ -108,7 +108,7 @@ export class AdminAuthService {
   }
 
   async profile(id: string): Promise<AdminDto> {
-    const [row] = await this.ds.query(`SELECT id, name, email, created_at FROM admins WHERE id = $1`, [id]);
+    const [row] = await this.ds.query<{ id: string; name: string; email: string; created_at: Date }[]>(`SELECT id, name, email, created_at FROM admins WHERE id = $1`, [id]);
     if (!row) throw ApiError.notFound('Administrator');
     return { id: row.id, type: 'admin', name: row.name, email: row.email, created_at: new Date(row.created_at).toISOString() };
   }

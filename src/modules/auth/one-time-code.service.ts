@@ -50,7 +50,7 @@ export class OneTimeCodeService {
   ): Promise<T> {
     type Failure = { error: 'CODE_EXPIRED' | 'CODE_EXHAUSTED' | 'INVALID_CODE'; message: string };
     const outcome: { value: T } | Failure = await this.ds.transaction(async (m) => {
-      const [row] = await m.query(
+      const [row] = await m.query<{ id: string; code_hash: string; attempts: number; expires_at: Date }[]>(
         `SELECT id, code_hash, attempts, expires_at FROM one_time_codes
           WHERE audience = $1 AND lower(email) = lower($2) AND purpose = $3 AND consumed_at IS NULL
           ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,

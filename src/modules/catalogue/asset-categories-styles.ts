@@ -46,7 +46,7 @@ class NamedCatalogueService<E extends AssetCategory | AssetStyle> {
       unique: [{ property: 'name', index, code: 'DUPLICATE_NAME', message: `${what} with this name already exists.` }],
       // A live specification of this category (style), or what other modules register.
       inUse: async (m, row) =>
-        !!(await m.query(`SELECT 1 FROM asset_specifications WHERE ${specColumn} = $1 AND deleted_at IS NULL LIMIT 1`, [row.id]))[0] || (await inUse.isUsed(m, event, row.id)),
+        !!(await m.query<{ '?column?': number }[]>(`SELECT 1 FROM asset_specifications WHERE ${specColumn} = $1 AND deleted_at IS NULL LIMIT 1`, [row.id]))[0] || (await inUse.isUsed(m, event, row.id)),
     });
   }
 

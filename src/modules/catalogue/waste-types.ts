@@ -86,7 +86,7 @@ export class WasteTypesService {
       unique: [{ property: 'code', index: 'uq_waste_types_company_code', code: 'DUPLICATE_CODE', message: 'A waste type with this code already exists.' }],
       // Allowed in a live specification, or what other modules register (accepted by a live station).
       inUse: async (m, row) => {
-        const [hit] = await m.query(
+        const [hit] = await m.query<{ '?column?': number }[]>(
           `SELECT 1 FROM asset_specification_waste_types l JOIN asset_specifications s ON s.id = l.asset_specification_id AND s.deleted_at IS NULL
             WHERE l.waste_type_id = $1 LIMIT 1`,
           [row.id],

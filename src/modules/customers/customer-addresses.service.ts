@@ -33,7 +33,7 @@ export class CustomerAddressesService {
   async create(actor: Actor, companyId: string, dto: CreateAddressDto): Promise<AddressDto> {
     const saved = await this.ds.transaction(async (m) => {
       await this.lockCustomer(m, actor.id, companyId);
-      const [{ count }] = await m.query(`SELECT count(*)::int AS count FROM customer_addresses WHERE customer_id = $1 AND deleted_at IS NULL`, [actor.id]);
+      const [{ count }] = await m.query<{ count: number }[]>(`SELECT count(*)::int AS count FROM customer_addresses WHERE customer_id = $1 AND deleted_at IS NULL`, [actor.id]);
       const isDefault = count === 0 || dto.is_default === true;
       if (isDefault) await this.clearDefault(m, actor.id);
       const address = await m.save(
@@ -132,7 +132,7 @@ export class CustomerAddressesService {
 
   /** Serialises default changes of one customer. */
   private async lockCustomer(m: EntityManager, customerId: string, companyId: string): Promise<void> {
-    const [row] = await m.query(`SELECT id FROM customers WHERE id = $1 AND company_id = $2 FOR UPDATE`, [customerId, companyId]);
+    const [row] = await m.query<{ id: string }[]>(`SELECT id FROM customers WHERE id = $1 AND company_id = $2 FOR UPDATE`, [customerId, companyId]);
     if (!row) throw ApiError.notFound('Customer');
   }
 

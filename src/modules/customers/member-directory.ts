@@ -21,7 +21,14 @@ export interface MemberListQuery extends PageQuery {
 /**
  * The company's view of its customers or drivers (the profile table joined with `users`), shared by
  * the Customers and Drivers modules: find, list, update, activate and deactivate.
- * Every method is scoped by the company: another company's member is a 404.
+ * Every method is scoped through the tenant policy: another company's member is a 404.
+ *
+ * Why this is not `CompanyRecords` (the persistence base of company-owned records): a member is a
+ * user (users module) plus a profile row keyed by the user's id. It is created with the user
+ * (`UsersService.create` → `MemberProfiles`), never soft-deleted, and its name, e-mail (unique across
+ * the platform), phone and status live in `users` and change through `UsersService`; only the profile
+ * columns are this module's to write. What it shares with `CompanyRecords` (loading by id and lists
+ * through the tenant policy, events in the same transaction) it takes from the same helpers.
  */
 export class MemberDirectory<P extends MemberProfile> {
   constructor(

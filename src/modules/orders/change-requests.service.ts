@@ -99,7 +99,7 @@ export class ChangeRequestsService {
       id = await this.ds.transaction(async (m) => {
         const order = await this.lifecycle.lock(m, scope, orderId);
         assertOrderState(order, dto.type);
-        const [pending] = await m.query(`SELECT id FROM order_change_requests WHERE order_id = $1 AND status = 'pending' LIMIT 1`, [order.id]);
+        const [pending] = await m.query<{ id: string }[]>(`SELECT id FROM order_change_requests WHERE order_id = $1 AND status = 'pending' LIMIT 1`, [order.id]);
         if (pending) throw pendingConflict();
         const details = detailsOf(dto);
         const plan = await this.plan(m, order, dto.type, details, 'customer');

@@ -69,7 +69,7 @@ export class OrderLifecycle {
   /** Appends a bill's lines to the order (after its existing ones). */
   async addLines(m: EntityManager, order: Order, bill: Bill, source: LineSource, changeRequestId: string | null = null): Promise<void> {
     if (bill.lines.length === 0) return;
-    const [{ next }] = await m.query(`SELECT coalesce(max(position), -1) + 1 AS next FROM order_lines WHERE order_id = $1`, [order.id]);
+    const [{ next }] = await m.query<{ next: number }[]>(`SELECT coalesce(max(position), -1) + 1 AS next FROM order_lines WHERE order_id = $1`, [order.id]);
     await m.insert(
       OrderLine,
       bill.lines.map((l, i) => ({
@@ -95,7 +95,7 @@ export class OrderLifecycle {
 
   /** Recomputes the order's totals from its live lines (they add up exactly), and its payment status. */
   async refreshTotals(m: EntityManager, order: Order): Promise<void> {
-    const [t] = await m.query(
+    const [t] = await m.query<{ subtotal: number; discount: number; tax: number; total: number }[]>(
       `SELECT coalesce(sum(amount) FILTER (WHERE kind NOT IN ('discount', 'tax')), 0)::int AS subtotal,
               coalesce(-sum(amount) FILTER (WHERE kind = 'discount'), 0)::int AS discount,
               coalesce(sum(amount) FILTER (WHERE kind = 'tax'), 0)::int AS tax,

@@ -79,7 +79,7 @@ export class OrdersService {
     const companyId = scope.companyId;
     const id = await this.ds.transaction(async (m) => {
       const p = await this.price(m, scope, dto);
-      const [{ last_number: number }] = await m.query(
+      const [{ last_number: number }] = await m.query<{ last_number: number }[]>(
         `INSERT INTO order_counters (company_id, last_number) VALUES ($1, 1)
          ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number`,
         [companyId],
@@ -245,7 +245,7 @@ export class OrdersService {
     await this.ds.transaction(async (m) => {
       const order = await this.lifecycle.lock(m, scope, id);
       const settings = await this.settings.get(companyId, m);
-      const [{ hours }] = await m.query(`SELECT extract(epoch FROM (($1::date)::timestamp AT TIME ZONE $2) - now()) / 3600 AS hours`, [order.deliveryDate, settings.timezone]);
+      const [{ hours }] = await m.query<{ hours: string }[]>(`SELECT extract(epoch FROM (($1::date)::timestamp AT TIME ZONE $2) - now()) / 3600 AS hours`, [order.deliveryDate, settings.timezone]);
       const late = Number(hours) < settings.free_cancellation_hours;
       await this.lifecycle.move(m, order, 'cancelled', actor, dto.reason ?? null, { late, fee_amount: late ? settings.cancellation_fee_amount : 0 });
       await m.update(Order, { id: order.id }, { cancelledAt: new Date(), cancellationReason: dto.reason ?? null });
@@ -320,10 +320,10 @@ export class OrdersService {
       this.ds.getRepository(OrderLine).find({ where: { orderId: id }, order: { position: 'ASC' } }),
       this.ds.getRepository(OrderStatusChange).find({ where: { orderId: id }, order: { createdAt: 'ASC', id: 'ASC' } }),
       this.jobs.listForOrder(id),
-      this.ds.query(`SELECT status, count(*)::int AS n FROM order_change_requests WHERE order_id = $1 GROUP BY status`, [id]),
+      this.ds.query<{ status: 'pending' | 'approved' | 'rejected'; n: number }[]>(`SELECT status, count(*)::int AS n FROM order_change_requests WHERE order_id = $1 GROUP BY status`, [id]),
     ]);
     const counts: Record<string, number> = { pending: 0, approved: 0, rejected: 0 };
-    for (const r of requests as { status: string; n: number }[]) counts[r.status] = r.n;
+    for (const r of requests) counts[r.status] = r.n;
     return { ...base, all_lines: all.map(StoredLineDto.ofStored), status_history: history.map(StatusChangeDto.of), jobs: jobs.map(JobSummaryDto.of), change_requests: counts };
   }
 

@@ -23,7 +23,7 @@ export class StationsService extends SiteService<Station, StationHoliday, Statio
   /** A live station that accepts a waste type keeps it from deletion. */
   onModuleInit(): void {
     this.inUse.register('waste_type', 'sites', 'a live station accepting the waste type', async (m, id) => {
-      const [hit] = await m.query(
+      const [hit] = await m.query<{ '?column?': number }[]>(
         `SELECT 1 FROM station_waste_types sw JOIN stations st ON st.id = sw.station_id AND st.deleted_at IS NULL WHERE sw.waste_type_id = $1 LIMIT 1`,
         [id],
       );

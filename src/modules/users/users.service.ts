@@ -25,6 +25,19 @@ export interface UserCredentials {
   passwordHash: string | null;
 }
 
+/** A row of the profile query (`users` columns as the driver returns them). */
+interface ProfileRow {
+  id: string;
+  type: UserType;
+  name: string;
+  email: string;
+  phone: string | null;
+  status: UserStatus;
+  company_id: string | null;
+  email_verified_at: Date | null;
+  created_at: Date;
+}
+
 /** Creates users with their role record, and renders them. E-mail is unique among non-admin users. */
 @Injectable()
 export class UsersService {
@@ -36,7 +49,7 @@ export class UsersService {
 
   /** Creates the user (and its customer or driver profile) through the caller's transaction. */
   async create(m: EntityManager, u: NewUser): Promise<User> {
-    const [taken] = await m.query(`SELECT 1 FROM users WHERE lower(email) = lower($1)`, [u.email]);
+    const [taken] = await m.query<{ '?column?': number }[]>(`SELECT 1 FROM users WHERE lower(email) = lower($1)`, [u.email]);
     if (taken) throw emailTaken();
     const passwordHash = u.password ? await hashPassword(u.password) : null;
     let user: User;
@@ -64,7 +77,7 @@ export class UsersService {
     if (changes.phone !== undefined && (changes.phone || null) !== user.phone) patch.phone = changes.phone || null;
     if (changes.email !== undefined && changes.email.toLowerCase() !== user.email.toLowerCase()) {
       const email = changes.email.toLowerCase();
-      const [taken] = await m.query(`SELECT 1 FROM users WHERE lower(email) = $1 AND id <> $2`, [email, user.id]);
+      const [taken] = await m.query<{ '?column?': number }[]>(`SELECT 1 FROM users WHERE lower(email) = $1 AND id <> $2`, [email, user.id]);
       if (taken) throw emailTaken();
       patch.email = email;
       patch.emailVerifiedAt = null;
@@ -105,31 +118,31 @@ export class UsersService {
 
   /** The id, type and password hash of the user with this e-mail (any case), for login; null when none. */
   async credentialsByEmail(email: string, m: EntityManager = this.ds.manager): Promise<UserCredentials | null> {
-    const [row] = await m.query(`SELECT id, type, password_hash FROM users WHERE lower(email) = lower($1)`, [email]);
+    const [row] = await m.query<{ id: string; type: UserType; password_hash: string | null }[]>(`SELECT id, type, password_hash FROM users WHERE lower(email) = lower($1)`, [email]);
     return row ? { id: row.id, type: row.type, passwordHash: row.password_hash } : null;
   }
 
   /** The user's password hash (null when the user has none or is gone). */
   async passwordHashOf(userId: string, m: EntityManager = this.ds.manager): Promise<string | null> {
-    const [row] = await m.query(`SELECT password_hash FROM users WHERE id = $1`, [userId]);
+    const [row] = await m.query<{ password_hash: string | null }[]>(`SELECT password_hash FROM users WHERE id = $1`, [userId]);
     return row?.password_hash ?? null;
   }
 
   /** Whether a user has this e-mail (any case). */
   async existsByEmail(email: string, m: EntityManager = this.ds.manager): Promise<boolean> {
-    const [row] = await m.query(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
+    const [row] = await m.query<{ id: string }[]>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
     return !!row;
   }
 
   /** Whether the user exists. */
   async exists(userId: string, m: EntityManager = this.ds.manager): Promise<boolean> {
-    const [row] = await m.query(`SELECT id FROM users WHERE id = $1`, [userId]);
+    const [row] = await m.query<{ id: string }[]>(`SELECT id FROM users WHERE id = $1`, [userId]);
     return !!row;
   }
 
   /** The id of the user with this e-mail (any case), row locked for the rest of the caller's transaction; null when none. */
   async lockByEmail(m: EntityManager, email: string): Promise<string | null> {
-    const [row] = await m.query(`SELECT id FROM users WHERE lower(email) = lower($1) FOR UPDATE`, [email]);
+    const [row] = await m.query<{ id: string }[]>(`SELECT id FROM users WHERE lower(email) = lower($1) FOR UPDATE`, [email]);
     return row?.id ?? null;
   }
 
@@ -152,7 +165,7 @@ export class UsersService {
 
   /** The caller's profile (`/auth/me`, login `user`); the company summary comes from the companies module. */
   async profile(userId: string, m: EntityManager = this.ds.manager): Promise<UserDto> {
-    const [row] = await m.query(
+    const [row] = await m.query<ProfileRow[]>(
       `SELECT u.id, u.type, u.name, u.email, u.phone, u.status, u.company_id, u.email_verified_at, u.created_at
          FROM users u
         WHERE u.id = $1`,
