@@ -1,12 +1,14 @@
 import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { AppModule } from './app.module';
-import { ACCESS_RULES, ACCESS_CODES } from './common/access/access-codes';
+import { checkRequestInput, JSON_MEDIA_TYPES, jsonBodiesOnly } from './common/http/request-input';
+import { buildOpenApiDocument } from './common/http/openapi-document';
 import { validationPipe } from './common/http/validation';
 import { JsonLogger, requestContext } from './common/logger';
+import { httpDrainOf } from './common/shutdown/http-drain';
 import { AppConfig } from './config/app-config';
 
 const REQUEST_ID = /^[\w.-]{1,100}$/;
@@ -26,8 +28,9 @@ export async function createApp(config: AppConfig, extraModules: Type[] = []): P
   });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
-  app.enableShutdownHooks();
-  app.enableCors({ exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] });
+  // Shutdown is main.ts's (shutdownOnSignals: drain HTTP, then app.close()); the drain tracks connections from the first one.
+  httpDrainOf(app);
+  app.enableCors({ exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Idempotent-Replayed'] });
 
   // Request id: taken from X-Request-Id when sane, else generated; echoed back and put on every log line.
   app.use((req: { headers: Record<string, string | undefined> }, res: { setHeader(n: string, v: string): void }, next: () => void) => {
@@ -36,27 +39,15 @@ export async function createApp(config: AppConfig, extraModules: Type[] = []): P
     res.setHeader('X-Request-Id', requestId);
     requestContext.run({ requestId }, next);
   });
-  // Body parsers after the request id, so that their errors carry it too.
-  app.useBodyParser('json', { limit: '1mb' });
-  app.useBodyParser('urlencoded', { limit: '1mb', extended: true });
+  // Body parsers after the request id, so that their errors carry it too. Bodies are JSON only (415
+  // otherwise; multipart on the upload route of src/modules/media), nested at most MAX_JSON_DEPTH levels,
+  // and no string of a body or query holds NUL or an unpaired surrogate (src/common/http/request-input.ts).
+  app.use(jsonBodiesOnly([{ method: 'POST', path: '/api/v1/upload-media', type: 'multipart/form-data' }]));
+  app.useBodyParser('json', { limit: '1mb', type: JSON_MEDIA_TYPES });
+  app.use(checkRequestInput());
   app.useGlobalPipes(validationPipe);
 
-  const codes = ACCESS_CODES.map((c) => `- \`${c}\`: ${ACCESS_RULES[c].description}`).join('\n');
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('HaulOps API')
-      .setDescription(
-        'Operations platform for waste haulers: companies, their customers and drivers, and platform administrators.\n\n' +
-          'Every response is `{"success": true, "data": …}` (lists add `meta`) or the error envelope ' +
-          '`{"success": false, "message", "code", "errors"?, "request_id"}`. Money is in integer minor units, ' +
-          'rates in basis points. Each operation names its access code in `x-access-code`:\n\n' +
-          codes,
-      )
-      .setVersion('1')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
-      .build(),
-  );
+  const document = buildOpenApiDocument(app);
   SwaggerModule.setup('api/documentation', app, document, {
     jsonDocumentUrl: 'api/documentation-json',
     swaggerOptions: { oauth2RedirectUrl: '/api/oauth2-callback', persistAuthorization: true },

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.setup';
+import { shutdownOnSignals } from './common/shutdown/graceful-shutdown';
 import { ConfigError, loadConfig } from './config/app-config';
 
 async function bootstrap() {
@@ -17,6 +18,8 @@ async function bootstrap() {
   const started = Date.now();
   const app = await createApp(config);
   await app.listen(config.port, '0.0.0.0');
+  // SIGTERM/SIGINT: stop accepting, answer what was received, close kept-alive connections, stop the relay, close the database; exit within 10 s.
+  shutdownOnSignals(app);
   new Logger('Bootstrap').log({
     msg: 'listening',
     port: config.port,

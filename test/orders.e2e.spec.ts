@@ -90,7 +90,8 @@ describe('Orders: placement, pricing, decisions, cancellation', () => {
       // The serving lot's holiday.
       await co('post', `lot/${w.lotId}/holidays`, { date: inDays(20), name: 'Founders day' }).expect(201);
       await refuse({ delivery_date: inDays(20) }, 'delivery_date', 'HOLIDAY');
-      await cu('post', 'customer/orders', 'not json').expect(422);
+      // A string is sent as a form: bodies must be JSON (415).
+      expect((await cu('post', 'customer/orders', 'not json').expect(415)).body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     });
 
     it('applies a promotion within its limits and gives a redemption back on cancellation', async () => {

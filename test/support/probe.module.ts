@@ -1,10 +1,12 @@
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
-import { IsInt, IsString } from 'class-validator';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { Access } from '../../src/common/access/access.decorator';
 import { ACCESS_CODES, AccessCode } from '../../src/common/access/access-codes';
 import { Actor, CurrentActor } from '../../src/common/access/actor';
 import { Idempotent } from '../../src/common/idempotency/idempotent';
+import { inTransaction } from '../../src/common/idempotency/request-transaction';
 import { recordEvents } from '../../src/common/outbox/outbox';
 
 // The probe's test-only event, added to the catalogue for the tests' compilation only.
@@ -23,8 +25,12 @@ const probes: Record<string, (...args: never[]) => unknown> = {};
 class ChargeDto {
   @IsString() reference: string;
   @IsInt() amount: number;
+  /** Test-only: how long the charge takes (ms), to observe a request in flight. */
+  @IsOptional() @IsInt() @Min(0) @Max(5000) delay_ms?: number;
 }
 
+// Test-only: outside the OpenAPI document (the response validator skips /test/* explicitly).
+@ApiExcludeController()
 @Controller('test')
 class ProbeController {
   constructor(private readonly ds: DataSource) {}
@@ -38,9 +44,11 @@ class ProbeController {
   @Access('TOK')
   @Idempotent()
   async charge(@CurrentActor() actor: Actor, @Body() dto: ChargeDto) {
-    return this.ds.transaction(async (m) => {
+    // inTransaction: with an Idempotency-Key, a savepoint of the request's transaction (which stores the answer with it).
+    return inTransaction(this.ds, async (m) => {
       const [row] = await m.query(`SELECT count(*)::int AS n FROM outbox_events WHERE type = 'test.charged'`);
-      await recordEvents(m, { type: 'test.charged', aggregateType: 'user', aggregateId: actor.id, actorId: actor.id, payload: { ...dto } });
+      await recordEvents(m, { type: 'test.charged', aggregateType: 'user', aggregateId: actor.id, actorId: actor.id, payload: { reference: dto.reference, amount: dto.amount } });
+      if (dto.delay_ms) await new Promise((r) => setTimeout(r, dto.delay_ms));
       if (dto.amount < 0) throw new Error('negative amount: rolls the event back');
       return { charge_number: row.n + 1, amount: dto.amount };
     });

@@ -8,13 +8,16 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.setup';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { reportValidationStats, validatedHttp } from './openapi-validator';
+import { ADMIN_DATABASE_URL, createTestDatabase, databaseUrl, newTestDatabaseName } from './template-db';
 
 /**
  * Which database the e2e tests use: TEST_DB=postgres (default when the server answers) or
- * TEST_DB=embedded. Every test app gets a fresh database: a new PostgreSQL database that is dropped
- * afterwards, or an in-memory PGlite.
+ * TEST_DB=embedded. Every test app gets a fresh database: a new PostgreSQL database, cloned from the
+ * migrated template built by the global setup (test/support/global-setup.ts) and dropped afterwards,
+ * or an in-memory PGlite.
  */
-export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { ADMIN_DATABASE_URL };
 
 let postgresAvailable: boolean | undefined;
 export async function testDatabaseKind(): Promise<'postgres' | 'embedded'> {
@@ -76,18 +79,17 @@ export async function startTestApp(options: { env?: Record<string, string>; modu
   if (db === 'postgres' && options.databaseUrl) {
     env.DATABASE_URL = options.databaseUrl;
   } else if (db === 'postgres') {
-    dbName = `haulops_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-    await adminQuery(`CREATE DATABASE ${dbName}`);
-    const url = new URL(ADMIN_DATABASE_URL);
-    url.pathname = '/' + dbName;
-    env.DATABASE_URL = url.toString();
+    dbName = newTestDatabaseName();
+    await createTestDatabase(dbName);
+    env.DATABASE_URL = databaseUrl(dbName);
   }
   const config = loadConfig(env);
   if (db === 'embedded') config.embeddedPath = 'memory://';
   options.configure?.(config);
   const app = await createApp(config, options.modules ?? []);
   await app.init();
-  const http = request(app.getHttpServer());
+  // Every response is checked against the served OpenAPI document (test/support/openapi-validator.ts).
+  const http = await validatedHttp(request(app.getHttpServer()));
   const ds = app.get(DataSource);
   return {
     app,
@@ -104,6 +106,7 @@ export async function startTestApp(options: { env?: Record<string, string>; modu
     },
     async close() {
       await app.close();
+      reportValidationStats();
       if (dbName) await adminQuery(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
       rmSync(dataDir, { recursive: true, force: true });
     },

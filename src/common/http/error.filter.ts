@@ -20,6 +20,17 @@ const DEFAULT_CODES: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+/** body-parser / raw-body error types (`err.type`) and their answers. */
+const PARSER_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  'entity.parse.failed': { status: 400, code: 'MALFORMED_JSON', message: 'Malformed JSON body.' },
+  'entity.too.large': { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large.' },
+  'entity.verify.failed': { status: 400, code: 'BAD_REQUEST', message: 'The request body could not be read.' },
+  'encoding.unsupported': { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Encoding.' },
+  'charset.unsupported': { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported charset: JSON bodies are UTF-8.' },
+  'request.aborted': { status: 400, code: 'BAD_REQUEST', message: 'The request body was not received completely.' },
+  'request.size.invalid': { status: 400, code: 'BAD_REQUEST', message: 'The request body does not match its Content-Length.' },
+};
+
 interface ErrorBody {
   success: false;
   message: string;
@@ -57,12 +68,16 @@ export class ErrorFilter implements ExceptionFilter {
       return { status: 429, body: { success: false, message: 'Too many requests. Try again later.', code: 'THROTTLED' } };
     }
     // Body-parser failures (Nest wraps them in an HttpException with the parser's error as cause).
-    const parser = (e instanceof HttpException ? e.cause : e) as { type?: string; status?: number } | undefined;
-    if (parser?.type === 'entity.parse.failed' || (e instanceof HttpException && e.cause instanceof SyntaxError)) {
-      return { status: 400, body: { success: false, message: 'Malformed JSON body.', code: 'MALFORMED_JSON' } };
-    }
-    if (parser?.type === 'entity.too.large') {
-      return { status: 413, body: { success: false, message: 'Request body too large.', code: 'PAYLOAD_TOO_LARGE' } };
+    const parser = (e instanceof HttpException ? e.cause : e) as { type?: unknown; status?: unknown; statusCode?: unknown } | undefined;
+    const parserType = typeof parser?.type === 'string' ? parser.type : e instanceof HttpException && e.cause instanceof SyntaxError ? 'entity.parse.failed' : undefined;
+    if (parserType) {
+      const known = PARSER_ERRORS[parserType];
+      if (known) return { status: known.status, body: { success: false, code: known.code, message: known.message } };
+      // Any other client-side failure of a parser (its status is 4xx): the envelope, never its raw text.
+      const status = Number(parser?.status ?? parser?.statusCode);
+      if (status >= 400 && status < 500) {
+        return { status, body: { success: false, message: 'The request body could not be read.', code: DEFAULT_CODES[status] ?? 'BAD_REQUEST' } };
+      }
     }
     if (e instanceof HttpException) {
       const status = e.getStatus();

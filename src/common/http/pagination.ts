@@ -7,14 +7,17 @@ import { Page, PageMeta } from './envelope';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
+/** Pages beyond it are refused (422): the offset stays a small integer for the database. */
+export const MAX_PAGE = 1_000_000;
 
 /** Query parameters shared by every list: `page`, `per_page`, `sort`, `q`. Extend it for filters. */
 export class PageQuery {
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(MAX_PAGE)
   page?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE })

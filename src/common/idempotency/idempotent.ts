@@ -1,10 +1,13 @@
-import { applyDecorators, CallHandler, ExecutionContext, Injectable, NestInterceptor, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { createHash } from 'node:crypto';
-import { catchError, from, mergeMap, Observable, of } from 'rxjs';
-import { DataSource } from 'typeorm';
+import { lastValueFrom, Observable, of } from 'rxjs';
+import { DataSource, EntityManager } from 'typeorm';
+import { isUniqueViolation } from '../../database/pg-errors';
 import { ApiError } from '../http/api-error';
+import { ApiErrors } from '../http/openapi';
 import { Enveloped, envelope, type PageMeta } from '../http/envelope';
+import { guardConnections, runInRequestTransaction } from './request-transaction';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const HTTP_CODE_METADATA = '__httpCode__';
@@ -27,14 +30,46 @@ interface StoredEnvelope {
   message?: string;
 }
 
+/** How long a row left `in_flight` by the previous interceptor (which committed its claim on its own) still counts as running; then it is taken over. */
+export const LEGACY_IN_FLIGHT_SECONDS = 60;
+/** Class id of the transaction-scoped advisory locks on keys (`pg_try_advisory_xact_lock(class, hashtext(scope, key))`). */
+const KEY_LOCK_CLASS = 7640;
+
+/** On an answer that is the stored response of an earlier request with the same key (nothing was done again). */
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+const inFlight = () =>
+  new ApiError(409, 'IDEMPOTENCY_KEY_IN_FLIGHT', 'A request with this Idempotency-Key is still being processed; retry in a moment.', undefined, { 'Retry-After': '1' });
+
 /**
- * `Idempotency-Key` on money and order-creating POSTs (domain.md §1): a replay returns the first
- * success; the same key with another body is 422 IDEMPOTENCY_KEY_REUSED; one still in flight is 409.
- * A failed request forgets its key so the client can retry.
+ * `Idempotency-Key` on money and order-creating POSTs (domain.md §1). The key, the work and the
+ * response commit in ONE transaction, so a key is never left half-done:
+ *
+ * 1. A transaction is opened and the key locked in it (`pg_try_advisory_xact_lock`, across instances;
+ *    first a set of this process's keys, which refuses a duplicate before it takes a connection). Held
+ *    by a running request: 409 IDEMPOTENCY_KEY_IN_FLIGHT (Retry-After: 1). On the embedded database a
+ *    duplicate usually cannot even pass the access guard while the first holds the only connection:
+ *    it waits, then is a replay.
+ * 2. A stored response for the key: the same request gets it again, with `Idempotent-Replayed: true`
+ *    (no work); another method, path or body is 422 IDEMPOTENCY_KEY_REUSED. Expired rows (24 h) are forgotten.
+ * 3. Otherwise the handler runs inside that transaction (`runInRequestTransaction`: services write
+ *    with `inTransaction(ds, …)` and read with `currentManager(ds)`), the response is stored as
+ *    `done` in the same transaction, and it commits before the answer is sent.
+ *
+ * A failed request, a cut connection or a crash rolls the work back with the key: nothing is stored
+ * and the same key runs the request afresh. A crash after the commit but before the answer leaves
+ * the stored response, which the replay returns. The lock dies with the transaction (and with a dead
+ * process's connection), so no key is ever stuck.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
-  constructor(private readonly ds: DataSource) {}
+  private readonly logger = new Logger('Idempotency');
+  /** `scope\nkey` of this process's requests in flight. */
+  private readonly running = new Set<string>();
+
+  constructor(private readonly ds: DataSource) {
+    guardConnections(ds);
+  }
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const req = context.switchToHttp().getRequest<IdemRequest>();
@@ -48,55 +83,82 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const hash = createHash('sha256')
       .update(`${req.method} ${(req.originalUrl ?? req.url).split('?')[0]}\n${JSON.stringify(req.body ?? null)}`)
       .digest('hex');
-
-    await this.ds.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND expires_at < now()`, [scope, key]);
-    const inserted = await this.ds.query<{ id: string }[]>(
-      `INSERT INTO idempotency_keys (scope, key, request_hash, status, expires_at)
-       VALUES ($1, $2, $3, 'in_flight', now() + make_interval(hours => $4))
-       ON CONFLICT (scope, key) DO NOTHING RETURNING id`,
-      [scope, key, hash, IDEMPOTENCY_TTL_HOURS],
-    );
-    if (inserted.length === 0) {
-      const [row] = await this.ds.query<{ request_hash: string; status: 'in_flight' | 'done'; response_body: StoredEnvelope | null }[]>(
-        `SELECT request_hash, status, response_body FROM idempotency_keys WHERE scope = $1 AND key = $2`,
-        [scope, key],
-      );
-      if (!row) throw ApiError.conflict('IDEMPOTENCY_KEY_IN_FLIGHT', 'A request with this Idempotency-Key is still being processed.');
-      if (row.request_hash !== hash) {
-        throw ApiError.unprocessable('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request.');
+    const id = `${scope}\n${key}`;
+    if (this.running.has(id)) throw inFlight();
+    this.running.add(id);
+    const runner = this.ds.createQueryRunner();
+    try {
+      await runner.connect();
+      await runner.startTransaction();
+      const stored = await this.claim(runner.manager, scope, key, hash);
+      if (stored) {
+        await runner.commitTransaction();
+        context.switchToHttp().getResponse<{ setHeader(name: string, value: string): void }>().setHeader(REPLAYED_HEADER, 'true');
+        return of(new Enveloped(stored));
       }
-      if (row.status !== 'done') {
-        throw ApiError.conflict('IDEMPOTENCY_KEY_IN_FLIGHT', 'A request with this Idempotency-Key is still being processed.');
+      const status = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) ?? (req.method === 'POST' ? 201 : 200);
+      const result = await runInRequestTransaction(this.ds, runner, () => lastValueFrom(next.handle(), { defaultValue: undefined }));
+      try {
+        await runner.manager.query(
+          `INSERT INTO idempotency_keys (scope, key, request_hash, status, response_status, response_body, expires_at)
+           VALUES ($1, $2, $3, 'done', $4, $5::jsonb, now() + make_interval(hours => $6))`,
+          [scope, key, hash, status, JSON.stringify(envelope(result)), IDEMPOTENCY_TTL_HOURS],
+        );
+      } catch (e) {
+        // Only possible against a previous version's instance that claimed the key meanwhile: its request wins.
+        if (isUniqueViolation(e)) throw inFlight();
+        throw e;
       }
-      return of(new Enveloped(row.response_body));
+      await runner.commitTransaction();
+      return of(result);
+    } catch (e) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw e;
+    } finally {
+      await runner.release().catch(() => undefined);
+      this.running.delete(id);
     }
+  }
 
-    const status = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) ?? (req.method === 'POST' ? 201 : 200);
-    return next.handle().pipe(
-      mergeMap((result) =>
-        from(
-          this.ds
-            .query(
-              `UPDATE idempotency_keys SET status = 'done', response_status = $3, response_body = $4::jsonb WHERE scope = $1 AND key = $2`,
-              [scope, key, status, JSON.stringify(envelope(result))],
-            )
-            .then(() => result),
-        ),
-      ),
-      catchError((err) =>
-        from(
-          this.ds.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2`, [scope, key]).then(() => {
-            throw err;
-          }),
-        ),
-      ),
+  /** Locks the key for this transaction; returns the stored first response, or null when the request is to run. */
+  private async claim(m: EntityManager, scope: string, key: string, hash: string): Promise<StoredEnvelope | null> {
+    const [{ locked }] = await m.query<{ locked: boolean }[]>(`SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked`, [KEY_LOCK_CLASS, `${scope}\n${key}`]);
+    if (!locked) throw inFlight();
+    const [row] = await m.query<{ request_hash: string; status: 'in_flight' | 'done'; response_body: StoredEnvelope | null; expired: boolean; recent: boolean }[]>(
+      `SELECT request_hash, status, response_body, expires_at <= now() AS expired, created_at > now() - make_interval(secs => $3) AS recent
+         FROM idempotency_keys WHERE scope = $1 AND key = $2`,
+      [scope, key, LEGACY_IN_FLIGHT_SECONDS],
     );
+    if (!row) return null;
+    if (row.expired || (row.status === 'in_flight' && !row.recent)) {
+      if (!row.expired) this.logger.warn({ msg: 'idempotency key left in flight by an earlier version taken over', scope });
+      await m.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2`, [scope, key]);
+      return null;
+    }
+    if (row.request_hash !== hash) {
+      throw ApiError.unprocessable('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request.');
+    }
+    if (row.status !== 'done' || !row.response_body) throw inFlight();
+    return row.response_body;
   }
 }
 
-/** Marks a route as accepting `Idempotency-Key`. */
+/** The contract, as the OpenAPI document states it (README, Conventions, says the same). */
+export const IDEMPOTENCY_KEY_DESCRIPTION =
+  'Optional; 1 to 255 characters, one per intended operation (a UUID, say), kept 24 h per caller. ' +
+  'The key, the work and the response are committed in one database transaction, so a key is never left half-done. ' +
+  '**While the first request runs**, the same key answers 409 `IDEMPOTENCY_KEY_IN_FLIGHT` with `Retry-After: 1`. ' +
+  '**After it succeeded**, the same request returns the first response (same status and body, plus `Idempotent-Replayed: true`) without doing the work again; ' +
+  'the same key with another method, path or body is 422 `IDEMPOTENCY_KEY_REUSED`. ' +
+  '**After it failed** (any error response) nothing is kept: the same key runs the request again. ' +
+  '**If the answer never arrived** (connection cut, timeout, server crash or restart), send the same request with the same key: ' +
+  'it returns the first response if the work was committed, or does the work now if it was not; never twice, and never a lasting 409. ' +
+  'Do not retry with a new key: that is a new operation.';
+
+/** Marks a route as accepting `Idempotency-Key` (its service writes with `inTransaction` and reads with `currentManager`). */
 export const Idempotent = () =>
   applyDecorators(
     UseInterceptors(IdempotencyInterceptor),
-    ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Up to 255 characters; a replay within 24 h returns the first response.' }),
+    ApiHeader({ name: 'Idempotency-Key', required: false, description: IDEMPOTENCY_KEY_DESCRIPTION, schema: { type: 'string', minLength: 1, maxLength: 255 } }),
+    ApiErrors({ 409: ['IDEMPOTENCY_KEY_IN_FLIGHT'], 422: ['IDEMPOTENCY_KEY_REUSED'] }),
   );

@@ -1,7 +1,24 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, IsUUID, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { applyDecorators, Type as Class } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 
 /** Largest value of an `int` column: amounts and weights above it are refused (422), never a 500. */
 export const INT4_MAX = 2_147_483_647;
@@ -22,7 +39,32 @@ interface FieldOptions {
 
 const doc = (o: FieldOptions, extra: Record<string, unknown>) =>
   (o.optional || o.nullable ? ApiPropertyOptional : ApiProperty)({ nullable: o.nullable || undefined, description: o.description, example: o.example, default: o.default, ...extra });
-const opt = (o: FieldOptions) => (o.optional || o.nullable ? [IsOptional()] : []);
+/**
+ * May be omitted, but not null: the column is required (`IsOptional()` would let null through to the
+ * database, a 500). Every check after it still runs on null and refuses it (422 naming the field).
+ */
+export const Given = () => ValidateIf((_o, v) => v !== undefined);
+/** `nullable`: null or absent accepted (`IsOptional`); `optional` only: absent accepted, null refused. */
+const opt = (o: FieldOptions) => (o.nullable ? [IsOptional()] : o.optional ? [Given()] : []);
+
+/**
+ * `PartialType` for update bodies: every field may be omitted, but null stays refused where the create
+ * body refuses it (Nest's default `IsOptional()` would let `{"name": null}` reach a NOT NULL column).
+ */
+export const PartialInput = <T>(create: Class<T>) => PartialType(create, { skipNullProperties: false });
+
+/**
+ * A list of objects validated as `type` (an element that is not an object, `[[]]` or `[null]`, is
+ * refused, which `ValidateNested` alone lets through); at most `max` elements.
+ */
+export const NestedList = (type: () => Class<unknown>, o: { max: number }) =>
+  applyDecorators(
+    IsArray(),
+    ArrayMaxSize(o.max),
+    IsObject({ each: true, message: 'each element must be an object' }),
+    ValidateNested({ each: true }),
+    Type(type),
+  );
 
 /** Trimmed, non-empty text; with `emptyClears` (nullable text), "" is taken as null. */
 export const TextField = (o: FieldOptions & { max?: number; emptyClears?: boolean } = {}) =>
@@ -53,6 +95,19 @@ export const UuidListField = (o: FieldOptions = {}) =>
     IsUUID('all', { each: true }),
   );
 
+/**
+ * A number with at most `places` decimals. Use it instead of `IsNumber({ maxDecimalPlaces })`, which
+ * throws (a 500) on numbers JavaScript writes with an exponent, such as 5e-324.
+ */
+export const MaxDecimals = (places: number) =>
+  ValidateBy({
+    name: 'maxDecimals',
+    validator: {
+      validate: (v: unknown) => typeof v === 'number' && Number.isFinite(v) && Number(v.toFixed(places)) === v,
+      defaultMessage: () => `must be a number with at most ${places} decimals`,
+    },
+  });
+
 /** `?active=true|false` query filter. */
 export const BoolQuery = (description?: string) =>
   applyDecorators(
@@ -71,14 +126,18 @@ export const EnumQuery = (values: readonly string[]) =>
 
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-/** A calendar date `YYYY-MM-DD` that exists. */
+/** Accepted date range (year 0 and other far dates are refused, never sent to the database). */
+export const MIN_DATE = '1900-01-01';
+export const MAX_DATE = '9999-12-31';
+export const DATE_MESSAGE = `must be a date YYYY-MM-DD from ${MIN_DATE} to ${MAX_DATE}`;
+/** A calendar date `YYYY-MM-DD` that exists, from MIN_DATE to MAX_DATE. */
 export const isDateOnly = (v: unknown): v is string => {
-  if (typeof v !== 'string' || !DATE_ONLY.test(v)) return false;
+  if (typeof v !== 'string' || !DATE_ONLY.test(v) || v < MIN_DATE || v > MAX_DATE) return false;
   const d = new Date(v + 'T00:00:00Z'); // month 13 is an invalid Date: toISOString would throw
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
 };
 
 /** The bare check, for properties documented by hand. */
-export const IsDateOnly = () => ValidateBy({ name: 'isDateOnly', validator: { validate: isDateOnly, defaultMessage: () => 'must be a date YYYY-MM-DD' } });
+export const IsDateOnly = () => ValidateBy({ name: 'isDateOnly', validator: { validate: isDateOnly, defaultMessage: () => DATE_MESSAGE } });
 
-export const DateField = (o: FieldOptions = {}) => applyDecorators(doc({ example: '2025-06-01', ...o }, { type: String, format: 'date' }), ...opt(o), IsDateOnly());
+export const DateField = (o: FieldOptions = {}) => applyDecorators(doc({ example: '2027-03-15', ...o }, { type: String, format: 'date' }), ...opt(o), IsDateOnly());

@@ -14,3 +14,8 @@ export class AdminTokenDto {
   @ApiProperty({ example: 2592000 }) expires_in: number;
   @ApiProperty({ type: AdminDto }) user: AdminDto;
 }
+
+/** `POST /admin/auth/verify-code`: the code is valid (an invalid one is 422). */
+export class CodeCheckDto {
+  @ApiProperty({ enum: [true], example: true }) valid: boolean;
+}

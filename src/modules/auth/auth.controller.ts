@@ -22,21 +22,21 @@ export class AuthController {
 
   @Post('register')
   @Access('PUB-T')
-  @Endpoint({ summary: 'Register a company user or a self-service customer', type: TokenDto, status: 201, errors: [409, 422] })
+  @Endpoint({ summary: 'Register a company user or a self-service customer', type: TokenDto, status: 201, errors: [409, 422], codes: { 409: ['EMAIL_TAKEN'] } })
   register(@Body() dto: RegisterDto) {
     return this.auth.register(dto);
   }
 
   @Post('login')
   @Access('PUB-T')
-  @Endpoint({ summary: 'Log in with e-mail and password', type: TokenDto, errors: [422] })
+  @Endpoint({ summary: 'Log in with e-mail and password', type: TokenDto, errors: [422], codes: { 401: ['INVALID_CREDENTIALS'] } })
   login(@Body() dto: LoginDto) {
     return this.auth.login(dto);
   }
 
   @Post('get-otp')
   @Access('PUB-T')
-  @Endpoint({ summary: 'Send a one-time code that verifies the e-mail address', description: 'Answers the same whether or not the address is registered.', errors: [422] })
+  @Endpoint({ summary: 'Send a one-time code that verifies the e-mail address', description: 'Answers the same whether or not the address is registered.', errors: [422], message: 'If the address is registered, a code has been sent.' })
   async getOtp(@Body() dto: EmailDto) {
     await this.auth.sendVerificationCode(dto.email);
     return withMessage(null, 'If the address is registered, a code has been sent.');
@@ -44,7 +44,7 @@ export class AuthController {
 
   @Post('verify-code')
   @Access('PUB-T')
-  @Endpoint({ summary: 'Verify the e-mail address with the one-time code', errors: [422] })
+  @Endpoint({ summary: 'Verify the e-mail address with the one-time code', errors: [422], message: 'E-mail address verified.', codes: { 422: ['INVALID_CODE', 'CODE_EXPIRED', 'CODE_EXHAUSTED'] } })
   async verifyCode(@Body() dto: VerifyCodeDto) {
     await this.auth.verifyEmail(dto);
     return withMessage(null, 'E-mail address verified.');
@@ -52,7 +52,7 @@ export class AuthController {
 
   @Post('forgot-password')
   @Access('PUB-T')
-  @Endpoint({ summary: 'Send a password-reset code', description: 'Answers the same whether or not the address is registered.', errors: [422] })
+  @Endpoint({ summary: 'Send a password-reset code', description: 'Answers the same whether or not the address is registered.', errors: [422], message: 'If the address is registered, a code has been sent.' })
   async forgotPassword(@Body() dto: EmailDto) {
     await this.auth.forgotPassword(dto.email);
     return withMessage(null, 'If the address is registered, a code has been sent.');
@@ -60,7 +60,7 @@ export class AuthController {
 
   @Post('reset-password')
   @Access('PUB-T')
-  @Endpoint({ summary: 'Set a new password with the reset code', description: 'Revokes every token of the user.', errors: [422] })
+  @Endpoint({ summary: 'Set a new password with the reset code', description: 'Revokes every token of the user.', errors: [422], message: 'Password has been reset; log in with the new password.', codes: { 422: ['INVALID_CODE', 'CODE_EXPIRED', 'CODE_EXHAUSTED'] } })
   async resetPassword(@Body() dto: ResetPasswordDto) {
     await this.auth.resetPassword(dto);
     return withMessage(null, 'Password has been reset; log in with the new password.');
@@ -68,14 +68,14 @@ export class AuthController {
 
   @Post('refresh-token')
   @Access('PUB-T')
-  @Endpoint({ summary: 'Exchange the current token for a new one', description: 'Takes the token as a bearer header or as `token` in the body, even expired up to 14 days past expiry; the old one is revoked.', type: TokenDto, errors: [422] })
+  @Endpoint({ summary: 'Exchange the current token for a new one', description: 'Takes the token as a bearer header or as `token` in the body, even expired up to 14 days past expiry; the old one is revoked.', type: TokenDto, errors: [422], codes: { 401: ['UNAUTHENTICATED', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED'] } })
   refresh(@Headers('authorization') authorization: string | undefined, @Body() dto: RefreshTokenDto) {
     return this.tokens.refresh(dto.token ?? bearerOf(authorization), 'user');
   }
 
   @Post('logout')
   @Access('TOK')
-  @Endpoint({ summary: 'Revoke the current token' })
+  @Endpoint({ summary: 'Revoke the current token', message: 'Logged out.' })
   async logout(@CurrentActor() actor: Actor) {
     await this.tokens.revoke(actor.jti);
     return withMessage(null, 'Logged out.');
@@ -90,7 +90,7 @@ export class AuthController {
 
   @Post('update-password')
   @Access('TOK-ACT')
-  @Endpoint({ summary: 'Change the password', description: 'Revokes every other token of the user.', errors: [422] })
+  @Endpoint({ summary: 'Change the password', description: 'Revokes every other token of the user.', errors: [422], message: 'Password updated.' })
   async updatePassword(@CurrentActor() actor: Actor, @Body() dto: UpdatePasswordDto) {
     await this.auth.updatePassword(actor, dto);
     return withMessage(null, 'Password updated.');

@@ -17,10 +17,10 @@ export function EmailField(): PropertyDecorator {
   };
 }
 
-/** New-password field: 8 to 72 characters with a letter and a digit. */
-export function PasswordField(name = 'password'): PropertyDecorator {
+/** New-password field: 8 to 72 characters with a letter and a digit (`optional`: documented as such; add `@IsOptional()`). */
+export function PasswordField(name = 'password', o: { optional?: boolean; description?: string } = {}): PropertyDecorator {
   return (target, key) => {
-    ApiProperty({ example: 'correct-horse-42', minLength: 8, maxLength: 72, description: `${name}: 8–72 characters, at least one letter and one digit` })(target, key);
+    (o.optional ? ApiPropertyOptional : ApiProperty)({ example: 'correct-horse-42', minLength: 8, maxLength: 72, description: `${name}: 8–72 characters, at least one letter and one digit.${o.description ? ' ' + o.description : ''}` })(target, key);
     IsString()(target, key);
     MinLength(8)(target, key);
     MaxLength(72)(target, key);
@@ -41,7 +41,14 @@ export function NameField(): PropertyDecorator {
 
 export function PhoneField(): PropertyDecorator {
   return (target, key) => {
-    ApiPropertyOptional({ example: '+1 555 0100', maxLength: 32 })(target, key);
+    ApiPropertyOptional({
+      type: String,
+      nullable: true,
+      example: '+15125550123',
+      maxLength: 32,
+      pattern: '^\\+?[0-9 ().-]{5,32}$',
+      description: 'Phone number, preferably E.164 (`+15125550123`); null or omitted: none.',
+    })(target, key);
     Transform(trim)(target, key);
     IsOptional()(target, key);
     IsString()(target, key);

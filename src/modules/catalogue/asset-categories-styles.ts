@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Injectable, Post, Put, Query } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, ApiTags, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { DataSource, EntityManager } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
@@ -11,7 +11,7 @@ import type { RecordEventPrefix } from '../../common/outbox/event-catalogue';
 import type { BodyRef } from '../../common/access/tenant-policy';
 import { CompanyRecords } from '../../common/records/company-records';
 import { InUseRegistry, type RecordKind } from '../../common/records/in-use';
-import { TextField } from '../../common/validation/fields';
+import { PartialInput, TextField } from '../../common/validation/fields';
 import { AssetCategory, AssetStyle } from './catalogue.entities';
 
 /** Asset categories (roll-off, front-load…) and styles (open top, enclosed…): a name and a description. */
@@ -19,7 +19,7 @@ export class CreateNamedDto {
   @TextField({ example: 'Roll-off' }) name: string;
   @TextField({ nullable: true, emptyClears: true, max: 2000 }) description?: string | null;
 }
-export class UpdateNamedDto extends PartialType(CreateNamedDto) {}
+export class UpdateNamedDto extends PartialInput(CreateNamedDto) {}
 
 export class NamedDto {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -103,7 +103,7 @@ export class AssetCategoriesController {
 
   @Post('asset-categories')
   @Access('CO')
-  @Endpoint({ summary: 'Create an asset category', type: AssetCategoryDto, status: 201, errors: [409, 422] })
+  @Endpoint({ summary: 'Create an asset category', type: AssetCategoryDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateNamedDto) {
     return this.service.create(actor, companyId, dto);
   }
@@ -117,14 +117,14 @@ export class AssetCategoriesController {
 
   @Put('asset-categories/:assetCategory')
   @Access('CO')
-  @Endpoint({ summary: 'Update an asset category', type: AssetCategoryDto, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Update an asset category', type: AssetCategoryDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetCategory') id: string, @Body() dto: UpdateNamedDto) {
     return this.service.update(actor, companyId, id, dto);
   }
 
   @Delete('asset-categories/:assetCategory')
   @Access('CO')
-  @Endpoint({ summary: 'Delete an asset category (409 IN_USE while a specification uses it)', errors: [404, 409] })
+  @Endpoint({ summary: 'Delete an asset category (409 IN_USE while a specification uses it)', errors: [404, 409], message: 'Asset category deleted.', codes: { 409: ['IN_USE'] } })
   async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetCategory') id: string) {
     await this.service.remove(actor, companyId, id);
     return withMessage(null, 'Asset category deleted.');
@@ -145,7 +145,7 @@ export class AssetStylesController {
 
   @Post('asset-styles')
   @Access('CO')
-  @Endpoint({ summary: 'Create an asset style', type: AssetStyleDto, status: 201, errors: [409, 422] })
+  @Endpoint({ summary: 'Create an asset style', type: AssetStyleDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateNamedDto) {
     return this.service.create(actor, companyId, dto);
   }
@@ -159,14 +159,14 @@ export class AssetStylesController {
 
   @Put('asset-styles/:assetStyle')
   @Access('CO')
-  @Endpoint({ summary: 'Update an asset style', type: AssetStyleDto, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Update an asset style', type: AssetStyleDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetStyle') id: string, @Body() dto: UpdateNamedDto) {
     return this.service.update(actor, companyId, id, dto);
   }
 
   @Delete('asset-styles/:assetStyle')
   @Access('CO')
-  @Endpoint({ summary: 'Delete an asset style (409 IN_USE while a specification uses it)', errors: [404, 409] })
+  @Endpoint({ summary: 'Delete an asset style (409 IN_USE while a specification uses it)', errors: [404, 409], message: 'Asset style deleted.', codes: { 409: ['IN_USE'] } })
   async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetStyle') id: string) {
     await this.service.remove(actor, companyId, id);
     return withMessage(null, 'Asset style deleted.');

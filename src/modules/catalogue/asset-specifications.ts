@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Injectable, Post, Put, Query } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, ApiTags, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsUrl, MaxLength } from 'class-validator';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
@@ -13,7 +13,7 @@ import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
 import { CompanyRecords } from '../../common/records/company-records';
 import { InUseRegistry } from '../../common/records/in-use';
-import { BoolField, BoolQuery, EnumField, IntField, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
+import { BoolField, BoolQuery, EnumField, IntField, PartialInput, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
 import { AssetCategoriesService, AssetStylesService } from './asset-categories-styles';
 import { WasteTypesService } from './waste-types';
 import { Asset, AssetCategory, AssetSpecification, AssetSpecificationWasteType, AssetStyle, SIZE_UNITS, SizeUnit, WasteType } from './catalogue.entities';
@@ -38,7 +38,7 @@ export class CreateAssetSpecificationDto {
   image_url?: string | null;
   @BoolField({ optional: true, example: true }) active?: boolean;
 }
-export class UpdateAssetSpecificationDto extends PartialType(CreateAssetSpecificationDto) {}
+export class UpdateAssetSpecificationDto extends PartialInput(CreateAssetSpecificationDto) {}
 
 export class AssetSpecificationQuery extends PageQuery {
   @BoolQuery() active?: boolean;
@@ -455,7 +455,7 @@ export class AssetSpecificationsController {
 
   @Post('asset-specifications')
   @Access('CO')
-  @Endpoint({ summary: 'Create an asset specification', type: AssetSpecificationDto, status: 201, errors: [409, 422] })
+  @Endpoint({ summary: 'Create an asset specification', type: AssetSpecificationDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateAssetSpecificationDto) {
     return this.specs.create(actor, companyId, dto);
   }
@@ -469,14 +469,14 @@ export class AssetSpecificationsController {
 
   @Put('asset-specifications/:assetSpecification')
   @Access('CO')
-  @Endpoint({ summary: 'Update an asset specification (fields given are changed)', type: AssetSpecificationDto, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Update an asset specification (fields given are changed)', type: AssetSpecificationDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') id: string, @Body() dto: UpdateAssetSpecificationDto) {
     return this.specs.update(actor, companyId, id, dto);
   }
 
   @Delete('asset-specifications/:assetSpecification')
   @Access('CO')
-  @Endpoint({ summary: 'Delete an asset specification (409 IN_USE while an asset or a running order uses it)', errors: [404, 409] })
+  @Endpoint({ summary: 'Delete an asset specification (409 IN_USE while an asset or a running order uses it)', errors: [404, 409], message: 'Asset specification deleted.', codes: { 409: ['IN_USE'] } })
   async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') id: string) {
     await this.specs.remove(actor, companyId, id);
     return withMessage(null, 'Asset specification deleted.');
@@ -491,7 +491,7 @@ export class AssetSpecificationsController {
 
   @Post('asset-specifications/:assetSpecification/waste-types')
   @Access('CO')
-  @Endpoint({ summary: 'Allow a waste type in a specification, with an optional price override', type: SpecWasteTypeDto, status: 201, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Allow a waste type in a specification, with an optional price override', type: SpecWasteTypeDto, status: 201, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_WASTE_TYPE'] } })
   addWasteType(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') specId: string, @Body() dto: CreateSpecWasteTypeDto) {
     return this.links.create(actor, companyId, specId, dto);
   }
@@ -518,7 +518,7 @@ export class AssetSpecificationsController {
 
   @Delete('asset-specifications/:assetSpecification/waste-types/:assetSpecificationWasteType')
   @Access('CO')
-  @Endpoint({ summary: 'Stop allowing a waste type in a specification', errors: [404] })
+  @Endpoint({ summary: 'Stop allowing a waste type in a specification', errors: [404], message: 'Waste type removed from the specification.' })
   async removeWasteType(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') specId: string, @IdParam('assetSpecificationWasteType') id: string) {
     await this.links.remove(actor, companyId, specId, id);
     return withMessage(null, 'Waste type removed from the specification.');

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Injectable, OnModuleInit, Put, Post, Query } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, ApiTags, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsNumber, Matches, Max, Min } from 'class-validator';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
@@ -11,7 +11,7 @@ import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
 import { CompanyRecords } from '../../common/records/company-records';
 import { InUseRegistry } from '../../common/records/in-use';
-import { EnumField, EnumQuery, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
+import { EnumField, EnumQuery, PartialInput, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
 import { AssetPlaces } from './asset-places';
 import { AssetSpecificationsService } from './asset-specifications';
 import { Asset, ASSET_CONDITIONS, ASSET_STATUSES, AssetCondition, AssetStatus, LOCATION_TYPES, LocationType } from './catalogue.entities';
@@ -38,7 +38,7 @@ export class CreateAssetDto {
   @TextField({ nullable: true, emptyClears: true, max: 2000 }) notes?: string | null;
 }
 
-export class UpdateAssetDto extends PartialType(CreateAssetDto) {
+export class UpdateAssetDto extends PartialInput(CreateAssetDto) {
   @EnumField(MANUAL_STATUSES, {
     optional: true,
     description: 'Only maintenance and retired by hand (and available again from maintenance); other statuses come from jobs.',
@@ -220,7 +220,7 @@ export class AssetsController {
 
   @Post('assets')
   @Access('CO')
-  @Endpoint({ summary: 'Create an asset (status available; located at its home lot when given)', type: AssetDto, status: 201, errors: [409, 422] })
+  @Endpoint({ summary: 'Create an asset (status available; located at its home lot when given)', type: AssetDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_CODE', 'DUPLICATE_SERIAL'] } })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateAssetDto) {
     return this.assets.create(actor, companyId, dto);
   }
@@ -239,6 +239,7 @@ export class AssetsController {
     description: 'Status by hand: available → maintenance | retired, maintenance → available | retired (409 INVALID_TRANSITION otherwise).',
     type: AssetDto,
     errors: [404, 409, 422],
+    codes: { 409: ['INVALID_TRANSITION', 'DUPLICATE_CODE', 'DUPLICATE_SERIAL'] },
   })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('asset') id: string, @Body() dto: UpdateAssetDto) {
     return this.assets.update(actor, companyId, id, dto);
@@ -246,7 +247,7 @@ export class AssetsController {
 
   @Delete('assets/:asset')
   @Access('CO')
-  @Endpoint({ summary: 'Delete an asset (409 IN_USE while it is out on a job)', errors: [404, 409] })
+  @Endpoint({ summary: 'Delete an asset (409 IN_USE while it is out on a job)', errors: [404, 409], message: 'Asset deleted.', codes: { 409: ['IN_USE'] } })
   async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('asset') id: string) {
     await this.assets.remove(actor, companyId, id);
     return withMessage(null, 'Asset deleted.');

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Injectable, Post, Put, Query } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional, ApiTags, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
@@ -11,7 +11,7 @@ import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
 import type { BodyRef } from '../../common/access/tenant-policy';
 import { CompanyRecords } from '../../common/records/company-records';
 import { InUseRegistry } from '../../common/records/in-use';
-import { BoolField, BoolQuery, TextField } from '../../common/validation/fields';
+import { BoolField, BoolQuery, PartialInput, TextField } from '../../common/validation/fields';
 import { WasteType } from './catalogue.entities';
 
 export class CreateWasteTypeDto {
@@ -32,7 +32,7 @@ export class CreateWasteTypeDto {
   @BoolField({ optional: true, example: true }) active?: boolean;
 }
 
-export class UpdateWasteTypeDto extends PartialType(CreateWasteTypeDto) {}
+export class UpdateWasteTypeDto extends PartialInput(CreateWasteTypeDto) {}
 
 export class WasteTypeQuery extends PageQuery {
   @BoolQuery() hazardous?: boolean;
@@ -159,7 +159,7 @@ export class WasteTypesController {
 
   @Post('waste-types')
   @Access('CO')
-  @Endpoint({ summary: 'Create a waste type', type: WasteTypeDto, status: 201, errors: [409, 422] })
+  @Endpoint({ summary: 'Create a waste type', type: WasteTypeDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_CODE'] } })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateWasteTypeDto) {
     return this.wasteTypes.create(actor, companyId, dto);
   }
@@ -173,14 +173,14 @@ export class WasteTypesController {
 
   @Put('waste-types/:wasteType')
   @Access('CO')
-  @Endpoint({ summary: 'Update a waste type (fields given are changed)', type: WasteTypeDto, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Update a waste type (fields given are changed)', type: WasteTypeDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_CODE'] } })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('wasteType') id: string, @Body() dto: UpdateWasteTypeDto) {
     return this.wasteTypes.update(actor, companyId, id, dto);
   }
 
   @Delete('waste-types/:wasteType')
   @Access('CO')
-  @Endpoint({ summary: 'Delete a waste type (409 IN_USE while a specification allows it or a station accepts it)', errors: [404, 409] })
+  @Endpoint({ summary: 'Delete a waste type (409 IN_USE while a specification allows it or a station accepts it)', errors: [404, 409], message: 'Waste type deleted.', codes: { 409: ['IN_USE'] } })
   async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('wasteType') id: string) {
     await this.wasteTypes.remove(actor, companyId, id);
     return withMessage(null, 'Waste type deleted.');

@@ -20,7 +20,7 @@ export class CompaniesController {
 
   @Post('create')
   @Access('TOK-T')
-  @Endpoint({ summary: 'Create the caller\'s company; the caller becomes its owner', type: CompanyDto, status: 201, errors: [409, 422] })
+  @Endpoint({ summary: 'Create the caller\'s company; the caller becomes its owner', type: CompanyDto, status: 201, errors: [409, 422], codes: { 409: ['COMPANY_EXISTS'] } })
   create(@CurrentActor() actor: Actor, @Body() dto: CreateCompanyDto) {
     return this.companies.create(actor, dto);
   }

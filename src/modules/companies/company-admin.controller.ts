@@ -37,7 +37,7 @@ export class CompanyAdminController {
 
   @Post('user/update')
   @Access('CO')
-  @Endpoint({ summary: 'Update the calling company user\'s own name, phone and e-mail (409 EMAIL_TAKEN)', type: UserDto, errors: [409, 422] })
+  @Endpoint({ summary: 'Update the calling company user\'s own name, phone and e-mail (409 EMAIL_TAKEN)', type: UserDto, errors: [409, 422], codes: { 409: ['EMAIL_TAKEN'] } })
   updateUser(@CurrentActor() actor: Actor, @Body() dto: UpdateOwnUserDto) {
     return this.admin.updateOwnUser(actor.id, dto);
   }
@@ -66,7 +66,7 @@ export class CompanyAdminController {
   @Delete('documents/:document')
   @Access('CO')
   @ApiIdParam('document')
-  @Endpoint({ summary: 'Delete one of the company\'s documents', errors: [404] })
+  @Endpoint({ summary: 'Delete one of the company\'s documents', errors: [404], message: 'Document deleted.' })
   async removeDocument(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('document') id: string) {
     await this.admin.removeDocument(companyId, actor.id, id);
     return withMessage(null, 'Document deleted.');

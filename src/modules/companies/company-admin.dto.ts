@@ -1,8 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  IsArray,
   IsBoolean,
   IsEmail,
   IsInt,
@@ -15,11 +13,10 @@ import {
   MaxLength,
   Min,
   ValidateIf,
-  ValidateNested,
 } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
 import { IsCurrencyCode, IsTimeZone } from '../../common/validation/validators';
-import { IsDateOnly } from '../../common/validation/fields';
+import { IsDateOnly, NestedList } from '../../common/validation/fields';
 import { CompanyDocument } from './company-admin.entity';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -34,7 +31,7 @@ const PHONE = /^\+?[0-9 ().-]{5,32}$/;
 export class UpdateCompanyDto {
   @ApiPropertyOptional({ example: 'Acme Hauling', maxLength: 120 }) @Given() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(120) name?: string;
   @ApiPropertyOptional({ format: 'email', nullable: true, type: String, description: 'null clears it' }) @IsOptional() @Transform(lower) @IsEmail() @MaxLength(254) email?: string | null;
-  @ApiPropertyOptional({ example: '+1 555 0100', nullable: true, type: String, description: 'null clears it' }) @IsOptional() @Transform(trim) @IsString() @Matches(PHONE, { message: 'must be a phone number' }) phone?: string | null;
+  @ApiPropertyOptional({ example: '+15125550123', nullable: true, type: String, description: 'Phone number, preferably E.164; null clears it.' }) @IsOptional() @Transform(trim) @IsString() @Matches(PHONE, { message: 'must be a phone number' }) phone?: string | null;
   @ApiPropertyOptional({ maxLength: 500, nullable: true, type: String, description: 'null clears it' }) @IsOptional() @Transform(trim) @IsString() @MaxLength(500) address?: string | null;
   @ApiPropertyOptional({ example: 'America/Chicago' }) @Given() @IsTimeZone() timezone?: string;
   @ApiPropertyOptional({ example: 'USD' }) @Given() @Transform(upper) @IsCurrencyCode() currency?: string;
@@ -42,7 +39,7 @@ export class UpdateCompanyDto {
 
 export class UpdateOwnUserDto {
   @ApiPropertyOptional({ example: 'Dana Reyes', maxLength: 120 }) @Given() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(120) name?: string;
-  @ApiPropertyOptional({ example: '+1 555 0100', nullable: true, type: String, description: 'null clears it' }) @IsOptional() @Transform(trim) @IsString() @Matches(PHONE, { message: 'must be a phone number' }) phone?: string | null;
+  @ApiPropertyOptional({ example: '+15125550123', nullable: true, type: String, description: 'Phone number, preferably E.164; null clears it.' }) @IsOptional() @Transform(trim) @IsString() @Matches(PHONE, { message: 'must be a phone number' }) phone?: string | null;
   @ApiPropertyOptional({ format: 'email', description: 'Unique among users (409 EMAIL_TAKEN); a new address must be verified again.' }) @Given() @Transform(lower) @IsEmail() @MaxLength(254) email?: string;
 }
 
@@ -51,13 +48,13 @@ export class UpdateOwnUserDto {
 export class DocumentInputDto {
   @ApiProperty({ example: 'General liability insurance', maxLength: 200 }) @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(200) name: string;
   @ApiProperty({ example: 'insurance', maxLength: 60, description: 'Free-form kind: insurance, license, permit, registration…' }) @Transform(lower) @IsString() @IsNotEmpty() @MaxLength(60) type: string;
-  @ApiProperty({ example: 'https://files.acme.test/insurance-2025.pdf', maxLength: 2000 }) @IsString() @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }) @MaxLength(2000) url: string;
-  @ApiPropertyOptional({ format: 'date', example: '2026-06-30', nullable: true, type: String }) @IsOptional() @IsDateOnly() expires_on?: string | null;
+  @ApiProperty({ example: 'https://files.acme-hauling.test/insurance-2027.pdf', maxLength: 2000 }) @IsString() @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }) @MaxLength(2000) url: string;
+  @ApiPropertyOptional({ format: 'date', example: '2027-06-30', nullable: true, type: String }) @IsOptional() @IsDateOnly() expires_on?: string | null;
 }
 
 export class ReplaceDocumentsDto {
   @ApiProperty({ type: [DocumentInputDto], description: 'The whole new set; [] clears it.' })
-  @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => DocumentInputDto)
+  @NestedList(() => DocumentInputDto, { max: 100 })
   documents: DocumentInputDto[];
 }
 

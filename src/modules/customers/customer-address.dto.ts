@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsISO31661Alpha2, IsNumber, IsOptional, Max, Min } from 'class-validator';
-import { TextField } from '../../common/validation/fields';
+import { Given, TextField } from '../../common/validation/fields';
 import { CustomerAddress } from './customer-address.entity';
 
 export class CreateAddressDto {
@@ -19,7 +19,7 @@ export class CreateAddressDto {
   @ApiProperty({ example: 39.7817, minimum: -90, maximum: 90 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-90) @Max(90) latitude: number;
   @ApiProperty({ example: -89.6501, minimum: -180, maximum: 180 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(-180) @Max(180) longitude: number;
   @TextField({ nullable: true, emptyClears: true, max: 1000, example: 'Place the container on the gravel pad, not the lawn.' }) instructions?: string | null;
-  @ApiPropertyOptional({ description: "Make it the default address (the customer's first address always is)." }) @IsOptional() @IsBoolean() is_default?: boolean;
+  @ApiPropertyOptional({ description: "Make it the default address (the customer's first address always is)." }) @Given() @IsBoolean() is_default?: boolean;
 }
 
 export class AddressDto {

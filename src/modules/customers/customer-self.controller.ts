@@ -53,7 +53,7 @@ export class CustomerSelfController {
   @Delete('addresses/:address')
   @Access('CU')
   @ApiIdParam('address')
-  @Endpoint({ summary: 'Delete an address (soft; a deleted default passes to the most recent remaining address; 409 IN_USE while a running order goes there)', errors: [404, 409] })
+  @Endpoint({ summary: 'Delete an address (soft; a deleted default passes to the most recent remaining address; 409 IN_USE while a running order goes there)', errors: [404, 409], codes: { 409: ['IN_USE'] } })
   async deleteAddress(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('address') id: string) {
     await this.addresses.remove(actor, companyId, id);
     return null;

@@ -29,6 +29,7 @@ export class CustomersController {
     type: MemberDto,
     status: 201,
     errors: [409, 422],
+    codes: { 409: ['EMAIL_TAKEN'] },
   })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateMemberDto) {
     return this.members.create(actor, companyId, 'customer', dto);
@@ -57,6 +58,7 @@ export class CustomersController {
     description: 'Omitted fields stay; null clears an optional field. A changed e-mail is unique among users (409 `EMAIL_TAKEN`) and is marked unverified.',
     type: CustomerDto,
     errors: [404, 409, 422],
+    codes: { 409: ['EMAIL_TAKEN'] },
   })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('customerId') id: string, @Body() dto: UpdateCustomerDto) {
     return this.customers.update(actor, companyId, id, dto);
@@ -65,7 +67,7 @@ export class CustomersController {
   @Post('customer/:customerId/activate')
   @Access('CO')
   @ApiIdParam('customerId')
-  @Endpoint({ summary: 'Activate a customer', description: STATUS_NOTE, type: CustomerDto, errors: [404, 409] })
+  @Endpoint({ summary: 'Activate a customer', description: STATUS_NOTE, type: CustomerDto, errors: [404, 409], codes: { 409: ['INVALID_TRANSITION'] } })
   activate(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('customerId') id: string) {
     return this.customers.setStatus(actor, companyId, id, 'active');
   }
@@ -73,7 +75,7 @@ export class CustomersController {
   @Post('customer/:customerId/deactivate')
   @Access('CO')
   @ApiIdParam('customerId')
-  @Endpoint({ summary: 'Deactivate a customer', description: STATUS_NOTE, type: CustomerDto, errors: [404, 409] })
+  @Endpoint({ summary: 'Deactivate a customer', description: STATUS_NOTE, type: CustomerDto, errors: [404, 409], codes: { 409: ['INVALID_TRANSITION'] } })
   deactivate(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('customerId') id: string) {
     return this.customers.setStatus(actor, companyId, id, 'inactive');
   }

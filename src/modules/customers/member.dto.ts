@@ -7,7 +7,7 @@ export class CreateMemberDto {
   @NameField() name: string;
   @EmailField() email: string;
   @PhoneField() phone?: string;
-  @IsOptional() @PasswordField() password?: string;
+  @IsOptional() @PasswordField('password', { optional: true, description: 'Without it the user is e-mailed a code to set one.' }) password?: string;
 }
 
 /** A customer or driver as the company sees it. */

@@ -1,5 +1,5 @@
 import { Controller, Get, StreamableFile } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -8,13 +8,15 @@ import { Access } from '../../common/access/access.decorator';
 const swaggerUiDir = (): string => join(createRequire(__filename).resolve('swagger-ui-dist/package.json'), '..');
 
 /** The OAuth2 redirect page of the interactive documentation (seed §4.6, access NONE). */
-@ApiExcludeController()
+@ApiTags('Documentation')
 @Controller('api')
 export class DocsController {
   private page?: Buffer;
 
   @Get('oauth2-callback')
   @Access('NONE')
+  @ApiOperation({ summary: 'OAuth2 redirect page of the interactive documentation (an HTML page for browsers)' })
+  @ApiResponse({ status: 200, description: 'The HTML page.', content: { 'text/html': { schema: { type: 'string' } } } })
   oauth2Callback(): StreamableFile {
     // swagger-ui's redirect page, with its script inlined (the page is served outside the UI's folder).
     this.page ??= Buffer.from(

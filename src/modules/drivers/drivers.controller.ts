@@ -29,6 +29,7 @@ export class DriversController {
     type: MemberDto,
     status: 201,
     errors: [409, 422],
+    codes: { 409: ['EMAIL_TAKEN'] },
   })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateMemberDto) {
     return this.members.create(actor, companyId, 'driver', dto);
@@ -64,6 +65,7 @@ export class DriversController {
     description: 'Omitted fields stay; null clears an optional field. A changed e-mail is unique among users (409 `EMAIL_TAKEN`) and is marked unverified.',
     type: DriverDto,
     errors: [404, 409, 422],
+    codes: { 409: ['EMAIL_TAKEN'] },
   })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('driverId') id: string, @Body() dto: UpdateDriverDto) {
     return this.drivers.update(actor, companyId, id, dto);
@@ -72,7 +74,7 @@ export class DriversController {
   @Post('driver/:driverId/activate')
   @Access('CO')
   @ApiIdParam('driverId')
-  @Endpoint({ summary: 'Activate a driver', description: STATUS_NOTE, type: DriverDto, errors: [404, 409] })
+  @Endpoint({ summary: 'Activate a driver', description: STATUS_NOTE, type: DriverDto, errors: [404, 409], codes: { 409: ['INVALID_TRANSITION'] } })
   activate(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('driverId') id: string) {
     return this.drivers.setStatus(actor, companyId, id, 'active');
   }
@@ -80,7 +82,7 @@ export class DriversController {
   @Post('driver/:driverId/deactivate')
   @Access('CO')
   @ApiIdParam('driverId')
-  @Endpoint({ summary: 'Deactivate a driver', description: STATUS_NOTE, type: DriverDto, errors: [404, 409] })
+  @Endpoint({ summary: 'Deactivate a driver', description: STATUS_NOTE, type: DriverDto, errors: [404, 409], codes: { 409: ['INVALID_TRANSITION'] } })
   deactivate(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('driverId') id: string) {
     return this.drivers.setStatus(actor, companyId, id, 'inactive');
   }

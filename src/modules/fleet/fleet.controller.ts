@@ -45,7 +45,7 @@ export class TruckTypesController {
   @Delete('truck-types/:truckType')
   @Access('CO')
   @ApiIdParam('truckType')
-  @Endpoint({ summary: 'Delete a truck type (soft; 409 IN_USE while a truck has it)', errors: [404, 409] })
+  @Endpoint({ summary: 'Delete a truck type (soft; 409 IN_USE while a truck has it)', errors: [404, 409], codes: { 409: ['IN_USE'] } })
   async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('truckType') id: string) {
     await this.types.remove(actor, companyId, id);
   }
@@ -65,7 +65,7 @@ export class TrucksController {
 
   @Post('trucks')
   @Access('CO')
-  @Endpoint({ summary: 'Create a truck (plate unique per company)', type: TruckDto, status: 201, errors: [409, 422] })
+  @Endpoint({ summary: 'Create a truck (plate unique per company)', type: TruckDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_PLATE'] } })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateTruckDto) {
     return this.trucks.create(actor, companyId, dto);
   }
@@ -81,7 +81,7 @@ export class TrucksController {
   @Put('trucks/:truck')
   @Access('CO')
   @ApiIdParam('truck')
-  @Endpoint({ summary: 'Update a truck (fields given)', type: TruckDto, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Update a truck (fields given)', type: TruckDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_PLATE'] } })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('truck') id: string, @Body() dto: UpdateTruckDto) {
     return this.trucks.update(actor, companyId, id, dto);
   }
@@ -89,7 +89,7 @@ export class TrucksController {
   @Delete('trucks/:truck')
   @Access('CO')
   @ApiIdParam('truck')
-  @Endpoint({ summary: 'Delete a truck (soft)', errors: [404, 409] })
+  @Endpoint({ summary: 'Delete a truck (soft)', errors: [404, 409], codes: { 409: ['IN_USE'] } })
   async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('truck') id: string) {
     await this.trucks.remove(actor, companyId, id);
   }

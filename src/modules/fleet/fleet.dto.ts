@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsLatitude, IsLongitude, IsNumber } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
-import { EnumField, EnumQuery, IntField, TextField, UuidField, UuidListField, UuidQuery } from '../../common/validation/fields';
+import { EnumField, EnumQuery, IntField, PartialInput, TextField, UuidField, UuidListField, UuidQuery } from '../../common/validation/fields';
 import { Truck, TRUCK_STATUSES, TruckType } from './fleet.entity';
 
 const iso = (d: Date) => d.toISOString();
@@ -13,7 +13,7 @@ export class CreateTruckTypeDto {
   @IntField({ optional: true, example: 13600, description: 'Payload capacity in kg.' }) capacity_kg?: number;
   @UuidListField({ optional: true, description: 'Asset specifications this type can carry (the whole set; replaced on PUT).' }) asset_specification_ids?: string[];
 }
-export class UpdateTruckTypeDto extends PartialType(CreateTruckTypeDto) {}
+export class UpdateTruckTypeDto extends PartialInput(CreateTruckTypeDto) {}
 
 export class TruckTypeQuery extends PageQuery {}
 
@@ -40,7 +40,7 @@ export class CreateTruckDto {
   @IntField({ nullable: true, example: 11000 }) tare_weight_kg?: number | null;
   @EnumField(TRUCK_STATUSES, { optional: true, description: 'Default `active`.' }) status?: (typeof TRUCK_STATUSES)[number];
 }
-export class UpdateTruckDto extends PartialType(CreateTruckDto) {}
+export class UpdateTruckDto extends PartialInput(CreateTruckDto) {}
 
 export class TruckLocationDto {
   @ApiProperty({ example: 41.8781 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @IsLatitude() lat: number;

@@ -1,10 +1,10 @@
 import { Controller, Get, Header, Post, UploadedFile, UseGuards, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import { Access } from '../../common/access/access.decorator';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
-import { Endpoint, ErrorResponse } from '../../common/http/openapi';
+import { ApiErrors, Endpoint } from '../../common/http/openapi';
 import { ThrottleGuard } from '../../common/throttle/throttle.guard';
 import { ClientIp } from './client-ip';
 import { MediaDto } from './media.dto';
@@ -33,6 +33,7 @@ export class MediaController {
     type: MediaDto,
     status: 201,
     errors: [400, 413, 415, 422, 429],
+    codes: { 400: ['BAD_REQUEST'], 422: ['VALIDATION_FAILED'] },
   })
   upload(@UploadedFile() file: UploadedMedia | undefined, @ClientIp() ip: string | null) {
     return this.media.upload(file, ip);
@@ -44,9 +45,12 @@ export class MediaController {
   @Header('X-Content-Type-Options', 'nosniff')
   @Header('Cache-Control', 'public, max-age=31536000, immutable')
   @ApiOperation({ summary: 'An uploaded file (extension: serves the `url` of /upload-media)' })
-  @ApiProduces('image/jpeg', 'image/png', 'image/webp', 'application/pdf')
-  @ApiResponse({ status: 200, description: 'The file, with its detected Content-Type.', schema: { type: 'string', format: 'binary' } })
-  @ApiResponse({ status: 404, description: 'Not found.', type: ErrorResponse })
+  @ApiResponse({
+    status: 200,
+    description: 'The file, with its detected Content-Type.',
+    content: Object.fromEntries(['image/jpeg', 'image/png', 'image/webp', 'application/pdf'].map((t) => [t, { schema: { type: 'string', format: 'binary' } }])),
+  })
+  @ApiErrors({ 404: [] })
   show(@IdParam('media') id: string) {
     return this.media.serve(id);
   }

@@ -9,6 +9,9 @@ import { ChangeRequestBodyDto, ChangeRequestDto, ChangeRequestQuery, ChangeReque
 import { ChangeRequestsService, WRAPPER_LATEST } from './change-requests.service';
 import { BillDto } from './orders.dto';
 
+/** 422 codes of a change request's checks besides VALIDATION_FAILED: pickup to extend, the serving lot open, catalogue prices. */
+const CHANGE_CHECK_CODES = ['PICKUP_NOT_SCHEDULED', 'HOLIDAY', 'CLOSED_DAY', 'INACTIVE', 'NOT_PRICED', 'NO_SERVING_LOT'];
+
 const TYPES =
   'Types and their fields: `reschedule_delivery` {delivery_date}, `schedule_pickup` {pickup_date}, `extend_rental` {days 1–365}, `swap` {date}, ' +
   '`dump_return` {date}, `relocate` {date, address_id}, `change_waste_type` {waste_type_id}, `change_specification` {asset_specification_id, waste_type_id?}; ' +
@@ -82,6 +85,7 @@ export class CustomerChangeRequestsController {
     type: ChangeRequestDto,
     status: 201,
     errors: [404, 409, 422],
+    codes: { 409: ['CHANGE_REQUEST_PENDING', 'ORDER_STATE'], 422: CHANGE_CHECK_CODES },
   })
   create(@CurrentActor() actor: Actor, @IdParam('order') orderId: string, @Body() dto: ChangeRequestBodyDto) {
     return this.requests.create(actor, orderId, dto);
@@ -96,6 +100,7 @@ export class CustomerChangeRequestsController {
     type: BillDto,
     status: 200,
     errors: [404, 409, 422],
+    codes: { 409: ['ORDER_STATE'], 422: CHANGE_CHECK_CODES },
   })
   billing(@CurrentActor() actor: Actor, @IdParam('order') orderId: string, @Body() dto: ChangeRequestBodyDto) {
     return this.requests.preview(actor, orderId, dto);
@@ -143,6 +148,7 @@ export class CompanyChangeRequestsController {
     description: APPROVAL + PRICING + 'A request that is not pending is 409 `INVALID_TRANSITION`.',
     type: ChangeRequestDto,
     errors: [404, 409, 422],
+    codes: { 409: ['INVALID_TRANSITION', 'ORDER_STATE'], 422: CHANGE_CHECK_CODES },
   })
   approve(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('orderChangeRequest') id: string) {
     return this.requests.approve(actor, companyId, id);
@@ -156,6 +162,7 @@ export class CompanyChangeRequestsController {
     description: 'Nothing changes on the order. A request that is not pending is 409 `INVALID_TRANSITION`. Event `order_change_request.rejected`.',
     type: ChangeRequestDto,
     errors: [404, 409, 422],
+    codes: { 409: ['INVALID_TRANSITION'] },
   })
   reject(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('orderChangeRequest') id: string, @Body() dto: RejectChangeRequestDto) {
     return this.requests.reject(actor, companyId, id, dto);
@@ -172,6 +179,7 @@ export class CompanyChangeRequestsController {
       PRICING,
     type: BillDto,
     errors: [404, 422],
+    codes: { 422: CHANGE_CHECK_CODES },
   })
   billing(@CurrentScope() scope: Scope, @IdParam('orderChangeRequest') id: string) {
     return this.requests.billing(scope, id);

@@ -4,7 +4,7 @@ import { Transform } from 'class-transformer';
 import { ValidateBy, ValidateIf, type ValidationArguments } from 'class-validator';
 import { isUuid } from '../../common/http/id-param';
 import { PageQuery } from '../../common/http/pagination';
-import { EnumField, EnumQuery, isDateOnly, TextField, UuidQuery } from '../../common/validation/fields';
+import { DATE_MESSAGE, EnumField, EnumQuery, isDateOnly, TextField, UuidQuery } from '../../common/validation/fields';
 import { CHANGE_REQUEST_STATUSES, CHANGE_REQUEST_TYPES, type ChangeRequestDetails, type ChangeRequestType, type OrderChangeRequest } from './order.entity';
 import { BillDto, orderNumber } from './orders.dto';
 
@@ -62,7 +62,7 @@ function DetailField(key: DetailKey, format: { check: (v: unknown) => boolean; m
   );
 }
 
-const DATE = { check: isDateOnly, message: 'must be a date YYYY-MM-DD' };
+const DATE = { check: isDateOnly, message: DATE_MESSAGE };
 const UUID = { check: isUuid, message: 'must be a UUID' };
 const lower = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value));
 

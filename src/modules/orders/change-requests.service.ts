@@ -8,6 +8,7 @@ import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
 import { recordEvents } from '../../common/outbox/outbox';
+import { isDateOnly, MAX_DATE } from '../../common/validation/fields';
 import { CompanySettingsService } from '../companies';
 import { JobsService, type JobType } from '../jobs';
 import { OpeningCalendar } from '../sites';
@@ -340,6 +341,7 @@ export class ChangeRequestsService {
           throw ApiError.unprocessable('PICKUP_NOT_SCHEDULED', 'The order has no pickup date to extend: request schedule_pickup first.', { days: ['needs a scheduled pickup date: request schedule_pickup first'] });
         }
         const date = addDays(order.pickupDate, d.days!);
+        if (!isDateOnly(date)) fail('days', `the new pickup date would be after ${MAX_DATE}`);
         if (check) {
           if (date < today) fail('days', `the new pickup date ${date} would be in the past (today is ${today}); request schedule_pickup instead`);
           await assertLotOpen(date, 'days');

@@ -1,9 +1,9 @@
 import { Controller, Get, Header, StreamableFile, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import { Access } from '../../common/access/access.decorator';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
-import { ErrorResponse } from '../../common/http/openapi';
+import { ApiErrors } from '../../common/http/openapi';
 import { ThrottleGuard } from '../../common/throttle/throttle.guard';
 import { OrderDocumentService } from './order-document.service';
 
@@ -36,10 +36,8 @@ export class OrderDocumentController {
       `Served inline as \`ORD-000042.pdf\`, \`Cache-Control: private, no-store\`. ` +
       `${ORDER_DOWNLOADS_PER_MINUTE} requests a minute per client address (429 with \`Retry-After\` and \`X-RateLimit-*\`).`,
   })
-  @ApiProduces('application/pdf')
-  @ApiResponse({ status: 200, description: 'The PDF (application/pdf, Content-Disposition inline).', schema: { type: 'string', format: 'binary' } })
-  @ApiResponse({ status: 404, description: 'Not found (absent or malformed id).', type: ErrorResponse })
-  @ApiResponse({ status: 429, description: `Throttled: ${ORDER_DOWNLOADS_PER_MINUTE} a minute per client address; see \`Retry-After\`.`, type: ErrorResponse })
+  @ApiResponse({ status: 200, description: 'The PDF, `Content-Disposition: inline; filename="ORD-000042.pdf"`.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } })
+  @ApiErrors({ 404: [], 429: [] })
   async download(@IdParam('orderId') id: string): Promise<StreamableFile> {
     const { filename, pdf } = await this.documents.render(id);
     return new StreamableFile(pdf, { type: 'application/pdf', length: pdf.length, disposition: `inline; filename="${filename}"` });

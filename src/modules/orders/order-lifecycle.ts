@@ -4,6 +4,7 @@ import type { Actor } from '../../common/access/actor';
 import type { Scope } from '../../common/access/scope';
 import { findScoped } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
+import { INT4_MAX } from '../../common/validation/fields';
 import type { OrderStatusExtras } from '../../common/outbox/event-catalogue';
 import { recordEvents } from '../../common/outbox/outbox';
 import { JobsService, type JobType, type JobView, type NewJob } from '../jobs';
@@ -23,6 +24,15 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatu
 
 /** Who made a change: a user, or the system (auto-approval, jobs). */
 export type ChangeActor = Pick<Actor, 'id' | 'type'> | 'system';
+
+/**
+ * Amounts, quantities and totals are `int` columns: a bill beyond them (a large price times a rental of
+ * centuries) is refused with 422 AMOUNT_TOO_LARGE instead of failing in the database.
+ */
+function assertStorable(values: number[]): void {
+  if (values.every((v) => Number.isSafeInteger(v) && Math.abs(v) <= INT4_MAX)) return;
+  throw ApiError.unprocessable('AMOUNT_TOO_LARGE', `The order's amounts would exceed the largest storable amount (${INT4_MAX} minor units).`);
+}
 
 export function paymentStatusOf(total: number, paid: number): PaymentStatus {
   if (paid <= 0) return 'unpaid';
@@ -69,6 +79,7 @@ export class OrderLifecycle {
   /** Appends a bill's lines to the order (after its existing ones). */
   async addLines(m: EntityManager, order: Order, bill: Bill, source: LineSource, changeRequestId: string | null = null): Promise<void> {
     if (bill.lines.length === 0) return;
+    assertStorable(bill.lines.flatMap((l) => [l.quantity, l.unit_amount, l.amount]));
     const [{ next }] = await m.query<{ next: number }[]>(`SELECT coalesce(max(position), -1) + 1 AS next FROM order_lines WHERE order_id = $1`, [order.id]);
     await m.insert(
       OrderLine,
@@ -95,14 +106,17 @@ export class OrderLifecycle {
 
   /** Recomputes the order's totals from its live lines (they add up exactly), and its payment status. */
   async refreshTotals(m: EntityManager, order: Order): Promise<void> {
-    const [t] = await m.query<{ subtotal: number; discount: number; tax: number; total: number }[]>(
-      `SELECT coalesce(sum(amount) FILTER (WHERE kind NOT IN ('discount', 'tax')), 0)::int AS subtotal,
-              coalesce(-sum(amount) FILTER (WHERE kind = 'discount'), 0)::int AS discount,
-              coalesce(sum(amount) FILTER (WHERE kind = 'tax'), 0)::int AS tax,
-              coalesce(sum(amount), 0)::int AS total
+    // Summed as bigint (strings from the driver), then checked: the sum of storable lines may not be.
+    const [sums] = await m.query<{ subtotal: string; discount: string; tax: string; total: string }[]>(
+      `SELECT coalesce(sum(amount) FILTER (WHERE kind NOT IN ('discount', 'tax')), 0)::bigint::text AS subtotal,
+              coalesce(-sum(amount) FILTER (WHERE kind = 'discount'), 0)::bigint::text AS discount,
+              coalesce(sum(amount) FILTER (WHERE kind = 'tax'), 0)::bigint::text AS tax,
+              coalesce(sum(amount), 0)::bigint::text AS total
          FROM order_lines WHERE order_id = $1 AND voided_at IS NULL`,
       [order.id],
     );
+    const t = { subtotal: Number(sums.subtotal), discount: Number(sums.discount), tax: Number(sums.tax), total: Number(sums.total) };
+    assertStorable(Object.values(t));
     order.subtotalAmount = t.subtotal;
     order.discountAmount = t.discount;
     order.taxAmount = t.tax;

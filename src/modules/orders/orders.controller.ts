@@ -6,7 +6,7 @@ import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { Idempotent } from '../../common/idempotency/idempotent';
-import { CompanyOrderQuery, FeedbackDto, OrderDto, OrderFullDto, OrderQuery, OrderWithLinesDto, PlaceOrderDto, QuoteDto, ReasonDto, StatusChangeDto, UpdateOrderDto } from './orders.dto';
+import { CompanyOrderQuery, FeedbackDto, OrderDetailsDto, OrderDto, OrderFullDto, OrderQuery, OrderWithLinesDto, PlaceOrderDto, QuoteDto, ReasonDto, StatusChangeDto, UpdateOrderDto } from './orders.dto';
 import { OrdersService } from './orders.service';
 
 /** The 422 codes of pricing an order (quote and placement). */
@@ -69,6 +69,7 @@ export class CustomerOrdersController {
     type: OrderWithLinesDto,
     status: 200,
     errors: [404, 409, 422],
+    codes: { 409: ['INVALID_TRANSITION'] },
   })
   cancel(@CurrentActor() actor: Actor, @IdParam('order') id: string, @Body() dto: ReasonDto) {
     return this.orders.cancel(actor, id, dto);
@@ -77,7 +78,7 @@ export class CustomerOrdersController {
   @Post('customer/feedback/:order')
   @Access('CU')
   @ApiIdParam('order')
-  @Endpoint({ summary: 'Rate a completed order (1–5, once)', description: '409 `ORDER_NOT_COMPLETED` before completion, `FEEDBACK_EXISTS` the second time.', type: OrderDto, status: 201, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Rate a completed order (1–5, once)', description: '409 `ORDER_NOT_COMPLETED` before completion, `FEEDBACK_EXISTS` the second time.', type: OrderDto, status: 201, errors: [404, 409, 422], codes: { 409: ['ORDER_NOT_COMPLETED', 'FEEDBACK_EXISTS'] } })
   feedback(@CurrentActor() actor: Actor, @IdParam('order') id: string, @Body() dto: FeedbackDto) {
     return this.orders.feedback(actor, id, dto);
   }
@@ -127,6 +128,7 @@ export class CompanyOrdersController {
     description: 'Dates, time window and notes until delivery; address, container and waste type while pending or approved. The bill is repriced with the pricing engine (placement lines replaced); jobs follow the dates. A closed order is 409 `ORDER_CLOSED`.',
     type: OrderWithLinesDto,
     errors: [404, 409, 422],
+    codes: { 409: ['ORDER_CLOSED'], ...PLACEMENT_CODES },
   })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('order') id: string, @Body() dto: UpdateOrderDto) {
     return this.orders.update(actor, companyId, id, dto);
@@ -135,7 +137,7 @@ export class CompanyOrdersController {
   @Patch('approve/order/:orderId')
   @Access('CO')
   @ApiIdParam('orderId')
-  @Endpoint({ summary: 'Approve a pending order: creates its delivery job (and pickup job when a pickup date is set), unassigned', type: OrderDto, errors: [404, 409] })
+  @Endpoint({ summary: 'Approve a pending order: creates its delivery job (and pickup job when a pickup date is set), unassigned', type: OrderDto, errors: [404, 409], codes: { 409: ['INVALID_TRANSITION'] } })
   approve(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('orderId') id: string) {
     return this.orders.approve(actor, companyId, id);
   }
@@ -143,7 +145,7 @@ export class CompanyOrdersController {
   @Patch('reject/order/:orderId')
   @Access('CO')
   @ApiIdParam('orderId')
-  @Endpoint({ summary: 'Reject a pending order, with an optional reason', type: OrderDto, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Reject a pending order, with an optional reason', type: OrderDto, errors: [404, 409, 422], codes: { 409: ['INVALID_TRANSITION'] } })
   reject(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('orderId') id: string, @Body() dto: ReasonDto) {
     return this.orders.reject(actor, companyId, id, dto);
   }
@@ -157,7 +159,7 @@ export class OrderDetailsController {
   @Get('orders/:order/details')
   @Access('TOK')
   @ApiIdParam('order')
-  @Endpoint({ summary: 'An order for whoever has a part in it: its company, its customer, or a driver with a job on it (anyone else 404)', type: OrderWithLinesDto, errors: [404] })
+  @Endpoint({ summary: 'An order for whoever has a part in it: its company, its customer, or a driver with a job on it (anyone else 404)', type: OrderDetailsDto, errors: [404], codes: { 403: ['NO_COMPANY'] } })
   details(@CurrentActor() actor: Actor, @IdParam('order') id: string) {
     return this.orders.details(actor, id);
   }

@@ -211,7 +211,7 @@ export class StatusChangeDto {
   @ApiProperty({ nullable: true, enum: ORDER_STATUSES }) from_status: string | null;
   @ApiProperty({ enum: ORDER_STATUSES }) to_status: string;
   @ApiProperty({ nullable: true, type: String }) actor_id: string | null;
-  @ApiProperty({ example: 'company', description: 'company | customer | driver | admin | system' }) actor_type: string;
+  @ApiProperty({ example: 'company', enum: ['company', 'customer', 'driver', 'admin', 'system'] }) actor_type: string;
   @ApiProperty({ nullable: true, type: String }) reason: string | null;
   @ApiProperty() created_at: string;
   static of(h: OrderStatusChange): StatusChangeDto {
@@ -252,4 +252,9 @@ export class OrderFullDto extends OrderWithLinesDto {
   @ApiProperty({ type: [StatusChangeDto] }) status_history: StatusChangeDto[];
   @ApiProperty({ type: [JobSummaryDto] }) jobs: JobSummaryDto[];
   @ApiProperty({ description: 'Change requests by status.', example: { pending: 1, approved: 0, rejected: 2 } }) change_requests: Record<string, number>;
+}
+
+/** `GET /orders/{order}/details`: the order with its bill lines and its jobs (for the company, its customer or a driver on it). */
+export class OrderDetailsDto extends OrderWithLinesDto {
+  @ApiProperty({ type: [JobSummaryDto], description: 'The order\'s jobs (delivery, pickup, swaps…), oldest first.' }) jobs: JobSummaryDto[];
 }

@@ -6,6 +6,7 @@ import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
+import { currentManager, inTransaction } from '../../common/idempotency/request-transaction';
 import { recordEvents } from '../../common/outbox/outbox';
 import { CompanySettingsService, type CompanySettingsDto } from '../companies';
 import { JobsService } from '../jobs';
@@ -72,12 +73,13 @@ export class OrdersService {
   /**
    * Places an order: validates (domain.md §4), freezes its price lines and takes the next number of
    * the company. The counter row is updated last, so concurrent placements wait on it only briefly,
-   * and a placement that fails gives its number back (no gaps).
+   * and a placement that fails gives its number back (no gaps). With an Idempotency-Key this runs
+   * inside the request's transaction (inTransaction/currentManager), which also stores the answer.
    */
   async place(actor: Actor, dto: PlaceOrderDto): Promise<OrderWithLinesDto> {
     const scope = Scope.of(actor);
     const companyId = scope.companyId;
-    const id = await this.ds.transaction(async (m) => {
+    const id = await inTransaction(this.ds, async (m) => {
       const p = await this.price(m, scope, dto);
       const [{ last_number: number }] = await m.query<{ last_number: number }[]>(
         `INSERT INTO order_counters (company_id, last_number) VALUES ($1, 1)
@@ -308,9 +310,13 @@ export class OrdersService {
     return OrderDto.of(order, names(order), await this.today(scope.companyId));
   }
 
-  async withLines(scope: Scope, id: string): Promise<OrderWithLinesDto> {
-    const order = await this.find(scope, id);
-    const [names, lines, today] = await Promise.all([this.names([order]), this.liveLines(order.id), this.today(scope.companyId)]);
+  /** Reads through `m`, by default the current guarded request's transaction (it must see its own placement) or the DataSource. */
+  async withLines(scope: Scope, id: string, m: EntityManager = currentManager(this.ds)): Promise<OrderWithLinesDto> {
+    const order = await this.find(scope, id, m);
+    // A transaction's one connection runs one query at a time; the pool runs them side by side.
+    const [names, lines, today] = m.queryRunner
+      ? [await this.names([order], m), await this.liveLines(order.id, m), await this.today(scope.companyId, m)]
+      : await Promise.all([this.names([order], m), this.liveLines(order.id, m), this.today(scope.companyId, m)]);
     return { ...OrderDto.of(order, names(order), today), lines: lines.map(OrderLineDto.of) };
   }
 
@@ -348,26 +354,25 @@ export class OrdersService {
     return { ...base, jobs: jobs.map(JobSummaryDto.of) };
   }
 
-  private find(scope: Scope, id: string): Promise<Order> {
-    return findScoped(this.ds.manager, Order, scope, id, { what: 'Order' });
+  private find(scope: Scope, id: string, m: EntityManager = this.ds.manager): Promise<Order> {
+    return findScoped(m, Order, scope, id, { what: 'Order' });
   }
 
-  liveLines(orderId: string): Promise<OrderLine[]> {
-    return this.ds.getRepository(OrderLine).find({ where: { orderId, voidedAt: IsNull() }, order: { position: 'ASC' } });
+  liveLines(orderId: string, m: EntityManager = this.ds.manager): Promise<OrderLine[]> {
+    return m.getRepository(OrderLine).find({ where: { orderId, voidedAt: IsNull() }, order: { position: 'ASC' } });
   }
 
   /** Names for a page of orders in three queries (customers, specifications, waste types). */
-  async names(orders: Order[]): Promise<(o: Order) => OrderNames> {
+  async names(orders: Order[], m: EntityManager = this.ds.manager): Promise<(o: Order) => OrderNames> {
     const ids = (f: (o: Order) => string) => [...new Set(orders.map(f))];
-    const [customers, { specs, wasteTypes }] = await Promise.all([
-      this.users.names(ids((o) => o.customerId)),
-      this.catalogue.names(ids((o) => o.assetSpecificationId), ids((o) => o.wasteTypeId)),
-    ]);
+    const customerNames = () => this.users.names(ids((o) => o.customerId), m);
+    const catalogueNames = () => this.catalogue.names(ids((o) => o.assetSpecificationId), ids((o) => o.wasteTypeId), m);
+    const [customers, { specs, wasteTypes }] = m.queryRunner ? [await customerNames(), await catalogueNames()] : await Promise.all([customerNames(), catalogueNames()]);
     return (o) => ({ customer: customers.get(o.customerId) ?? '', specification: specs.get(o.assetSpecificationId) ?? '', wasteType: wasteTypes.get(o.wasteTypeId) ?? '' });
   }
 
-  async today(companyId: string): Promise<string> {
-    return todayIn(await this.companies.timezone(companyId));
+  async today(companyId: string, m: EntityManager = this.ds.manager): Promise<string> {
+    return todayIn(await this.companies.timezone(companyId, m));
   }
 }
 

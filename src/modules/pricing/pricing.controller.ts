@@ -195,7 +195,7 @@ export class PricingProfilesController {
   @Delete('pricing-profiles/:pricingProfile')
   @Access('CO')
   @ApiIdParam('pricingProfile')
-  @Endpoint({ summary: 'Delete a pricing profile (soft; 409 IN_USE while assigned to a customer)', errors: [404, 409] })
+  @Endpoint({ summary: 'Delete a pricing profile (soft; 409 IN_USE while assigned to a customer)', errors: [404, 409], codes: { 409: ['IN_USE'] } })
   async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('pricingProfile') id: string) {
     await this.profiles.remove(actor, companyId, id);
   }

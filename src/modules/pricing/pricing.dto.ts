@@ -1,8 +1,7 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsNumber, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
-import { AmountField, BoolField, BoolQuery, EnumField, EnumQuery, IntField, TextField, UuidField } from '../../common/validation/fields';
+import { AmountField, BoolField, BoolQuery, EnumField, EnumQuery, Given, IntField, MaxDecimals, NestedList, PartialInput, TextField, UuidField } from '../../common/validation/fields';
 import { POLICY_CATEGORIES, PaymentTerm, Policy, PricingProfile, PricingProfileItem, Tax, TAX_APPLIES_TO } from './pricing.entity';
 
 const iso = (d: Date) => d.toISOString();
@@ -15,7 +14,7 @@ export class CreateTaxDto {
   @EnumField(TAX_APPLIES_TO, { optional: true, description: 'Default `all`.' }) applies_to?: (typeof TAX_APPLIES_TO)[number];
   @BoolField({ optional: true, description: 'The company\'s default tax (setting it clears the previous default).' }) is_default?: boolean;
 }
-export class UpdateTaxDto extends PartialType(CreateTaxDto) {}
+export class UpdateTaxDto extends PartialInput(CreateTaxDto) {}
 
 export class TaxQuery extends PageQuery {
   @EnumQuery(TAX_APPLIES_TO) applies_to?: string;
@@ -42,7 +41,7 @@ export class CreatePaymentTermDto {
   @IntField({ max: 3650, example: 30, description: 'Days after the invoice date; 0 = due on receipt.' }) due_days: number;
   @BoolField({ optional: true, description: 'The company\'s default term (setting it clears the previous default).' }) is_default?: boolean;
 }
-export class UpdatePaymentTermDto extends PartialType(CreatePaymentTermDto) {}
+export class UpdatePaymentTermDto extends PartialInput(CreatePaymentTermDto) {}
 
 export class PaymentTermQuery extends PageQuery {}
 
@@ -69,7 +68,7 @@ export class CreatePolicyDto {
   @TextField({ nullable: true, max: 2000 }) description?: string | null;
   @BoolField({ optional: true, description: 'Default true.' }) active?: boolean;
 }
-export class UpdatePolicyDto extends PartialType(CreatePolicyDto) {}
+export class UpdatePolicyDto extends PartialInput(CreatePolicyDto) {}
 
 export class PolicyQuery extends PageQuery {
   @EnumQuery(POLICY_CATEGORIES) category?: string;
@@ -119,25 +118,23 @@ export class PricingItemInput {
 }
 
 export class CreatePricingProfileDto {
-  @TextField({ example: 'Contractors 2025' }) name: string;
+  @TextField({ example: 'Contractors 2027' }) name: string;
   @TextField({ nullable: true, max: 2000 }) description?: string | null;
   @BoolField({ optional: true, description: 'The company\'s default price book (setting it clears the previous default).' }) is_default?: boolean;
   @ApiPropertyOptional({ example: 15, description: 'Kilometres from the lot delivered free (up to 2 decimals).' })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
+  @Given()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @MaxDecimals(2)
   @Min(0)
   @Max(100000)
   delivery_free_radius_km?: number;
   @AmountField({ optional: true, example: 250, description: 'Per km beyond the free radius, minor units.' }) delivery_price_per_km_amount?: number;
   @ApiPropertyOptional({ type: [PricingItemInput], description: 'The whole item set; on PUT it replaces the current items.' })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(1000)
-  @ValidateNested({ each: true })
-  @Type(() => PricingItemInput)
+  @NestedList(() => PricingItemInput, { max: 1000 })
   items?: PricingItemInput[];
 }
-export class UpdatePricingProfileDto extends PartialType(CreatePricingProfileDto) {}
+export class UpdatePricingProfileDto extends PartialInput(CreatePricingProfileDto) {}
 
 export class PricingProfileQuery extends PageQuery {
   @BoolQuery() is_default?: boolean;

@@ -21,7 +21,7 @@ export class PromotionsController {
 
   @Post('promotions/create')
   @Access('CO')
-  @Endpoint({ summary: 'Create a promotion (code unique per company, case-insensitive)', type: PromotionDto, status: 201, errors: [409, 422] })
+  @Endpoint({ summary: 'Create a promotion (code unique per company, case-insensitive)', type: PromotionDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_CODE'] } })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreatePromotionDto) {
     return this.promotions.create(actor, companyId, dto);
   }
@@ -37,7 +37,7 @@ export class PromotionsController {
   @Put('promotions/:promotion')
   @Access('CO')
   @ApiIdParam('promotion')
-  @Endpoint({ summary: 'Update a promotion; `asset_specification_ids`, when given, replaces the set', type: PromotionDto, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Update a promotion; `asset_specification_ids`, when given, replaces the set', type: PromotionDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_CODE'] } })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('promotion') id: string, @Body() dto: UpdatePromotionDto) {
     return this.promotions.update(actor, companyId, id, dto);
   }

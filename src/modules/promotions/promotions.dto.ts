@@ -1,13 +1,13 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
 import { SpecificationSummaryDto, specificationSummary } from '../catalogue';
 import type { AssetSpecification } from '../catalogue';
-import { AmountField, BoolField, BoolQuery, DateField, EnumField, IntField, TextField, UuidListField } from '../../common/validation/fields';
+import { AmountField, BoolField, BoolQuery, DateField, EnumField, IntField, PartialInput, TextField, UuidListField } from '../../common/validation/fields';
 import { DISCOUNT_TYPES, Promotion } from './promotion.entity';
 
 export class CreatePromotionDto {
-  @TextField({ max: 40, example: 'SPRING25', description: 'Unique per company, case-insensitive.' })
+  @TextField({ max: 40, example: 'SPRING27', description: 'Unique per company, case-insensitive.' })
   @Matches(/^[A-Za-z0-9_-]+$/, { message: 'may contain letters, digits, - and _ only' })
   code: string;
   @TextField({ example: 'Spring clean-up' }) name: string;
@@ -21,7 +21,7 @@ export class CreatePromotionDto {
   @UuidListField({ optional: true, description: 'Specifications the promotion applies to; [] or absent = all.' }) asset_specification_ids?: string[];
   @BoolField({ optional: true, description: 'Default true.' }) active?: boolean;
 }
-export class UpdatePromotionDto extends PartialType(CreatePromotionDto) {}
+export class UpdatePromotionDto extends PartialInput(CreatePromotionDto) {}
 
 export class PromotionQuery extends PageQuery {
   @BoolQuery() active?: boolean;

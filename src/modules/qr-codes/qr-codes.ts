@@ -144,6 +144,7 @@ export class QrCodesController {
     description: 'For a company user or driver of the asset\'s company; anything else (another company, a customer, a forged or altered code) is 404.',
     type: QrVerificationDto,
     errors: [404, 422],
+    codes: { 403: ['NO_COMPANY'] },
   })
   verify(@CurrentActor() actor: Actor, @Body() dto: VerifyQrCodeDto) {
     return this.qr.verify(actor, dto.payload);

@@ -4,7 +4,7 @@ import { ApiError } from '../../common/http/api-error';
 import { Lot, LotHoliday, OpeningHours, Station, StationHoliday, WEEKDAYS, Weekday } from './site.entity';
 import { Scope } from '../../common/access/scope';
 import { scopedQuery } from '../../common/access/tenant-policy';
-import { isDateOnly } from '../../common/validation/fields';
+import { DATE_MESSAGE, isDateOnly } from '../../common/validation/fields';
 
 export type SiteKindName = 'lot' | 'station';
 export type ClosedReason = 'HOLIDAY' | 'CLOSED_DAY' | 'INACTIVE';
@@ -47,7 +47,7 @@ export class OpeningCalendar {
 
   /** 404 when the site is absent, deleted or another company's. Pass `m` inside a transaction. */
   async isOpen(kind: SiteKindName, id: string, companyId: string, date: string, m: EntityManager = this.ds.manager): Promise<OpenResult> {
-    if (!isDateOnly(date)) throw ApiError.validation({ date: ['must be a date YYYY-MM-DD'] });
+    if (!isDateOnly(date)) throw ApiError.validation({ date: [DATE_MESSAGE] });
     const t = TABLES[kind];
     const site: { active: boolean; opening_hours: OpeningHours; holiday: string | null } | undefined = await scopedQuery(m, t.site, Scope.company(companyId), 's')
       .leftJoin(t.holiday, 'h', `h.${t.parentKey} = s.id AND h.date = CAST(:date AS date)`, { date })
@@ -74,7 +74,7 @@ export class OpeningCalendar {
 
   /** Ids of the company's active sites of a kind that are open on `date` (e.g. stations open that day). */
   async openIds(kind: SiteKindName, companyId: string, date: string, m: EntityManager = this.ds.manager): Promise<string[]> {
-    if (!isDateOnly(date)) throw ApiError.validation({ date: ['must be a date YYYY-MM-DD'] });
+    if (!isDateOnly(date)) throw ApiError.validation({ date: [DATE_MESSAGE] });
     const t = TABLES[kind];
     const holidays = m.getRepository(t.holiday).metadata;
     const parent = holidays.findColumnWithPropertyName(t.parentKey)!.databaseName;

@@ -42,7 +42,7 @@ export class LotsController {
 
   @Post('lot/create')
   @Access('CO')
-  @Endpoint({ summary: 'Create a lot (yard)', description: 'Names are unique per company (409 DUPLICATE_NAME). Without opening_hours the lot is open every day, all day.', type: LotDto, status: 201, errors: [409, 422] })
+  @Endpoint({ summary: 'Create a lot (yard)', description: 'Names are unique per company (409 DUPLICATE_NAME). Without opening_hours the lot is open every day, all day.', type: LotDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateLotDto) {
     return this.lots.create(companyId, actor.id, dto);
   }
@@ -58,7 +58,7 @@ export class LotsController {
   @Put('lot/:lot/update')
   @Access('CO')
   @ApiIdParam('lot')
-  @Endpoint({ summary: 'Update a lot (fields given are changed; opening_hours is replaced as a whole)', type: LotDto, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Update a lot (fields given are changed; opening_hours is replaced as a whole)', type: LotDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('lot') id: string, @Body() dto: UpdateLotDto) {
     return this.lots.update(companyId, actor.id, id, dto);
   }
@@ -66,7 +66,7 @@ export class LotsController {
   @Delete('lot/:lot/delete')
   @Access('CO')
   @ApiIdParam('lot')
-  @Endpoint({ summary: 'Delete a lot (soft; 409 IN_USE while assets or trucks are based there)', errors: [404, 409] })
+  @Endpoint({ summary: 'Delete a lot (soft; 409 IN_USE while assets or trucks are based there)', errors: [404, 409], message: 'Lot deleted.', codes: { 409: ['IN_USE'] } })
   async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('lot') id: string) {
     await this.lots.remove(companyId, actor.id, id);
     return withMessage(null, 'Lot deleted.');
@@ -83,7 +83,7 @@ export class LotsController {
   @Post('lot/:lot/holidays')
   @Access('CO')
   @ApiIdParam('lot')
-  @Endpoint({ summary: 'Add a holiday to a lot (409 DUPLICATE_DATE when the date has one)', type: HolidayDto, status: 201, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Add a holiday to a lot (409 DUPLICATE_DATE when the date has one)', type: HolidayDto, status: 201, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_DATE'] } })
   addHoliday(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('lot') id: string, @Body() dto: HolidayInputDto) {
     return this.lots.addHoliday(companyId, actor.id, id, dto);
   }
@@ -100,7 +100,7 @@ export class LotsController {
   @Access('CO')
   @ApiIdParam('lot')
   @ApiIdParam('holiday')
-  @Endpoint({ summary: 'Update a lot holiday', type: HolidayDto, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Update a lot holiday', type: HolidayDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_DATE'] } })
   updateHoliday(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('lot') id: string, @IdParam('holiday') holidayId: string, @Body() dto: UpdateHolidayDto) {
     return this.lots.updateHoliday(companyId, actor.id, id, holidayId, dto);
   }
@@ -109,7 +109,7 @@ export class LotsController {
   @Access('CO')
   @ApiIdParam('lot')
   @ApiIdParam('holiday')
-  @Endpoint({ summary: 'Delete a lot holiday', errors: [404] })
+  @Endpoint({ summary: 'Delete a lot holiday', errors: [404], message: 'Holiday deleted.' })
   async removeHoliday(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('lot') id: string, @IdParam('holiday') holidayId: string) {
     await this.lots.removeHoliday(companyId, actor.id, id, holidayId);
     return withMessage(null, 'Holiday deleted.');
@@ -130,7 +130,7 @@ export class StationsController {
 
   @Post('station/create')
   @Access('CO')
-  @Endpoint({ summary: 'Create a station (dump site)', description: 'Names are unique per company (409 DUPLICATE_NAME); waste_type_ids must be the company\'s (422). Without opening_hours the station is open every day, all day.', type: StationDto, status: 201, errors: [409, 422] })
+  @Endpoint({ summary: 'Create a station (dump site)', description: 'Names are unique per company (409 DUPLICATE_NAME); waste_type_ids must be the company\'s (422). Without opening_hours the station is open every day, all day.', type: StationDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateStationDto) {
     return this.stations.create(companyId, actor.id, dto);
   }
@@ -146,7 +146,7 @@ export class StationsController {
   @Put('station/:station/update')
   @Access('CO')
   @ApiIdParam('station')
-  @Endpoint({ summary: 'Update a station (fields given are changed; opening_hours and waste_type_ids are replaced as a whole)', type: StationDto, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Update a station (fields given are changed; opening_hours and waste_type_ids are replaced as a whole)', type: StationDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('station') id: string, @Body() dto: UpdateStationDto) {
     return this.stations.update(companyId, actor.id, id, dto);
   }
@@ -154,7 +154,7 @@ export class StationsController {
   @Delete('station/:station/delete')
   @Access('CO')
   @ApiIdParam('station')
-  @Endpoint({ summary: 'Delete a station (soft; 409 IN_USE while unfinished jobs or assets are there)', errors: [404, 409] })
+  @Endpoint({ summary: 'Delete a station (soft; 409 IN_USE while unfinished jobs or assets are there)', errors: [404, 409], message: 'Station deleted.', codes: { 409: ['IN_USE'] } })
   async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('station') id: string) {
     await this.stations.remove(companyId, actor.id, id);
     return withMessage(null, 'Station deleted.');
@@ -171,7 +171,7 @@ export class StationsController {
   @Post('station/:station/holidays')
   @Access('CO')
   @ApiIdParam('station')
-  @Endpoint({ summary: 'Add a holiday to a station (409 DUPLICATE_DATE when the date has one)', type: HolidayDto, status: 201, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Add a holiday to a station (409 DUPLICATE_DATE when the date has one)', type: HolidayDto, status: 201, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_DATE'] } })
   addHoliday(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('station') id: string, @Body() dto: HolidayInputDto) {
     return this.stations.addHoliday(companyId, actor.id, id, dto);
   }
@@ -188,7 +188,7 @@ export class StationsController {
   @Access('CO')
   @ApiIdParam('station')
   @ApiIdParam('holiday')
-  @Endpoint({ summary: 'Update a station holiday', type: HolidayDto, errors: [404, 409, 422] })
+  @Endpoint({ summary: 'Update a station holiday', type: HolidayDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_DATE'] } })
   updateHoliday(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('station') id: string, @IdParam('holiday') holidayId: string, @Body() dto: UpdateHolidayDto) {
     return this.stations.updateHoliday(companyId, actor.id, id, holidayId, dto);
   }
@@ -197,7 +197,7 @@ export class StationsController {
   @Access('CO')
   @ApiIdParam('station')
   @ApiIdParam('holiday')
-  @Endpoint({ summary: 'Delete a station holiday', errors: [404] })
+  @Endpoint({ summary: 'Delete a station holiday', errors: [404], message: 'Holiday deleted.' })
   async removeHoliday(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('station') id: string, @IdParam('holiday') holidayId: string) {
     await this.stations.removeHoliday(companyId, actor.id, id, holidayId);
     return withMessage(null, 'Holiday deleted.');

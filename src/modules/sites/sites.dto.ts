@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayUnique,
@@ -16,11 +16,10 @@ import {
   Min,
   registerDecorator,
   ValidateIf,
-  ValidateNested,
   ValidationOptions,
 } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
-import { IsDateOnly } from '../../common/validation/fields';
+import { IsDateOnly, NestedList } from '../../common/validation/fields';
 import { HolidayEntity, Lot, OpeningHours, SiteEntity, Station, WEEKDAYS } from './site.entity';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -65,18 +64,27 @@ export function IsOpeningHours(options?: ValidationOptions): PropertyDecorator {
     });
 }
 
-class DayHoursDto {
-  @ApiProperty({ example: '07:00' }) open: string;
-  @ApiProperty({ example: '17:00' }) close: string;
+interface DayHoursDto {
+  open: string;
+  close: string;
 }
+/** One weekday: `{open, close}`, or null when closed (inline, so that `nullable` admits null in OpenAPI 3.0). */
+const day = (open: string, close: string | null) =>
+  ApiProperty({
+    type: 'object',
+    nullable: true,
+    required: ['open', 'close'],
+    properties: { open: { type: 'string', pattern: '^\\d{2}:\\d{2}$', example: '07:00' }, close: { type: 'string', pattern: '^\\d{2}:\\d{2}$', example: '17:00' } },
+    example: close === null ? null : { open, close },
+  } as never);
 export class OpeningHoursDto {
-  @ApiProperty({ type: DayHoursDto, nullable: true }) mon: DayHoursDto | null;
-  @ApiProperty({ type: DayHoursDto, nullable: true }) tue: DayHoursDto | null;
-  @ApiProperty({ type: DayHoursDto, nullable: true }) wed: DayHoursDto | null;
-  @ApiProperty({ type: DayHoursDto, nullable: true }) thu: DayHoursDto | null;
-  @ApiProperty({ type: DayHoursDto, nullable: true }) fri: DayHoursDto | null;
-  @ApiProperty({ type: DayHoursDto, nullable: true }) sat: DayHoursDto | null;
-  @ApiProperty({ type: DayHoursDto, nullable: true }) sun: DayHoursDto | null;
+  @day('07:00', '17:00') mon: DayHoursDto | null;
+  @day('07:00', '17:00') tue: DayHoursDto | null;
+  @day('07:00', '17:00') wed: DayHoursDto | null;
+  @day('07:00', '17:00') thu: DayHoursDto | null;
+  @day('07:00', '17:00') fri: DayHoursDto | null;
+  @day('08:00', '12:00') sat: DayHoursDto | null;
+  @day('', null) sun: DayHoursDto | null;
 
   /** Every day present: a day left out is closed (null). */
   static of(h: OpeningHours | null | undefined): OpeningHoursDto {
@@ -129,16 +137,16 @@ export class UpdateStationDto extends StationFieldsDto {
 }
 
 export class HolidayInputDto {
-  @ApiProperty({ example: '2025-12-25', format: 'date' }) @IsDateOnly() date: string;
+  @ApiProperty({ example: '2027-12-25', format: 'date' }) @IsDateOnly() date: string;
   @ApiProperty({ example: 'Christmas Day', maxLength: 120 }) @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(120) name: string;
 }
 export class UpdateHolidayDto {
-  @ApiPropertyOptional({ example: '2025-12-26', format: 'date' }) @Given() @IsDateOnly() date?: string;
+  @ApiPropertyOptional({ example: '2027-12-26', format: 'date' }) @Given() @IsDateOnly() date?: string;
   @ApiPropertyOptional({ example: 'Boxing Day', maxLength: 120 }) @Given() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(120) name?: string;
 }
 export class ReplaceHolidaysDto {
   @ApiProperty({ type: [HolidayInputDto], description: 'The whole new set (dates unique); [] clears it.' })
-  @IsArray() @ArrayMaxSize(1000) @ValidateNested({ each: true }) @Type(() => HolidayInputDto)
+  @NestedList(() => HolidayInputDto, { max: 1000 })
   holidays: HolidayInputDto[];
 }
 
@@ -206,7 +214,7 @@ export class StationDto extends SiteDto {
 
 export class HolidayDto {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ format: 'date', example: '2025-12-25' }) date: string;
+  @ApiProperty({ format: 'date', example: '2027-12-25' }) date: string;
   @ApiProperty({ example: 'Christmas Day' }) name: string;
   @ApiProperty() created_at: string;
   @ApiProperty() updated_at: string;

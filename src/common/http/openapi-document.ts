@@ -1,0 +1,114 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { documentOpenAccess } from '../access/access.decorator';
+import { ACCESS_CODES, ACCESS_RULES } from '../access/access-codes';
+import { documentPropertyConventions, documentResponseFields } from './openapi-examples';
+import { describeError, errorExample, errorResponseContent, GENERIC_ERROR_CODES } from './openapi';
+
+/** One description per controller tag (the top-level `tags`; `redocly lint` fails on a tag without one). */
+export const API_TAGS: Record<string, string> = {
+  Auth: 'Company users, customers and drivers: registration, login, tokens, one-time codes and passwords.',
+  'Admin auth': 'Platform administrators: registration (with the server\'s registration key), login with lock-out, tokens, passwords.',
+  Company: 'The caller\'s company: creation, profile, owner, documents and settings (back office).',
+  Customers: 'The company\'s customers: creation, profile, activation (company side).',
+  'Customer self-service': 'A customer\'s own profile and delivery addresses.',
+  'Customer catalogue': 'What a customer can order: the company\'s active asset specifications and waste types.',
+  Drivers: 'The company\'s drivers: creation, profile, activation; a driver\'s own profile.',
+  'Asset categories': 'Container categories (roll-off, front-load…) of the company\'s catalogue.',
+  'Asset styles': 'Container styles (open top, compactor…) of the company\'s catalogue.',
+  'Asset specifications': 'Orderable container sizes (a 20-yard roll-off): dimensions, weights, included days and the waste types each takes.',
+  Assets: 'The company\'s physical containers, their codes, serials, status and location.',
+  'Waste types': 'Waste the company accepts (construction debris, yard waste…), with its disposal terms.',
+  'QR codes': 'Signed QR codes printed on containers, and their verification.',
+  Lots: 'Yards where containers are kept, with opening hours and holidays; the serving lot prices delivery.',
+  Stations: 'Disposal stations (landfills, transfer stations), with opening hours and holidays.',
+  Taxes: 'Taxes the company charges (basis points) on rental charges, fees or both.',
+  'Payment terms': 'Payment terms offered to customers (due in N days).',
+  Policies: 'Company policies customers accept (cancellation, damage, overage) and their fees.',
+  'Pricing profiles': 'Price books: per specification and waste type prices, delivery radius and per-km fees.',
+  'Truck types': 'Kinds of trucks in the fleet and the containers they carry.',
+  Trucks: 'The company\'s trucks, their plates and current location.',
+  Promotions: 'Promotion codes: discounts on rental charges, validity window and redemption limits.',
+  'Orders (customer)': 'A customer\'s orders: billing preview, placement, cancellation, feedback.',
+  Orders: 'The company\'s orders: lists, details, edits, approval and rejection.',
+  'Orders (public)': 'The order PDF, reachable by the order\'s UUID without a token.',
+  'Order change requests (customer)': 'A customer asks to change an order (reschedule, extend, pick up early…) and sees the price first.',
+  'Order change requests': 'The company decides on customers\' change requests.',
+  Media: 'File uploads (JPEG, PNG, WebP, PDF) and serving them back by URL.',
+  Health: 'Liveness and readiness probes (extensions outside the seed).',
+  Documentation: 'The interactive documentation\'s OAuth2 redirect page.',
+};
+
+/** Checks of the request itself, before any route: any operation can answer them. */
+const REQUEST_ERRORS = [400, 413, 415, 422] as const;
+const REQUEST_ERROR_NAMES: Record<(typeof REQUEST_ERRORS)[number], string> = { 400: 'BadRequest', 413: 'PayloadTooLarge', 415: 'UnsupportedMediaType', 422: 'ValidationFailed' };
+
+interface ResponseObject {
+  description?: string;
+  content?: Record<string, { examples?: Record<string, unknown> }>;
+}
+
+/**
+ * Builds the OpenAPI document of the app's routes and completes what decorators cannot say: the
+ * request checks' errors on every operation, `security: []` on open routes, the tags with their
+ * descriptions, servers, contact and license. Used by `createApp` (served at /api/documentation-json)
+ * and by `npm run lint:openapi`.
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const codes = ACCESS_CODES.map((c) => `- \`${c}\`: ${ACCESS_RULES[c].description}`).join('\n');
+  const doc = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('HaulOps API')
+      .setDescription(
+        'Operations platform for waste haulers: companies, their customers and drivers, and platform administrators.\n\n' +
+          'Every response is `{"success": true, "data": …}` (lists add `meta`, some routes a `message`) or the error envelope ' +
+          '`{"success": false, "message", "code", "errors"?, "request_id"}`; each error response lists the `code`s it can carry. ' +
+          'Money is in integer minor units of the company currency (12999 = 129.99), rates in basis points (825 = 8.25 %), ' +
+          'dates `YYYY-MM-DD`, timestamps ISO 8601 in UTC, phones E.164. Each operation names its access code in `x-access-code`:\n\n' +
+          codes,
+      )
+      .setVersion('1')
+      .addServer('/', 'This server')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The `token` of /auth/login, /auth/register or /admin/auth/login.' }, 'bearer')
+      .build(),
+  );
+  doc.info.license = { name: 'Proprietary (package.json: UNLICENSED)' };
+  documentPropertyConventions(doc);
+  documentResponseFields(doc);
+  documentOpenAccess(doc);
+  documentRequestErrors(doc);
+  // The error examples the responses refer to, once each.
+  const referenced = new Set([...JSON.stringify(doc.paths).matchAll(/"#\/components\/examples\/([A-Z0-9_]+)"/g), ...JSON.stringify(doc.components?.responses ?? {}).matchAll(/"#\/components\/examples\/([A-Z0-9_]+)"/g)].map((m) => m[1]));
+  doc.components!.examples = Object.fromEntries([...referenced].sort().map((code) => [code, errorExample(code)]));
+  const used = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => (op as { tags?: string[] })?.tags ?? [])));
+  doc.tags = [...used].sort().map((name) => ({ name, ...(API_TAGS[name] ? { description: API_TAGS[name] } : {}) }));
+  return doc;
+}
+
+/** 400/413/415/422 from the body parser and the request checks, on every operation (merged with its own). */
+function documentRequestErrors(doc: OpenAPIObject): void {
+  doc.components ??= {};
+  doc.components.responses ??= {};
+  for (const status of REQUEST_ERRORS) {
+    const codes = GENERIC_ERROR_CODES[status] ?? [];
+    doc.components.responses[REQUEST_ERROR_NAMES[status]] = { description: describeError(status, codes), content: { 'application/json': errorResponseContent(status, codes) } } as never;
+  }
+  for (const item of Object.values(doc.paths)) {
+    for (const op of Object.values(item) as { responses?: Record<string, ResponseObject | { $ref: string }> }[]) {
+      if (!op?.responses) continue;
+      for (const status of REQUEST_ERRORS) {
+        const own = op.responses[status] as ResponseObject | undefined;
+        if (!own) op.responses[status] = { $ref: `#/components/responses/${REQUEST_ERROR_NAMES[status]}` };
+        else {
+          // The route documents this status with its own codes: add the request checks' codes to them.
+          const json = own.content?.['application/json'];
+          const codes = [...new Set([...Object.keys(json?.examples ?? {}), ...(GENERIC_ERROR_CODES[status] ?? [])])];
+          own.description = describeError(status, codes);
+          own.content = { ...own.content, 'application/json': errorResponseContent(status, codes) };
+        }
+      }
+    }
+  }
+}
+
