@@ -5,7 +5,7 @@ import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
 import { AccessGuard } from './access/access.guard';
-import { ActorResolver, JwtStrategy } from './access/jwt.strategy';
+import { ActorResolver, JwtStrategy, jwtSecretKey } from './access/jwt.strategy';
 import { ErrorFilter } from './http/error.filter';
 import { EnvelopeInterceptor } from './http/envelope';
 import { IdempotencyInterceptor } from './idempotency/idempotent';
@@ -30,7 +30,7 @@ export class CommonModule {
       imports: [
         DiscoveryModule,
         PassportModule,
-        JwtModule.register({ secret: config.jwtSecret, signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
+        JwtModule.register({ secret: jwtSecretKey(config.jwtSecret), signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
         ThrottlerModule.forRoot({
           throttlers: [{ name: 'default', ttl: config.throttleTtlMs, limit: config.throttleLimit }],
           ...(redisStorage ? { storage: redisStorage } : {}),

@@ -50,6 +50,11 @@ export interface FrozenTerms {
 @Index('idx_orders_company_status_delivery', ['companyId', 'status', 'deliveryDate'])
 @Index('idx_orders_company_delivery', ['companyId', 'deliveryDate'])
 @Index('idx_orders_customer', ['customerId', 'status'])
+// The lists' default sort (created_at DESC, id), company-wide and per customer (migration
+// 1764100000000-OrderListIndexes): (company_id, created_at DESC, id) and (company_id, customer_id,
+// created_at DESC, id). TypeORM cannot express a descending column, so they are declared by name and left alone.
+@Index('idx_orders_company_created', { synchronize: false })
+@Index('idx_orders_company_customer_created', { synchronize: false })
 @Check('orders_status_check', `status IN ('pending', 'approved', 'rejected', 'scheduled', 'delivered', 'completed', 'cancelled')`)
 @Check('orders_payment_status_check', `payment_status IN ('unpaid', 'partially_paid', 'paid', 'refunded')`)
 @Check('orders_time_window_check', `time_window IN ('anytime', 'morning', 'afternoon')`)
