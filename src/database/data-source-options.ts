@@ -43,6 +43,15 @@ export function databaseTarget(config: AppConfig): DatabaseTarget {
   if (!path.startsWith('memory://')) mkdirSync(path, { recursive: true });
   const embedded = new PGlite(path);
   const pg = createPgConfig(embedded);
+  // PGlite runs each query on the main thread and answers at once: under load, queued queries would
+  // run back to back and the server would stop accepting connections and reading signals. Handing
+  // "ready for the next query" over through setImmediate lets pending I/O in between.
+  const emit = pg.connection.emit.bind(pg.connection);
+  pg.connection.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event !== 'readyForQuery') return emit(event, ...args);
+    setImmediate(() => emit(event, ...args));
+    return true;
+  }) as typeof pg.connection.emit;
   return {
     embedded,
     options: {
