@@ -4,6 +4,7 @@ import http from 'node:http';
 import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { priceBookItem } from '../support/price-book';
 
 /**
  * What the crash test (crash-safety.crash.ts) needs around the built server: a child process on a
@@ -222,20 +223,7 @@ export async function seedWorld(port: number, customers: number): Promise<World>
     is_default: true,
     delivery_free_radius_km: 10,
     delivery_price_per_km_amount: 200,
-    items: [
-      {
-        asset_specification_id: spec.id,
-        base_price_amount: 40000,
-        included_days: 7,
-        included_weight_kg: 2000,
-        extra_day_amount: 1500,
-        overage_per_tonne_amount: 9000,
-        swap_fee_amount: 12000,
-        dump_return_fee_amount: 14000,
-        relocation_fee_amount: 8000,
-        wasted_trip_fee_amount: 10000,
-      },
-    ],
+    items: [priceBookItem(spec.id, 40000)],
   });
   await co('taxes', { name: 'Sales tax', rate_bps: 825, applies_to: 'all', is_default: true });
   await co('payment-terms', { name: 'Net 15', due_days: 15, is_default: true });

@@ -1,4 +1,5 @@
 import { CompanyActor, companyActor, MemberActor, memberActor } from './actors';
+import { priceBookItem } from './price-book';
 import { TestApp } from './test-app';
 
 /**
@@ -40,19 +41,7 @@ export async function orderWorld(t: TestApp, opts: { settings?: Record<string, u
   const waste = await co('waste-types', { name: 'General debris', code: 'GEN' });
   const otherWaste = await co('waste-types', { name: 'Yard waste', code: 'YARD' });
   for (const s of [spec.id, other.id]) for (const w of [waste.id, otherWaste.id]) await co(`asset-specifications/${s}/waste-types`, { waste_type_id: w });
-  const item = (specId: string, base: number) => ({
-    asset_specification_id: specId,
-    base_price_amount: base,
-    included_days: 7,
-    included_weight_kg: 2000,
-    extra_day_amount: 1500,
-    overage_per_tonne_amount: 9000,
-    swap_fee_amount: 12000,
-    dump_return_fee_amount: 14000,
-    relocation_fee_amount: 8000,
-    wasted_trip_fee_amount: 10000,
-  });
-  const profile = await co('pricing-profiles', { name: 'Standard', is_default: true, delivery_free_radius_km: 10, delivery_price_per_km_amount: 200, items: [item(spec.id, 40000), item(other.id, 55000)] });
+  const profile = await co('pricing-profiles', { name: 'Standard', is_default: true, delivery_free_radius_km: 10, delivery_price_per_km_amount: 200, items: [priceBookItem(spec.id, 40000), priceBookItem(other.id, 55000)] });
   const tax = await co('taxes', { name: 'Sales tax', rate_bps: 825, applies_to: 'all', is_default: true });
   await co('payment-terms', { name: 'Net 15', due_days: 15, is_default: true });
   const customer = await memberActor(t, company, 'customer');

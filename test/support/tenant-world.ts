@@ -134,3 +134,71 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
     },
   };
 }
+
+// ------------------------------------------------------------------ which ids name which kinds
+// (shared by the tenant-isolation sweep and the bad-input property test)
+
+/** Path parameter name → record kind. */
+export const PARAM_KINDS: Record<string, RecordKind> = {
+  lot: 'lot',
+  station: 'station',
+  wasteType: 'wasteType',
+  assetCategory: 'assetCategory',
+  assetStyle: 'assetStyle',
+  assetSpecification: 'assetSpecification',
+  assetSpecificationWasteType: 'assetSpecificationWasteType',
+  asset: 'asset',
+  truckType: 'truckType',
+  truck: 'truck',
+  tax: 'tax',
+  paymentTerm: 'paymentTerm',
+  policy: 'policy',
+  pricingProfile: 'pricingProfile',
+  promotion: 'promotion',
+  document: 'document',
+  customerId: 'customer',
+  driverId: 'driver',
+  address: 'address',
+  qrCode: 'qrCode',
+  media: 'media',
+  order: 'order',
+  orderId: 'order',
+  orderChangeRequest: 'orderChangeRequest',
+};
+
+/** Ambiguous parameter names (`{holiday}`, `{id}`, …): the kind depends on the path. Checked before PARAM_KINDS. */
+export const PATH_OVERRIDES: { path: RegExp; param: string; kind: RecordKind }[] = [
+  { path: /^\/api\/v1\/lot\/\{lot\}\/holidays\/\{holiday\}$/, param: 'holiday', kind: 'lotHoliday' },
+  { path: /^\/api\/v1\/station\/\{station\}\/holidays\/\{holiday\}$/, param: 'holiday', kind: 'stationHoliday' },
+];
+
+/** Body or query field `*_id` (or `*_ids` for arrays) → the kind of record it names. */
+export const BODY_ID_KINDS: Record<string, RecordKind> = {
+  address_id: 'address',
+  asset_id: 'asset',
+  asset_category_id: 'assetCategory',
+  asset_specification_id: 'assetSpecification',
+  asset_style_id: 'assetStyle',
+  customer_id: 'customer',
+  document_id: 'document',
+  driver_id: 'driver',
+  home_lot_id: 'lot',
+  lot_id: 'lot',
+  // AssetLocationDto: with location_type 'lot'.
+  location_id: 'lot',
+  media_id: 'media',
+  order_id: 'order',
+  payment_term_id: 'paymentTerm',
+  policy_id: 'policy',
+  pricing_profile_id: 'pricingProfile',
+  promotion_id: 'promotion',
+  station_id: 'station',
+  tax_id: 'tax',
+  truck_id: 'truck',
+  truck_type_id: 'truckType',
+  waste_type_id: 'wasteType',
+};
+
+/** The kind of record a route's path parameter names (the path overrides first), or undefined. */
+export const paramKind = (path: string, param: string): RecordKind | undefined =>
+  PATH_OVERRIDES.find((o) => o.param === param && o.path.test(path))?.kind ?? (Object.hasOwn(PARAM_KINDS, param) ? PARAM_KINDS[param] : undefined);

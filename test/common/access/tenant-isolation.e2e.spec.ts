@@ -5,7 +5,7 @@ import { MemberActor, uniqueEmail } from '../../support/actors';
 import { ABSENT_ID } from '../../support/fixtures';
 import { inDays } from '../../support/order-fixtures';
 import { startTestApp, TestApp } from '../../support/test-app';
-import { RECORD_KINDS, RecordKind, tenantWorld, TenantWorld, uuidsIn } from '../../support/tenant-world';
+import { BODY_ID_KINDS, paramKind, RECORD_KINDS, RecordKind, tenantWorld, TenantWorld, uuidsIn } from '../../support/tenant-world';
 
 /**
  * Tenant isolation, swept over the route inventory instead of written route by route.
@@ -32,67 +32,6 @@ import { RECORD_KINDS, RecordKind, tenantWorld, TenantWorld, uuidsIn } from '../
  */
 
 // ------------------------------------------------------------------ tables
-
-/** Path parameter name → record kind. */
-const PARAM_KINDS: Record<string, RecordKind> = {
-  lot: 'lot',
-  station: 'station',
-  wasteType: 'wasteType',
-  assetCategory: 'assetCategory',
-  assetStyle: 'assetStyle',
-  assetSpecification: 'assetSpecification',
-  assetSpecificationWasteType: 'assetSpecificationWasteType',
-  asset: 'asset',
-  truckType: 'truckType',
-  truck: 'truck',
-  tax: 'tax',
-  paymentTerm: 'paymentTerm',
-  policy: 'policy',
-  pricingProfile: 'pricingProfile',
-  promotion: 'promotion',
-  document: 'document',
-  customerId: 'customer',
-  driverId: 'driver',
-  address: 'address',
-  qrCode: 'qrCode',
-  media: 'media',
-  order: 'order',
-  orderId: 'order',
-  orderChangeRequest: 'orderChangeRequest',
-};
-
-/** Ambiguous parameter names (`{holiday}`, `{id}`, …): the kind depends on the path. Checked before PARAM_KINDS. */
-const PATH_OVERRIDES: { path: RegExp; param: string; kind: RecordKind }[] = [
-  { path: /^\/api\/v1\/lot\/\{lot\}\/holidays\/\{holiday\}$/, param: 'holiday', kind: 'lotHoliday' },
-  { path: /^\/api\/v1\/station\/\{station\}\/holidays\/\{holiday\}$/, param: 'holiday', kind: 'stationHoliday' },
-];
-
-/** Body field (`*_id`, or `*_ids` for arrays) → record kind; filled with the CALLER's own record. */
-const BODY_ID_KINDS: Record<string, RecordKind> = {
-  address_id: 'address',
-  asset_id: 'asset',
-  asset_category_id: 'assetCategory',
-  asset_specification_id: 'assetSpecification',
-  asset_style_id: 'assetStyle',
-  customer_id: 'customer',
-  document_id: 'document',
-  driver_id: 'driver',
-  home_lot_id: 'lot',
-  lot_id: 'lot',
-  // AssetLocationDto: with location_type 'lot' (FIELD_OVERRIDES).
-  location_id: 'lot',
-  media_id: 'media',
-  order_id: 'order',
-  payment_term_id: 'paymentTerm',
-  policy_id: 'policy',
-  pricing_profile_id: 'pricingProfile',
-  promotion_id: 'promotion',
-  station_id: 'station',
-  tax_id: 'tax',
-  truck_id: 'truck',
-  truck_type_id: 'truckType',
-  waste_type_id: 'wasteType',
-};
 
 /** In FIELD_OVERRIDES: never send this field. */
 const OMIT = Symbol('omit');
@@ -174,7 +113,7 @@ function kindsOf(r: MountedRoute): { kinds: Record<string, RecordKind>; unknown:
   const kinds: Record<string, RecordKind> = {};
   const unknown: string[] = [];
   for (const p of paramsOf(r.path)) {
-    const kind = PATH_OVERRIDES.find((o) => o.param === p && o.path.test(r.path))?.kind ?? (Object.hasOwn(PARAM_KINDS, p) ? PARAM_KINDS[p] : undefined);
+    const kind = paramKind(r.path, p);
     if (kind) kinds[p] = kind;
     else unknown.push(p);
   }
@@ -279,7 +218,7 @@ class BodyGenerator {
     const idField = schema['x-id-field'] ?? field;
     if (schema.format === 'uuid' || /_id$/.test(idField)) {
       const kind = BODY_ID_KINDS[idField];
-      if (!kind) throw new Error(`${schemaName ?? 'body'}.${field}: no record kind for the id field "${idField}" (add it to BODY_ID_KINDS)`);
+      if (!kind) throw new Error(`${schemaName ?? 'body'}.${field}: no record kind for the id field "${idField}" (add it to BODY_ID_KINDS in test/support/tenant-world.ts)`);
       return caller.own[kind];
     }
     switch (schema.type) {
@@ -400,7 +339,7 @@ describe('tenant isolation sweep (every mounted route, from the route inventory)
     const unfillable = idRoutes()
       .map((r) => ({ r, unknown: kindsOf(r).unknown }))
       .filter((x) => x.unknown.length)
-      .map(({ r, unknown }) => `${key(r)} (${r.handler}): no record kind for {${unknown.join('}, {')}}; add it to PARAM_KINDS or PATH_OVERRIDES and a record to tenant-world.ts`);
+      .map(({ r, unknown }) => `${key(r)} (${r.handler}): no record kind for {${unknown.join('}, {')}}; add it to PARAM_KINDS or PATH_OVERRIDES in test/support/tenant-world.ts, with a record of that kind`);
     stats.unfillable = unfillable.length;
     expect(unfillable).toEqual([]);
     // Every kind has a record in both worlds.

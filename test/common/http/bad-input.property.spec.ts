@@ -7,7 +7,7 @@ import { MAX_JSON_DEPTH } from '../../../src/common/http/request-input';
 import { PASSWORD, uniqueEmail } from '../../support/actors';
 import { inDays } from '../../support/order-fixtures';
 import { freshIp, startTestApp, TestApp } from '../../support/test-app';
-import { RecordKind, tenantWorld, TenantWorld } from '../../support/tenant-world';
+import { BODY_ID_KINDS, paramKind, RecordKind, tenantWorld, TenantWorld } from '../../support/tenant-world';
 
 /**
  * Bad input is never a 500 (issue #9), as a property over the whole API.
@@ -57,62 +57,6 @@ const ACTORS: Record<AccessCode, readonly Who[]> = {
   'DR-B': ['driver'],
   'DR-IN': ['driver'],
   AD: ['admin'],
-};
-
-/** Path parameter → the kind of record it names (else a random uuid is used). */
-const PARAM_KINDS: Record<string, RecordKind> = {
-  lot: 'lot',
-  station: 'station',
-  wasteType: 'wasteType',
-  assetCategory: 'assetCategory',
-  assetStyle: 'assetStyle',
-  assetSpecification: 'assetSpecification',
-  assetSpecificationWasteType: 'assetSpecificationWasteType',
-  asset: 'asset',
-  truckType: 'truckType',
-  truck: 'truck',
-  tax: 'tax',
-  paymentTerm: 'paymentTerm',
-  policy: 'policy',
-  pricingProfile: 'pricingProfile',
-  promotion: 'promotion',
-  document: 'document',
-  customerId: 'customer',
-  driverId: 'driver',
-  address: 'address',
-  qrCode: 'qrCode',
-  media: 'media',
-  order: 'order',
-  orderId: 'order',
-  orderChangeRequest: 'orderChangeRequest',
-};
-const paramKind = (path: string, param: string): RecordKind | undefined =>
-  param === 'holiday' ? (path.startsWith('/api/v1/lot/') ? 'lotHoliday' : 'stationHoliday') : PARAM_KINDS[param];
-
-/** Body / query field `*_id(s)` → the kind of record it names. */
-const FIELD_KINDS: Record<string, RecordKind> = {
-  address_id: 'address',
-  asset_id: 'asset',
-  asset_category_id: 'assetCategory',
-  asset_specification_id: 'assetSpecification',
-  asset_style_id: 'assetStyle',
-  customer_id: 'customer',
-  document_id: 'document',
-  driver_id: 'driver',
-  home_lot_id: 'lot',
-  lot_id: 'lot',
-  location_id: 'lot',
-  media_id: 'media',
-  order_id: 'order',
-  payment_term_id: 'paymentTerm',
-  policy_id: 'policy',
-  pricing_profile_id: 'pricingProfile',
-  promotion_id: 'promotion',
-  station_id: 'station',
-  tax_id: 'tax',
-  truck_id: 'truck',
-  truck_type_id: 'truckType',
-  waste_type_id: 'wasteType',
 };
 
 // ------------------------------------------------------------------ hostile values
@@ -206,7 +150,7 @@ class Generator {
     }
     if (s.enum?.length) return fc.constantFrom(...(s.enum as unknown[]));
     if (s.format === 'uuid' || /_id$/.test(field)) {
-      const kind = FIELD_KINDS[field];
+      const kind = BODY_ID_KINDS[field];
       return kind ? fc.oneof({ arbitrary: fc.constant(ctx.ids[kind]), weight: 3 }, { arbitrary: fc.uuid(), weight: 1 }) : fc.uuid();
     }
     switch (s.type) {
