@@ -13,7 +13,7 @@ import { CustomerAddress } from '../modules/customers/customer-address.entity';
 import { Driver } from '../modules/drivers/driver.entity';
 import { Job } from '../modules/jobs/job.entity';
 import { Media } from '../modules/media/media.entity';
-import { Order, OrderChangeRequest, OrderLine, OrderStatusChange } from '../modules/orders/order.entity';
+import { Order, OrderChangeRequest, OrderLine, OrderStatusChange, OrderStatusCount } from '../modules/orders/order.entity';
 import { Truck, TruckType } from '../modules/fleet/fleet.entity';
 import { PaymentTerm, Policy, PricingProfile, PricingProfileItem, Tax } from '../modules/pricing/pricing.entity';
 import { Promotion } from '../modules/promotions/promotion.entity';
@@ -42,5 +42,5 @@ export const ENTITIES = [
   Lot, LotHoliday, Station, StationHoliday,
   CompanyDocument, CompanySettings,
   Tax, PaymentTerm, Policy, PricingProfile, PricingProfileItem, Promotion, TruckType, Truck,
-  Order, OrderLine, OrderStatusChange, OrderChangeRequest, Job,
+  Order, OrderLine, OrderStatusChange, OrderStatusCount, OrderChangeRequest, Job,
 ];

@@ -1,4 +1,3 @@
-import { CustomersService } from '../../src/modules/customers';
 import { PricingCatalog } from '../../src/modules/pricing/pricing-catalog';
 import { companyActor, memberActor } from '../support/actors';
 import { Cast, insertSpec, insertWasteType, startWithCast } from '../support/fixtures';
@@ -258,10 +257,10 @@ describe('pricing routes (taxes, payment terms, policies, pricing profiles)', ()
       const c = await companyActor(t, 'Catalog Co');
       const cust = await memberActor(t, c, 'customer');
       const catalog = t.app.get(PricingCatalog);
-      const customers = t.app.get(CustomersService);
-      // The customers module keeps the assignment; pricing resolves it (or the default).
-      const assigned = async (companyId: string) => (await customers.pricingTerms(t.ds.manager, companyId, cust.id))?.pricingProfileId ?? null;
-      expect(await catalog.profileFor(c.companyId, await assigned(c.companyId))).toBeNull();
+      // The customers module keeps the assignment (read here as the order's address read brings it); pricing resolves it (or the default).
+      const assigned = async (companyId: string) => ((await t.ds.query(`SELECT pricing_profile_id FROM customers WHERE id = $1 AND company_id = $2`, [cust.id, companyId]))[0]?.pricing_profile_id as string | undefined) ?? null;
+      const profileFor = async (companyId: string, id: string | null) => (await catalog.placementTerms(companyId, id)).profile;
+      expect(await profileFor(c.companyId, await assigned(c.companyId))).toBeNull();
 
       const s = await spec(c.companyId, '10 yd');
       const w = await wasteType(c.companyId, 'DIRT');
@@ -273,7 +272,7 @@ describe('pricing routes (taxes, payment terms, policies, pricing profiles)', ()
       ).body.data;
       const vip = (await t.req('post', '/api/v1/pricing-profiles', { token: c.token, body: { name: 'VIP', items: [{ asset_specification_id: s, base_price_amount: 50 }] } }).expect(201)).body.data;
 
-      const p1 = await catalog.profileFor(c.companyId, await assigned(c.companyId));
+      const p1 = await profileFor(c.companyId, await assigned(c.companyId));
       expect(p1?.id).toBe(def.id);
       expect(catalog.itemFor(p1!, s, w)?.basePriceAmount).toBe(80);
       expect(catalog.itemFor(p1!, s, null)?.basePriceAmount).toBe(100);
@@ -281,15 +280,21 @@ describe('pricing routes (taxes, payment terms, policies, pricing profiles)', ()
       expect(catalog.itemFor(p1!, '00000000-0000-4000-8000-000000000000')).toBeNull();
 
       await t.ds.query(`UPDATE customers SET pricing_profile_id = $1 WHERE id = $2`, [vip.id, cust.id]);
-      const p2 = await catalog.profileFor(c.companyId, await assigned(c.companyId));
+      const p2 = await profileFor(c.companyId, await assigned(c.companyId));
       expect(p2?.id).toBe(vip.id);
       expect(p2?.items).toHaveLength(1);
       // Another company's customer id does not leak its profile: the caller's default applies.
-      expect(await customers.pricingTerms(t.ds.manager, co.companyId, cust.id)).toBeNull();
-      expect((await catalog.profileFor(co.companyId, await assigned(co.companyId)))?.id).not.toBe(vip.id);
+      expect(await assigned(co.companyId)).toBeNull();
+      expect((await profileFor(co.companyId, await assigned(co.companyId)))?.id).not.toBe(vip.id);
       // Another company's profile id does not resolve either.
-      expect((await catalog.profileFor(co.companyId, vip.id))?.id).not.toBe(vip.id);
-      expect((await catalog.profileFor(c.companyId, null))?.id).toBe(def.id);
+      expect((await profileFor(co.companyId, vip.id))?.id).not.toBe(vip.id);
+      expect((await profileFor(c.companyId, null))?.id).toBe(def.id);
+      // The default taxes and payment term come in the same statement.
+      await t.req('post', '/api/v1/taxes', { token: c.token, body: { name: 'State', rate_bps: 500, applies_to: 'all', is_default: true } }).expect(201);
+      await t.req('post', '/api/v1/payment-terms', { token: c.token, body: { name: 'Net 30', due_days: 30, is_default: true } }).expect(201);
+      const terms = await catalog.placementTerms(c.companyId, null);
+      expect(terms.taxes).toEqual([expect.objectContaining({ name: 'State', rate_bps: 500, applies_to: 'all' })]);
+      expect(terms.paymentTerm).toEqual({ id: expect.any(String), due_days: 30 });
     });
   });
 });

@@ -12,6 +12,8 @@ export interface Actor {
   /** The company the user belongs to (company users after `/company/create`, customers, drivers). */
   companyId: string | null;
   companyStatus: 'active' | 'inactive' | null;
+  /** The company's IANA time zone (read with the caller: dates "today" need no second query); null without a company. */
+  companyTimezone: string | null;
   /** The user has its role record (customer or driver profile; for company users: a company). */
   hasRoleRecord: boolean;
   /** The token's id and expiry. */

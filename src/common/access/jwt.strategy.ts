@@ -60,6 +60,7 @@ interface UserTokenRow {
   status: Actor['status'];
   company_id: string | null;
   company_status: 'active' | 'inactive' | null;
+  company_timezone: string | null;
   has_role_record: boolean;
   expires_at: Date;
 }
@@ -80,7 +81,7 @@ export class ActorResolver {
 
   private async user(c: TokenClaims): Promise<Actor | null> {
     const [row] = await this.ds.query<UserTokenRow[]>(
-      `SELECT u.id, u.type, u.name, u.email, u.status, u.company_id, co.status AS company_status,
+      `SELECT u.id, u.type, u.name, u.email, u.status, u.company_id, co.status AS company_status, co.timezone AS company_timezone,
               (CASE u.type WHEN 'company' THEN co.id IS NOT NULL AND co.owner_id IS NOT NULL
                            WHEN 'customer' THEN cu.id IS NOT NULL
                            WHEN 'driver' THEN d.id IS NOT NULL ELSE false END) AS has_role_record,
@@ -103,6 +104,7 @@ export class ActorResolver {
       status: row.status,
       companyId: row.company_status ? row.company_id : null,
       companyStatus: row.company_status ?? null,
+      companyTimezone: row.company_status ? row.company_timezone || 'UTC' : null,
       hasRoleRecord: row.has_role_record === true,
       jti: c.jti,
       tokenExpiresAt: new Date(row.expires_at),
@@ -126,6 +128,7 @@ export class ActorResolver {
       status: 'active',
       companyId: null,
       companyStatus: null,
+      companyTimezone: null,
       hasRoleRecord: true,
       jti: c.jti,
       tokenExpiresAt: new Date(row.expires_at),

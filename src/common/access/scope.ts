@@ -17,6 +17,8 @@ export class Scope {
     readonly companyId: string,
     /** The caller (null for the system). */
     readonly actorId: string | null,
+    /** The company's time zone when the caller's query brought it (Scope.of); else null and read when needed. */
+    readonly timezone: string | null = null,
   ) {}
 
   /** The caller's scope; 403 when the caller has no live company. */
@@ -24,7 +26,7 @@ export class Scope {
     if (!actor) throw ApiError.unauthorized('Authentication required.', 'UNAUTHENTICATED');
     if (actor.kind === 'admin') throw ApiError.forbidden('WRONG_ACTOR', 'Administrator tokens act on no company of their own.');
     if (!actor.companyId) throw noCompany(actor.type);
-    return new Scope(actor.type as ScopeKind, actor.companyId, actor.id);
+    return new Scope(actor.type as ScopeKind, actor.companyId, actor.id, actor.companyTimezone);
   }
 
   /** The whole company: its users, the system (auto-approval, relay), an administrator acting on it. */
@@ -52,7 +54,7 @@ export class Scope {
    * alone (a driver reading an order they have a job on). Use only after checking that rule.
    */
   widened(): Scope {
-    return new Scope('company', this.companyId, this.actorId);
+    return new Scope('company', this.companyId, this.actorId, this.timezone);
   }
 }
 

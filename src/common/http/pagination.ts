@@ -47,13 +47,18 @@ export function pageMeta(total: number, query: PageQuery): PageMeta {
 }
 
 /**
- * Applies `sort` (only among `sortable`: API name → SQL expression) and offset/limit, and counts in SQL.
- * `map` turns entities into response objects.
+ * Applies `sort` (only among `sortable`: API name → SQL expression; the tiebreak `id` follows the
+ * sort's direction, so one ascending index serves both), offset/limit, and counts in SQL.
+ * `map` turns entities into response objects; `mapRaw` (a query without joins only: one raw row per
+ * entity) also gets the row's raw columns, for values added with `addSelect` (names from other
+ * modules' SQL, aggregates), so that a page is one statement.
+ * `count` replaces the default exact `COUNT(DISTINCT id)` by a cheaper exact count (e.g. from a
+ * counter table).
  */
 export async function paginate<E extends ObjectLiteral, R = E>(
   qb: SelectQueryBuilder<E>,
   query: PageQuery,
-  options: { sortable?: Record<string, string>; defaultSort?: string; map?: (e: E) => R } = {},
+  options: { sortable?: Record<string, string>; defaultSort?: string; map?: (e: E) => R; mapRaw?: (e: E, raw: Record<string, unknown>) => R; count?: () => Promise<number> } = {},
 ): Promise<Page<R>> {
   const sortable = options.sortable ?? { created_at: `${qb.alias}.createdAt` };
   const sort = query.sort ?? options.defaultSort ?? '-created_at';
@@ -65,11 +70,30 @@ export async function paginate<E extends ObjectLiteral, R = E>(
   }
   const perPage = query.per_page ?? DEFAULT_PER_PAGE;
   const page = query.page ?? 1;
-  qb.orderBy(column, desc ? 'DESC' : 'ASC').addOrderBy(`${qb.alias}.id`, 'ASC');
+  qb.orderBy(column, desc ? 'DESC' : 'ASC').addOrderBy(`${qb.alias}.id`, desc ? 'DESC' : 'ASC');
   qb.skip((page - 1) * perPage).take(perPage);
-  const [rows, total] = await qb.getManyAndCount();
-  const items = options.map ? rows.map(options.map) : (rows as unknown as R[]);
-  return new Page(items, pageMeta(total, query));
+  const { map, mapRaw } = options;
+  if (mapRaw) {
+    if (qb.expressionMap.joinAttributes.length) throw new Error('paginate: mapRaw needs a query without joins (one raw row per entity).');
+    const { entities, raw } = await qb.getRawAndEntities();
+    const total = (page - 1) * perPage + entities.length;
+    const last = entities.length > 0 && entities.length < perPage; // a short page is the last one: its total is known
+    return new Page(
+      entities.map((e, i) => mapRaw(e, raw[i])),
+      pageMeta(last ? total : options.count ? await options.count() : await qb.getCount(), query),
+    );
+  }
+  const [rows, total] = options.count ? [await qb.getMany(), await options.count()] : await qb.getManyAndCount();
+  return new Page(map ? rows.map(map) : (rows as unknown as R[]), pageMeta(total, query));
+}
+
+/**
+ * The exact number of rows of a list query (its filters; no order, no page) as a plain `count(*)`:
+ * cheaper than TypeORM's `COUNT(DISTINCT id)`, and right for a query without joins.
+ */
+export async function countRows<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>): Promise<number> {
+  const row = await qb.clone().orderBy().skip(undefined).take(undefined).select('count(*)::int', 'n').getRawOne<{ n: number }>();
+  return row?.n ?? 0;
 }
 
 /** Escapes `%`, `_` and `\` for an ILIKE pattern. */

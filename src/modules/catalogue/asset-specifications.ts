@@ -366,14 +366,22 @@ export class CustomerCatalogueService {
   /** The specification and waste type of an order, as the customer may order them (inside the caller's transaction). */
   async orderable(m: EntityManager, companyId: string, specId: string, wasteTypeId: string): Promise<Orderable> {
     const scope = Scope.company(companyId);
-    const spec = await scopedQuery(m, AssetSpecification, scope, 'e').select(['e.id', 'e.name']).andWhere('e.id = :specId AND e.active', { specId }).getOne();
-    const waste = await scopedQuery(m, WasteType, scope, 'w').select(['w.id', 'w.name']).andWhere('w.id = :wasteTypeId AND w.active', { wasteTypeId }).getOne();
-    const link = spec && waste ? await m.getRepository(AssetSpecificationWasteType).findOneBy({ assetSpecificationId: spec.id, wasteTypeId: waste.id }) : null;
+    // One statement on the usual path: the specification with the waste type and their link joined.
+    const row = await scopedQuery(m, AssetSpecification, scope, 'e')
+      .select(['e.id AS spec_id', 'e.name AS spec_name', 'w.id AS waste_id', 'w.name AS waste_name', 'l.id AS link_id', 'l.price_override_amount AS price_override_amount'])
+      .leftJoin(WasteType, 'w', 'w.id = :wasteTypeId AND w.company_id = e.company_id AND w.active AND w.deleted_at IS NULL', { wasteTypeId })
+      .leftJoin(AssetSpecificationWasteType, 'l', 'l.asset_specification_id = e.id AND l.waste_type_id = w.id')
+      .andWhere('e.id = :specId AND e.active', { specId })
+      .getRawOne<{ spec_id: string; spec_name: string; waste_id: string | null; waste_name: string | null; link_id: string | null; price_override_amount: number | null }>();
+    // Without the specification, the waste type is looked up alone (to name every wrong field).
+    const waste = row
+      ? row.waste_id && { id: row.waste_id, name: row.waste_name! }
+      : await scopedQuery(m, WasteType, scope, 'w').select(['w.id', 'w.name']).andWhere('w.id = :wasteTypeId AND w.active', { wasteTypeId }).getOne();
     return {
-      spec: spec && { id: spec.id, name: spec.name },
-      waste: waste && { id: waste.id, name: waste.name },
-      allowed: !!link,
-      priceOverrideAmount: link?.priceOverrideAmount ?? null,
+      spec: row ? { id: row.spec_id, name: row.spec_name } : null,
+      waste: waste ? { id: waste.id, name: waste.name } : null,
+      allowed: !!row?.link_id,
+      priceOverrideAmount: row?.price_override_amount ?? null,
     };
   }
 

@@ -11,3 +11,4 @@ export { specificationSummary } from './asset-specifications';
 export { AssetDto } from './assets';
 /** The asset specification row type (the entity class stays inside catalogue). */
 export type { AssetSpecification } from './catalogue.entities';
+export { specificationNameSql, wasteTypeNameSql } from './catalogue-sql';

@@ -26,7 +26,10 @@ export class CompaniesService implements OnModuleInit {
 
   /** A user's profile shows its company's summary (users asks through `CompanySummaries`). */
   onModuleInit(): void {
-    this.summaries.register((m, companyId) => this.summary(companyId, m));
+    this.summaries.register(
+      (m, companyId) => this.summary(companyId, m),
+      (idColumn) => `(SELECT json_build_object('id', c.id, 'name', c.name, 'status', c.status) FROM companies c WHERE c.id = ${idColumn} AND c.deleted_at IS NULL)`,
+    );
   }
 
   /** Id, name and status of a live company; null when it is absent or deleted. */

@@ -19,10 +19,15 @@ export class CompanySettingsService {
   constructor(private readonly ds: DataSource) {}
 
   async get(companyId: string, m: EntityManager = this.ds.manager): Promise<CompanySettingsDto> {
-    const company = await m.findOneBy(Company, { id: companyId });
+    // One statement: the company with its settings row (absent until first saved: defaults).
+    const company = await m
+      .getRepository(Company)
+      .createQueryBuilder('c')
+      .leftJoinAndMapOne('c.settingsRow', CompanySettings, 's', 's.companyId = c.id')
+      .where('c.id = :companyId', { companyId })
+      .getOne();
     if (!company) throw ApiError.notFound('Company');
-    const row = await m.findOneBy(CompanySettings, { companyId });
-    return render(company, row);
+    return render(company, (company as Company & { settingsRow?: CompanySettings }).settingsRow ?? null);
   }
 
   /** Partial update; timezone and currency are written to the company too. */

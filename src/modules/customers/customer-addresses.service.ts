@@ -10,6 +10,7 @@ import { recordEvents } from '../../common/outbox/outbox';
 import { InUseRegistry } from '../../common/records/in-use';
 import { AddressDto, AddressSnapshot, CreateAddressDto } from './customer-address.dto';
 import { CustomerAddress } from './customer-address.entity';
+import { Customer } from './customer.entity';
 
 /**
  * A customer's own addresses. Exactly one live address is the default (the first one automatically);
@@ -99,20 +100,34 @@ export class CustomerAddressesService {
    * reach it (another customer's, deleted, absent). Inside the caller's transaction.
    */
   async snapshot(m: EntityManager, scope: Scope, id: string): Promise<AddressSnapshot | null> {
-    const where = scopeWhere(m, CustomerAddress, scope);
-    const a = where && (await m.getRepository(CustomerAddress).findOneBy({ ...where, id }));
+    return (await this.snapshotWithTerms(m, scope, id))?.address ?? null;
+  }
+
+  /**
+   * The address snapshot with its customer's pricing terms (tax exemption, assigned price book) in one
+   * statement, for pricing an order; null when `scope` does not reach the address.
+   */
+  async snapshotWithTerms(m: EntityManager, scope: Scope, id: string): Promise<{ address: AddressSnapshot; customer: { taxExempt: boolean; pricingProfileId: string | null } } | null> {
+    const a = await scopedQuery(m, CustomerAddress, scope, 'a')
+      .leftJoinAndMapOne('a.customerRow', Customer, 'c', 'c.id = a.customerId')
+      .andWhere('a.id = :id', { id })
+      .getOne();
     if (!a) return null;
+    const c = (a as CustomerAddress & { customerRow?: Customer }).customerRow;
     return {
-      label: a.label,
-      line1: a.line1,
-      line2: a.line2,
-      city: a.city,
-      region: a.region,
-      postal_code: a.postalCode,
-      country: a.country,
-      latitude: Number(a.latitude),
-      longitude: Number(a.longitude),
-      instructions: a.instructions,
+      address: {
+        label: a.label,
+        line1: a.line1,
+        line2: a.line2,
+        city: a.city,
+        region: a.region,
+        postal_code: a.postalCode,
+        country: a.country,
+        latitude: Number(a.latitude),
+        longitude: Number(a.longitude),
+        instructions: a.instructions,
+      },
+      customer: { taxExempt: !!c?.taxExempt, pricingProfileId: c?.pricingProfileId ?? null },
     };
   }
 

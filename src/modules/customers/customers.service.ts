@@ -2,7 +2,6 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
-import { scopeWhere } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { InUseRegistry } from '../../common/records/in-use';
@@ -92,12 +91,4 @@ export class CustomersService implements OnModuleInit {
   private async assertPricingProfile(m: EntityManager, companyId: string, id: string): Promise<void> {
     if (!(await this.pricingProfiles.isLive(m, companyId, id))) throw ApiError.validation({ pricing_profile_id: ['not found'] });
   }
-
-  /** What pricing an order needs to know of a customer of the company (null when not theirs). Inside the caller's transaction. */
-  async pricingTerms(m: EntityManager, companyId: string, customerId: string): Promise<{ taxExempt: boolean; pricingProfileId: string | null } | null> {
-    const where = scopeWhere(m, Customer, Scope.company(companyId));
-    const c = where && (await m.getRepository(Customer).findOne({ select: { id: true, taxExempt: true, pricingProfileId: true }, where: { ...where, id: customerId } }));
-    return c ? { taxExempt: c.taxExempt, pricingProfileId: c.pricingProfileId } : null;
-  }
-
 }

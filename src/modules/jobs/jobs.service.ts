@@ -92,7 +92,13 @@ export class JobsService implements OnModuleInit {
 
   /** Creates an unassigned job (event `job.created`). */
   async create(m: EntityManager, j: NewJob): Promise<JobView> {
-    const saved = await m.save(
+    return (await this.createMany(m, [j]))[0];
+  }
+
+  /** New unassigned jobs in one INSERT, with their `job.created` events in one more. */
+  async createMany(m: EntityManager, jobs: NewJob[]): Promise<JobView[]> {
+    if (!jobs.length) return [];
+    const rows = jobs.map((j) =>
       m.create(Job, {
         companyId: j.companyId,
         orderId: j.orderId,
@@ -104,14 +110,18 @@ export class JobsService implements OnModuleInit {
         destinationAddressId: j.destinationAddressId ?? null,
       }),
     );
-    await recordEvents(m, {
-      type: 'job.created',
-      aggregateType: 'job',
-      aggregateId: saved.id,
-      companyId: j.companyId,
-      payload: { order_id: j.orderId, type: j.type, scheduled_date: j.scheduledDate },
-    });
-    return view(saved);
+    await m.insert(Job, rows);
+    await recordEvents(
+      m,
+      ...rows.map((saved) => ({
+        type: 'job.created' as const,
+        aggregateType: 'job',
+        aggregateId: saved.id,
+        companyId: saved.companyId,
+        payload: { order_id: saved.orderId, type: saved.type, scheduled_date: saved.scheduledDate },
+      })),
+    );
+    return rows.map(view);
   }
 
   /** The order's latest unfinished job of a type, locked for the rest of the transaction; null when none. */

@@ -54,11 +54,13 @@ export class OrderLifecycle {
     return findScoped(m, Order, scope, id, { what: 'Order', lock: true });
   }
 
-  async move(m: EntityManager, order: Order, to: OrderStatus, actor: ChangeActor, reason: string | null = null, payload: OrderStatusExtras = {}): Promise<void> {
+  /** A status move; `set` are further columns written in the same UPDATE (e.g. `approvedAt`). */
+  async move(m: EntityManager, order: Order, to: OrderStatus, actor: ChangeActor, reason: string | null = null, payload: OrderStatusExtras = {}, set: Partial<Pick<Order, 'approvedAt' | 'rejectionReason' | 'cancelledAt' | 'cancellationReason'>> = {}): Promise<void> {
     const from = order.status;
     if (!ORDER_TRANSITIONS[from].includes(to)) throw ApiError.invalidTransition(from, to, 'Order');
     order.status = to;
-    await m.update(Order, { id: order.id }, { status: to });
+    Object.assign(order, set);
+    await m.update(Order, { id: order.id }, { status: to, ...set });
     await this.recordStatus(m, order, from, to, actor, reason, payload);
   }
 
@@ -76,11 +78,12 @@ export class OrderLifecycle {
     });
   }
 
-  /** Appends a bill's lines to the order (after its existing ones). */
-  async addLines(m: EntityManager, order: Order, bill: Bill, source: LineSource, changeRequestId: string | null = null): Promise<void> {
+  /** Appends a bill's lines to the order (after its existing ones; `firstPosition` 0 for a new order, which has none). */
+  async addLines(m: EntityManager, order: Order, bill: Bill, source: LineSource, changeRequestId: string | null = null, firstPosition?: number): Promise<void> {
     if (bill.lines.length === 0) return;
     assertStorable(bill.lines.flatMap((l) => [l.quantity, l.unit_amount, l.amount]));
-    const [{ next }] = await m.query<{ next: number }[]>(`SELECT coalesce(max(position), -1) + 1 AS next FROM order_lines WHERE order_id = $1`, [order.id]);
+    const next =
+      firstPosition ?? (await m.query<{ next: number }[]>(`SELECT coalesce(max(position), -1) + 1 AS next FROM order_lines WHERE order_id = $1`, [order.id]))[0].next;
     await m.insert(
       OrderLine,
       bill.lines.map((l, i) => ({
@@ -102,6 +105,21 @@ export class OrderLifecycle {
   /** Voids live lines (all of them, or those of some sources); they stay on record. */
   async voidLines(m: EntityManager, order: Order, sources?: LineSource[]): Promise<void> {
     await m.update(OrderLine, { orderId: order.id, voidedAt: IsNull(), ...(sources ? { source: In(sources) } : {}) }, { voidedAt: new Date() });
+  }
+
+  /** The totals of a new order's lines (as `refreshTotals` sums them in SQL), checked storable. */
+  totalsOf(lines: readonly { kind: string; amount: number }[]): Pick<Order, 'subtotalAmount' | 'discountAmount' | 'taxAmount' | 'totalAmount'> {
+    let subtotal = 0;
+    let discount = 0;
+    let tax = 0;
+    for (const l of lines) {
+      if (l.kind === 'discount') discount -= l.amount;
+      else if (l.kind === 'tax') tax += l.amount;
+      else subtotal += l.amount;
+    }
+    const total = subtotal - discount + tax;
+    assertStorable([subtotal, discount, tax, total]);
+    return { subtotalAmount: subtotal, discountAmount: discount, taxAmount: tax, totalAmount: total };
   }
 
   /** Recomputes the order's totals from its live lines (they add up exactly), and its payment status. */
@@ -137,8 +155,8 @@ export class OrderLifecycle {
 
   /** Approval's jobs: the delivery, and the pickup when a pickup date is set. */
   async createApprovalJobs(m: EntityManager, order: Order): Promise<void> {
-    await this.createJob(m, order, 'delivery', order.deliveryDate);
-    if (order.pickupDate) await this.createJob(m, order, 'pickup', order.pickupDate);
+    const job = (type: JobType, scheduledDate: string): NewJob => ({ companyId: order.companyId, orderId: order.id, type, scheduledDate, lotId: order.lotId });
+    await this.jobs.createMany(m, order.pickupDate ? [job('delivery', order.deliveryDate), job('pickup', order.pickupDate)] : [job('delivery', order.deliveryDate)]);
   }
 
   /** Keeps the delivery and pickup jobs in step with the order's dates (after approval). */

@@ -4,10 +4,10 @@ import { ApiError } from '../../common/http/api-error';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { CustomerCatalogueService } from '../catalogue';
-import { CustomerAddressesService, CustomersService } from '../customers';
+import { CustomerAddressesService } from '../customers';
 import { PricingCatalog } from '../pricing';
 import { PromotionsService } from '../promotions';
-import { LotsService } from '../sites';
+import { assertOpenResult, LotsService } from '../sites';
 import { Order, type AddressSnapshot, type FrozenTerms } from './order.entity';
 import { haversineMetres, type PromotionTerms } from './pricing-engine';
 
@@ -17,6 +17,8 @@ export interface OrderTarget {
   addressId: string;
   assetSpecificationId: string;
   wasteTypeId: string;
+  /** With a delivery date, the serving lot must be open that day (422 `HOLIDAY`, `CLOSED_DAY` on `delivery_date`). */
+  deliveryDate?: string;
 }
 
 export interface ResolvedTerms {
@@ -40,7 +42,6 @@ export class OrderTerms {
   constructor(
     private readonly catalog: PricingCatalog,
     private readonly catalogue: CustomerCatalogueService,
-    private readonly customers: CustomersService,
     private readonly addresses: CustomerAddressesService,
     private readonly lots: LotsService,
     private readonly promotions: PromotionsService,
@@ -48,7 +49,9 @@ export class OrderTerms {
 
   async resolve(m: EntityManager, t: OrderTarget): Promise<ResolvedTerms> {
     // One query at a time: inside a transaction they share one connection.
-    const address = await this.address(m, t.companyId, t.customerId, t.addressId);
+    // One statement per module (customers, catalogue, pricing, sites), one at a time: in a transaction they share one connection.
+    const target = await this.addresses.snapshotWithTerms(m, Scope.customer(t.companyId, t.customerId), t.addressId);
+    const address = target?.address ?? null;
     const { spec, waste, allowed, priceOverrideAmount } = await this.catalogue.orderable(m, t.companyId, t.assetSpecificationId, t.wasteTypeId);
     const errors: Record<string, string[]> = {};
     if (!address) errors.address_id = ['is not one of your addresses'];
@@ -57,24 +60,22 @@ export class OrderTerms {
     if (Object.keys(errors).length) throw ApiError.validation(errors);
     if (!allowed) throw ApiError.validation({ waste_type_id: [`is not allowed in a ${spec!.name}`] });
 
-    const customer = await this.customers.pricingTerms(m, t.companyId, t.customerId);
-    const profile = await this.catalog.profileFor(t.companyId, customer?.pricingProfileId ?? null, m);
+    const customer = target!.customer;
+    const { profile, taxes, paymentTerm: term } = await this.catalog.placementTerms(t.companyId, customer.pricingProfileId, m);
     const item = profile && this.catalog.itemFor(profile, spec!.id, waste!.id);
     if (!profile || !item) throw ApiError.unprocessable('NOT_PRICED', `${spec!.name} has no price for this customer yet.`, { asset_specification_id: ['has no price in the price book'] });
     // A waste-type-specific item has its own base; else the specification's override for this waste type applies.
     const base = item.wasteTypeId === null && priceOverrideAmount !== null ? priceOverrideAmount : item.basePriceAmount;
 
-    const lots = await this.lots.servingCandidates(m, t.companyId);
+    const lots = await this.lots.servingCandidates(m, t.companyId, t.deliveryDate);
     if (lots.positioned.length === 0) {
       throw ApiError.unprocessable(
         'NO_SERVING_LOT',
         lots.active === 0 ? 'The company has no active lot to deliver from.' : 'No active lot has a position (latitude and longitude) to deliver from.',
       );
     }
-    const nearest = lots.positioned.map((l) => ({ id: l.id, distance: haversineMetres(l, address!) })).sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id))[0];
-
-    const taxes = await this.catalog.defaultTaxes(t.companyId, m);
-    const term = await this.catalog.defaultPaymentTerm(t.companyId, m);
+    const nearest = lots.positioned.map((l) => ({ id: l.id, day: l.day, distance: haversineMetres(l, address!) })).sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id))[0];
+    if (t.deliveryDate) assertOpenResult('lot', nearest.day!, t.deliveryDate, 'delivery_date');
     const terms: FrozenTerms = {
       pricing_profile_id: profile.id,
       pricing_profile_item_id: item.id,
@@ -91,7 +92,7 @@ export class OrderTerms {
       delivery_price_per_km_amount: profile.deliveryPricePerKmAmount,
       distance_m: nearest.distance,
       taxes,
-      tax_exempt: !!customer?.taxExempt,
+      tax_exempt: customer.taxExempt,
       due_days: term?.due_days ?? 0,
       payment_term_id: term?.id ?? null,
       promotion: null,

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
 import { Tenant } from '../../common/access/tenant-policy';
 import type { AddressSnapshot } from '../customers';
@@ -48,13 +48,14 @@ export interface FrozenTerms {
 @Entity('orders')
 @Index('uq_orders_company_number', ['companyId', 'number'], { unique: true })
 @Index('idx_orders_company_status_delivery', ['companyId', 'status', 'deliveryDate'])
-@Index('idx_orders_company_delivery', ['companyId', 'deliveryDate'])
 @Index('idx_orders_customer', ['customerId', 'status'])
-// The lists' default sort (created_at DESC, id), company-wide and per customer (migration
-// 1764100000000-OrderListIndexes): (company_id, created_at DESC, id) and (company_id, customer_id,
-// created_at DESC, id). TypeORM cannot express a descending column, so they are declared by name and left alone.
-@Index('idx_orders_company_created', { synchronize: false })
-@Index('idx_orders_company_customer_created', { synchronize: false })
+// One index per sort the lists offer (migration 1764150000000-OrderListCounts): a page in either
+// direction is read from the index (the tiebreak id follows the sort's direction).
+@Index('idx_orders_company_created', ['companyId', 'createdAt', 'id'])
+@Index('idx_orders_company_customer_created', ['companyId', 'customerId', 'createdAt', 'id'])
+@Index('idx_orders_company_delivery', ['companyId', 'deliveryDate', 'id'])
+@Index('idx_orders_company_total', ['companyId', 'totalAmount', 'id'])
+@Index('idx_orders_company_status_id', ['companyId', 'status', 'id'])
 @Check('orders_status_check', `status IN ('pending', 'approved', 'rejected', 'scheduled', 'delivered', 'completed', 'cancelled')`)
 @Check('orders_payment_status_check', `payment_status IN ('unpaid', 'partially_paid', 'paid', 'refunded')`)
 @Check('orders_time_window_check', `time_window IN ('anytime', 'morning', 'afternoon')`)
@@ -215,4 +216,18 @@ export class OrderChangeRequest extends BaseEntity {
   @Column({ type: 'text', nullable: true }) rejectionReason: string | null;
   @Column({ type: 'uuid', nullable: true }) decidedBy: string | null;
   @Column({ type: 'timestamptz', nullable: true }) decidedAt: Date | null;
+}
+
+/**
+ * How many orders each customer of a company has in each status: kept by the trigger
+ * `orders_status_counts` (migration 1764150000000-OrderListCounts) in the transaction that changes the
+ * order, read for the lists' `meta.total`. Never written by the application.
+ */
+@Tenant({ customer: 'customerId', driver: false })
+@Entity('order_status_counts')
+export class OrderStatusCount {
+  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_order_status_counts' }) companyId: string;
+  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_order_status_counts' }) customerId: string;
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_order_status_counts' }) status: OrderStatus;
+  @Column({ type: 'int', default: 0 }) n: number;
 }

@@ -1,21 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager, IsNull, SelectQueryBuilder } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { likePattern, paginate } from '../../common/http/pagination';
+import { countRows, likePattern, paginate } from '../../common/http/pagination';
 import { currentManager, inTransaction } from '../../common/idempotency/request-transaction';
 import { recordEvents } from '../../common/outbox/outbox';
+import { jsonValue } from '../../database/json-value';
 import { CompanySettingsService, type CompanySettingsDto } from '../companies';
 import { JobsService } from '../jobs';
 import { OpeningCalendar } from '../sites';
-import { CustomerCatalogueService } from '../catalogue';
+import { CustomerCatalogueService, specificationNameSql, wasteTypeNameSql } from '../catalogue';
 import { CompaniesService } from '../companies';
-import { userNameOrEmailMatches } from '../users';
+import { userNameOrEmailMatches, userNameSql } from '../users';
 import { UsersService } from '../users';
-import { ONGOING_STATUSES, Order, OrderLine, OrderStatusChange, type FrozenTerms } from './order.entity';
+import { ONGOING_STATUSES, Order, OrderLine, OrderStatusChange, OrderStatusCount, type FrozenTerms } from './order.entity';
 import { OrderLifecycle } from './order-lifecycle';
 import { OrderTerms, todayIn, type ResolvedTerms } from './order-terms';
 import {
@@ -79,17 +80,11 @@ export class OrdersService {
   async place(actor: Actor, dto: PlaceOrderDto): Promise<OrderWithLinesDto> {
     const scope = Scope.of(actor);
     const companyId = scope.companyId;
-    const id = await inTransaction(this.ds, async (m) => {
+    const placed = await inTransaction(this.ds, async (m) => {
       const p = await this.price(m, scope, dto);
-      const [{ last_number: number }] = await m.query<{ last_number: number }[]>(
-        `INSERT INTO order_counters (company_id, last_number) VALUES ($1, 1)
-         ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number`,
-        [companyId],
-      );
       const order = m.create(Order, {
         companyId,
         customerId: actor.id,
-        number,
         status: 'pending',
         paymentStatus: 'unpaid',
         addressId: dto.address_id,
@@ -105,21 +100,43 @@ export class OrdersService {
         promotionCode: p.resolved.terms.promotion?.code ?? null,
         terms: p.resolved.terms,
         currency: p.settings.currency,
-        subtotalAmount: 0,
-        discountAmount: 0,
-        taxAmount: 0,
-        totalAmount: 0,
+        ...this.lifecycle.totalsOf(p.bill.lines),
         paidAmount: 0,
         dueDate: p.dueDate,
+        deliveredOn: null,
+        rejectionReason: null,
+        cancellationReason: null,
+        feedbackRating: null,
+        feedbackComment: null,
       });
-      await m.save(order);
-      await this.lifecycle.addLines(m, order, p.bill, 'placement');
-      await this.lifecycle.refreshTotals(m, order);
+      // The next number of the company comes with the INSERT (one statement; the counter row stays
+      // locked until the commit, so numbers are gap-free and a failed placement gives its number back).
+      const inserted = await m
+        .createQueryBuilder()
+        .insert()
+        .into(Order)
+        .addCommonTableExpression(
+          `INSERT INTO order_counters (company_id, last_number) VALUES (:counterCompanyId, 1)
+           ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number`,
+          'next_number',
+        )
+        .setParameter('counterCompanyId', companyId)
+        .values({ ...order, number: () => '(SELECT last_number FROM next_number)' })
+        .returning(['id', 'number', 'created_at', 'updated_at'])
+        .execute();
+      const row = inserted.raw[0] as { id: string; number: number; created_at: Date; updated_at: Date };
+      Object.assign(order, { id: row.id, number: Number(row.number), createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) });
+      await this.lifecycle.addLines(m, order, p.bill, 'placement', null, 0);
       await this.lifecycle.recordStatus(m, order, null, 'pending', actor, null, { total_amount: order.totalAmount });
-      if (p.settings.auto_approve_orders) await this.approveLocked(m, order, 'system');
-      return order.id;
+      if (p.settings.auto_approve_orders) {
+        await this.approveLocked(m, order, 'system');
+        return { id: order.id };
+      }
+      // The answer from what was just written: no read-back.
+      const names = { customer: actor.name, specification: p.resolved.specificationName, wasteType: p.resolved.wasteTypeName };
+      return { id: order.id, dto: { ...OrderDto.of(order, names, todayIn(p.settings.timezone)), lines: p.bill.lines.map(OrderLineDto.of) } };
     });
-    return this.withLines(scope, id);
+    return placed.dto ?? this.withLines(scope, placed.id);
   }
 
   /** Validation and pricing shared by placement and preview (for the customer of `scope`). */
@@ -133,8 +150,7 @@ export class OrdersService {
     if (dto.delivery_date < earliest) dateErrors.delivery_date = [`must be on or after ${earliest} (lead time ${settings.order_lead_time_days} days)`];
     if (dto.pickup_date && dto.pickup_date < dto.delivery_date) dateErrors.pickup_date = ['must not be before delivery_date'];
     if (Object.keys(dateErrors).length) throw ApiError.validation(dateErrors);
-    const resolved = await this.terms.resolve(m, { companyId, customerId, addressId: dto.address_id, assetSpecificationId: dto.asset_specification_id, wasteTypeId: dto.waste_type_id });
-    await this.calendar.assertOpen('lot', resolved.lotId, companyId, dto.delivery_date, m, 'delivery_date');
+    const resolved = await this.terms.resolve(m, { companyId, customerId, addressId: dto.address_id, assetSpecificationId: dto.asset_specification_id, wasteTypeId: dto.waste_type_id, deliveryDate: dto.delivery_date });
 
     let promotion = null;
     if (dto.promotion_code) {
@@ -160,27 +176,27 @@ export class OrdersService {
   // ------------------------------------------------------------ company decisions
 
   async approve(actor: Actor, companyId: string, id: string): Promise<OrderDto> {
+    const scope = Scope.of(actor);
     await this.ds.transaction(async (m) => {
-      const order = await this.lifecycle.lock(m, Scope.company(companyId), id);
+      const order = await this.lifecycle.lock(m, scope, id);
       await this.approveLocked(m, order, actor);
     });
-    return this.get(Scope.company(companyId), id);
+    return this.get(scope, id);
   }
 
   /** pending → approved, and the order's jobs (delivery; pickup when dated). */
   private async approveLocked(m: EntityManager, order: Order, actor: Actor | 'system'): Promise<void> {
-    await this.lifecycle.move(m, order, 'approved', actor, actor === 'system' ? 'auto-approved (company setting)' : null);
-    await m.update(Order, { id: order.id }, { approvedAt: new Date() });
+    await this.lifecycle.move(m, order, 'approved', actor, actor === 'system' ? 'auto-approved (company setting)' : null, {}, { approvedAt: new Date() });
     await this.lifecycle.createApprovalJobs(m, order);
   }
 
   async reject(actor: Actor, companyId: string, id: string, dto: ReasonDto): Promise<OrderDto> {
+    const scope = Scope.of(actor);
     await this.ds.transaction(async (m) => {
-      const order = await this.lifecycle.lock(m, Scope.company(companyId), id);
-      await this.lifecycle.move(m, order, 'rejected', actor, dto.reason ?? null);
-      await m.update(Order, { id: order.id }, { rejectionReason: dto.reason ?? null });
+      const order = await this.lifecycle.lock(m, scope, id);
+      await this.lifecycle.move(m, order, 'rejected', actor, dto.reason ?? null, {}, { rejectionReason: dto.reason ?? null });
     });
-    return this.get(Scope.company(companyId), id);
+    return this.get(scope, id);
   }
 
   /**
@@ -249,8 +265,7 @@ export class OrdersService {
       const settings = await this.settings.get(companyId, m);
       const [{ hours }] = await m.query<{ hours: string }[]>(`SELECT extract(epoch FROM (($1::date)::timestamp AT TIME ZONE $2) - now()) / 3600 AS hours`, [order.deliveryDate, settings.timezone]);
       const late = Number(hours) < settings.free_cancellation_hours;
-      await this.lifecycle.move(m, order, 'cancelled', actor, dto.reason ?? null, { late, fee_amount: late ? settings.cancellation_fee_amount : 0 });
-      await m.update(Order, { id: order.id }, { cancelledAt: new Date(), cancellationReason: dto.reason ?? null });
+      await this.lifecycle.move(m, order, 'cancelled', actor, dto.reason ?? null, { late, fee_amount: late ? settings.cancellation_fee_amount : 0 }, { cancelledAt: new Date(), cancellationReason: dto.reason ?? null });
       await this.lifecycle.voidLines(m, order);
       if (late && settings.cancellation_fee_amount > 0) {
         await this.lifecycle.addLines(m, order, flatFee(order.terms, 'cancellation_fee', `Late cancellation (within ${settings.free_cancellation_hours} h of delivery)`, settings.cancellation_fee_amount), 'cancellation');
@@ -278,7 +293,7 @@ export class OrdersService {
   // ------------------------------------------------------------ reads
 
   async list(scope: Scope, q: CompanyOrderQuery, ongoing = false): Promise<Page<OrderDto>> {
-    const qb = scopedQuery(this.ds.manager, Order, scope, 'o');
+    const qb = withNames(scopedQuery(this.ds.manager, Order, scope, 'o'));
     if (q.customer_id) qb.andWhere('o.customerId = :cid', { cid: q.customer_id });
     if (ongoing) qb.andWhere('o.status IN (:...ongoing)', { ongoing: ONGOING_STATUSES });
     if (q.status) qb.andWhere('o.status = :status', { status: q.status });
@@ -296,28 +311,45 @@ export class OrdersService {
         { q: likePattern(q.q), num },
       );
     }
-    const page = await paginate(qb, q, {
+    // Filtered by nothing but status (or ongoing) and customer, the total is a sum of counter rows; else an exact count(*).
+    const counted = !q.payment_status && !q.asset_specification_id && !q.date && !q.from && !q.to && !q.q;
+    const statuses = q.status ? (ongoing && !(ONGOING_STATUSES as readonly string[]).includes(q.status) ? [] : [q.status]) : ongoing ? ONGOING_STATUSES : null;
+    const today = await this.today(scope);
+    return paginate(qb, q, {
       sortable: { created_at: 'o.createdAt', delivery_date: 'o.deliveryDate', number: 'o.number', total_amount: 'o.totalAmount', status: 'o.status' },
+      mapRaw: (o, raw) => OrderDto.of(o, namesOf(raw), today),
+      count: counted ? () => this.countByStatus(scope, q.customer_id ?? null, statuses) : () => countRows(qb),
     });
-    const names = await this.names(page.items);
-    const today = await this.today(scope.companyId);
-    return new Page(page.items.map((o) => OrderDto.of(o, names(o), today)), page.meta);
   }
 
-  async get(scope: Scope, id: string): Promise<OrderDto> {
-    const order = await this.find(scope, id);
-    const names = await this.names([order]);
-    return OrderDto.of(order, names(order), await this.today(scope.companyId));
+  /** The number of orders `scope` reaches (of one customer, in some statuses) from the counter rows. */
+  private async countByStatus(scope: Scope, customerId: string | null, statuses: readonly string[] | null): Promise<number> {
+    if (statuses && statuses.length === 0) return 0;
+    const qb = scopedQuery(this.ds.manager, OrderStatusCount, scope, 'c').select('coalesce(sum(c.n), 0)::int', 'n');
+    if (customerId) qb.andWhere('c.customerId = :cid', { cid: customerId });
+    if (statuses) qb.andWhere('c.status IN (:...statuses)', { statuses });
+    return (await qb.getRawOne<{ n: number }>())?.n ?? 0;
   }
 
-  /** Reads through `m`, by default the current guarded request's transaction (it must see its own placement) or the DataSource. */
+  async get(scope: Scope, id: string, m: EntityManager = currentManager(this.ds)): Promise<OrderDto> {
+    const { order, raw } = await this.readOne(withNames(scopedQuery(m, Order, scope, 'o')), id);
+    return OrderDto.of(order, namesOf(raw), await this.today(scope, m));
+  }
+
+  /**
+   * The order with its names and live lines in one statement (the caller's query brought the time
+   * zone). Reads through `m`, by default the current guarded request's transaction (it must see its
+   * own placement) or the DataSource.
+   */
   async withLines(scope: Scope, id: string, m: EntityManager = currentManager(this.ds)): Promise<OrderWithLinesDto> {
-    const order = await this.find(scope, id, m);
-    // A transaction's one connection runs one query at a time; the pool runs them side by side.
-    const [names, lines, today] = m.queryRunner
-      ? [await this.names([order], m), await this.liveLines(order.id, m), await this.today(scope.companyId, m)]
-      : await Promise.all([this.names([order], m), this.liveLines(order.id, m), this.today(scope.companyId, m)]);
-    return { ...OrderDto.of(order, names(order), today), lines: lines.map(OrderLineDto.of) };
+    const { order, raw } = await this.readOne(withNames(scopedQuery(m, Order, scope, 'o')).addSelect(LIVE_LINES_SQL, 'live_lines'), id);
+    return { ...OrderDto.of(order, namesOf(raw), await this.today(scope, m)), lines: jsonValue<OrderLineDto[]>(raw.live_lines) };
+  }
+
+  private async readOne(qb: SelectQueryBuilder<Order>, id: string): Promise<{ order: Order; raw: Record<string, unknown> }> {
+    const { entities, raw } = await qb.andWhere('o.id = :id', { id }).getRawAndEntities();
+    if (!entities[0]) throw ApiError.notFound('Order');
+    return { order: entities[0], raw: raw[0] };
   }
 
   async full(companyId: string, id: string): Promise<OrderFullDto> {
@@ -371,10 +403,27 @@ export class OrdersService {
     return (o) => ({ customer: customers.get(o.customerId) ?? '', specification: specs.get(o.assetSpecificationId) ?? '', wasteType: wasteTypes.get(o.wasteTypeId) ?? '' });
   }
 
-  async today(companyId: string, m: EntityManager = this.ds.manager): Promise<string> {
-    return todayIn(await this.companies.timezone(companyId, m));
+  /** The company's date today: from the time zone the caller's query brought, else read. */
+  async today(scope: Scope, m: EntityManager = this.ds.manager): Promise<string> {
+    return todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId, m)));
   }
 }
+
+/** The names an order shows, as subqueries of the modules that own them (the read stays one statement). */
+function withNames(qb: SelectQueryBuilder<Order>): SelectQueryBuilder<Order> {
+  return qb
+    .addSelect(userNameSql('o.customer_id'), 'name_customer')
+    .addSelect(specificationNameSql('o.asset_specification_id'), 'name_specification')
+    .addSelect(wasteTypeNameSql('o.waste_type_id'), 'name_waste_type');
+}
+
+function namesOf(raw: Record<string, unknown>): OrderNames {
+  return { customer: (raw.name_customer as string | null) ?? '', specification: (raw.name_specification as string | null) ?? '', wasteType: (raw.name_waste_type as string | null) ?? '' };
+}
+
+/** The order's live bill lines, in order, as the DTO shows them (a JSON array). */
+const LIVE_LINES_SQL = `(SELECT coalesce(json_agg(json_build_object('kind', l.kind, 'description', l.description, 'quantity', l.quantity, 'unit_amount', l.unit_amount, 'amount', l.amount) ORDER BY l.position), '[]'::json)
+  FROM order_lines l WHERE l.order_id = o.id AND l.voided_at IS NULL)`;
 
 function quoteDto(p: Priced): QuoteDto {
   return {

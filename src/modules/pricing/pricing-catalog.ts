@@ -1,6 +1,7 @@
+import { jsonValue } from '../../database/json-value';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { PaymentTerm, PricingProfile, PricingProfileItem, Tax, TaxAppliesTo } from './pricing.entity';
+import { DataSource, EntityManager } from 'typeorm';
+import { PricingProfile, PricingProfileItem, TaxAppliesTo } from './pricing.entity';
 
 /** A tax as an order freezes it. */
 export interface FrozenTax {
@@ -19,29 +20,38 @@ export class PricingCatalog {
   constructor(private readonly ds: DataSource) {}
 
   /**
-   * The customer's assigned profile (`assignedProfileId`, the customers module keeps it) if live, else
-   * the company's default; null when neither exists. Items loaded.
+   * What pricing an order needs from the price book, in one statement: the customer's assigned
+   * profile (else the company's default) with its items, the default taxes and the default payment
+   * term. `profile` null when neither profile exists (taxes and term are then not read: nothing is priced).
    */
-  async profileFor(companyId: string, assignedProfileId: string | null, m: EntityManager = this.ds.manager): Promise<PricingProfile | null> {
-    const repo = m.getRepository(PricingProfile);
-    let profile: PricingProfile | null = null;
-    if (assignedProfileId) profile = await repo.findOneBy({ id: assignedProfileId, companyId, deletedAt: IsNull() });
-    profile ??= await repo.findOneBy({ companyId, isDefault: true, deletedAt: IsNull() });
-    if (profile) profile.items = await m.getRepository(PricingProfileItem).find({ where: { pricingProfileId: profile.id }, order: { position: 'ASC', id: 'ASC' } });
-    return profile;
+  async placementTerms(companyId: string, assignedProfileId: string | null, m: EntityManager = this.ds.manager): Promise<{ profile: PricingProfile | null; taxes: FrozenTax[]; paymentTerm: { id: string; due_days: number } | null }> {
+    const { entities, raw } = await m
+      .getRepository(PricingProfile)
+      .createQueryBuilder('p')
+      .leftJoinAndSelect('p.items', 'i')
+      .addSelect(
+        `(SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'rate_bps', t.rate_bps, 'applies_to', t.applies_to) ORDER BY t.name, t.id), '[]'::json)
+            FROM taxes t WHERE t.company_id = p.company_id AND t.is_default AND t.deleted_at IS NULL)`,
+        'default_taxes',
+      )
+      .addSelect(
+        `(SELECT json_build_object('id', pt.id, 'due_days', pt.due_days) FROM payment_terms pt
+           WHERE pt.company_id = p.company_id AND pt.is_default AND pt.deleted_at IS NULL ORDER BY pt.created_at LIMIT 1)`,
+        'default_term',
+      )
+      .where('p.companyId = :companyId', { companyId })
+      .andWhere(assignedProfileId ? '(p.id = :assigned OR p.isDefault)' : 'p.isDefault', { assigned: assignedProfileId })
+      .orderBy('i.position', 'ASC')
+      .addOrderBy('i.id', 'ASC')
+      .getRawAndEntities();
+    const profile = entities.find((p) => p.id === assignedProfileId) ?? entities.find((p) => p.isDefault) ?? null;
+    if (!profile || !raw[0]) return { profile: null, taxes: [], paymentTerm: null };
+    return { profile, taxes: jsonValue<FrozenTax[]>(raw[0].default_taxes), paymentTerm: jsonValue<{ id: string; due_days: number } | null>(raw[0].default_term) };
   }
 
-  /** The company's default taxes, as an order freezes them (name order). */
-  async defaultTaxes(companyId: string, m: EntityManager = this.ds.manager): Promise<FrozenTax[]> {
-    const taxes = await m.getRepository(Tax).find({ where: { companyId, isDefault: true }, order: { name: 'ASC', id: 'ASC' } });
-    return taxes.map((t) => ({ id: t.id, name: t.name, rate_bps: t.rateBps, applies_to: t.appliesTo }));
-  }
 
-  /** The company's default payment term (the oldest if several), or null. */
-  async defaultPaymentTerm(companyId: string, m: EntityManager = this.ds.manager): Promise<{ id: string; due_days: number } | null> {
-    const term = await m.getRepository(PaymentTerm).findOne({ where: { companyId, isDefault: true }, order: { createdAt: 'ASC' } });
-    return term && { id: term.id, due_days: term.dueDays };
-  }
+
+
 
   /** The profile's price for a specification: the waste-type-specific item first, else the any-waste item. */
   itemFor(profile: PricingProfile, assetSpecificationId: string, wasteTypeId: string | null = null): PricingProfileItem | null {

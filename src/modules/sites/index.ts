@@ -1,5 +1,5 @@
 /** What other modules may use of sites (never its entities). */
 export { SitesModule } from './sites.module';
-export { LotsService } from './lots.service';
+export { LotsService, type ServingLot } from './lots.service';
 export { StationsService } from './stations.service';
-export { OpeningCalendar } from './opening-calendar.service';
+export { OpeningCalendar, assertOpenResult } from './opening-calendar.service';

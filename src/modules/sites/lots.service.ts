@@ -4,8 +4,17 @@ import { InUseRegistry } from '../../common/records/in-use';
 import { SiteService } from './site.service';
 import { Scope } from '../../common/access/scope';
 import { scopedQuery } from '../../common/access/tenant-policy';
-import { Lot, LotHoliday } from './site.entity';
+import { Lot, LotHoliday, type OpeningHours } from './site.entity';
+import { openResult, type OpenResult } from './opening-calendar.service';
 import { CreateLotDto, LotDto, UpdateLotDto } from './sites.dto';
+
+/** An active lot with a position; `day`: whether it is open on the date asked for (null when none was). */
+export interface ServingLot {
+  id: string;
+  latitude: number;
+  longitude: number;
+  day: OpenResult | null;
+}
 
 /** Lots (yards): the shared site logic plus a capacity. */
 @Injectable()
@@ -21,10 +30,18 @@ export class LotsService extends SiteService<Lot, LotHoliday, LotDto, CreateLotD
   }
 
   /** The company's active lots (count) and those of them with a position, to serve an order from. */
-  async servingCandidates(m: EntityManager, companyId: string): Promise<{ active: number; positioned: { id: string; latitude: number; longitude: number }[] }> {
-    const lots = await scopedQuery(m, Lot, Scope.company(companyId), 's').select(['s.id', 's.latitude', 's.longitude']).andWhere('s.active').getMany();
-    const positioned = lots.filter((l) => l.latitude !== null && l.longitude !== null) as { id: string; latitude: number; longitude: number }[];
-    return { active: lots.length, positioned };
+  async servingCandidates(m: EntityManager, companyId: string, onDate?: string): Promise<{ active: number; positioned: ServingLot[] }> {
+    // One statement: with `onDate`, each lot's day (opening hours, holiday) comes along for the chosen lot's check.
+    const rows: { id: string; latitude: string | number | null; longitude: string | number | null; opening_hours: OpeningHours | null; holiday: string | null }[] = await scopedQuery(m, Lot, Scope.company(companyId), 's')
+      .select(['s.id AS id', 's.latitude AS latitude', 's.longitude AS longitude', 's.openingHours AS opening_hours'])
+      .addSelect(onDate ? '(SELECT h.name FROM lot_holidays h WHERE h.lot_id = s.id AND h.date = CAST(:onDate AS date) LIMIT 1)' : 'NULL::text', 'holiday')
+      .andWhere('s.active')
+      .setParameters(onDate ? { onDate } : {})
+      .getRawMany();
+    const positioned = rows
+      .filter((l) => l.latitude !== null && l.longitude !== null)
+      .map((l) => ({ id: l.id, latitude: Number(l.latitude), longitude: Number(l.longitude), day: onDate ? openResult({ active: true, opening_hours: l.opening_hours, holiday: l.holiday }, onDate) : null }));
+    return { active: rows.length, positioned };
   }
 
   protected async render(_m: EntityManager, lots: Lot[]): Promise<LotDto[]> {

@@ -36,6 +36,21 @@ const MESSAGES: Record<ClosedReason, (label: string, date: string, holiday?: str
   INACTIVE: (label) => `${label} is inactive.`,
 };
 
+/** A site's day from what was read of it: closed when inactive, on a holiday (its name) or on a weekday its hours leave closed. */
+export function openResult(site: { active: boolean; opening_hours: OpeningHours | null; holiday: string | null }, date: string): OpenResult {
+  if (!site.active) return { open: false, reason: 'INACTIVE' };
+  if (site.holiday !== null) return { open: false, reason: 'HOLIDAY', holiday: site.holiday };
+  if (!openOnWeekday(site.opening_hours, date)) return { open: false, reason: 'CLOSED_DAY' };
+  return { open: true };
+}
+
+/** 422 with the reason as the code (`HOLIDAY`, `CLOSED_DAY`, `INACTIVE`) unless `result` is open; with `field`, the error names it. */
+export function assertOpenResult(kind: SiteKindName, result: OpenResult, date: string, field?: string): void {
+  if (result.open) return;
+  const message = MESSAGES[result.reason!](TABLES[kind].label, date, result.holiday);
+  throw ApiError.unprocessable(result.reason!, message, field ? { [field]: [message] } : undefined);
+}
+
 /**
  * "Is this lot or station open on date D": for scheduling modules (orders, jobs, dispatch).
  * Closed when the site is inactive, on one of its holidays, or on a weekday its opening hours leave
@@ -55,10 +70,7 @@ export class OpeningCalendar {
       .andWhere('s.id = :id', { id })
       .getRawOne();
     if (!site) throw ApiError.notFound(t.label);
-    if (!site.active) return { open: false, reason: 'INACTIVE' };
-    if (site.holiday !== null) return { open: false, reason: 'HOLIDAY', holiday: site.holiday };
-    if (!openOnWeekday(site.opening_hours, date)) return { open: false, reason: 'CLOSED_DAY' };
-    return { open: true };
+    return openResult(site, date);
   }
 
   /**
@@ -66,10 +78,7 @@ export class OpeningCalendar {
    * `CLOSED_DAY` or `INACTIVE`; with `field`, the error also names it (`errors: {[field]: [...]}`).
    */
   async assertOpen(kind: SiteKindName, id: string, companyId: string, date: string, m?: EntityManager, field?: string): Promise<void> {
-    const result = await this.isOpen(kind, id, companyId, date, m);
-    if (result.open) return;
-    const message = MESSAGES[result.reason!](TABLES[kind].label, date, result.holiday);
-    throw ApiError.unprocessable(result.reason!, message, field ? { [field]: [message] } : undefined);
+    assertOpenResult(kind, await this.isOpen(kind, id, companyId, date, m), date, field);
   }
 
   /** Ids of the company's active sites of a kind that are open on `date` (e.g. stations open that day). */

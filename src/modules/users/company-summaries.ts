@@ -4,6 +4,8 @@ import type { CompanySummaryDto } from './user.dto';
 
 /** The summary (id, name, status) of a live company, or null when there is none (absent or deleted). */
 export type CompanySummaryLookup = (m: EntityManager, companyId: string) => Promise<CompanySummaryDto | null>;
+/** The same summary as SQL: a scalar subquery giving a JSON object (or null) for the company id in `idColumn`. */
+export type CompanySummarySql = (idColumn: string) => string;
 
 /**
  * How users learns of the company a user belongs to (dependency inversion: companies, a higher layer,
@@ -12,9 +14,16 @@ export type CompanySummaryLookup = (m: EntityManager, companyId: string) => Prom
 @Injectable()
 export class CompanySummaries {
   private lookup: CompanySummaryLookup | null = null;
+  private sqlOf: CompanySummarySql | null = null;
 
-  register(lookup: CompanySummaryLookup): void {
+  register(lookup: CompanySummaryLookup, sql: CompanySummarySql): void {
     this.lookup = lookup;
+    this.sqlOf = sql;
+  }
+
+  /** The summary as a subquery for the company id in `idColumn` (a read stays one statement); `NULL` when no lookup is registered. */
+  sql(idColumn: string): string {
+    return this.sqlOf ? this.sqlOf(idColumn) : 'NULL::json';
   }
 
   /** The company's summary; null without a company, when it is absent or deleted, or when no lookup is registered. */

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { hashPassword } from '../../common/security/passwords';
-import { UserDto } from './user.dto';
+import { CompanySummaryDto, UserDto } from './user.dto';
+import { jsonValue } from '../../database/json-value';
 import { CompanySummaries } from './company-summaries';
 import { MemberProfiles } from './member-profiles';
 import type { ContactChanges, UserStatus } from './user.types';
@@ -36,6 +37,7 @@ interface ProfileRow {
   company_id: string | null;
   email_verified_at: Date | null;
   created_at: Date;
+  company: CompanySummaryDto | string | null;
 }
 
 /** Creates users with their role record, and renders them. E-mail is unique among non-admin users. */
@@ -166,13 +168,14 @@ export class UsersService {
   /** The caller's profile (`/auth/me`, login `user`); the company summary comes from the companies module. */
   async profile(userId: string, m: EntityManager = this.ds.manager): Promise<UserDto> {
     const [row] = await m.query<ProfileRow[]>(
-      `SELECT u.id, u.type, u.name, u.email, u.phone, u.status, u.company_id, u.email_verified_at, u.created_at
+      `SELECT u.id, u.type, u.name, u.email, u.phone, u.status, u.company_id, u.email_verified_at, u.created_at,
+              ${this.companies.sql('u.company_id')} AS company
          FROM users u
         WHERE u.id = $1`,
       [userId],
     );
     if (!row) throw ApiError.notFound('User');
-    const company = await this.companies.get(m, row.company_id);
+    const company = jsonValue<CompanySummaryDto | null>(row.company);
     return {
       id: row.id,
       type: row.type,
