@@ -39,7 +39,8 @@ const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? process.env.TEST_DATABASE_URL ?
 const APP_PORT = opt('port', 3901);
 const FLOOR_PORT = APP_PORT + 1;
 const COUNT_PORT = APP_PORT + 2;
-const JWT_SECRET = randomBytes(32).toString('hex');
+// BENCH_JWT_SECRET: a fixed secret, to sign tokens for a kept database (--keep-db) when profiling by hand.
+const JWT_SECRET = process.env.BENCH_JWT_SECRET ?? randomBytes(32).toString('hex');
 const DB_NAME = `haulops_bench_${Date.now()}`;
 const DB_URL = (() => {
   const u = new URL(ADMIN_URL);

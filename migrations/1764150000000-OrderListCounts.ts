@@ -9,7 +9,12 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - `order_status_counts`: how many orders each customer of a company has in each status, kept by a
  *   trigger on `orders` in the same transaction as the change, so that `meta.total` of a list filtered
  *   by nothing but status, ongoing and customer is a sum of a few rows instead of a count of every order.
- *   An UPDATE touches its two counter rows in status order, so two transactions cannot deadlock on them.
+ *   The trigger is deferred to the commit, so a counter row is locked for the commit only, not for the
+ *   rest of the transaction (placements of one customer would queue on it); an UPDATE touches its two
+ *   counter rows in status order, so two transactions cannot deadlock on them.
+ * - `order_number_placeholders`: a placement inserts its order with a negative placeholder number from
+ *   this sequence and takes the company's next number just before the commit, so the counter row
+ *   (order_counters) is locked for the last statements only.
  */
 export class OrderListCounts1764150000000 implements MigrationInterface {
   name = 'OrderListCounts1764150000000';
@@ -53,14 +58,16 @@ export class OrderListCounts1764150000000 implements MigrationInterface {
       END
       $fn$`);
     await q.query(`
-      CREATE TRIGGER orders_status_counts AFTER INSERT OR DELETE OR UPDATE OF status, customer_id, company_id ON orders
-        FOR EACH ROW EXECUTE FUNCTION order_status_counts_apply()`);
+      CREATE CONSTRAINT TRIGGER orders_status_counts AFTER INSERT OR DELETE OR UPDATE OF status, customer_id, company_id ON orders
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION order_status_counts_apply()`);
+    await q.query(`CREATE SEQUENCE order_number_placeholders`);
     await q.query(`
       INSERT INTO order_status_counts (company_id, customer_id, status, n)
       SELECT company_id, customer_id, status, count(*) FROM orders GROUP BY company_id, customer_id, status`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP SEQUENCE order_number_placeholders`);
     await q.query(`DROP TRIGGER orders_status_counts ON orders`);
     await q.query(`DROP FUNCTION order_status_counts_apply()`);
     await q.query(`DROP TABLE order_status_counts`);

@@ -66,24 +66,51 @@ export class OrderLifecycle {
 
   /** History row and event for a status (also the initial `pending`, from null). */
   async recordStatus(m: EntityManager, order: Order, from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null, payload: OrderStatusExtras = {}): Promise<void> {
-    const actorId = actor === 'system' ? null : actor.id;
-    await m.insert(OrderStatusChange, { companyId: order.companyId, orderId: order.id, fromStatus: from, toStatus: to, actorId, actorType: actor === 'system' ? 'system' : actor.type, reason });
+    await this.recordHistory(m, order, from, to, actor, reason);
+    await this.recordStatusEvent(m, order, from, to, actor, reason, payload);
+  }
+
+  /** The history row of a status move. */
+  async recordHistory(m: EntityManager, order: Order, from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null): Promise<void> {
+    await m.insert(OrderStatusChange, { companyId: order.companyId, orderId: order.id, fromStatus: from, toStatus: to, actorId: actor === 'system' ? null : actor.id, actorType: actor === 'system' ? 'system' : actor.type, reason });
+  }
+
+  /** The event of a status move (`order.placed` for the initial one); it carries the order's number. */
+  async recordStatusEvent(m: EntityManager, order: Order, from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null, payload: OrderStatusExtras = {}): Promise<void> {
     await recordEvents(m, {
       type: from === null ? 'order.placed' : `order.${to}`,
       aggregateType: 'order',
       aggregateId: order.id,
       companyId: order.companyId,
-      actorId,
+      actorId: actor === 'system' ? null : actor.id,
       payload: { number: order.number, customer_id: order.customerId, from, to, reason, ...payload },
     });
   }
 
-  /** Appends a bill's lines to the order (after its existing ones; `firstPosition` 0 for a new order, which has none). */
-  async addLines(m: EntityManager, order: Order, bill: Bill, source: LineSource, changeRequestId: string | null = null, firstPosition?: number): Promise<void> {
+  /**
+   * Gives a new order (inserted with a placeholder number) the company's next number, in one
+   * statement. The counter row stays locked until the commit: call it last, just before the commit,
+   * so that placements of one company queue on it as briefly as possible. Numbers are gap-free: a
+   * transaction that fails gives its number back.
+   */
+  async takeNumber(m: EntityManager, order: Order): Promise<void> {
+    const result = await m.query<[{ number: number }[], number] | { number: number }[]>(
+      `WITH next_number AS (
+         INSERT INTO order_counters (company_id, last_number) VALUES ($1, 1)
+         ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number)
+       UPDATE orders SET number = next_number.last_number FROM next_number WHERE orders.id = $2 RETURNING orders.number`,
+      [order.companyId, order.id],
+    );
+    // An UPDATE answers [rows, count] through TypeORM's query runner.
+    const rows = (Array.isArray(result[0]) ? result[0] : result) as { number: number }[];
+    order.number = Number(rows[0].number);
+  }
+
+  /** Appends a bill's lines to the order (after its existing ones). */
+  async addLines(m: EntityManager, order: Order, bill: Bill, source: LineSource, changeRequestId: string | null = null): Promise<void> {
     if (bill.lines.length === 0) return;
     assertStorable(bill.lines.flatMap((l) => [l.quantity, l.unit_amount, l.amount]));
-    const next =
-      firstPosition ?? (await m.query<{ next: number }[]>(`SELECT coalesce(max(position), -1) + 1 AS next FROM order_lines WHERE order_id = $1`, [order.id]))[0].next;
+    const [{ next }] = await m.query<{ next: number }[]>(`SELECT coalesce(max(position), -1) + 1 AS next FROM order_lines WHERE order_id = $1`, [order.id]);
     await m.insert(
       OrderLine,
       bill.lines.map((l, i) => ({
@@ -99,6 +126,24 @@ export class OrderLifecycle {
         position: Number(next) + i,
         voidedAt: null,
       })),
+    );
+  }
+
+  /**
+   * A new order's bill lines (positions from 0) and its first history row (`pending`), in one
+   * statement: placement's writes before its number is taken (see `takeNumber`).
+   */
+  async recordPlacement(m: EntityManager, order: Order, bill: Bill, actor: Pick<Actor, 'id' | 'type'>): Promise<void> {
+    assertStorable(bill.lines.flatMap((l) => [l.quantity, l.unit_amount, l.amount]));
+    await m.query(
+      `WITH history AS (
+         INSERT INTO order_status_history (company_id, order_id, from_status, to_status, actor_id, actor_type, reason)
+         VALUES ($1, $2, NULL, 'pending', $3, $4, NULL))
+       INSERT INTO order_lines (company_id, order_id, kind, source, change_request_id, description, quantity, unit_amount, amount, position)
+       SELECT $1, $2, l.kind, 'placement', NULL, l.description, l.quantity, l.unit_amount, l.amount, e.ord - 1
+         FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS e(line, ord),
+              jsonb_to_record(e.line) AS l(kind text, description text, quantity int, unit_amount int, amount int)`,
+      [order.companyId, order.id, actor.id, actor.type, JSON.stringify(bill.lines)],
     );
   }
 

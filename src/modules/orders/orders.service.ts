@@ -109,25 +109,20 @@ export class OrdersService {
         feedbackRating: null,
         feedbackComment: null,
       });
-      // The next number of the company comes with the INSERT (one statement; the counter row stays
-      // locked until the commit, so numbers are gap-free and a failed placement gives its number back).
+      // A placeholder number until the end: the company's counter row is locked only from
+      // takeNumber to the commit (the event's INSERT, then COMMIT), not for the whole placement.
       const inserted = await m
         .createQueryBuilder()
         .insert()
         .into(Order)
-        .addCommonTableExpression(
-          `INSERT INTO order_counters (company_id, last_number) VALUES (:counterCompanyId, 1)
-           ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number`,
-          'next_number',
-        )
-        .setParameter('counterCompanyId', companyId)
-        .values({ ...order, number: () => '(SELECT last_number FROM next_number)' })
-        .returning(['id', 'number', 'created_at', 'updated_at'])
+        .values({ ...order, number: () => "-nextval('order_number_placeholders')" })
+        .returning(['id', 'created_at', 'updated_at'])
         .execute();
-      const row = inserted.raw[0] as { id: string; number: number; created_at: Date; updated_at: Date };
-      Object.assign(order, { id: row.id, number: Number(row.number), createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) });
-      await this.lifecycle.addLines(m, order, p.bill, 'placement', null, 0);
-      await this.lifecycle.recordStatus(m, order, null, 'pending', actor, null, { total_amount: order.totalAmount });
+      const row = inserted.raw[0] as { id: string; created_at: Date; updated_at: Date };
+      Object.assign(order, { id: row.id, createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) });
+      await this.lifecycle.recordPlacement(m, order, p.bill, actor);
+      await this.lifecycle.takeNumber(m, order);
+      await this.lifecycle.recordStatusEvent(m, order, null, 'pending', actor, null, { total_amount: order.totalAmount });
       if (p.settings.auto_approve_orders) {
         await this.approveLocked(m, order, 'system');
         return { id: order.id };
