@@ -280,6 +280,9 @@ async function seedOrders(q, w, count) {
   );
   await q(`SET session_replication_role = DEFAULT`);
   await q(`UPDATE order_counters SET last_number = $2 WHERE company_id = $1`, [w.companyId, start + count]);
+  // The triggers were off: the company's list counters (order_status_counts) are recounted.
+  await q(`DELETE FROM order_status_counts WHERE company_id = $1`, [w.companyId]);
+  await q(`INSERT INTO order_status_counts (company_id, customer_id, status, n) SELECT company_id, customer_id, status, count(*) FROM orders WHERE company_id = $1 GROUP BY 1, 2, 3`, [w.companyId]);
 }
 
 /** A query function on the benchmark database: PostgreSQL through pg, or the embedded files through PGlite (server stopped). */

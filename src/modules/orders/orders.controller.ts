@@ -138,16 +138,16 @@ export class CompanyOrdersController {
   @Access('CO')
   @ApiIdParam('orderId')
   @Endpoint({ summary: 'Approve a pending order: creates its delivery job (and pickup job when a pickup date is set), unassigned', type: OrderDto, errors: [404, 409], codes: { 409: ['INVALID_TRANSITION'] } })
-  approve(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('orderId') id: string) {
-    return this.orders.approve(actor, companyId, id);
+  approve(@CurrentActor() actor: Actor, @IdParam('orderId') id: string) {
+    return this.orders.approve(actor, id);
   }
 
   @Patch('reject/order/:orderId')
   @Access('CO')
   @ApiIdParam('orderId')
   @Endpoint({ summary: 'Reject a pending order, with an optional reason', type: OrderDto, errors: [404, 409, 422], codes: { 409: ['INVALID_TRANSITION'] } })
-  reject(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('orderId') id: string, @Body() dto: ReasonDto) {
-    return this.orders.reject(actor, companyId, id, dto);
+  reject(@CurrentActor() actor: Actor, @IdParam('orderId') id: string, @Body() dto: ReasonDto) {
+    return this.orders.reject(actor, id, dto);
   }
 }
 

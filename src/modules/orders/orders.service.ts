@@ -170,7 +170,7 @@ export class OrdersService {
 
   // ------------------------------------------------------------ company decisions
 
-  async approve(actor: Actor, companyId: string, id: string): Promise<OrderDto> {
+  async approve(actor: Actor, id: string): Promise<OrderDto> {
     const scope = Scope.of(actor);
     await this.ds.transaction(async (m) => {
       const order = await this.lifecycle.lock(m, scope, id);
@@ -185,7 +185,7 @@ export class OrdersService {
     await this.lifecycle.createApprovalJobs(m, order);
   }
 
-  async reject(actor: Actor, companyId: string, id: string, dto: ReasonDto): Promise<OrderDto> {
+  async reject(actor: Actor, id: string, dto: ReasonDto): Promise<OrderDto> {
     const scope = Scope.of(actor);
     await this.ds.transaction(async (m) => {
       const order = await this.lifecycle.lock(m, scope, id);
