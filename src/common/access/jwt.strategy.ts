@@ -3,6 +3,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { DataSource } from 'typeorm';
+import { preparedQuery } from '../../database/prepared-query';
 import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../http/api-error';
 import { isUuid } from '../http/id-param';
@@ -66,8 +67,9 @@ interface UserTokenRow {
 }
 
 /**
- * Resolves the caller of a verified token in one query: the token row (revocation), the user or
- * admin, the company's status and the role record.
+ * Resolves the caller of a verified token in one query (a prepared statement: it runs on every
+ * request): the token row (revocation), the user or admin, the company's status and time zone, and
+ * the role record.
  */
 @Injectable()
 export class ActorResolver {
@@ -80,7 +82,9 @@ export class ActorResolver {
   }
 
   private async user(c: TokenClaims): Promise<Actor | null> {
-    const [row] = await this.ds.query<UserTokenRow[]>(
+    const [row] = await preparedQuery<UserTokenRow>(
+      this.ds,
+      'actor_user',
       `SELECT u.id, u.type, u.name, u.email, u.status, u.company_id, co.status AS company_status, co.timezone AS company_timezone,
               (CASE u.type WHEN 'company' THEN co.id IS NOT NULL AND co.owner_id IS NOT NULL
                            WHEN 'customer' THEN cu.id IS NOT NULL
@@ -112,7 +116,9 @@ export class ActorResolver {
   }
 
   private async admin(c: TokenClaims): Promise<Actor | null> {
-    const [row] = await this.ds.query<{ id: string; name: string; email: string; expires_at: Date }[]>(
+    const [row] = await preparedQuery<{ id: string; name: string; email: string; expires_at: Date }>(
+      this.ds,
+      'actor_admin',
       `SELECT a.id, a.name, a.email, t.expires_at
          FROM auth_tokens t JOIN admins a ON a.id = t.admin_id
         WHERE t.jti = $1 AND t.admin_id = $2 AND t.revoked_at IS NULL`,
