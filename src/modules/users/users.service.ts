@@ -4,6 +4,7 @@ import { ApiError } from '../../common/http/api-error';
 import { hashPassword } from '../../common/security/passwords';
 import { CompanySummaryDto, UserDto } from './user.dto';
 import { jsonValue } from '../../database/json-value';
+import { preparedQuery } from '../../database/prepared-query';
 import { CompanySummaries } from './company-summaries';
 import { MemberProfiles } from './member-profiles';
 import type { ContactChanges, UserStatus } from './user.types';
@@ -166,14 +167,13 @@ export class UsersService {
   }
 
   /** The caller's profile (`/auth/me`, login `user`); the company summary comes from the companies module. */
-  async profile(userId: string, m: EntityManager = this.ds.manager): Promise<UserDto> {
-    const [row] = await m.query<ProfileRow[]>(
-      `SELECT u.id, u.type, u.name, u.email, u.phone, u.status, u.company_id, u.email_verified_at, u.created_at,
+  async profile(userId: string, m?: EntityManager): Promise<UserDto> {
+    const sql = `SELECT u.id, u.type, u.name, u.email, u.phone, u.status, u.company_id, u.email_verified_at, u.created_at,
               ${this.companies.sql('u.company_id')} AS company
          FROM users u
-        WHERE u.id = $1`,
-      [userId],
-    );
+        WHERE u.id = $1`;
+    // Outside a transaction a prepared statement (`/auth/me` runs it on every call).
+    const [row] = m ? await m.query<ProfileRow[]>(sql, [userId]) : await preparedQuery<ProfileRow>(this.ds, 'user_profile', sql, [userId]);
     if (!row) throw ApiError.notFound('User');
     const company = jsonValue<CompanySummaryDto | null>(row.company);
     return {
