@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /* eslint-disable */
-// npm run bench [-- --duration 10 --rounds 3 --connections 50 --embedded --skip-build --keep-db]
+// npm run bench [-- --duration 10 --rounds 3 --connections 50 --embedded --skip-build --keep-db --heap-mb 160]
 //
 // Builds, creates a fresh database, migrates it (the server runs its migrations at start), seeds reference
 // data through the API (companies, owners, customers, lots, specifications, waste types, price books,
@@ -112,10 +112,13 @@ async function waitFor(port, urlPath, ms = 120_000) {
   }
   throw new Error(`port ${port} did not answer ${urlPath}`);
 }
+// Like production (Dockerfile): the access log on (one line per request) and the same heap limit.
+const HEAP_MB = opt('heap-mb', 160);
 const serverEnv = (port, extra = {}) => ({
   PORT: String(port),
   JWT_SECRET,
-  LOG_LEVEL: 'warn',
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+  NODE_OPTIONS: HEAP_MB > 0 ? `--max-old-space-size=${HEAP_MB}` : '',
   OUTBOX_RELAY_ENABLED: 'false',
   TRUST_PROXY: 'true',
   ...(EMBEDDED ? { DATA_DIR, DATABASE_URL: '' } : { DATABASE_URL: DB_URL }),

@@ -2,23 +2,23 @@ import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import { randomUUID } from 'node:crypto';
+import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { checkRequestInput, JSON_MEDIA_TYPES, jsonBodiesOnly } from './common/http/request-input';
 import { buildOpenApiDocument } from './common/http/openapi-document';
 import { validationPipe } from './common/http/validation';
-import { JsonLogger, requestContext } from './common/logger';
+import { appLogger, PinoNestLogger, requestLogging } from './common/logger';
+import { Metrics } from './common/metrics/metrics';
 import { httpDrainOf } from './common/shutdown/http-drain';
 import { AppConfig } from './config/app-config';
-
-const REQUEST_ID = /^[\w.-]{1,100}$/;
 
 /**
  * Builds the application with every cross-cutting convention; used by `main.ts` and by the tests,
  * so both run the same stack. The HTTP adapter is chosen here, and only here.
  */
 export async function createApp(config: AppConfig, extraModules: Type[] = []): Promise<NestExpressApplication> {
-  const logger = new JsonLogger(config.logLevel);
+  const pinoLogger = appLogger(config);
+  const logger = new PinoNestLogger(pinoLogger);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules), {
     logger,
     bufferLogs: false,
@@ -32,13 +32,14 @@ export async function createApp(config: AppConfig, extraModules: Type[] = []): P
   httpDrainOf(app);
   app.enableCors({ exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Idempotent-Replayed'] });
 
-  // Request id: taken from X-Request-Id when sane, else generated; echoed back and put on every log line.
-  app.use((req: { headers: Record<string, string | undefined> }, res: { setHeader(n: string, v: string): void }, next: () => void) => {
-    const incoming = req.headers['x-request-id'];
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.setHeader('X-Request-Id', requestId);
-    requestContext.run({ requestId }, next);
-  });
+  // Security headers; the API documentation pages (Swagger UI, its OAuth2 redirect page) need inline scripts and styles, the API none.
+  const strict = helmet();
+  const docs = helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'", "'unsafe-inline'"], 'style-src': ["'self'", "'unsafe-inline'", 'https:'], 'img-src': ["'self'", 'data:', 'https:'] } } });
+  app.use((req: { path: string }, res: unknown, next: () => void) => ((req.path.startsWith('/api/documentation') || req.path.startsWith('/api/oauth2-callback') ? docs : strict) as (q: unknown, s: unknown, n: () => void) => void)(req, res, next));
+  // Request id (from X-Request-Id when sane, else generated; echoed back) on every log line, one access-log
+  // line per request (src/common/logger.ts), and the request metrics (GET /metrics).
+  app.use(requestLogging(pinoLogger));
+  app.use(app.get(Metrics).middleware());
   // Body parsers after the request id, so that their errors carry it too. Bodies are JSON only (415
   // otherwise; multipart on the upload route of src/modules/media), nested at most MAX_JSON_DEPTH levels,
   // and no string of a body or query holds NUL or an unpaired surrogate (src/common/http/request-input.ts).

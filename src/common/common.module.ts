@@ -12,13 +12,15 @@ import { IdempotencyInterceptor } from './idempotency/idempotent';
 import { MailService } from './mail/mail.service';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { InUseRegistry } from './records/in-use';
+import { Metrics } from './metrics/metrics';
+import { MetricsController } from './metrics/metrics.controller';
 import { RedisThrottlerStorage } from './throttle/redis-throttler.storage';
 import { ThrottleGuard } from './throttle/throttle.guard';
 
 /**
  * The conventions every module relies on, registered once: configuration, access guard (global,
  * default deny), JWT, throttle (Redis-backed when REDIS_URL is set), error filter, success envelope,
- * idempotency, mail, the in-use registry and the outbox relay.
+ * idempotency, mail, the in-use registry, the outbox relay and the metrics (GET /metrics).
  */
 @Global()
 @Module({})
@@ -27,6 +29,7 @@ export class CommonModule {
     const redisStorage = config.redisUrl ? new RedisThrottlerStorage(config.redisUrl, config.redisPrefix) : undefined;
     return {
       module: CommonModule,
+      controllers: [MetricsController],
       imports: [
         DiscoveryModule,
         PassportModule,
@@ -45,12 +48,13 @@ export class CommonModule {
         MailService,
         OutboxRelay,
         InUseRegistry,
+        Metrics,
         IdempotencyInterceptor,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [AppConfig, JwtModule, MailService, OutboxRelay, IdempotencyInterceptor, ThrottleGuard, InUseRegistry],
+      exports: [AppConfig, JwtModule, MailService, OutboxRelay, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
     };
   }
 }

@@ -1,6 +1,10 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { LoggerService } from '@nestjs/common';
-import type { LogLevel } from '../config/app-config';
+import { randomUUID } from 'node:crypto';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import type { AppConfig, LogLevel } from '../config/app-config';
 
 /** Per-request context, available to every log line and to the error filter. */
 export interface RequestContext {
@@ -9,30 +13,74 @@ export interface RequestContext {
 export const requestContext = new AsyncLocalStorage<RequestContext>();
 export const currentRequestId = (): string | undefined => requestContext.getStore()?.requestId;
 
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+/**
+ * What a log line may never show, whoever logs it: credentials, tokens and personal data are
+ * replaced by "[redacted]" at the top level and one level down (pino's fast-redact paths).
+ */
+export const REDACTED_FIELDS = ['password', 'password_hash', 'passwordHash', 'token', 'access_token', 'refresh_token', 'authorization', 'cookie', 'email', 'secret', 'otp'];
+const REDACT_PATHS = [...REDACTED_FIELDS, ...REDACTED_FIELDS.map((f) => `*.${f}`), 'req.headers.authorization', 'req.headers.cookie'];
 
-/** Structured JSON logs, one object a line, carrying the request id when there is one. */
-export class JsonLogger implements LoggerService {
-  constructor(private readonly level: LogLevel = 'info') {}
+/**
+ * A pino logger: JSON lines (`time` ISO, `level` as a word, the request id of the current request on
+ * every line), with the fields of REDACTED_FIELDS redacted.
+ */
+export function createLogger(level: LogLevel, destination: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId ? { request_id: requestId } : {};
+      },
+    },
+    destination,
+  );
+}
 
-  private write(level: Exclude<LogLevel, 'silent'>, message: unknown, context?: string, extra?: Record<string, unknown>) {
-    if (RANK[level] < RANK[this.level]) return;
-    const line: Record<string, unknown> = { time: new Date().toISOString(), level };
-    if (context) line.context = context;
-    const requestId = currentRequestId();
-    if (requestId) line.request_id = requestId;
-    if (message instanceof Error) {
-      line.msg = message.message;
-      line.stack = message.stack;
-    } else if (typeof message === 'object' && message !== null) {
-      Object.assign(line, message);
-    } else {
-      line.msg = String(message);
+const roots = new Map<LogLevel, Logger>();
+const byConfig = new WeakMap<AppConfig, Logger>();
+
+/**
+ * The application's logger: on stdout, written asynchronously (lines logged while a write is under
+ * way go out together: one write for many lines under load), flushed when the process exits; one per
+ * level in a process. `config.logStream` (tests) sends the lines there instead.
+ */
+export function appLogger(config: AppConfig): Logger {
+  let logger = byConfig.get(config);
+  if (logger) return logger;
+  if (config.logStream) {
+    logger = createLogger(config.logLevel, config.logStream);
+  } else {
+    logger = roots.get(config.logLevel);
+    if (!logger) {
+      const destination = pino.destination({ dest: 1, sync: false });
+      process.once('exit', () => destination.flushSync());
+      logger = createLogger(config.logLevel, destination);
+      roots.set(config.logLevel, logger);
     }
-    if (extra) Object.assign(line, extra);
-    const out = JSON.stringify(line) + '\n';
-    if (level === 'error' || level === 'warn') process.stderr.write(out);
-    else process.stdout.write(out);
+  }
+  byConfig.set(config, logger);
+  return logger;
+}
+
+/** Nest's logger interface over pino: `new Logger('Context').log({ msg, ... })` or `.log('text')`. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  private write(level: 'debug' | 'info' | 'warn' | 'error', message: unknown, context: string | undefined, stack?: string) {
+    if (!this.logger.isLevelEnabled(level)) return;
+    const fields: Record<string, unknown> = context ? { context } : {};
+    if (message instanceof Error) {
+      this.logger[level]({ ...fields, err: message });
+    } else if (typeof message === 'object' && message !== null) {
+      this.logger[level]({ ...fields, ...(message as Record<string, unknown>), ...(stack ? { stack } : {}) });
+    } else {
+      this.logger[level]({ ...fields, ...(stack ? { stack } : {}) }, String(message));
+    }
   }
 
   // Nest calls these with (message, ...optionalParams) where the last string is the context.
@@ -41,7 +89,7 @@ export class JsonLogger implements LoggerService {
   }
   error(message: unknown, ...rest: unknown[]) {
     const stack = rest.length > 1 && typeof rest[0] === 'string' ? (rest[0] as string) : undefined;
-    this.write('error', message, ctx(rest), stack ? { stack } : undefined);
+    this.write('error', message, ctx(rest), stack);
   }
   warn(message: unknown, ...rest: unknown[]) {
     this.write('warn', message, ctx(rest));
@@ -60,4 +108,47 @@ export class JsonLogger implements LoggerService {
 function ctx(rest: unknown[]): string | undefined {
   const last = rest[rest.length - 1];
   return typeof last === 'string' ? last : undefined;
+}
+
+const REQUEST_ID = /^[\w.-]{1,100}$/;
+
+type Req = IncomingMessage & { route?: { path?: string }; actor?: { id: string }; baseUrl?: string };
+
+/** The route pattern that answered (`/api/v1/order/:order`), never the raw URL (ids, query strings). */
+export function routeOf(req: Req): string {
+  return req.route?.path ? `${req.baseUrl ?? ''}${req.route.path}` : 'unmatched';
+}
+
+/**
+ * The request id (from `X-Request-Id` when sane, else generated; echoed back) for every log line of
+ * the request, then one access-log line per request when it ends: method, route pattern, status,
+ * duration, request id, actor id. No URL, headers, bodies, tokens or e-mails.
+ */
+export function requestLogging(logger: Logger) {
+  const access = pinoHttp<Req, ServerResponse>({
+    logger,
+    // The request id reaches every line through the logger's mixin (requestContext); no per-request child binding.
+    quietReqLogger: false,
+    genReqId: (req, res) => {
+      const incoming = req.headers['x-request-id'];
+      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    customAttributeKeys: { responseTime: 'duration_ms' },
+    serializers: { req: () => undefined, res: () => undefined, err: pino.stdSerializers.err },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessMessage: () => 'request',
+    customErrorMessage: () => 'request failed',
+    customSuccessObject: (req, res, value: Record<string, unknown>) => accessFields(req, res, value),
+    customErrorObject: (req, res, _err, value: Record<string, unknown>) => accessFields(req, res, value),
+  });
+  return (req: Req, res: ServerResponse, next: () => void) => {
+    access(req, res);
+    requestContext.run({ requestId: String(req.id) }, next);
+  };
+}
+
+function accessFields(req: Req, res: ServerResponse, value: Record<string, unknown>): Record<string, unknown> {
+  return { method: req.method, route: routeOf(req), status: res.statusCode, duration_ms: value.duration_ms, actor_id: req.actor?.id ?? null };
 }

@@ -11,11 +11,15 @@ export class AppConfig {
   redisUrl?: string;
   jwtSecret: string;
   adminRegistrationKey?: string;
+  /** When set, GET /metrics needs `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string;
   smtpUrl?: string;
   mailFrom: string;
   dataDir: string;
   trustProxy: boolean | number | string;
   logLevel: LogLevel;
+  /** Where log lines go instead of stdout (tests read them); not an environment setting. */
+  logStream?: { write(line: string): void };
   /** Where the embedded database lives (default DATA_DIR/pgdata); tests use `memory://`. */
   embeddedPath?: string;
   /** Throttle window and limit of PUB-T / TOK-T routes (seed §8: 5 a minute). */
@@ -106,6 +110,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('ADMIN_REGISTRATION_KEY', 'must be at least 12 characters long');
   }
   c.adminRegistrationKey = key || undefined;
+
+  const metricsToken = env.METRICS_TOKEN?.trim();
+  if (metricsToken !== undefined && metricsToken !== '' && metricsToken.length < 16) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters long');
+  }
+  c.metricsToken = metricsToken || undefined;
 
   const tp = env.TRUST_PROXY?.trim();
   if (!tp || tp === 'false') c.trustProxy = false;

@@ -3,6 +3,8 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource, DataSourceOptions, LoggerOptions } from 'typeorm';
+import { appLogger } from '../common/logger';
+import { PinoTypeOrmLogger } from './typeorm-logger';
 import { MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
 import { ENTITIES } from './entities';
@@ -33,8 +35,10 @@ export function databaseTarget(config: AppConfig): DatabaseTarget {
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,
     installExtensions: false,
-    // Failed queries surface as errors (logged by the error filter when unexpected); query logs only in debug.
-    logging: (config.logLevel === 'debug' ? ['query', 'error'] : false) as LoggerOptions,
+    // Through pino (src/database/typeorm-logger.ts): statements at debug; failed and slow (over 1 s) ones always.
+    logging: ['query', 'error', 'warn', 'migration'] as LoggerOptions,
+    logger: new PinoTypeOrmLogger(appLogger(config)),
+    maxQueryExecutionTime: 1000,
   };
   if (config.databaseUrl) {
     return { options: { ...common, url: config.databaseUrl, extra: { max: 10 } } as DataSourceOptions };

@@ -1,9 +1,10 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Optional } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
 import { ApiError } from '../../common/http/api-error';
 import { Endpoint } from '../../common/http/openapi';
+import { RedisThrottlerStorage } from '../../common/throttle/redis-throttler.storage';
 
 class HealthDto {
   @ApiProperty({ example: 'ok' }) status: string;
@@ -13,13 +14,20 @@ class HealthDto {
 class ReadyDto {
   @ApiProperty({ example: 'ready' }) status: string;
   @ApiProperty({ example: 'postgres', enum: ['postgres', 'embedded'] }) database: string;
+  @ApiProperty({ example: 'up', enum: ['up', 'not_configured'], description: 'Redis (throttle counts, live push across instances) when REDIS_URL is set.' }) redis: string;
 }
+
+/** How long /ready waits for Redis's PONG. */
+const REDIS_TIMEOUT_MS = 1000;
 
 /** Documented extensions outside the seed: liveness and readiness probes. */
 @ApiTags('Health')
 @Controller()
 export class HealthController {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    @Optional() private readonly throttleStore?: RedisThrottlerStorage,
+  ) {}
 
   @Get('health')
   @Access('PUB')
@@ -30,7 +38,13 @@ export class HealthController {
 
   @Get('ready')
   @Access('PUB')
-  @Endpoint({ summary: 'Readiness: the database is reachable', description: 'Extension (not in the seed). 503 when the database does not answer.', type: ReadyDto, errors: [503] })
+  @Endpoint({
+    summary: 'Readiness: the database (and Redis, when configured) answer',
+    description: `Extension (not in the seed). 503 \`DATABASE_UNAVAILABLE\` when the database does not answer, \`REDIS_UNAVAILABLE\` when REDIS_URL is set and Redis does not answer PING within ${REDIS_TIMEOUT_MS} ms.`,
+    type: ReadyDto,
+    errors: [503],
+    codes: { 503: ['DATABASE_UNAVAILABLE', 'REDIS_UNAVAILABLE'] },
+  })
   async ready(): Promise<ReadyDto> {
     try {
       await this.ds.query('SELECT 1');
@@ -38,6 +52,13 @@ export class HealthController {
       throw new ApiError(503, 'DATABASE_UNAVAILABLE', 'The database is not reachable.');
     }
     const embedded = !(this.ds.options as { url?: string }).url;
-    return { status: 'ready', database: embedded ? 'embedded' : 'postgres' };
+    const redis = this.throttleStore?.redis;
+    if (redis) {
+      let timer: NodeJS.Timeout | undefined;
+      const pong = await Promise.race([redis.ping().catch(() => null), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), REDIS_TIMEOUT_MS)))]);
+      clearTimeout(timer);
+      if (pong !== 'PONG') throw new ApiError(503, 'REDIS_UNAVAILABLE', 'Redis is not reachable.');
+    }
+    return { status: 'ready', database: embedded ? 'embedded' : 'postgres', redis: redis ? 'up' : 'not_configured' };
   }
 }

@@ -96,7 +96,7 @@ describe('shared conventions over HTTP', () => {
       const h = await t.http.get('/health').expect(200);
       expect(h.body).toMatchObject({ success: true, data: { status: 'ok' } });
       const r = await t.http.get('/ready').expect(200);
-      expect(r.body.data).toEqual({ status: 'ready', database: t.db });
+      expect(r.body.data).toEqual({ status: 'ready', database: t.db, redis: 'not_configured' });
     });
 
     it('rejects an oversized body with 413', async () => {
