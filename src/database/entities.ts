@@ -3,15 +3,16 @@ import { MailMessage } from '../common/mail/mail-message.entity';
 import { OutboxDelivery } from '../common/outbox/outbox-delivery.entity';
 import { OutboxEvent } from '../common/outbox/outbox-event.entity';
 import { Admin } from '../modules/admin/admin.entity';
-import { Attendance } from '../modules/attendance/attendance.entity';
+import { Attendance, AttendanceBreak } from '../modules/attendance/attendance.entity';
 import { AuthToken } from '../modules/auth/auth-token.entity';
 import { OneTimeCode } from '../modules/auth/one-time-code.entity';
-import { Asset, AssetCategory, AssetSpecification, AssetSpecificationWasteType, AssetStyle, WasteType } from '../modules/catalogue/catalogue.entities';
+import { Asset, AssetCategory, AssetHistory, AssetSpecification, AssetSpecificationWasteType, AssetStyle, WasteType } from '../modules/catalogue/catalogue.entities';
+import { JobEvidence, JobIssue, JobLocation, StationTicket } from '../modules/dispatch/dispatch.entities';
 import { Company } from '../modules/companies/company.entity';
 import { Customer } from '../modules/customers/customer.entity';
 import { CustomerAddress } from '../modules/customers/customer-address.entity';
 import { Driver } from '../modules/drivers/driver.entity';
-import { Job } from '../modules/jobs/job.entity';
+import { Job, JobStatusChange } from '../modules/jobs/job.entity';
 import { Media } from '../modules/media/media.entity';
 import { Order, OrderChangeRequest, OrderLine, OrderStatusChange, OrderStatusCount } from '../modules/orders/order.entity';
 import { Truck, TruckType } from '../modules/fleet/fleet.entity';
@@ -29,10 +30,10 @@ export const ENTITIES = [
   OutboxEvent,
   OutboxDelivery,
   Admin,
-  Attendance,
+  Attendance, AttendanceBreak,
   AuthToken,
   OneTimeCode,
-  WasteType, AssetCategory, AssetStyle, AssetSpecification, AssetSpecificationWasteType, Asset, QrCode,
+  WasteType, AssetCategory, AssetStyle, AssetSpecification, AssetSpecificationWasteType, Asset, AssetHistory, QrCode,
   Company,
   Customer,
   CustomerAddress,
@@ -42,5 +43,6 @@ export const ENTITIES = [
   Lot, LotHoliday, Station, StationHoliday,
   CompanyDocument, CompanySettings,
   Tax, PaymentTerm, Policy, PricingProfile, PricingProfileItem, Promotion, TruckType, Truck,
-  Order, OrderLine, OrderStatusChange, OrderStatusCount, OrderChangeRequest, Job,
+  Order, OrderLine, OrderStatusChange, OrderStatusCount, OrderChangeRequest, Job, JobStatusChange,
+  JobEvidence, JobIssue, StationTicket, JobLocation,
 ];

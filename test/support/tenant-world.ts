@@ -37,6 +37,8 @@ export const RECORD_KINDS = [
   'media',
   'order',
   'orderChangeRequest',
+  'attendance',
+  'job',
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
@@ -93,6 +95,11 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
   const order = await placeOrder(t, w, { pickup_date: inDays(13) });
   await send('patch', `approve/order/${order.id}`, undefined, w.company.token, 200);
   const change = await send('post', `customer/orders/${order.id}/order-change-requests`, { type: 'extend_rental', days: 1 }, w.customer.token, 201);
+  // The driver checks in with the truck (today's day stays open, so DR-IN routes admit the driver).
+  const attendance = await send('post', 'driver/check-in', { lat: 40.0, lng: -89.0, truck_id: truck.id }, w.driver.token, 201);
+  const full = await get(`order/${order.id}/full`);
+  const delivery = (full.jobs as { id: string; type: string }[]).find((j) => j.type === 'delivery');
+  if (!delivery) throw new Error(`[${name}] the approved order has no delivery job`);
 
   // A second customer of the same company with an address and an order of its own.
   const customer2 = await memberActor(t, w.company, 'customer');
@@ -131,6 +138,8 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
       media: upload.body.data.id,
       order: order.id,
       orderChangeRequest: change.id,
+      attendance: attendance.id,
+      job: delivery.id,
     },
   };
 }
@@ -164,6 +173,8 @@ export const PARAM_KINDS: Record<string, RecordKind> = {
   order: 'order',
   orderId: 'order',
   orderChangeRequest: 'orderChangeRequest',
+  attendanceId: 'attendance',
+  driverJob: 'job',
 };
 
 /** Ambiguous parameter names (`{holiday}`, `{id}`, …): the kind depends on the path. Checked before PARAM_KINDS. */
@@ -183,6 +194,7 @@ export const BODY_ID_KINDS: Record<string, RecordKind> = {
   document_id: 'document',
   driver_id: 'driver',
   home_lot_id: 'lot',
+  job_id: 'job',
   lot_id: 'lot',
   // AssetLocationDto: with location_type 'lot'.
   location_id: 'lot',

@@ -35,6 +35,8 @@ export const API_TAGS: Record<string, string> = {
   'Order change requests (customer)': 'A customer asks to change an order (reschedule, extend, pick up early…) and sees the price first.',
   'Order change requests': 'The company decides on customers\' change requests.',
   Media: 'File uploads (JPEG, PNG, WebP, PDF) and serving them back by URL.',
+  'Attendance (driver)': 'A driver\'s day: check-in (position, truck), breaks, check-out, resume; today\'s state and past days.',
+  Attendance: 'Drivers\' days as the company sees them: lists, one day with its breaks, a driver\'s worked minutes over a range.',
   Health: 'Liveness and readiness probes (extensions outside the seed).',
   Documentation: 'The interactive documentation\'s OAuth2 redirect page.',
 };

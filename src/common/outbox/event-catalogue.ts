@@ -111,15 +111,37 @@ interface NamedEvents {
   'order_change_request.approved': { order_id: string; number: number; customer_id: string; type: string; details: ChangeRequestDetailsPayload; total_amount: number };
   'order_change_request.rejected': { order_id: string; customer_id: string; type: string; reason: string };
 
+  // A driver's day (attendance module); the aggregate is the day, the actor the driver.
+  'attendance.checked_in': { driver_id: string; work_date: string; truck_id: string | null; lat: number; lng: number };
+  'attendance.break_started': { driver_id: string; work_date: string; break_id: string };
+  'attendance.break_ended': { driver_id: string; work_date: string; break_id: string; minutes: number };
+  /** `auto`: closed at the end of its date because the driver checked in on a later day without checking out. */
+  'attendance.checked_out': { driver_id: string; work_date: string; worked_minutes: number; auto: boolean };
+  'attendance.resumed': { driver_id: string; work_date: string };
+
   'job.created': { order_id: string; type: string; scheduled_date: string };
-  'job.aborted': { order_id: string; reason: string };
+  'job.updated': { order_id: string; fields: string[] };
+  'job.reassigned': { order_id: string; from_driver_id: string | null; to_driver_id: string | null };
+  'job.deleted': { order_id: string; type: string };
+  'asset.moved_by_job': { job_id: string; from: string; to: string; location_type: 'lot' | 'customer_address' | 'station' | 'truck' | null; location_id: string | null };
 }
+
+/** A job's status move (jobs module): `job.assigned`, `job.in_progress`, `job.completed`, `job.aborted`. */
+export interface JobStatusPayload {
+  order_id: string;
+  type: 'delivery' | 'pickup' | 'swap' | 'dump_return' | 'relocate';
+  from: 'unassigned' | 'assigned' | 'in_progress' | 'completed' | 'aborted';
+  to: 'unassigned' | 'assigned' | 'in_progress' | 'completed' | 'aborted';
+  driver_id: string | null;
+  reason: string | null;
+}
+type JobStatusEvents = { [K in 'job.assigned' | 'job.in_progress' | 'job.completed' | 'job.aborted']: JobStatusPayload };
 
 /**
  * Event name → payload. An interface, so that tests can add their own events by module augmentation
  * (`declare module '…/event-catalogue' { interface EventCatalogue { 'test.pinged': {…} } }`).
  */
-export interface EventCatalogue extends NamedEvents, RecordEvents, SiteEvents, MemberEvents, OrderStatusEvents {}
+export interface EventCatalogue extends NamedEvents, RecordEvents, SiteEvents, MemberEvents, OrderStatusEvents, JobStatusEvents {}
 
 /** A recorded event's name (`order.cancelled`). */
 export type EventType = keyof EventCatalogue & string;

@@ -10,11 +10,12 @@ import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
 import { CompanyRecords } from '../../common/records/company-records';
+import { recordEvents } from '../../common/outbox/outbox';
 import { InUseRegistry } from '../../common/records/in-use';
 import { EnumField, EnumQuery, PartialInput, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
 import { AssetPlaces } from './asset-places';
 import { AssetSpecificationsService } from './asset-specifications';
-import { Asset, ASSET_CONDITIONS, ASSET_STATUSES, AssetCondition, AssetStatus, LOCATION_TYPES, LocationType } from './catalogue.entities';
+import { Asset, ASSET_CONDITIONS, ASSET_STATUSES, AssetCondition, AssetHistory, AssetStatus, LOCATION_TYPES, LocationType } from './catalogue.entities';
 
 /** Statuses a company user may set by hand; the others come from jobs. */
 export const MANUAL_STATUSES = ['available', 'maintenance', 'retired'] as const;
@@ -134,6 +135,82 @@ export class AssetsService implements OnModuleInit {
   /** Reserved assets back to available, in the caller's transaction (an asset already out on site keeps its status). */
   async releaseReserved(m: EntityManager, assetIds: readonly string[]): Promise<void> {
     if (assetIds.length) await m.update(Asset, { id: In([...assetIds]), status: 'reserved' }, { status: 'available' });
+  }
+
+  /**
+   * Reserves an available asset of the specification for a job, race-free in one statement: the
+   * chosen one (`assetId`, it must be the company's, of the specification and available), or the first
+   * free one, preferring those based at `lotId`, then by code. Concurrent callers never get the same
+   * asset: the row is locked (`FOR UPDATE SKIP LOCKED`) and re-checked `available` by the UPDATE.
+   * 409 ASSET_UNAVAILABLE when none is free (or the chosen one is not). Records the history row and event.
+   */
+  async reserve(m: EntityManager, r: { companyId: string; specificationId: string; lotId: string | null; assetId?: string | null; jobId: string }): Promise<string> {
+    const rows: { id: string; status: AssetStatus }[] = r.assetId
+      ? await m.query(
+          `UPDATE assets SET status = 'reserved', updated_at = now()
+            WHERE id = $1 AND company_id = $2 AND asset_specification_id = $3 AND status = 'available' AND deleted_at IS NULL
+            RETURNING id, 'available' AS status`,
+          [r.assetId, r.companyId, r.specificationId],
+        )
+      : await m.query(
+          `UPDATE assets SET status = 'reserved', updated_at = now()
+            WHERE id = (SELECT id FROM assets
+                         WHERE company_id = $1 AND asset_specification_id = $2 AND status = 'available' AND deleted_at IS NULL
+                         ORDER BY (home_lot_id IS NOT DISTINCT FROM $3::uuid) DESC, code, id
+                         LIMIT 1 FOR UPDATE SKIP LOCKED)
+              AND status = 'available'
+            RETURNING id, 'available' AS status`,
+          [r.companyId, r.specificationId, r.lotId],
+        );
+    const row = (Array.isArray(rows[0]) ? rows[0][0] : rows[0]) as { id: string } | undefined;
+    if (!row) {
+      throw ApiError.conflict(
+        'ASSET_UNAVAILABLE',
+        r.assetId ? 'The chosen asset is not available (another job holds it, or it is out, in maintenance or of another specification).' : 'No asset of the specification is available.',
+      );
+    }
+    await this.recordJobMoves(m, r.companyId, [{ assetId: row.id, from: 'available', to: 'reserved', place: null }], r.jobId);
+    return row.id;
+  }
+
+  /**
+   * Moves assets for a job (dispatch): status and, when given, the place (type, id, position), each
+   * with a history row and an `asset.moved_by_job` event, in the caller's transaction.
+   */
+  async moveForJob(m: EntityManager, companyId: string, jobId: string, moves: readonly { assetId: string; to: AssetStatus; place: { type: LocationType; id: string; lat: number | null; lng: number | null } | null }[]): Promise<void> {
+    if (!moves.length) return;
+    const current = await m.find(Asset, { where: { id: In(moves.map((x) => x.assetId)), companyId }, lock: { mode: 'pessimistic_write' } });
+    const from = new Map(current.map((a) => [a.id, a.status]));
+    for (const x of moves) {
+      if (!from.has(x.assetId)) throw ApiError.notFound('Asset');
+      const set: Partial<Asset> = { status: x.to };
+      if (x.place) Object.assign(set, { locationType: x.place.type, locationId: x.place.id, lat: x.place.lat, lng: x.place.lng, locationUpdatedAt: new Date() });
+      await m.update(Asset, { id: x.assetId }, set);
+    }
+    await this.recordJobMoves(m, companyId, moves.map((x) => ({ assetId: x.assetId, from: from.get(x.assetId) ?? null, to: x.to, place: x.place })), jobId);
+  }
+
+  /** The history of an asset's moves by jobs, oldest first. */
+  async history(companyId: string, assetId: string, m: EntityManager = this.ds.manager): Promise<{ from: AssetStatus | null; to: AssetStatus; location_type: LocationType | null; location_id: string | null; job_id: string | null; at: string }[]> {
+    const rows = await m.find(AssetHistory, { where: { companyId, assetId }, order: { createdAt: 'ASC' } });
+    return rows.map((r) => ({ from: r.fromStatus, to: r.toStatus, location_type: r.locationType, location_id: r.locationId, job_id: r.jobId, at: r.createdAt.toISOString() }));
+  }
+
+  private async recordJobMoves(m: EntityManager, companyId: string, moves: { assetId: string; from: AssetStatus | null; to: AssetStatus; place: { type: LocationType; id: string; lat: number | null; lng: number | null } | null }[], jobId: string): Promise<void> {
+    await m.insert(
+      AssetHistory,
+      moves.map((x) => ({ companyId, assetId: x.assetId, fromStatus: x.from, toStatus: x.to, locationType: x.place?.type ?? null, locationId: x.place?.id ?? null, lat: x.place?.lat ?? null, lng: x.place?.lng ?? null, jobId })),
+    );
+    await recordEvents(
+      m,
+      ...moves.map((x) => ({
+        type: 'asset.moved_by_job' as const,
+        aggregateType: 'asset',
+        aggregateId: x.assetId,
+        companyId,
+        payload: { job_id: jobId, from: x.from ?? x.to, to: x.to, location_type: x.place?.type ?? null, location_id: x.place?.id ?? null },
+      })),
+    );
   }
 
   list(companyId: string, query: AssetQuery) {

@@ -1,4 +1,4 @@
-import { Check, Column, DeleteDateColumn, Entity, ForeignKey, Index } from 'typeorm';
+import { Check, Column, CreateDateColumn, DeleteDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
 import { Tenant } from '../../common/access/tenant-policy';
 
@@ -155,4 +155,27 @@ export class Asset extends CompanyOwned {
   @Column({ type: 'text', nullable: true }) locationType: LocationType | null;
   @Column({ type: 'uuid', nullable: true }) locationId: string | null;
   @Column({ type: 'timestamptz', nullable: true }) locationUpdatedAt: Date | null;
+}
+
+/** Every status or place change of an asset made by a job (dispatch): the asset's history. */
+@Tenant({ customer: false, driver: false })
+@Entity('asset_history')
+@Index('idx_asset_history_asset', ['assetId', 'createdAt'])
+@Check('asset_history_location_type_check', `location_type IN ('lot', 'customer_address', 'station', 'truck')`)
+export class AssetHistory {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Index('idx_asset_history_company')
+  @ForeignKey('companies', { name: 'asset_history_company_id_fkey' })
+  @Column({ type: 'uuid' })
+  companyId: string;
+  @ForeignKey('assets', { name: 'asset_history_asset_id_fkey' }) @Column({ type: 'uuid' }) assetId: string;
+  @Column({ type: 'text', nullable: true }) fromStatus: AssetStatus | null;
+  @Column({ type: 'text' }) toStatus: AssetStatus;
+  @Column({ type: 'text', nullable: true }) locationType: LocationType | null;
+  @Column({ type: 'uuid', nullable: true }) locationId: string | null;
+  @Column({ type: 'double precision', nullable: true }) lat: number | null;
+  @Column({ type: 'double precision', nullable: true }) lng: number | null;
+  /** The job that made the change (no foreign key: jobs are a higher layer's rows). */
+  @Column({ type: 'uuid', nullable: true }) jobId: string | null;
+  @CreateDateColumn({ type: 'timestamptz', default: () => 'clock_timestamp()' }) createdAt: Date;
 }

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
+import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
 import type { BodyRef } from '../../common/access/tenant-policy';
@@ -129,6 +130,29 @@ export class TrucksService implements OnModuleInit {
   /** Body references must be the company's live trucks (share-locked until the commit): 422 `not found` on their fields otherwise. */
   assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
     return this.records.assertOwned(m, companyId, refs);
+  }
+
+  /**
+   * Body references must be the company's live trucks in service (status `active`), share-locked until
+   * the commit: 422 on their fields otherwise (`not found`, or `is in maintenance`/`is retired`). One statement.
+   */
+  async assertActive(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
+    const ids = [...new Set(refs.map((r) => r.id?.toLowerCase()).filter((id): id is string => !!id))];
+    if (!ids.length) return;
+    const rows: { id: string; status: string }[] = await this.records
+      .query(companyId, 't', m)
+      .select('t.id', 'id')
+      .addSelect('t.status', 'status')
+      .andWhere('t.id IN (:...truckIds)', { truckIds: ids })
+      .setLock('pessimistic_read')
+      .getRawMany();
+    const status = new Map(rows.map((r) => [r.id.toLowerCase(), r.status]));
+    const errors: Record<string, string[]> = {};
+    for (const r of refs) {
+      const s = r.id ? status.get(r.id.toLowerCase()) : 'active';
+      if (s !== 'active') errors[r.field] = [s === undefined ? 'not found' : s === 'maintenance' ? 'is in maintenance' : `is ${s}`];
+    }
+    if (Object.keys(errors).length) throw ApiError.validation(errors);
   }
 
   /** The type and home lot given must be the company's (422 otherwise). */

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, ForeignKey, Index } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
 import { Tenant } from '../../common/access/tenant-policy';
 import { JOB_STATUSES, JOB_TYPES, UNFINISHED_JOB_STATUSES, type JobStatus, type JobType } from './job.types';
@@ -16,6 +16,8 @@ export { JOB_STATUSES, JOB_TYPES, UNFINISHED_JOB_STATUSES, type JobStatus, type 
 @Index('idx_jobs_driver_date', ['driverId', 'scheduledDate'], { where: 'driver_id IS NOT NULL' })
 @Check('jobs_type_check', `type IN ('delivery', 'pickup', 'swap', 'dump_return', 'relocate')`)
 @Check('jobs_status_check', `status IN ('unassigned', 'assigned', 'in_progress', 'completed', 'aborted')`)
+@Check('jobs_last_lat_check', `last_lat BETWEEN -90 AND 90`)
+@Check('jobs_last_lng_check', `last_lng BETWEEN -180 AND 180`)
 export class Job extends BaseEntity {
   @ForeignKey('companies', { name: 'jobs_company_id_fkey' }) @Column({ type: 'uuid' }) companyId: string;
   @Index('idx_jobs_order') @ForeignKey('orders', { name: 'jobs_order_id_fkey' }) @Column({ type: 'uuid' }) orderId: string;
@@ -52,4 +54,40 @@ export class Job extends BaseEntity {
   @Column({ type: 'timestamptz', nullable: true }) startedAt: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) completedAt: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) abortedAt: Date | null;
+  @Column({ type: 'timestamptz', nullable: true }) assignedAt: Date | null;
+  /** The asset a pickup or swap takes away from the site (set when the job completes). */
+  @Index('idx_jobs_removed_asset', { where: 'removed_asset_id IS NOT NULL' })
+  @ForeignKey('assets', { name: 'jobs_removed_asset_id_fkey' })
+  @Column({ type: 'uuid', nullable: true })
+  removedAssetId: string | null;
+  /** A pickup merged into a swap by route collapse: it keeps its order and completes with the swap. */
+  @Index('idx_jobs_merged_into', { where: 'merged_into_job_id IS NOT NULL' })
+  @ForeignKey('jobs', { name: 'jobs_merged_into_job_id_fkey' })
+  @Column({ type: 'uuid', nullable: true })
+  mergedIntoJobId: string | null;
+  /** The latest location the driver sent for the job. */
+  @Column({ type: 'double precision', nullable: true }) lastLat: number | null;
+  @Column({ type: 'double precision', nullable: true }) lastLng: number | null;
+  @Column({ type: 'timestamptz', nullable: true }) lastLocationAt: Date | null;
+}
+
+/** Every status move of a job: from, to, the driver then, who made it, why, when. */
+@Tenant({ customer: false, driver: false })
+@Entity('job_status_history')
+@Index('idx_job_status_history_job', ['jobId', 'createdAt'])
+export class JobStatusChange {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Index('idx_job_status_history_company')
+  @ForeignKey('companies', { name: 'job_status_history_company_id_fkey' })
+  @Column({ type: 'uuid' })
+  companyId: string;
+  @ForeignKey('jobs', { name: 'job_status_history_job_id_fkey', onDelete: 'CASCADE' }) @Column({ type: 'uuid' }) jobId: string;
+  @Column({ type: 'text', nullable: true }) fromStatus: JobStatus | null;
+  @Column({ type: 'text' }) toStatus: JobStatus;
+  @Column({ type: 'uuid', nullable: true }) driverId: string | null;
+  @Column({ type: 'uuid', nullable: true }) actorId: string | null;
+  @Column({ type: 'text' }) actorType: string;
+  @Column({ type: 'text', nullable: true }) reason: string | null;
+  /** clock_timestamp(): moves made in one transaction keep their order. */
+  @CreateDateColumn({ type: 'timestamptz', default: () => 'clock_timestamp()' }) createdAt: Date;
 }

@@ -1,11 +1,13 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { Actor } from '../../common/access/actor';
 import type { Scope } from '../../common/access/scope';
-import { scopedQuery } from '../../common/access/tenant-policy';
+import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
+import { ApiError } from '../../common/http/api-error';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { recordEvents } from '../../common/outbox/outbox';
 import { InUseRegistry } from '../../common/records/in-use';
 import { AssetsService } from '../catalogue';
-import { Job, UNFINISHED_JOB_STATUSES, type JobStatus, type JobType } from './job.entity';
+import { Job, JobStatusChange, UNFINISHED_JOB_STATUSES, type JobStatus, type JobType } from './job.entity';
 
 /** A job as other modules see it: a plain copy of the row (never the entity). */
 export interface JobView {
@@ -27,9 +29,38 @@ export interface JobView {
   readonly startedAt: Date | null;
   readonly completedAt: Date | null;
   readonly abortedAt: Date | null;
+  readonly assignedAt: Date | null;
+  readonly removedAssetId: string | null;
+  readonly mergedIntoJobId: string | null;
+  readonly lastLat: number | null;
+  readonly lastLng: number | null;
+  readonly lastLocationAt: Date | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
+
+/** The only status moves of a job (domain.md §5); anything else is 409 INVALID_TRANSITION. */
+export const JOB_TRANSITIONS: Readonly<Record<JobStatus, readonly JobStatus[]>> = {
+  unassigned: ['assigned', 'aborted'],
+  assigned: ['in_progress', 'aborted'],
+  in_progress: ['completed', 'aborted'],
+  completed: [],
+  aborted: [],
+};
+
+/** Who moved a job: a user, or the system (order cancellation by the relay, merges). */
+export type JobActor = Pick<Actor, 'id' | 'type'> | 'system';
+
+/** Columns a job change may set besides its status (never status or the timestamps of moves). */
+export type JobChanges = Partial<Pick<Job, 'driverId' | 'truckId' | 'assetId' | 'scheduledDate' | 'sequence' | 'notes' | 'removedAssetId' | 'mergedIntoJobId' | 'lastLat' | 'lastLng' | 'lastLocationAt' | 'lotId' | 'type'>>;
+
+/** The timestamp column a status move stamps. */
+const STAMP: Partial<Record<JobStatus, 'assignedAt' | 'startedAt' | 'completedAt' | 'abortedAt'>> = {
+  assigned: 'assignedAt',
+  in_progress: 'startedAt',
+  completed: 'completedAt',
+  aborted: 'abortedAt',
+};
 
 /** What a new (unassigned) job needs. */
 export interface NewJob {
@@ -64,6 +95,12 @@ const view = (j: Job): JobView => ({
   startedAt: j.startedAt,
   completedAt: j.completedAt,
   abortedAt: j.abortedAt,
+  assignedAt: j.assignedAt,
+  removedAssetId: j.removedAssetId,
+  mergedIntoJobId: j.mergedIntoJobId,
+  lastLat: j.lastLat,
+  lastLng: j.lastLng,
+  lastLocationAt: j.lastLocationAt,
   createdAt: j.createdAt,
   updatedAt: j.updatedAt,
 });
@@ -135,12 +172,13 @@ export class JobsService implements OnModuleInit {
     await m.update(Job, { id: jobId }, { scheduledDate });
   }
 
-  /** Aborts jobs (reason, `job.aborted` events) and releases the assets they reserved. */
-  async abort(m: EntityManager, jobs: readonly JobView[], reason: string): Promise<void> {
+  /** Aborts jobs (reason, history rows, `job.aborted` events) and releases the assets they reserved. */
+  async abort(m: EntityManager, jobs: readonly JobView[], reason: string, actor: JobActor = 'system'): Promise<void> {
     if (jobs.length === 0) return;
+    for (const j of jobs) if (!JOB_TRANSITIONS[j.status].includes('aborted')) throw ApiError.invalidTransition(j.status, 'aborted', 'Job');
     await m.update(Job, { id: In(jobs.map((j) => j.id)) }, { status: 'aborted', abortReason: reason, abortedAt: new Date() });
     await this.assets.releaseReserved(m, jobs.map((j) => j.assetId).filter((a): a is string => !!a));
-    await recordEvents(m, ...jobs.map((j) => ({ type: 'job.aborted' as const, aggregateType: 'job', aggregateId: j.id, companyId: j.companyId, payload: { order_id: j.orderId, reason } })));
+    await this.recordMoves(m, jobs.map((j) => ({ job: j, to: 'aborted' as const })), actor, reason);
   }
 
   /** Aborts every unfinished job of the order (locked first). */
@@ -165,5 +203,75 @@ export class JobsService implements OnModuleInit {
   /** Whether `scope` reaches a job on the order (a driver: one of their own, now or before). */
   async reachesOrder(scope: Scope, orderId: string, m: EntityManager = this.ds.manager): Promise<boolean> {
     return (await scopedQuery(m, Job, scope, 'j').andWhere('j.orderId = :orderId', { orderId }).getCount()) > 0;
+  }
+
+  /** A job `scope` reaches, locked for the rest of the transaction; 404 otherwise (another company's, another driver's, absent). */
+  async lock(m: EntityManager, scope: Scope, id: string): Promise<JobView> {
+    return view(await findScoped(m, Job, scope, id, { what: 'Job', lock: true }));
+  }
+
+  /** A job `scope` reaches (no lock); 404 otherwise. */
+  async find(scope: Scope, id: string, m: EntityManager = this.ds.manager): Promise<JobView> {
+    return view(await findScoped(m, Job, scope, id, { what: 'Job' }));
+  }
+
+  /**
+   * A status move (checked against JOB_TRANSITIONS, else 409 INVALID_TRANSITION), stamping its time
+   * column, with `set` written in the same UPDATE, a history row and a `job.<status>` event. The job
+   * must be locked by the caller (`lock`). Returns the job as it now is.
+   */
+  async move(m: EntityManager, job: JobView, to: JobStatus, actor: JobActor, set: JobChanges = {}, reason: string | null = null): Promise<JobView> {
+    if (!JOB_TRANSITIONS[job.status].includes(to)) throw ApiError.invalidTransition(job.status, to, 'Job');
+    const stamp = STAMP[to];
+    const values: Partial<Job> = { ...set, status: to, ...(stamp ? { [stamp]: new Date() } : {}), ...(to === 'aborted' ? { abortReason: reason } : {}) };
+    await m.update(Job, { id: job.id }, values);
+    const moved: JobView = { ...job, ...values, updatedAt: new Date() } as JobView;
+    await this.recordMoves(m, [{ job: moved, to, from: job.status }], actor, reason);
+    return moved;
+  }
+
+  /** Columns of a job other than its status (driver, truck, asset, date, sequence, notes, location…). Returns the job as it now is. */
+  async change(m: EntityManager, job: JobView, set: JobChanges): Promise<JobView> {
+    if (Object.keys(set).length) await m.update(Job, { id: job.id }, set as Partial<Job>);
+    return { ...job, ...set, updatedAt: new Date() } as JobView;
+  }
+
+  /** Deletes a job row (its history goes with it), with a `job.deleted` event. The caller checks that nothing depends on it. */
+  async remove(m: EntityManager, job: JobView, actor: JobActor): Promise<void> {
+    await m.delete(Job, { id: job.id });
+    await recordEvents(m, { type: 'job.deleted', aggregateType: 'job', aggregateId: job.id, companyId: job.companyId, actorId: actor === 'system' ? null : actor.id, payload: { order_id: job.orderId, type: job.type } });
+  }
+
+  /** The status history of a job, oldest first. */
+  async history(jobId: string, m: EntityManager = this.ds.manager): Promise<{ from: JobStatus | null; to: JobStatus; driver_id: string | null; actor_id: string | null; actor_type: string; reason: string | null; at: string }[]> {
+    const rows = await m.find(JobStatusChange, { where: { jobId }, order: { createdAt: 'ASC' } });
+    return rows.map((r) => ({ from: r.fromStatus, to: r.toStatus, driver_id: r.driverId, actor_id: r.actorId, actor_type: r.actorType, reason: r.reason, at: r.createdAt.toISOString() }));
+  }
+
+  // ── Company-side dispatch reads (assignment, lists, the job tree, the dispatch context) ──
+  // ── end of company-side dispatch reads ──
+
+  // ── Driver-side reads (the driver's jobs, tracking, history, an order's jobs) ──
+  // ── end of driver-side reads ──
+
+  /** History rows (one INSERT) and `job.<status>` events (one more) for status moves. */
+  private async recordMoves(m: EntityManager, moves: { job: JobView; to: JobStatus; from?: JobStatus }[], actor: JobActor, reason: string | null): Promise<void> {
+    const actorId = actor === 'system' ? null : actor.id;
+    const actorType = actor === 'system' ? 'system' : actor.type;
+    await m.insert(
+      JobStatusChange,
+      moves.map(({ job, to, from }) => ({ companyId: job.companyId, jobId: job.id, fromStatus: from ?? job.status, toStatus: to, driverId: job.driverId, actorId, actorType, reason })),
+    );
+    await recordEvents(
+      m,
+      ...moves.map(({ job, to, from }) => ({
+        type: `job.${to as 'assigned' | 'in_progress' | 'completed' | 'aborted'}` as const,
+        aggregateType: 'job',
+        aggregateId: job.id,
+        companyId: job.companyId,
+        actorId,
+        payload: { order_id: job.orderId, type: job.type, from: from ?? job.status, to, driver_id: job.driverId, reason },
+      })),
+    );
   }
 }

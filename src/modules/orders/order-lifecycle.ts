@@ -55,7 +55,7 @@ export class OrderLifecycle {
   }
 
   /** A status move; `set` are further columns written in the same UPDATE (e.g. `approvedAt`). */
-  async move(m: EntityManager, order: Order, to: OrderStatus, actor: ChangeActor, reason: string | null = null, payload: OrderStatusExtras = {}, set: Partial<Pick<Order, 'approvedAt' | 'rejectionReason' | 'cancelledAt' | 'cancellationReason'>> = {}): Promise<void> {
+  async move(m: EntityManager, order: Order, to: OrderStatus, actor: ChangeActor, reason: string | null = null, payload: OrderStatusExtras = {}, set: Partial<Pick<Order, 'approvedAt' | 'rejectionReason' | 'cancelledAt' | 'cancellationReason' | 'completedAt' | 'deliveredOn'>> = {}): Promise<void> {
     const from = order.status;
     if (!ORDER_TRANSITIONS[from].includes(to)) throw ApiError.invalidTransition(from, to, 'Order');
     order.status = to;

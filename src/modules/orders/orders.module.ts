@@ -14,6 +14,7 @@ import { CompanyChangeRequestsController, CustomerChangeRequestsController } fro
 import { ChangeRequestsService } from './change-requests.service';
 import { OrderInUseChecks } from './order-in-use';
 import { OrderLifecycle } from './order-lifecycle';
+import { OrderOperations } from './order-operations';
 import { OrderTerms } from './order-terms';
 import { CompanyOrdersController, CustomerOrdersController, OrderDetailsController } from './orders.controller';
 import { OrdersService } from './orders.service';
@@ -22,7 +23,7 @@ import { OrdersService } from './orders.service';
 @Module({
   imports: [PricingModule, SitesModule, CompaniesModule, CompanyAdminModule, CatalogueModule, CustomersModule, PromotionsModule, JobsModule, UsersModule],
   controllers: [CustomerOrdersController, CompanyOrdersController, OrderDetailsController, OrderDocumentController, CustomerChangeRequestsController, CompanyChangeRequestsController],
-  providers: [OrdersService, OrderTerms, OrderLifecycle, OrderDocumentService, ChangeRequestsService, OrderInUseChecks],
-  exports: [OrdersService, OrderTerms, OrderLifecycle],
+  providers: [OrdersService, OrderTerms, OrderLifecycle, OrderOperations, OrderDocumentService, ChangeRequestsService, OrderInUseChecks],
+  exports: [OrdersService, OrderTerms, OrderLifecycle, OrderOperations],
 })
 export class OrdersModule {}

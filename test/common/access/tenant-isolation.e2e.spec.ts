@@ -80,8 +80,7 @@ const ADMITTED: Record<AccessCode, readonly Who[]> = {
   'CU-B': ['customer'],
   DR: ['driver'],
   'DR-B': ['driver'],
-  // Needs an open attendance: no route checks a driver in yet, so such a route answers 403 NOT_CHECKED_IN
-  // to the sweep's driver and fails it until the fixture can check the driver in.
+  // Needs an open attendance: the world's driver checks in (tenant-world.ts) and stays checked in.
   'DR-IN': ['driver'],
   AD: [],
 };

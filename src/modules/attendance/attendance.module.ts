@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { CompaniesModule } from '../companies';
+import { DriversModule } from '../drivers';
+import { FleetModule } from '../fleet';
+import { CompanyAttendanceController, DriverAttendanceController } from './attendance.controller';
+import { AttendanceService } from './attendance.service';
+
+/** Drivers' days (layer 5): check-in, breaks, check-out, resume; the company's view; states for dispatch. */
+@Module({ imports: [CompaniesModule, DriversModule, FleetModule], controllers: [DriverAttendanceController, CompanyAttendanceController], providers: [AttendanceService], exports: [AttendanceService] })
+export class AttendanceModule {}

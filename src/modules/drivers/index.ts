@@ -1,0 +1,3 @@
+/** What other modules may use of drivers (never its entities). */
+export { DriversModule } from './drivers.module';
+export { DriversService } from './drivers.service';
