@@ -1,0 +1,365 @@
+import {
+  EXACT_LIMIT,
+  haversineKm,
+  legsOf,
+  mergeSwaps,
+  orderCosts,
+  planRoute,
+  RouteError,
+  type Leg,
+  type Place,
+  type RouteDay,
+  type RouteJob,
+  type RouteJobType,
+  type RoutePlan,
+} from '../../src/modules/dispatch/route-optimiser';
+
+/** A small seeded PRNG (mulberry32): the same days on every run. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const TYPES: RouteJobType[] = ['delivery', 'pickup', 'swap', 'dump_return', 'relocate'];
+const WASTES = ['gen', 'yard', 'cnd'];
+
+/**
+ * A random day around Springfield: 3 lots, 4 stations (two of the three waste types each), `jobs` jobs
+ * of every type. With `mergeable`, the jobs share one specification and a few addresses, so pickups and
+ * deliveries merge into swaps.
+ */
+function randomDay(seed: number, jobs: number, opts: { mergeable?: boolean } = {}): RouteDay {
+  const r = rng(seed);
+  const place = (prefix: string, i: number): Place => ({ id: `${prefix}-${i}`, lat: 39.7 + r() * 0.6, lng: -89.9 + r() * 0.8 });
+  const lots = [0, 1, 2].map((i) => place('lot', i));
+  const stations = [0, 1, 2, 3].map((i) => ({ ...place('station', i), wasteTypeIds: [WASTES[i % 3], WASTES[(i + 1) % 3]] }));
+  const shared = [0, 1, 2].map((i) => place('shared', i));
+  const list: RouteJob[] = [];
+  for (let i = 0; i < jobs; i++) {
+    const type = TYPES[Math.floor(r() * TYPES.length)];
+    list.push({
+      id: `job-${i}`,
+      type,
+      orderId: `order-${i}`,
+      specificationId: opts.mergeable ? 'spec-20' : `spec-${i}`,
+      wasteTypeId: WASTES[Math.floor(r() * 3)],
+      site: opts.mergeable ? shared[Math.floor(r() * shared.length)] : place('site', i),
+      destination: type === 'relocate' ? place('dest', i) : null,
+    });
+  }
+  return { driverId: 'driver-1', date: '2026-12-01', homeLot: lots[0], jobs: list, lots, stations };
+}
+
+/** The test's own haversine (Earth radius 6,371 km), independent of the module's. */
+function km(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+  const r = (x: number) => (x * Math.PI) / 180;
+  const s = Math.sin(r(b.lat - a.lat) / 2) ** 2 + Math.cos(r(a.lat)) * Math.cos(r(b.lat)) * Math.sin(r(b.lng - a.lng) / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(s));
+}
+
+function pathLength(points: readonly { lat: number; lng: number }[]): number {
+  let total = 0;
+  for (let i = 1; i < points.length; i++) total += km(points[i - 1], points[i]);
+  return total;
+}
+
+/** home → every leg of every stop, in order → home, recomputed here. */
+const planKm = (day: RouteDay, plan: RoutePlan) => pathLength([day.homeLot, ...plan.stops.flatMap((s) => s.legs), day.homeLot]);
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * The true optimum by exhaustive search over every order of the day's blocks (after merging), with the
+ * test's own distances: plain enumeration of all n! orders, or (`prune`) depth-first with the partial
+ * length as a bound, which is still exhaustive and exact.
+ */
+function bruteForceKm(day: RouteDay, prune = false): number {
+  const blocks = mergeSwaps(day.jobs).jobs.map((j) => legsOf(j, day));
+  const n = blocks.length;
+  const own = blocks.map((legs) => pathLength(legs));
+  const start = (i: number) => blocks[i][0];
+  const end = (i: number) => blocks[i][blocks[i].length - 1];
+  const between = blocks.map((_, i) => blocks.map((__, j) => km(end(i), start(j))));
+  const fromHome = blocks.map((_, i) => km(day.homeLot, start(i)));
+  const toHome = blocks.map((_, i) => km(end(i), day.homeLot));
+  let best = Infinity;
+  const used = new Array<boolean>(n).fill(false);
+  const visit = (last: number, depth: number, sofar: number) => {
+    if (prune && sofar >= best) return;
+    if (depth === n) {
+      best = Math.min(best, sofar + (last < 0 ? 0 : toHome[last]));
+      return;
+    }
+    for (let j = 0; j < n; j++) {
+      if (used[j]) continue;
+      used[j] = true;
+      visit(j, depth + 1, sofar + (last < 0 ? fromHome[j] : between[last][j]) + own[j]);
+      used[j] = false;
+    }
+  };
+  visit(-1, 0, 0);
+  return best;
+}
+
+/** The plan's stops are the day's blocks after merging, each once, numbered 1..n. */
+function expectPermutation(day: RouteDay, plan: RoutePlan) {
+  const ids = mergeSwaps(day.jobs).jobs.map((j) => j.id);
+  expect(plan.stops.map((s) => s.job_id).sort()).toEqual([...ids].sort());
+  expect(plan.stops.map((s) => s.sequence)).toEqual(ids.map((_, i) => i + 1));
+}
+
+const job = (id: string, type: RouteJobType, spec: string, at: Place, extra: Partial<RouteJob> = {}): RouteJob => ({
+  id,
+  type,
+  specificationId: spec,
+  wasteTypeId: 'gen',
+  site: at,
+  ...extra,
+});
+
+describe('route optimiser (pure)', () => {
+  it('is exact: equal to brute force (every order) on 160 random days of 1 to 8 jobs, merges included', () => {
+    for (let seed = 1; seed <= 160; seed++) {
+      const day = randomDay(seed, 1 + (seed % 8), { mergeable: seed % 4 === 0 });
+      const plan = planRoute(day);
+      expectPermutation(day, plan);
+      const brute = bruteForceKm(day);
+      // The plan's own length, recomputed from its legs, is the optimum; the reported figure is it rounded.
+      expect({ seed, diff: Math.abs(planKm(day, plan) - brute) < 1e-9 }).toEqual({ seed, diff: true });
+      expect({ seed, km: plan.distance_after_km }).toEqual({ seed, km: round3(brute) });
+    }
+  });
+
+  it('is exact on 9- and 10-job days too (exhaustive depth-first search with a bound)', () => {
+    for (const [seed, n] of [
+      [501, 9],
+      [502, 10],
+      [503, 10],
+    ]) {
+      const day = randomDay(seed, n);
+      expect(planRoute(day).distance_after_km).toBe(round3(bruteForceKm(day, true)));
+    }
+  });
+
+  it('keeps the heuristic within 3 % of the optimum on 10-job days (200 fixed days), and reports the gap', () => {
+    const gaps: number[] = [];
+    for (let seed = 1000; seed < 1200; seed++) {
+      const costs = orderCosts(randomDay(seed, 10, { mergeable: seed % 5 === 0 }), { timeLimitMs: Infinity });
+      const exact = costs.exact();
+      const heuristic = costs.heuristic();
+      expect(heuristic).toBeGreaterThanOrEqual(exact - 1e-9);
+      gaps.push((heuristic - exact) / exact);
+    }
+    const mean = gaps.reduce((a, b) => a + b, 0) / gaps.length;
+    const max = Math.max(...gaps);
+    const optimal = gaps.filter((g) => g < 1e-9).length;
+    // eslint-disable-next-line no-console
+    console.log(
+      `route optimiser, heuristic vs exact on ${gaps.length} ten-job days: mean gap ${(mean * 100).toFixed(3)} %, ` +
+        `max ${(max * 100).toFixed(3)} %, optimal on ${optimal}`,
+    );
+    expect(max).toBeLessThanOrEqual(0.03);
+  });
+
+  it('is exact up to EXACT_LIMIT blocks and plans a 60-job day with the heuristic, deterministically', () => {
+    expect(EXACT_LIMIT).toBeGreaterThanOrEqual(10);
+    const twelve = randomDay(77, EXACT_LIMIT);
+    const costs = orderCosts(twelve);
+    expect(costs.blocks).toBe(EXACT_LIMIT);
+    expect(Math.abs(planKm(twelve, planRoute(twelve)) - costs.exact())).toBeLessThan(1e-9);
+
+    const day = randomDay(7, 60);
+    // Without the time guard, so that a loaded CI machine cannot cut the kicks short.
+    const plan = planRoute(day, { timeLimitMs: Infinity });
+    expectPermutation(day, plan);
+    expect(plan.stops).toHaveLength(60);
+    expect(plan.distance_after_km).toBe(round3(planKm(day, plan)));
+    expect(plan.distance_after_km).toBeLessThan(plan.distance_before_km);
+    // The same day gives the same plan (seeded perturbations).
+    expect(planRoute(day, { timeLimitMs: Infinity }).stops.map((s) => s.job_id)).toEqual(plan.stops.map((s) => s.job_id));
+  });
+
+  it('reports distance_after_km as home → every leg of every stop in order → home, and distance_before_km for the current sequence', () => {
+    for (const [seed, n, exactLimit] of [
+      [42, 6, undefined],
+      [43, 9, 0],
+      [44, 25, undefined],
+    ] as const) {
+      const day = randomDay(seed, n, { mergeable: true });
+      const plan = planRoute(day, { exactLimit });
+      expect(plan.distance_after_km).toBe(round3(planKm(day, plan)));
+      const before = pathLength([day.homeLot, ...day.jobs.flatMap((j) => legsOf(j, day)), day.homeLot]);
+      expect(plan.distance_before_km).toBe(round3(before));
+      expect(plan.distance_after_km).toBeLessThanOrEqual(plan.distance_before_km);
+      expect(plan).toMatchObject({ driver_id: 'driver-1', date: '2026-12-01', home_lot: { id: 'lot-0', lat: day.homeLot.lat, lng: day.homeLot.lng } });
+      expect(Object.keys(plan).sort()).toEqual(['date', 'distance_after_km', 'distance_before_km', 'driver_id', 'home_lot', 'merged', 'stops']);
+      for (const stop of plan.stops) {
+        expect(Object.keys(stop).sort()).toEqual(['job_id', 'job_type', 'legs', 'sequence']);
+        for (const l of stop.legs) expect(Object.keys(l).sort()).toEqual(['id', 'kind', 'lat', 'lng']);
+      }
+    }
+  });
+
+  it('merges a pickup and a delivery of one specification at one address into a swap (the delivery\'s id), pairing in order', () => {
+    const site = { id: 'site-a', lat: 40.1, lng: -89.5 };
+    const other = { id: 'site-b', lat: 40.3, lng: -89.2 };
+    const { jobs, merged } = mergeSwaps([
+      job('p1', 'pickup', '20yd', site, { wasteTypeId: 'yard', orderId: 'o1' }),
+      job('d1', 'delivery', '20yd', site, { orderId: 'o2' }),
+      job('d2', 'delivery', '20yd', site, { orderId: 'o3' }),
+      job('d3', 'delivery', '30yd', site, { orderId: 'o4' }),
+      job('p2', 'pickup', '20yd', other, { orderId: 'o5' }),
+      job('p3', 'pickup', '20yd', site, { orderId: 'o6' }),
+    ]);
+    expect(merged).toEqual([
+      { swap_job_id: 'd1', from_job_ids: ['d1', 'p1'] },
+      { swap_job_id: 'd2', from_job_ids: ['d2', 'p3'] },
+    ]);
+    // Order kept; an unpaired delivery (other specification) and a pickup elsewhere stay as they are.
+    expect(jobs.map((j) => [j.id, j.type])).toEqual([
+      ['d1', 'swap'],
+      ['d2', 'swap'],
+      ['d3', 'delivery'],
+      ['p2', 'pickup'],
+    ]);
+    // The swap dumps the picked-up container: the pickup's waste type; the rest is the delivery's.
+    expect(jobs[0]).toMatchObject({ wasteTypeId: 'yard', site, orderId: 'o2', specificationId: '20yd' });
+    expect(jobs[1].wasteTypeId).toBe('gen');
+  });
+
+  it('does not merge a delivery and a pickup of the same order, nor other job types', () => {
+    const site = { id: 'site-a', lat: 40.1, lng: -89.5 };
+    expect(mergeSwaps([job('d1', 'delivery', 'x', site, { orderId: 'o1' }), job('p1', 'pickup', 'x', site, { orderId: 'o1' })]).merged).toEqual([]);
+    // Another order's pickup further on still pairs.
+    expect(
+      mergeSwaps([job('d1', 'delivery', 'x', site, { orderId: 'o1' }), job('p1', 'pickup', 'x', site, { orderId: 'o1' }), job('p2', 'pickup', 'x', site, { orderId: 'o2' })]).merged,
+    ).toEqual([{ swap_job_id: 'd1', from_job_ids: ['d1', 'p2'] }]);
+    const others = mergeSwaps([job('s', 'swap', 'x', site), job('r', 'dump_return', 'x', site), job('l', 'relocate', 'x', site, { destination: site }), job('d', 'delivery', 'x', site)]);
+    expect(others.merged).toEqual([]);
+    expect(others.jobs.map((j) => j.type)).toEqual(['swap', 'dump_return', 'relocate', 'delivery']);
+  });
+
+  it('plans the merged swap as one stop: lot → site → station for the pickup\'s waste', () => {
+    const home = { id: 'home', lat: 40, lng: -89 };
+    const site = { id: 'site-a', lat: 40.1, lng: -89.1 };
+    const stations = [
+      { id: 'gen-st', lat: 40.12, lng: -89.1, wasteTypeIds: ['gen'] },
+      { id: 'yard-st', lat: 40.3, lng: -89.1, wasteTypeIds: ['yard'] },
+    ];
+    const day: RouteDay = {
+      driverId: 'driver-1',
+      date: '2026-12-01',
+      homeLot: home,
+      lots: [home],
+      stations,
+      jobs: [job('p1', 'pickup', '20yd', site, { wasteTypeId: 'yard', orderId: 'o1' }), job('d1', 'delivery', '20yd', site, { orderId: 'o2' })],
+    };
+    const plan = planRoute(day);
+    expect(plan.merged).toEqual([{ swap_job_id: 'd1', from_job_ids: ['d1', 'p1'] }]);
+    expect(plan.stops).toEqual([
+      {
+        sequence: 1,
+        job_id: 'd1',
+        job_type: 'swap',
+        legs: [
+          { kind: 'lot', ...home },
+          { kind: 'site', ...site },
+          { kind: 'station', id: 'yard-st', lat: 40.3, lng: -89.1 },
+        ],
+      },
+    ]);
+    // Before: the pickup then the delivery, unmerged, in their sequence.
+    expect(plan.distance_before_km).toBe(round3(pathLength([home, site, stations[1], home, home, site, home])));
+    expect(plan.distance_after_km).toBe(round3(pathLength([home, home, site, stations[1], home])));
+  });
+
+  it('gives each job type its legs: the nearest station that takes the waste, the lot nearest the site or the station', () => {
+    const home = { id: 'home', lat: 40, lng: -89 };
+    // A lot right by the far station: a pickup dumping there returns to it, a delivery near home does not start there.
+    const lots = [home, { id: 'north-lot', lat: 40.95, lng: -89 }];
+    const stations = [
+      { id: 'near-gen', lat: 40.05, lng: -89, wasteTypeIds: ['gen'] },
+      { id: 'near-yard', lat: 40.06, lng: -89, wasteTypeIds: ['yard', 'cnd'] },
+      { id: 'far-gen', lat: 40.9, lng: -89, wasteTypeIds: ['gen', 'brick'] },
+    ];
+    const day = { homeLot: home, lots, stations };
+    const site = { id: 's', lat: 40.1, lng: -89 };
+    const legs = (t: RouteJobType, waste = 'gen', d: Pick<RouteDay, 'homeLot' | 'lots' | 'stations'> = day) =>
+      legsOf(job('j', t, 'x', site, { wasteTypeId: waste, destination: { id: 'd', lat: 40.2, lng: -89 } }), d).map((l: Leg) => `${l.kind}:${l.id}`);
+    expect(legs('delivery')).toEqual(['lot:home', 'site:s']);
+    expect(legs('pickup')).toEqual(['site:s', 'station:near-gen', 'lot:home']);
+    expect(legs('pickup', 'yard')).toEqual(['site:s', 'station:near-yard', 'lot:home']);
+    expect(legs('pickup', 'brick')).toEqual(['site:s', 'station:far-gen', 'lot:north-lot']);
+    expect(legs('swap')).toEqual(['lot:home', 'site:s', 'station:near-gen']);
+    expect(legs('dump_return', 'cnd')).toEqual(['site:s', 'station:near-yard', 'site:s']);
+    expect(legs('relocate')).toEqual(['site:s', 'site:d']);
+    // A station closed that day is not in the list the service passes: the next one that takes the waste serves.
+    expect(legs('pickup', 'gen', { ...day, stations: stations.filter((s) => s.id !== 'near-gen') })).toEqual(['site:s', 'station:far-gen', 'lot:north-lot']);
+    // A lot closed or inactive likewise; without any open lot, the home lot serves.
+    expect(legs('delivery', 'gen', { ...day, lots: [lots[1]] })).toEqual(['lot:north-lot', 'site:s']);
+    expect(legs('delivery', 'gen', { ...day, lots: [] })).toEqual(['lot:home', 'site:s']);
+    // Legs carry the place's coordinates.
+    expect(legsOf(job('j', 'delivery', 'x', site), day)).toEqual([
+      { kind: 'lot', id: 'home', lat: 40, lng: -89 },
+      { kind: 'site', id: 's', lat: 40.1, lng: -89 },
+    ]);
+  });
+
+  it('fails with a RouteError naming the job when no open station takes its waste type', () => {
+    const day = randomDay(3, 5);
+    const bad: RouteJob = { ...day.jobs[2], type: 'pickup', wasteTypeId: 'asbestos' };
+    let error: unknown;
+    try {
+      planRoute({ ...day, jobs: [...day.jobs.slice(0, 2), bad, ...day.jobs.slice(3)] });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RouteError);
+    expect(error).toMatchObject({ code: 'NO_STATION', jobId: bad.id });
+    // Jobs that do not dump need no station.
+    expect(() => planRoute({ ...day, stations: [], jobs: [job('d', 'delivery', 'x', day.jobs[0].site), job('r', 'relocate', 'x', day.jobs[1].site, { destination: day.jobs[2].site })] })).not.toThrow();
+    expect(() => planRoute({ ...day, stations: [], jobs: [job('r', 'dump_return', 'x', day.jobs[0].site)] })).toThrow(RouteError);
+  });
+
+  it('uses the haversine distance on a 6,371 km Earth', () => {
+    // One degree of latitude: 6371 × π / 180 km; a quarter meridian: 6371 × π / 2.
+    expect(haversineKm({ lat: 0, lng: 0 }, { lat: 1, lng: 0 })).toBeCloseTo((6371 * Math.PI) / 180, 9);
+    expect(haversineKm({ lat: 0, lng: 0 }, { lat: 90, lng: 0 })).toBeCloseTo((6371 * Math.PI) / 2, 6);
+    const a = { lat: 39.78, lng: -89.65 };
+    const b = { lat: 40.11, lng: -88.24 };
+    expect(haversineKm(a, b)).toBeCloseTo(km(a, b), 9);
+  });
+
+  it('plans an empty day and a one-job day, with either method', () => {
+    for (const exactLimit of [undefined, 0]) {
+      expect(planRoute(randomDay(1, 0), { exactLimit })).toEqual({
+        driver_id: 'driver-1',
+        date: '2026-12-01',
+        home_lot: randomDay(1, 0).homeLot,
+        merged: [],
+        distance_before_km: 0,
+        distance_after_km: 0,
+        stops: [],
+      });
+      const one = randomDay(2, 1);
+      const plan = planRoute(one, { exactLimit });
+      expect(plan.stops).toEqual([{ sequence: 1, job_id: 'job-0', job_type: one.jobs[0].type, legs: legsOf(one.jobs[0], one) }]);
+      expect(plan.distance_after_km).toBe(plan.distance_before_km);
+      expect(plan.distance_after_km).toBe(round3(planKm(one, plan)));
+    }
+  });
+
+  it('the heuristic also handles 2 to 5 blocks (forced), at the optimum', () => {
+    for (let n = 2; n <= 5; n++) {
+      const day = randomDay(900 + n, n);
+      const plan = planRoute(day, { exactLimit: 0 });
+      expectPermutation(day, plan);
+      expect(plan.distance_after_km).toBe(round3(bruteForceKm(day)));
+    }
+  });
+});
