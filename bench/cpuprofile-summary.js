@@ -2,7 +2,7 @@
 // Summarises a V8 CPU profile (node --cpu-prof) as shares of self time: by package (node_modules/<pkg>,
 // our src/, node: internals, GC/idle/program) and the top functions. Used to show where a route's time
 // goes when the benchmark's goal is not met (README "Performance").
-//   node bench/cpuprofile-summary.js <file.cpuprofile> [--top 25]
+//   node bench/cpuprofile-summary.js <file.cpuprofile> [--top 25] [--skip 8]   (--skip: seconds of start-up left out)
 'use strict';
 const fs = require('fs');
 
@@ -13,12 +13,20 @@ if (!file) {
 }
 const topIdx = process.argv.indexOf('--top');
 const TOP = topIdx > 0 ? Number(process.argv[topIdx + 1]) : 25;
+const skipIdx = process.argv.indexOf('--skip');
+const SKIP_US = skipIdx > 0 ? Number(process.argv[skipIdx + 1]) * 1e6 : 0;
 
 const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map();
 // Sample intervals: timeDeltas[i] is the time before sample i.
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+let elapsed = 0;
+profile.samples.forEach((id, i) => {
+  elapsed += profile.timeDeltas[i] ?? 0;
+  if (elapsed >= SKIP_US) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
+// Idle time is the process waiting (for the database, for the client): shares are of busy time.
+for (const [id] of self) if (byId.get(id).callFrame.functionName === '(idle)') self.delete(id);
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
 function packageOf(url, fn) {
