@@ -39,13 +39,19 @@ export const RECORD_KINDS = [
   'orderChangeRequest',
   'attendance',
   'job',
+  'jobIssue',
+  'driverOrder',
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 export interface TenantWorld extends OrderWorld {
   name: string;
   owner: OrderWorld['company'];
-  /** One id per kind (the order is approved, so it has its delivery and pickup jobs; its change request is pending). */
+  /**
+   * One id per kind (the order is approved, so it has its delivery and pickup jobs; its change request is
+   * pending). `job` is the driver's job: the delivery of the second customer's order (`driverOrder`),
+   * assigned to the driver, with an open issue (`jobIssue`).
+   */
   ids: Record<RecordKind, string>;
   /** A second customer of the same company, with its own address (same-company isolation). */
   customer2: MemberActor;
@@ -97,14 +103,19 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
   const change = await send('post', `customer/orders/${order.id}/order-change-requests`, { type: 'extend_rental', days: 1 }, w.customer.token, 201);
   // The driver checks in with the truck (today's day stays open, so DR-IN routes admit the driver).
   const attendance = await send('post', 'driver/check-in', { lat: 40.0, lng: -89.0, truck_id: truck.id }, w.driver.token, 201);
-  const full = await get(`order/${order.id}/full`);
-  const delivery = (full.jobs as { id: string; type: string }[]).find((j) => j.type === 'delivery');
-  if (!delivery) throw new Error(`[${name}] the approved order has no delivery job`);
 
   // A second customer of the same company with an address and an order of its own.
   const customer2 = await memberActor(t, w.company, 'customer');
   const address2 = await send('post', 'customer/addresses', { line1: '2 Site Rd', city: 'Springfield', latitude: 40.17, longitude: -89.0 }, customer2.token, 201);
-  await placeOrder(t, { ...w, addressId: address2.id }, {}, customer2);
+  const order2 = await placeOrder(t, { ...w, addressId: address2.id }, {}, customer2);
+  // The driver's job: the second customer's order, approved and assigned to the driver with an asset of
+  // its own (so the first customer's order stays one the driver has no job on), with an issue reported on it.
+  await send('patch', `approve/order/${order2.id}`, undefined, w.company.token, 200);
+  const asset2 = await co('assets', { code: 'RO20-002', asset_specification_id: w.specId, home_lot_id: w.lotId });
+  await send('post', `driver/assign/${order2.id}`, { driver_id: w.driver.id, truck_id: truck.id, asset_id: asset2.id }, w.company.token, 200);
+  const delivery = ((await get(`order/${order2.id}/full`)).jobs as { id: string; type: string }[]).find((j) => j.type === 'delivery');
+  if (!delivery) throw new Error(`[${name}] the approved order has no delivery job`);
+  const issue = await send('post', `driver/jobs/${delivery.id}/issues`, { type: 'not_ready', description: 'Gate locked.' }, w.driver.token, 201);
 
   return {
     ...w,
@@ -140,6 +151,8 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
       orderChangeRequest: change.id,
       attendance: attendance.id,
       job: delivery.id,
+      jobIssue: issue.id,
+      driverOrder: order2.id,
     },
   };
 }
@@ -175,12 +188,15 @@ export const PARAM_KINDS: Record<string, RecordKind> = {
   orderChangeRequest: 'orderChangeRequest',
   attendanceId: 'attendance',
   driverJob: 'job',
+  issue: 'jobIssue',
 };
 
 /** Ambiguous parameter names (`{holiday}`, `{id}`, …): the kind depends on the path. Checked before PARAM_KINDS. */
 export const PATH_OVERRIDES: { path: RegExp; param: string; kind: RecordKind }[] = [
   { path: /^\/api\/v1\/lot\/\{lot\}\/holidays\/\{holiday\}$/, param: 'holiday', kind: 'lotHoliday' },
   { path: /^\/api\/v1\/station\/\{station\}\/holidays\/\{holiday\}$/, param: 'holiday', kind: 'stationHoliday' },
+  // An order the driver has a job on (the second customer's): the route exists for such orders only.
+  { path: /^\/api\/v1\/driver\/order\/\{order\}$/, param: 'order', kind: 'driverOrder' },
 ];
 
 /** Body or query field `*_id` (or `*_ids` for arrays) → the kind of record it names. */
@@ -191,8 +207,12 @@ export const BODY_ID_KINDS: Record<string, RecordKind> = {
   asset_specification_id: 'assetSpecification',
   asset_style_id: 'assetStyle',
   customer_id: 'customer',
+  // POST /order/jobs (relocate): another address of the order's customer.
+  destination_address_id: 'address',
   document_id: 'document',
   driver_id: 'driver',
+  // POST /multi/reassign: the driver whose jobs move.
+  from_driver_id: 'driver',
   home_lot_id: 'lot',
   job_id: 'job',
   lot_id: 'lot',

@@ -37,6 +37,10 @@ export const API_TAGS: Record<string, string> = {
   Media: 'File uploads (JPEG, PNG, WebP, PDF) and serving them back by URL.',
   'Attendance (driver)': 'A driver\'s day: check-in (position, truck), breaks, check-out, resume; today\'s state and past days.',
   Attendance: 'Drivers\' days as the company sees them: lists, one day with its breaks, a driver\'s worked minutes over a range.',
+  'Driver jobs': 'A driver\'s own jobs: the day in sequence, one job, start, evidence (photos, signatures, QR scans, station tickets), issues, completion, location points, the tracking view, history.',
+  'Job issues': 'Issues drivers report on jobs, as the company sees and resolves them (a blocking one stops completion until resolved).',
+  Dispatch: 'The dispatcher\'s day: context (drivers, trucks, jobs, lots, stations, free assets), available drivers, assignable orders, assigning and reassigning drivers.',
+  Jobs: 'The company\'s jobs: lists, the job tree (date → driver → sequence), adding, editing, bulk edits, deleting and aborting jobs, route collapse.',
   Health: 'Liveness and readiness probes (extensions outside the seed).',
   Documentation: 'The interactive documentation\'s OAuth2 redirect page.',
 };

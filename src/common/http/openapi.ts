@@ -101,6 +101,20 @@ const ERROR_EXAMPLES: Record<string, { message: string; errors?: Record<string, 
   ACCOUNT_LOCKED: { message: 'Too many failed logins; try again in 60 seconds.' },
   SERVICE_UNAVAILABLE: { message: 'Service unavailable.' },
   DATABASE_UNAVAILABLE: { message: 'The database is not reachable.' },
+  // Dispatch, the driver's side (job execution, evidence, locations).
+  ON_BREAK: { message: 'You are on a break: end it first.' },
+  JOB_MERGED: { message: 'This pickup was merged into a swap: work the swap, and the pickup completes with it.' },
+  JOB_STATE: { message: 'Evidence is added to a job in progress; this job is assigned.' },
+  JOB_IN_PROGRESS: { message: 'Another of your jobs is in progress: complete it first.' },
+  ASSET_REQUIRED: { message: 'No asset is reserved for this delivery: ask dispatch to assign one.' },
+  JOB_BLOCKED: { message: 'A blocking issue on this job is open: the company must resolve it first.' },
+  EVIDENCE_REQUIRED: { message: 'A delivery needs a photo (evidence of kind photo) before it completes.' },
+  TICKET_REQUIRED: { message: 'A pickup dumps at a station: record its station ticket (evidence of kind ticket) first.' },
+  NOTHING_ON_SITE: { message: 'Order 42 has no container on site to take.' },
+  NO_DESTINATION: { message: 'This relocation has no (live) destination address: ask dispatch.' },
+  LOCATION_LIMIT: { message: 'This job has 10000 location points already.' },
+  QR_MISMATCH: { message: "The scanned QR code belongs to another asset than this job's.", errors: { code: ["The scanned QR code belongs to another asset than this job's."] } },
+  WASTE_NOT_ACCEPTED: { message: "This station does not accept the order's waste type.", errors: { station_id: ["This station does not accept the order's waste type."] } },
 };
 
 const EXAMPLE_REQUEST_ID = 'a3c1a7c2-8c2e-4f0b-9a53-0a4f5d1f2b7e';

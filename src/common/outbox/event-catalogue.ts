@@ -123,6 +123,10 @@ interface NamedEvents {
   'job.updated': { order_id: string; fields: string[] };
   'job.reassigned': { order_id: string; from_driver_id: string | null; to_driver_id: string | null };
   'job.deleted': { order_id: string; type: string };
+  // The driver's work on a job (dispatch, driver side); the aggregate is the job, the actor the driver (the company for a resolution).
+  'job.evidence_added': { order_id: string; evidence_id: string; kind: 'photo' | 'signature' | 'qr_scan' | 'ticket'; station_ticket_id: string | null };
+  'job.issue_reported': { order_id: string; issue_id: string; type: string; blocking: boolean };
+  'job.issue_resolved': { order_id: string; issue_id: string; blocking: boolean };
   'asset.moved_by_job': { job_id: string; from: string; to: string; location_type: 'lot' | 'customer_address' | 'station' | 'truck' | null; location_id: string | null };
 }
 

@@ -190,10 +190,39 @@ export class AssetsService implements OnModuleInit {
     await this.recordJobMoves(m, companyId, moves.map((x) => ({ assetId: x.assetId, from: from.get(x.assetId) ?? null, to: x.to, place: x.place })), jobId);
   }
 
+  /** Dispatch: the company's available assets counted per specification (and per home lot), one statement. */
+  async freeCounts(companyId: string, m: EntityManager = this.ds.manager): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]> {
+    const rows: { spec: string; lot: string | null; n: number | string }[] = await this.records
+      .query(companyId, 'e', m)
+      .select('e.asset_specification_id', 'spec')
+      .addSelect('e.home_lot_id', 'lot')
+      .addSelect('count(*)::int', 'n')
+      .andWhere(`e.status = 'available'`)
+      .groupBy('e.asset_specification_id')
+      .addGroupBy('e.home_lot_id')
+      .orderBy('e.asset_specification_id')
+      .addOrderBy('e.home_lot_id', 'ASC', 'NULLS LAST')
+      .getRawMany();
+    return rows.map((r) => ({ specificationId: r.spec, homeLotId: r.lot, available: Number(r.n) }));
+  }
+
+  /** Dispatch: the company's live assets of a specification, by code (bounded by the company's fleet). One statement. */
+  async ofSpecification(companyId: string, specificationId: string, m: EntityManager = this.ds.manager): Promise<AssetDto[]> {
+    const rows = await this.records.query(companyId, 'e', m).andWhere('e.assetSpecificationId = :spec', { spec: specificationId }).orderBy('e.code', 'ASC').addOrderBy('e.id', 'ASC').getMany();
+    return rows.map(AssetDto.of);
+  }
+
   /** The history of an asset's moves by jobs, oldest first. */
   async history(companyId: string, assetId: string, m: EntityManager = this.ds.manager): Promise<{ from: AssetStatus | null; to: AssetStatus; location_type: LocationType | null; location_id: string | null; job_id: string | null; at: string }[]> {
     const rows = await m.find(AssetHistory, { where: { companyId, assetId }, order: { createdAt: 'ASC' } });
     return rows.map((r) => ({ from: r.fromStatus, to: r.toStatus, location_type: r.locationType, location_id: r.locationId, job_id: r.jobId, at: r.createdAt.toISOString() }));
+  }
+
+  /** Code and status of the company's assets by id (deleted ones too: jobs keep showing them), for dispatch's job views. One statement. */
+  async summaries(companyId: string, ids: readonly string[], m: EntityManager = this.ds.manager): Promise<Map<string, { id: string; code: string; status: AssetStatus }>> {
+    if (!ids.length) return new Map();
+    const rows = await m.find(Asset, { select: { id: true, code: true, status: true }, where: { companyId, id: In([...new Set(ids)]) }, withDeleted: true });
+    return new Map(rows.map((a) => [a.id, { id: a.id, code: a.code, status: a.status }]));
   }
 
   private async recordJobMoves(m: EntityManager, companyId: string, moves: { assetId: string; from: AssetStatus | null; to: AssetStatus; place: { type: LocationType; id: string; lat: number | null; lng: number | null } | null }[], jobId: string): Promise<void> {

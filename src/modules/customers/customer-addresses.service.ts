@@ -140,6 +140,16 @@ export class CustomerAddressesService {
     return assertReachable(m, CustomerAddress, scope, refs);
   }
 
+  /** Dispatch: positions of the company's live addresses by id (relocation destinations for the route planner). One statement. */
+  async positions(m: EntityManager, companyId: string, ids: readonly string[]): Promise<Map<string, { latitude: number; longitude: number }>> {
+    if (!ids.length) return new Map();
+    const rows: { id: string; latitude: string | number; longitude: string | number }[] = await scopedQuery(m, CustomerAddress, Scope.company(companyId), 'a')
+      .select(['a.id AS id', 'a.latitude AS latitude', 'a.longitude AS longitude'])
+      .andWhere('a.id IN (:...ids)', { ids: [...new Set(ids)] })
+      .getRawMany();
+    return new Map(rows.map((r) => [r.id, { latitude: Number(r.latitude), longitude: Number(r.longitude) }]));
+  }
+
   /** The caller's live address; another customer's (or a deleted one) is a 404. */
   private own(m: EntityManager, actor: Actor, id: string): Promise<CustomerAddress> {
     return findScoped(m, CustomerAddress, Scope.of(actor), id, { what: 'Address' });

@@ -38,6 +38,7 @@ export class JobEvidence extends BaseEntity {
 @Entity('job_issues')
 @Index('idx_job_issues_company_created', ['companyId', 'createdAt', 'id'])
 @Index('idx_job_issues_company_status_created', ['companyId', 'status', 'createdAt', 'id'])
+@Index('idx_job_issues_company_blocking_created', ['companyId', 'blocking', 'createdAt', 'id'])
 @Index('idx_job_issues_job', ['jobId', 'status'])
 @Check('job_issues_type_check', `type IN ('no_access', 'blocked', 'overloaded', 'contamination', 'prohibited_items', 'damage', 'safety', 'not_ready', 'other')`)
 @Check('job_issues_status_check', `status IN ('open', 'resolved')`)

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, Type } from '@nestjs/common';
 import { CatalogueModule } from '../catalogue';
 import { CustomersModule } from '../customers';
 import { DriversModule } from '../drivers';
@@ -6,6 +6,27 @@ import { FleetModule } from '../fleet';
 import { JobsModule } from '../jobs';
 import { OrdersModule } from '../orders';
 import { SitesModule } from '../sites';
+import { AttendanceModule } from '../attendance';
+import { MediaModule } from '../media';
+import { QrCodesModule } from '../qr-codes';
+import { UsersModule } from '../users';
+import { DriverEvidenceService } from './driver-evidence.service';
+import { DriverJobsController } from './driver-jobs.controller';
+import { DriverJobsService } from './driver-jobs.service';
+import { JobCompletion } from './job-completion';
+import { JobIssuesController } from './job-issues.controller';
+import { JobIssuesService } from './job-issues.service';
+import { OrderJobsController } from './order-jobs.controller';
+import { OrderJobsService } from './order-jobs.service';
+import { CompaniesModule } from '../companies';
+import { AssignmentController } from './assignment.controller';
+import { DriverLeaveCheck } from './assignment-leave-check';
+import { AssignmentService } from './assignment.service';
+import { CompanyJobsController } from './company-jobs.controller';
+import { CompanyJobsService } from './company-jobs.service';
+import { DispatchContextController } from './dispatch-context.controller';
+import { DispatchContextService } from './dispatch-context.service';
+import { RouteCollapseService } from './route-collapse.service';
 
 /**
  * Dispatch (layer 5, issue #11): assignment, the job tree, driver execution (start, evidence, issues,
@@ -14,13 +35,21 @@ import { SitesModule } from '../sites';
  * issue, station-ticket and location rows (dispatch.entities.ts).
  */
 /** Company side: assignment, the job tree, lists, the dispatch context, route collapse. */
-const COMPANY_SIDE = { controllers: [], providers: [] };
+const COMPANY_SIDE = {
+  controllers: [DispatchContextController, AssignmentController, CompanyJobsController] as Type[],
+  providers: [DriverLeaveCheck, AssignmentService, CompanyJobsService, DispatchContextService, RouteCollapseService] as Type[],
+};
 /** Driver side: the driver's jobs, execution, evidence, issues, tickets, locations; an order's jobs. */
-const DRIVER_SIDE = { controllers: [], providers: [] };
+const DRIVER_SIDE = {
+  controllers: [DriverJobsController, JobIssuesController, OrderJobsController] as Type[],
+  providers: [DriverJobsService, DriverEvidenceService, JobCompletion, JobIssuesService, OrderJobsService] as Type[],
+};
 
 @Module({
-  imports: [JobsModule, OrdersModule, CatalogueModule, SitesModule, FleetModule, DriversModule, CustomersModule],
+  imports: [JobsModule, OrdersModule, CatalogueModule, SitesModule, FleetModule, DriversModule, CustomersModule, AttendanceModule, MediaModule, QrCodesModule, UsersModule, CompaniesModule],
   controllers: [...COMPANY_SIDE.controllers, ...DRIVER_SIDE.controllers],
   providers: [...COMPANY_SIDE.providers, ...DRIVER_SIDE.providers],
+  // The leave hook of assignment: the leaves module registers its calendar with it (assignment-leave-check.ts).
+  exports: [DriverLeaveCheck],
 })
 export class DispatchModule {}

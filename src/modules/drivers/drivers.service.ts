@@ -2,7 +2,8 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { MemberProfiles, UsersService } from '../users';
 import { CompaniesService } from '../companies';
 import { ApiError } from '../../common/http/api-error';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { assertReachable, scopedQuery, type BodyRef } from '../../common/access/tenant-policy';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { Page } from '../../common/http/envelope';
@@ -54,6 +55,45 @@ export class DriversService implements OnModuleInit {
 
   async setStatus(actor: Actor, companyId: string, id: string, to: UserStatus): Promise<DriverDto> {
     return DriverDto.of(await this.ds.transaction((m) => this.directory.setStatus(m, actor.id, companyId, id, to)));
+  }
+
+  /**
+   * Body references must be active drivers of the company (their user active), share-locked until the
+   * commit (a deactivation waits): 422 naming the field otherwise (`not found`, `is inactive`). One statement.
+   */
+  async assertActive(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
+    const ids = [...new Set(refs.map((r) => r.id?.toLowerCase()).filter((id): id is string => !!id))];
+    if (!ids.length) return;
+    const rows: { id: string; status: string }[] = await scopedQuery(m, Driver, Scope.company(companyId), 'p')
+      .innerJoin('p.user', 'u')
+      .select('p.id', 'id')
+      .addSelect('u.status', 'status')
+      .andWhere('p.id IN (:...driverIds)', { driverIds: ids })
+      .setLock('pessimistic_read', undefined, ['p'])
+      .getRawMany();
+    const status = new Map(rows.map((r) => [r.id.toLowerCase(), r.status]));
+    const errors: Record<string, string[]> = {};
+    for (const r of refs) {
+      const s = r.id ? status.get(r.id.toLowerCase()) : 'active';
+      if (s !== 'active') errors[r.field] = [s === undefined ? 'not found' : 'is inactive'];
+    }
+    if (Object.keys(errors).length) throw ApiError.validation(errors);
+  }
+
+  /** Body references must be drivers of the company, active or not (share-locked until the commit): 422 `not found` on their fields otherwise. */
+  assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
+    return assertReachable(m, Driver, Scope.company(companyId), refs);
+  }
+
+  /** The company's drivers (id, name, e-mail, phone, status), by name; `activeOnly` leaves out inactive ones. One statement. */
+  async roster(companyId: string, o: { activeOnly?: boolean } = {}, m: EntityManager = this.ds.manager): Promise<{ id: string; name: string; email: string; phone: string | null; status: UserStatus }[]> {
+    const qb = scopedQuery(m, Driver, Scope.company(companyId), 'p')
+      .innerJoin('p.user', 'u')
+      .select(['p.id AS id', 'u.name AS name', 'u.email AS email', 'u.phone AS phone', 'u.status AS status'])
+      .orderBy('u.name', 'ASC')
+      .addOrderBy('p.id', 'ASC');
+    if (o.activeOnly) qb.andWhere(`u.status = 'active'`);
+    return qb.getRawMany();
   }
 
   async updateProfile(actor: Actor, companyId: string, dto: UpdateDriverProfileDto): Promise<DriverProfileDto> {

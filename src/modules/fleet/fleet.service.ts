@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
@@ -155,6 +155,80 @@ export class TrucksService implements OnModuleInit {
     if (Object.keys(errors).length) throw ApiError.validation(errors);
   }
 
+  /**
+   * Dispatch: the truck's position follows the points its driver sends (no event: points come up to
+   * once a second). A point older than the truck's last position is ignored. One statement.
+   */
+  async follow(m: EntityManager, companyId: string, truckId: string, lat: number, lng: number, at: Date): Promise<void> {
+    await m
+      .createQueryBuilder()
+      .update(Truck)
+      .set({ lat, lng, locationUpdatedAt: at })
+      .where('id = :truckId AND company_id = :companyId', { truckId, companyId })
+      .andWhere('(location_updated_at IS NULL OR location_updated_at <= :at)', { at })
+      .execute();
+  }
+
+  /** Plate, name and position of the company's trucks by id (deleted ones too: jobs keep showing them). One statement. */
+  async summaries(companyId: string, ids: readonly string[], m: EntityManager = this.ds.manager): Promise<Map<string, { plate: string; name: string | null; lat: number | null; lng: number | null }>> {
+    if (!ids.length) return new Map();
+    const rows = await m.find(Truck, { select: { id: true, plate: true, name: true, lat: true, lng: true }, where: { companyId, id: In([...new Set(ids)]) }, withDeleted: true });
+    return new Map(rows.map((t) => [t.id, { plate: t.plate, name: t.name, lat: t.lat, lng: t.lng }]));
+  }
+
+  /**
+   * Trucks for dispatch: each must be the company's live truck, in service (`active`) and of a type that
+   * carries the specification, share-locked until the commit: 422 naming the field otherwise, with the
+   * reason (`not found`, `is in maintenance`, `is retired`, `its type … does not carry this specification`). One statement.
+   */
+  async assertCarries(m: EntityManager, companyId: string, refs: readonly (BodyRef & { specificationId: string })[]): Promise<void> {
+    const ids = [...new Set(refs.map((r) => r.id?.toLowerCase()).filter((id): id is string => !!id))];
+    if (!ids.length) return;
+    const rows = await this.carrierQuery(m, companyId).andWhere('t.id IN (:...truckIds)', { truckIds: ids }).setLock('pessimistic_read', undefined, ['t']).getRawMany<CarrierRow>();
+    const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
+    const errors: Record<string, string[]> = {};
+    for (const r of refs) {
+      if (!r.id) continue;
+      const t = byId.get(r.id.toLowerCase());
+      const reason = !t
+        ? 'not found'
+        : t.status !== 'active'
+          ? t.status === 'maintenance'
+            ? 'is in maintenance'
+            : `is ${t.status}`
+          : !specIdsOf(t).includes(r.specificationId.toLowerCase())
+            ? `its type (${t.type_name ?? 'none'}) does not carry this asset specification`
+            : null;
+      if (reason) errors[r.field] = [reason];
+    }
+    if (Object.keys(errors).length) throw ApiError.validation(errors);
+  }
+
+  /** The company's live trucks for dispatch (status, type with the specifications it carries, home lot, position), by plate. One statement. */
+  async roster(companyId: string, m: EntityManager = this.ds.manager): Promise<TruckForDispatch[]> {
+    const rows = await this.carrierQuery(m, companyId).orderBy('t.plate', 'ASC').addOrderBy('t.id', 'ASC').getRawMany<CarrierRow>();
+    return rows.map((r) => ({
+      id: r.id,
+      plate: r.plate,
+      name: r.name,
+      status: r.status,
+      truckTypeId: r.truck_type_id,
+      truckTypeName: r.type_name ?? '',
+      specificationIds: specIdsOf(r),
+      homeLotId: r.home_lot_id,
+      lat: r.lat === null ? null : Number(r.lat),
+      lng: r.lng === null ? null : Number(r.lng),
+    }));
+  }
+
+  private carrierQuery(m: EntityManager, companyId: string) {
+    return this.records
+      .query(companyId, 't', m)
+      .select(['t.id AS id', 't.plate AS plate', 't.name AS name', 't.status AS status', 't.truck_type_id AS truck_type_id', 't.home_lot_id AS home_lot_id', 't.lat AS lat', 't.lng AS lng'])
+      .addSelect('(SELECT tt.name FROM truck_types tt WHERE tt.id = t.truck_type_id)', 'type_name')
+      .addSelect(`(SELECT coalesce(string_agg(l.asset_specification_id::text, ',' ORDER BY l.asset_specification_id), '') FROM truck_type_asset_specifications l WHERE l.truck_type_id = t.truck_type_id)`, 'spec_ids');
+  }
+
   /** The type and home lot given must be the company's (422 otherwise). */
   private async checkRefs(m: EntityManager, companyId: string, d: UpdateTruckDto): Promise<void> {
     await this.truckTypes.assertOwned(m, companyId, [{ field: 'truck_type_id', id: d.truck_type_id }]);
@@ -170,3 +244,33 @@ const fields = (d: UpdateTruckDto): Partial<Truck> => ({
   tareWeightKg: d.tare_weight_kg,
   status: d.status,
 });
+
+/** A truck as dispatch sees it (`TrucksService.roster`). */
+export interface TruckForDispatch {
+  id: string;
+  plate: string;
+  name: string | null;
+  status: string;
+  truckTypeId: string;
+  truckTypeName: string;
+  /** The asset specifications its type carries. */
+  specificationIds: string[];
+  homeLotId: string | null;
+  lat: number | null;
+  lng: number | null;
+}
+
+interface CarrierRow {
+  id: string;
+  plate: string;
+  name: string | null;
+  status: string;
+  truck_type_id: string;
+  home_lot_id: string | null;
+  lat: number | string | null;
+  lng: number | string | null;
+  type_name: string | null;
+  spec_ids: string | null;
+}
+
+const specIdsOf = (r: CarrierRow): string[] => (r.spec_ids ? r.spec_ids.split(',').map((x) => x.toLowerCase()) : []);

@@ -2,3 +2,5 @@
 export { JobsModule } from './jobs.module';
 export { JobsService, JOB_TRANSITIONS, type JobActor, type JobChanges, type JobView, type NewJob } from './jobs.service';
 export { JOB_STATUSES, JOB_TYPES, UNFINISHED_JOB_STATUSES, type JobStatus, type JobType } from './job.types';
+// Company-side dispatch reads.
+export type { JobFilters, JobRow } from './jobs.service';

@@ -14,6 +14,13 @@ export { JOB_STATUSES, JOB_TYPES, UNFINISHED_JOB_STATUSES, type JobStatus, type 
 @Entity('jobs')
 @Index('idx_jobs_company_date_status', ['companyId', 'scheduledDate', 'status'])
 @Index('idx_jobs_driver_date', ['driverId', 'scheduledDate'], { where: 'driver_id IS NOT NULL' })
+// Company-side lists (migration DispatchCompany): one index per sort and per filter with the default sort.
+@Index('idx_jobs_company_date_id', ['companyId', 'scheduledDate', 'id'])
+@Index('idx_jobs_company_created', ['companyId', 'createdAt', 'id'])
+@Index('idx_jobs_company_status_date', ['companyId', 'status', 'scheduledDate', 'id'])
+@Index('idx_jobs_company_type_date', ['companyId', 'type', 'scheduledDate', 'id'])
+// A driver's finished jobs, newest first (migration DispatchDriver): on an expression, which TypeORM cannot express; declared by name.
+@Index('idx_jobs_driver_finished', { synchronize: false })
 @Check('jobs_type_check', `type IN ('delivery', 'pickup', 'swap', 'dump_return', 'relocate')`)
 @Check('jobs_status_check', `status IN ('unassigned', 'assigned', 'in_progress', 'completed', 'aborted')`)
 @Check('jobs_last_lat_check', `last_lat BETWEEN -90 AND 90`)

@@ -1,6 +1,6 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { MediaDto } from './media.dto';
 import { Media } from './media.entity';
@@ -47,6 +47,11 @@ export class MediaService {
       throw e;
     }
     return { id, url: `/api/v1/media/${id}`, type: type.mime, size: file.size };
+  }
+
+  /** Whether an upload exists (other modules attach uploads by id: job evidence). */
+  async exists(m: EntityManager, id: string): Promise<boolean> {
+    return m.existsBy(Media, { id });
   }
 
   async serve(id: string): Promise<StreamableFile> {

@@ -6,6 +6,14 @@ import type { AddressSnapshot } from '../customers';
 import { OrderLifecycle, type ChangeActor } from './order-lifecycle';
 import { Order, OrderLine, type OrderStatus } from './order.entity';
 import { finalBill, serviceFee } from './pricing-engine';
+import { Page } from '../../common/http/envelope';
+import { countRows, likePattern, paginate, type PageQuery } from '../../common/http/pagination';
+import { scopedQuery } from '../../common/access/tenant-policy';
+import { jsonValue } from '../../database/json-value';
+import { specificationNameSql, wasteTypeNameSql } from '../catalogue';
+import { userNameOrEmailMatches, userNameSql } from '../users';
+import type { JobsService } from '../jobs';
+import { parseOrderNumber } from './orders.dto';
 
 /** What dispatch needs to know of an order to run its jobs (a plain copy, never the entity). */
 export interface OrderForJobs {
@@ -24,6 +32,20 @@ export interface OrderForJobs {
   deliveredOn: string | null;
   totalAmount: number;
   currency: string;
+}
+
+/** An order that still has unassigned jobs (dispatch's `GET /orders/assignable`), with names and those jobs. */
+export interface AssignableOrder extends OrderForJobs {
+  customerName: string;
+  specificationName: string;
+  wasteTypeName: string;
+  unassignedJobs: { id: string; type: string; scheduled_date: string }[];
+}
+
+/** Filters of the assignable orders: an unassigned job on `date`, the specification, `q` (number, customer name or e-mail). */
+export interface AssignableQuery extends PageQuery {
+  date?: string;
+  asset_specification_id?: string;
 }
 
 const forJobs = (o: Order): OrderForJobs => ({
@@ -107,6 +129,38 @@ export class OrderOperations {
     await this.lifecycle.addLines(m, order, bill, 'final');
     await this.lifecycle.refreshTotals(m, order);
     return bill.lines.reduce((s, l) => s + l.amount, 0);
+  }
+
+  /**
+   * The company's orders with unassigned jobs (dispatch), paginated in SQL: one statement with the names
+   * and the unassigned jobs (SQL of the jobs module), and the count when the page is full. Sorts:
+   * delivery_date (default), created_at, number, each with an index on orders.
+   */
+  assignable(companyId: string, q: AssignableQuery, jobs: Pick<JobsService, 'unassignedExistsSql' | 'unassignedJsonSql'>, m: EntityManager): Promise<Page<AssignableOrder>> {
+    const qb = scopedQuery(m, Order, Scope.company(companyId), 'o')
+      .andWhere(`o.status IN ('approved', 'scheduled', 'delivered')`)
+      .andWhere(jobs.unassignedExistsSql('o.id', q.date ? 'unassignedOn' : undefined), q.date ? { unassignedOn: q.date } : {})
+      .addSelect(userNameSql('o.customer_id'), 'customer_name')
+      .addSelect(specificationNameSql('o.asset_specification_id'), 'specification_name')
+      .addSelect(wasteTypeNameSql('o.waste_type_id'), 'waste_type_name')
+      .addSelect(jobs.unassignedJsonSql('o.id'), 'unassigned_jobs');
+    if (q.asset_specification_id) qb.andWhere('o.assetSpecificationId = :spec', { spec: q.asset_specification_id });
+    if (q.q) {
+      const num = parseOrderNumber(q.q);
+      qb.andWhere(`(${userNameOrEmailMatches('o.customer_id')}${num !== null ? ' OR o.number = :num' : ''})`, { q: likePattern(q.q), num });
+    }
+    return paginate(qb, q, {
+      sortable: { delivery_date: 'o.deliveryDate', created_at: 'o.createdAt', number: 'o.number' },
+      defaultSort: 'delivery_date',
+      mapRaw: (o, raw) => ({
+        ...forJobs(o),
+        customerName: (raw.customer_name as string | null) ?? '',
+        specificationName: (raw.specification_name as string | null) ?? '',
+        wasteTypeName: (raw.waste_type_name as string | null) ?? '',
+        unassignedJobs: jsonValue<AssignableOrder['unassignedJobs']>(raw.unassigned_jobs) ?? [],
+      }),
+      count: () => countRows(qb),
+    });
   }
 
   /** Lines of the order (live), for tests and the job views: kind and amount. */

@@ -3,5 +3,5 @@ import { CatalogueModule } from '../catalogue';
 import { QrCodesController, QrCodesService } from './qr-codes';
 
 /** QR codes for assets: make, show, verify a scan. */
-@Module({ imports: [CatalogueModule], controllers: [QrCodesController], providers: [QrCodesService] })
+@Module({ imports: [CatalogueModule], controllers: [QrCodesController], providers: [QrCodesService], exports: [QrCodesService] })
 export class QrCodesModule {}

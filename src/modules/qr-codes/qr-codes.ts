@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import QRCode from 'qrcode';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
@@ -115,6 +115,18 @@ export class QrCodesService {
     const qr = await findScoped(this.ds.manager, QrCode, scope, claims.q, { what: 'QR code' });
     // Orders do not exist yet: the current order is null until the orders module provides it.
     return { qr_code_id: qr.id, asset: await this.assetOf(qr), current_order: null };
+  }
+
+  /**
+   * The asset a scanned code names, for dispatch (a driver's QR-scan evidence): the asset id when the
+   * payload is a genuine code of the company that still exists, else null (forged, altered, another
+   * company's, deleted). One statement.
+   */
+  async assetIdOf(companyId: string, payload: string, m: EntityManager = this.ds.manager): Promise<string | null> {
+    const claims = this.read(payload);
+    if (!claims || claims.c !== companyId) return null;
+    const qr = await m.findOne(QrCode, { select: { id: true, assetId: true }, where: { id: claims.q, companyId } });
+    return qr?.assetId ?? null;
   }
 
   /** The code's asset; a deleted asset makes the code unknown (404). */

@@ -16,6 +16,20 @@ export interface ServingLot {
   day: OpenResult | null;
 }
 
+/** A lot or station on a dispatch day: name, position (null when it has none), and that day's opening. */
+export interface SiteDay {
+  id: string;
+  name: string;
+  latitude: number | null;
+  longitude: number | null;
+  day: OpenResult;
+}
+
+/** A station on a dispatch day, with the waste types it accepts. */
+export interface StationDay extends SiteDay {
+  wasteTypeIds: string[];
+}
+
 /** Lots (yards): the shared site logic plus a capacity. */
 @Injectable()
 export class LotsService extends SiteService<Lot, LotHoliday, LotDto, CreateLotDto, UpdateLotDto> {
@@ -42,6 +56,25 @@ export class LotsService extends SiteService<Lot, LotHoliday, LotDto, CreateLotD
       .filter((l) => l.latitude !== null && l.longitude !== null)
       .map((l) => ({ id: l.id, latitude: Number(l.latitude), longitude: Number(l.longitude), day: onDate ? openResult({ active: true, opening_hours: l.opening_hours, holiday: l.holiday }, onDate) : null }));
     return { active: rows.length, positioned };
+  }
+
+  /** The company's active lots on a dispatch day (name, position, open that day or why not), by name. One statement. */
+  async forDay(companyId: string, date: string, m: EntityManager = this.ds.manager): Promise<SiteDay[]> {
+    const rows: { id: string; name: string; latitude: string | number | null; longitude: string | number | null; opening_hours: OpeningHours | null; holiday: string | null }[] = await scopedQuery(m, Lot, Scope.company(companyId), 's')
+      .select(['s.id AS id', 's.name AS name', 's.latitude AS latitude', 's.longitude AS longitude', 's.openingHours AS opening_hours'])
+      .addSelect('(SELECT h.name FROM lot_holidays h WHERE h.lot_id = s.id AND h.date = CAST(:onDate AS date) LIMIT 1)', 'holiday')
+      .andWhere('s.active')
+      .setParameters({ onDate: date })
+      .orderBy('s.name', 'ASC')
+      .addOrderBy('s.id', 'ASC')
+      .getRawMany();
+    return rows.map((l) => ({
+      id: l.id,
+      name: l.name,
+      latitude: l.latitude === null ? null : Number(l.latitude),
+      longitude: l.longitude === null ? null : Number(l.longitude),
+      day: openResult({ active: true, opening_hours: l.opening_hours, holiday: l.holiday }, date),
+    }));
   }
 
   protected async render(_m: EntityManager, lots: Lot[]): Promise<LotDto[]> {

@@ -4,7 +4,11 @@ import { ApiError } from '../../common/http/api-error';
 import { InUseRegistry } from '../../common/records/in-use';
 import { WasteTypesService } from '../catalogue';
 import { SiteService } from './site.service';
-import { Station, StationHoliday } from './site.entity';
+import { Station, StationHoliday, type OpeningHours } from './site.entity';
+import { Scope } from '../../common/access/scope';
+import { scopedQuery } from '../../common/access/tenant-policy';
+import { openResult } from './opening-calendar.service';
+import type { StationDay } from './lots.service';
 import { CreateStationDto, StationDto, StationQuery, UpdateStationDto, WasteTypeRefDto } from './sites.dto';
 
 /** Stations (dump sites): the shared site logic plus accepted waste types and a dump cost. */
@@ -29,6 +33,33 @@ export class StationsService extends SiteService<Station, StationHoliday, Statio
       );
       return !!hit;
     });
+  }
+
+  /** Whether the station accepts the waste type (dispatch: a station ticket must be for waste the station takes). One statement. */
+  async accepts(m: EntityManager, stationId: string, wasteTypeId: string): Promise<boolean> {
+    const [hit] = await m.query<{ '?column?': number }[]>(`SELECT 1 FROM station_waste_types WHERE station_id = $1 AND waste_type_id = $2 LIMIT 1`, [stationId, wasteTypeId]);
+    return !!hit;
+  }
+
+  /** The company's active stations on a dispatch day (name, position, open that day or why not, accepted waste types), by name. One statement. */
+  async forDay(companyId: string, date: string, m: EntityManager = this.ds.manager): Promise<StationDay[]> {
+    const rows: { id: string; name: string; latitude: string | number | null; longitude: string | number | null; opening_hours: OpeningHours | null; holiday: string | null; waste_type_ids: string | null }[] = await scopedQuery(m, Station, Scope.company(companyId), 's')
+      .select(['s.id AS id', 's.name AS name', 's.latitude AS latitude', 's.longitude AS longitude', 's.openingHours AS opening_hours'])
+      .addSelect('(SELECT h.name FROM station_holidays h WHERE h.station_id = s.id AND h.date = CAST(:onDate AS date) LIMIT 1)', 'holiday')
+      .addSelect(`(SELECT coalesce(string_agg(sw.waste_type_id::text, ',' ORDER BY sw.waste_type_id), '') FROM station_waste_types sw WHERE sw.station_id = s.id)`, 'waste_type_ids')
+      .andWhere('s.active')
+      .setParameters({ onDate: date })
+      .orderBy('s.name', 'ASC')
+      .addOrderBy('s.id', 'ASC')
+      .getRawMany();
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      latitude: r.latitude === null ? null : Number(r.latitude),
+      longitude: r.longitude === null ? null : Number(r.longitude),
+      day: openResult({ active: true, opening_hours: r.opening_hours, holiday: r.holiday }, date),
+      wasteTypeIds: r.waste_type_ids ? r.waste_type_ids.split(',') : [],
+    }));
   }
 
   protected kindValues(dto: CreateStationDto | UpdateStationDto): Partial<Station> {

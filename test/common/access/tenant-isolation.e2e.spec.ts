@@ -18,7 +18,7 @@ import { BODY_ID_KINDS, paramKind, RECORD_KINDS, RecordKind, tenantWorld, Tenant
  * route's access code admits, indistinguishable (status, code, message) from the answer to an id that
  * names nothing, and 401/403 for the others; no answer may show one of A's ids. Every list (GET without a
  * path id) is read by B's actors, plain and filtered by A's ids, and must not contain any of A's ids. A
- * second customer of A (and A's driver, who has no job) gets 404 on the first customer's orders,
+ * second customer of A (and A's driver, whose job is on the second customer's order) gets 404 on the first customer's orders,
  * addresses and change requests. A route whose parameter the sweep cannot fill fails the test, so new
  * routes are covered the day they are mounted. PUB/NONE routes are also called without a token; the few
  * that are public by design go in ALLOW_LIST.

@@ -1,0 +1,77 @@
+import { Body, Controller, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Access } from '../../common/access/access.decorator';
+import { Actor, CurrentActor } from '../../common/access/actor';
+import { ApiIdParam, IdParam } from '../../common/http/id-param';
+import { Endpoint } from '../../common/http/openapi';
+import { AssignDriverDto, AssignmentResultDto, MultiReassignDto, ReassignOrderDto } from './assignment.dto';
+import { AssignmentService } from './assignment.service';
+
+/** The rules every assignment follows (AssignmentService.placeJob). */
+export const ASSIGNMENT_RULES =
+  'Rules: the driver an active driver of the company (422 naming the field), not on leave that day (409 `DRIVER_ON_LEAVE`); the truck active and of a type that carries ' +
+  "the order's asset specification (422 with the reason); a delivery or swap reserves an asset: the chosen one (`asset_id`, 422 when not the company's) or the first free " +
+  "one of the specification, those based at the job's lot first (409 `ASSET_UNAVAILABLE` when none, race-free); a new date today or later with the job's lot open that day " +
+  "(422 `HOLIDAY`, `CLOSED_DAY`, `INACTIVE`). The first assignment of the order's delivery moves the order to `scheduled`. Each job change is recorded (history, `job.assigned`, " +
+  '`job.reassigned`, `job.updated`) in one transaction; the order is locked first, then its jobs.';
+
+/** 409 codes of the assignment rules. */
+export const ASSIGNMENT_409 = ['INVALID_TRANSITION', 'ORDER_STATE', 'DRIVER_ON_LEAVE', 'ASSET_UNAVAILABLE'];
+export const ASSIGNMENT_422 = ['VALIDATION_FAILED', 'HOLIDAY', 'CLOSED_DAY', 'INACTIVE'];
+
+@ApiTags('Dispatch')
+@Controller('api/v1')
+export class AssignmentController {
+  constructor(private readonly assignment: AssignmentService) {}
+
+  @Post('driver/assign/:order')
+  @Access('CO')
+  @ApiIdParam('order')
+  @Endpoint({
+    summary: "Assign a driver and truck to the order's next unassigned job (its delivery first, then by date)",
+    description:
+      `${ASSIGNMENT_RULES} \`date\` defaults to the job's date; \`sequence\` to after the driver's last job that day. ` +
+      'An order without unassigned jobs is 409 `NOTHING_TO_ASSIGN`; an order that is not approved, scheduled or delivered 409 `ORDER_STATE`.',
+    type: AssignmentResultDto,
+    status: 200,
+    errors: [404, 409, 422],
+    codes: { 409: [...ASSIGNMENT_409, 'NOTHING_TO_ASSIGN'], 422: ASSIGNMENT_422 },
+  })
+  assign(@CurrentActor() actor: Actor, @IdParam('order') id: string, @Body() dto: AssignDriverDto) {
+    return this.assignment.assign(actor, id, dto);
+  }
+
+  @Post('driver/reassign/:order')
+  @Access('CO')
+  @ApiIdParam('order')
+  @Endpoint({
+    summary: "Move the order's assigned jobs (or the listed ones) to another driver and truck",
+    description:
+      `${ASSIGNMENT_RULES} Without \`job_ids\`, every assigned job of the order moves (409 \`NOTHING_TO_REASSIGN\` when there is none); a job in progress stays with its driver ` +
+      '(409 `INVALID_TRANSITION` when listed). Listed jobs must be this order\'s (422 on `job_ids.<i>`); an unassigned one is assigned. Without `truck_id` each job keeps its truck. ' +
+      'The moved jobs go after the new driver\'s last job of their day.',
+    type: AssignmentResultDto,
+    status: 200,
+    errors: [404, 409, 422],
+    codes: { 409: [...ASSIGNMENT_409, 'NOTHING_TO_REASSIGN'], 422: ASSIGNMENT_422 },
+  })
+  reassign(@CurrentActor() actor: Actor, @IdParam('order') id: string, @Body() dto: ReassignOrderDto) {
+    return this.assignment.reassign(actor, id, dto);
+  }
+
+  @Post('multi/reassign')
+  @Access('CO')
+  @Endpoint({
+    summary: "Move one driver's assigned jobs of a day, or a list of jobs, to another driver; all or nothing",
+    description:
+      `${ASSIGNMENT_RULES} Either \`from_driver_id\` with \`date\` (that driver's assigned jobs of the day; jobs in progress stay) or \`job_ids\` (jobs of the company, ` +
+      'unassigned or assigned; 422 on `job_ids.<i>` when not found, 409 `INVALID_TRANSITION` for one in progress or finished). One transaction: the orders are locked in id order, then the jobs.',
+    type: AssignmentResultDto,
+    status: 200,
+    errors: [409, 422],
+    codes: { 409: [...ASSIGNMENT_409, 'NOTHING_TO_REASSIGN'], 422: ASSIGNMENT_422 },
+  })
+  multi(@CurrentActor() actor: Actor, @Body() dto: MultiReassignDto) {
+    return this.assignment.multiReassign(actor, dto);
+  }
+}

@@ -1,0 +1,237 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Actor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
+import { todayIn } from '../../common/dates';
+import { ApiError } from '../../common/http/api-error';
+import { Page } from '../../common/http/envelope';
+import { recordEvents } from '../../common/outbox/outbox';
+import { AssetsService, specificationNameSql, wasteTypeNameSql } from '../catalogue';
+import { CompaniesService } from '../companies';
+import { CustomerAddressesService } from '../customers';
+import { JobsService, type JobRow, type JobStatus } from '../jobs';
+import { OrderOperations, type OrderForJobs } from '../orders';
+import { OpeningCalendar } from '../sites';
+import { userNameSql } from '../users';
+import {
+  AbortCompanyJobDto,
+  CompanyJobDetailDto,
+  CompanyJobDto,
+  CompanyJobQuery,
+  CompanyJobWithFeeDto,
+  CreateCompanyJobDto,
+  DispatchOrderDto,
+  JobTreeDayDto,
+  JobTreeQuery,
+} from './company-jobs.dto';
+
+/** The longest range of the job tree, in days after `from`. */
+export const MAX_TREE_DAYS = 31;
+/** The fee line a company-added job brings (the price book frozen on the order decides the amount; 0 = none). */
+const FEE_OF = { swap: 'swap_fee', dump_return: 'dump_return_fee', relocate: 'relocation_fee' } as const;
+const LIVE_ORDER: readonly string[] = ['approved', 'scheduled', 'delivered'];
+
+/** Whole days from `a` to `b` (YYYY-MM-DD). */
+export const daysBetween = (a: string, b: string) => Math.round((Date.parse(b + 'T00:00:00Z') - Date.parse(a + 'T00:00:00Z')) / 86_400_000);
+
+/**
+ * The company's jobs (domain.md §5): lists, the tree (date → driver → sequence), one job, and the
+ * writes that are not assignment: adding a job to an order, deleting an unassigned one nothing depends
+ * on, aborting one. Job rows are read and written through JobsService, orders through OrderOperations.
+ */
+@Injectable()
+export class CompanyJobsService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly jobs: JobsService,
+    private readonly orders: OrderOperations,
+    private readonly assets: AssetsService,
+    private readonly addresses: CustomerAddressesService,
+    private readonly calendar: OpeningCalendar,
+    private readonly companies: CompaniesService,
+  ) {}
+
+  /** The company's date today (the time zone the caller's query brought, else read). */
+  async today(scope: Scope): Promise<string> {
+    return todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId)));
+  }
+
+  // ------------------------------------------------------------ reads
+
+  /** Jobs by id as the routes show them, in the order of `ids` (two statements: the jobs with names, their orders). */
+  async render(companyId: string, ids: readonly string[], m: EntityManager = this.ds.manager): Promise<CompanyJobDto[]> {
+    return this.withOrders(companyId, await this.jobs.rowsOf(Scope.company(companyId), ids, m), m);
+  }
+
+  /** Job rows with their orders (one statement for the orders). */
+  async withOrders(companyId: string, rows: readonly JobRow[], m: EntityManager = this.ds.manager): Promise<CompanyJobDto[]> {
+    const orders = await this.orders.many(companyId, rows.map((j) => j.orderId), m);
+    return rows.map((j) => CompanyJobDto.of(j, orders.get(j.orderId)));
+  }
+
+  /** `GET /jobs`, `GET /order/jobs/all`: a page of the company's jobs (page, count when full, orders). */
+  async list(scope: Scope, q: CompanyJobQuery): Promise<Page<CompanyJobDto>> {
+    if (q.from && q.to && q.from > q.to) throw ApiError.validation({ to: ['must not be before from'] });
+    const page = await this.jobs.page(Scope.company(scope.companyId), { from: q.from, to: q.to, driverId: q.driver_id, status: q.status, type: q.type, orderId: q.order_id }, q);
+    return new Page(await this.withOrders(scope.companyId, page.items), page.meta);
+  }
+
+  /** `GET /order/jobs`: days → drivers (unassigned jobs first, then drivers by name) → jobs in sequence. */
+  async tree(scope: Scope, q: JobTreeQuery): Promise<JobTreeDayDto[]> {
+    const { from, to } = await this.range(scope, q);
+    const statuses: JobStatus[] = q.include_aborted ? ['unassigned', 'assigned', 'in_progress', 'completed', 'aborted'] : ['unassigned', 'assigned', 'in_progress', 'completed'];
+    const rows = await this.jobs.between(Scope.company(scope.companyId), from, to, { statuses, driverIds: q.driver_id ? [q.driver_id] : undefined });
+    const views = await this.withOrders(scope.companyId, rows);
+    const days = new Map<string, Map<string, { driver_id: string | null; driver_name: string | null; jobs: CompanyJobDto[] }>>();
+    for (const j of views) {
+      const day = days.get(j.scheduled_date) ?? days.set(j.scheduled_date, new Map()).get(j.scheduled_date)!;
+      const key = j.driver_id ?? '';
+      const group = day.get(key) ?? day.set(key, { driver_id: j.driver_id, driver_name: j.driver_name, jobs: [] }).get(key)!;
+      group.jobs.push(j);
+    }
+    const byName = (a: { driver_id: string | null; driver_name: string | null }, b: typeof a) =>
+      (a.driver_id === null ? -1 : 0) - (b.driver_id === null ? -1 : 0) || (a.driver_name ?? '').localeCompare(b.driver_name ?? '') || (a.driver_id ?? '').localeCompare(b.driver_id ?? '');
+    return [...days.entries()].map(([date, drivers]) => ({ date, drivers: [...drivers.values()].sort(byName) }));
+  }
+
+  /** The tree's range: `date`, or `from`..`to` (default today), at most MAX_TREE_DAYS days (422). */
+  private async range(scope: Scope, q: { date?: string; from?: string; to?: string }): Promise<{ from: string; to: string }> {
+    if (q.date && (q.from || q.to)) throw ApiError.validation({ date: ['give either date or from/to'] });
+    const from = q.date ?? q.from ?? (q.to && q.to < (await this.today(scope)) ? q.to : await this.today(scope));
+    const to = q.date ?? q.to ?? from;
+    if (to < from) throw ApiError.validation({ to: ['must not be before from'] });
+    if (daysBetween(from, to) > MAX_TREE_DAYS) throw ApiError.validation({ to: [`must be at most ${MAX_TREE_DAYS} days after from`] });
+    return { from, to };
+  }
+
+  /** `GET /jobs/{driverJob}`, `GET /order/jobs/{driverJob}`: the job with its order and names, history, merged pickups, evidence and issue counts. */
+  async detail(companyId: string, id: string): Promise<CompanyJobDetailDto> {
+    const scope = Scope.company(companyId);
+    const [job] = await this.jobs.rowsOf(scope, [id]);
+    if (!job) throw ApiError.notFound('Job');
+    const order = (await this.orders.many(companyId, [job.orderId], this.ds.manager)).get(job.orderId);
+    // Names as the owning modules' SQL, and evidence and issue counts (dispatch's own rows): one statement.
+    const [[extra], history, merged] = await Promise.all([
+      this.ds.query<{ customer: string | null; specification: string | null; waste_type: string | null; evidence: number; issues: number; blocking: number }[]>(
+        `SELECT ${userNameSql('$2::uuid')} AS customer, ${specificationNameSql('$3::uuid')} AS specification, ${wasteTypeNameSql('$4::uuid')} AS waste_type,
+                (SELECT count(*)::int FROM job_evidence WHERE job_id = $1) AS evidence,
+                (SELECT count(*)::int FROM job_issues WHERE job_id = $1) AS issues,
+                (SELECT count(*)::int FROM job_issues WHERE job_id = $1 AND status = 'open' AND blocking) AS blocking`,
+        [job.id, order?.customerId ?? null, order?.assetSpecificationId ?? null, order?.wasteTypeId ?? null],
+      ),
+      this.jobs.history(job.id),
+      this.jobs.mergedIdsOf([job.id]),
+    ]);
+    return {
+      ...CompanyJobDto.of(job, undefined),
+      order: order
+        ? {
+            ...DispatchOrderDto.of(order),
+            customer_name: extra?.customer ?? '',
+            specification_name: extra?.specification ?? '',
+            waste_type_name: extra?.waste_type ?? '',
+          }
+        : null,
+      status_history: history,
+      merged_job_ids: merged.get(job.id) ?? [],
+      evidence_count: Number(extra?.evidence ?? 0),
+      issue_count: Number(extra?.issues ?? 0),
+      open_blocking_issue_count: Number(extra?.blocking ?? 0),
+    };
+  }
+
+  // ------------------------------------------------------------ writes
+
+  /**
+   * `POST /order/jobs`: an unassigned job on one of the company's orders (approved, scheduled or
+   * delivered), from the order's lot, with the price book's service fee line for a swap, dump and
+   * return or relocation (when the frozen price book has one and `charge_fee` is not false).
+   */
+  async create(actor: Actor, dto: CreateCompanyJobDto): Promise<CompanyJobWithFeeDto> {
+    const scope = Scope.of(actor);
+    const companyId = scope.companyId;
+    const today = await this.today(scope);
+    const { id, fee } = await this.ds.transaction(async (m) => {
+      const order = await this.orderFromBody(m, companyId, dto.order_id);
+      if (!LIVE_ORDER.includes(order.status)) throw ApiError.conflict('ORDER_STATE', `Jobs can be added to approved, scheduled or delivered orders; this order is ${order.status}.`);
+      const errors: Record<string, string[]> = {};
+      const delivered = order.deliveredOn ?? order.deliveryDate;
+      if (dto.date < today) errors.date = [`must not be in the past (today is ${today})`];
+      else if (dto.type !== 'delivery' && dto.date < delivered) errors.date = [`must not be before the order's delivery date ${delivered}`];
+      if (dto.type === 'relocate' && !dto.destination_address_id) errors.destination_address_id = ['is required for a relocation'];
+      if (dto.type !== 'relocate' && dto.destination_address_id) errors.destination_address_id = ['is only for a relocation'];
+      if (dto.type === 'relocate' && dto.destination_address_id?.toLowerCase() === order.addressId) errors.destination_address_id = ["is already the order's address"];
+      if (Object.keys(errors).length) throw ApiError.validation(errors);
+      if (dto.destination_address_id) await this.addresses.assertOwned(m, Scope.customer(companyId, order.customerId), [{ field: 'destination_address_id', id: dto.destination_address_id }]);
+      await this.calendar.assertOpen('lot', order.lotId, companyId, dto.date, m, 'date');
+      const job = await this.jobs.create(m, { companyId, orderId: order.id, type: dto.type, scheduledDate: dto.date, lotId: order.lotId, destinationAddressId: dto.destination_address_id?.toLowerCase() ?? null });
+      if (dto.notes) await this.jobs.change(m, job, { notes: dto.notes });
+      const feeKind = (FEE_OF as Record<string, (typeof FEE_OF)[keyof typeof FEE_OF]>)[dto.type];
+      const fee = feeKind && dto.charge_fee !== false ? await this.orders.addFee(m, companyId, order.id, feeKind) : 0;
+      return { id: job.id, fee };
+    });
+    return { ...(await this.render(companyId, [id]))[0], fee_amount: fee };
+  }
+
+  /**
+   * `DELETE /order/jobs/{driverJob}`: only an unassigned job no order state depends on (409
+   * `JOB_NOT_DELETABLE` otherwise): not one created by an approved change request (the customer was
+   * billed for it), not the order's only unfinished delivery before delivery, not the only unfinished
+   * pickup of an order with a pickup date. Abort those instead.
+   */
+  async remove(actor: Actor, id: string): Promise<void> {
+    const companyId = Scope.of(actor).companyId;
+    const scope = Scope.company(companyId);
+    await this.ds.transaction(async (m) => {
+      const found = await this.jobs.find(scope, id, m);
+      const order = await this.orders.lock(m, companyId, found.orderId);
+      const job = await this.jobs.lock(m, scope, id);
+      const refuse = (why: string) => ApiError.conflict('JOB_NOT_DELETABLE', `${why} Abort it instead.`);
+      if (job.status !== 'unassigned') throw refuse(`Only an unassigned job can be deleted; this one is ${job.status}.`);
+      if (job.changeRequestId) throw refuse('The job comes from an approved change request the customer was billed for.');
+      if (job.type === 'delivery' || job.type === 'pickup') {
+        const others = (await this.jobs.lockUnfinishedOfOrder(m, order.id)).filter((j) => j.type === job.type && j.id !== job.id);
+        if (job.type === 'delivery' && !others.length && !['delivered', 'completed'].includes(order.status)) throw refuse("It is the order's only delivery: the order's delivery date depends on it.");
+        if (job.type === 'pickup' && !others.length && order.pickupDate) throw refuse("It is the order's only pickup: the order's pickup date depends on it.");
+      }
+      if (job.assetId) await this.assets.releaseReserved(m, [job.assetId]);
+      await this.jobs.remove(m, job, actor);
+    });
+  }
+
+  /**
+   * `POST /order/jobs/{driverJob}/abort`: any job before completion (409 `INVALID_TRANSITION` after),
+   * with a reason; its reserved asset is released; pickups merged into it are unmerged (they show again
+   * as jobs of their own); optionally the wasted-trip fee line of the order's price book.
+   */
+  async abort(actor: Actor, id: string, dto: AbortCompanyJobDto): Promise<CompanyJobWithFeeDto> {
+    const companyId = Scope.of(actor).companyId;
+    const scope = Scope.company(companyId);
+    const fee = await this.ds.transaction(async (m) => {
+      const found = await this.jobs.find(scope, id, m);
+      await this.orders.lock(m, companyId, found.orderId);
+      const job = await this.jobs.lock(m, scope, id);
+      await this.jobs.abort(m, [job], dto.reason, actor);
+      const merged = await this.jobs.lockMergedInto(m, job.id);
+      for (const p of merged) await this.jobs.change(m, p, { mergedIntoJobId: null });
+      if (merged.length) {
+        await recordEvents(
+          m,
+          ...merged.map((p) => ({ type: 'job.updated' as const, aggregateType: 'job', aggregateId: p.id, companyId, actorId: actor.id, payload: { order_id: p.orderId, fields: ['merged_into_job_id'] } })),
+        );
+      }
+      return dto.wasted_trip_fee ? this.orders.addFee(m, companyId, job.orderId, 'wasted_trip_fee') : 0;
+    });
+    return { ...(await this.render(companyId, [id]))[0], fee_amount: fee };
+  }
+
+  /** An order named in a body: the company's, locked; 422 on `order_id` otherwise. */
+  private async orderFromBody(m: EntityManager, companyId: string, orderId: string): Promise<OrderForJobs> {
+    try {
+      return await this.orders.lock(m, companyId, orderId);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'NOT_FOUND') throw ApiError.validation({ order_id: ['not found'] });
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,241 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, In } from 'typeorm';
+import type { Actor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
+import { scopedQuery } from '../../common/access/tenant-policy';
+import { todayIn } from '../../common/dates';
+import { ApiError } from '../../common/http/api-error';
+import { Page } from '../../common/http/envelope';
+import { AttendanceService } from '../attendance';
+import { AssetsService, CustomerCatalogueService } from '../catalogue';
+import { CustomerAddressesService } from '../customers';
+import { TrucksService } from '../fleet';
+import { JobsService, type JobView } from '../jobs';
+import { OrderOperations, OrdersService, orderNumber, type OrderForJobs } from '../orders';
+import { userNameSql } from '../users';
+import { JobEvidence, JobIssue, JobLocation, StationTicket } from './dispatch.entities';
+import {
+  DriverHistoryQuery,
+  DriverJobDetailDto,
+  DriverJobDto,
+  DriverJobsQuery,
+  JobEvidenceDto,
+  JobLocationDto,
+  jobTimes,
+  MAX_POINTS_PER_JOB,
+  SendLocationDto,
+  StationTicketDto,
+  TrackingWrapperDto,
+} from './driver-jobs.dto';
+import { JobIssueDto } from './job-issues.dto';
+
+/** Job types that go to a station and need a station ticket to complete. */
+export const DUMPING_TYPES: readonly string[] = ['pickup', 'swap', 'dump_return'];
+
+/** How many next stops the tracking view shows. */
+const NEXT_STOPS = 10;
+
+/**
+ * The driver's reads (their day, one job, history, the tracking view) and the location points they
+ * send. A driver's `Scope` reaches only their own jobs (404 otherwise); order details come from the
+ * orders module (`OrderOperations.many`), names and asset codes from their owners.
+ */
+@Injectable()
+export class DriverJobsService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly jobs: JobsService,
+    private readonly orderOps: OrderOperations,
+    private readonly orders: OrdersService,
+    private readonly catalogue: CustomerCatalogueService,
+    private readonly assets: AssetsService,
+    private readonly addresses: CustomerAddressesService,
+    private readonly trucks: TrucksService,
+    private readonly attendance: AttendanceService,
+  ) {}
+
+  /** The company's date today (the caller's query brought the time zone; else it is read). */
+  async today(scope: Scope, m?: EntityManager): Promise<string> {
+    return scope.timezone ? todayIn(scope.timezone) : this.orders.today(scope, m);
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  async day(scope: Scope, q: DriverJobsQuery): Promise<Page<DriverJobDto>> {
+    const date = q.date ?? (await this.today(scope));
+    const page = await this.jobs.driverDay(scope, date, q);
+    return new Page(await this.views(scope.companyId, page.items), page.meta);
+  }
+
+  async history(scope: Scope, q: DriverHistoryQuery): Promise<Page<DriverJobDto>> {
+    const page = await this.jobs.driverHistory(scope, q);
+    return new Page(await this.views(scope.companyId, page.items), page.meta);
+  }
+
+  /** One of the driver's jobs with what the driver needs on site; 404 when it is not theirs. */
+  async detail(scope: Scope, id: string, m: EntityManager = this.ds.manager): Promise<DriverJobDetailDto> {
+    const job = await this.jobs.find(scope, id, m);
+    const [base] = await this.views(scope.companyId, [job], m);
+    const merged = base.merged_jobs.map((j) => j.id);
+    const evidence = await m.find(JobEvidence, { where: { jobId: job.id }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const ticket = await m.findOne(StationTicket, { where: { jobId: job.id } });
+    const lastTicket = evidence.filter((e) => e.kind === 'ticket').at(-1);
+    const issues = await this.issues(m, [job.id, ...merged], true);
+    const onSite = job.type === 'delivery' ? [] : await this.jobs.onSiteAssets(job.orderId, m);
+    const onSiteId = onSite.at(-1) ?? null;
+    const onSiteAsset = onSiteId ? ((await this.assets.summaries(scope.companyId, [onSiteId], m)).get(onSiteId) ?? null) : null;
+    const destination = job.destinationAddressId ? await this.addresses.snapshot(m, Scope.company(scope.companyId), job.destinationAddressId) : null;
+    return {
+      ...base,
+      destination_address: destination,
+      on_site_asset: onSiteAsset,
+      // A later ticket replaces the job's ticket: the latest ticket evidence shows it.
+      evidence: evidence.map((e) => JobEvidenceDto.of(e, e === lastTicket ? ticket : null)),
+      open_issues: issues,
+      ticket: ticket ? StationTicketDto.of(ticket) : null,
+      missing: missingFor(job, { photo: evidence.some((e) => e.kind === 'photo'), ticket: !!ticket, blocked: issues.some((i) => i.blocking) }),
+    };
+  }
+
+  /** The tracking view: today's current job, next stops, the last point sent and today's counts. */
+  async tracking(scope: Scope): Promise<TrackingWrapperDto> {
+    const m = this.ds.manager;
+    const date = await this.today(scope, m);
+    const current = await this.jobs.driverCurrent(scope, m);
+    const next = await this.jobs.driverNext(scope, date, NEXT_STOPS, m);
+    const views = await this.views(scope.companyId, [...(current ? [current] : []), ...next], m);
+    const last = await scopedQuery(m, JobLocation, scope, 'p').orderBy('p.createdAt', 'DESC').addOrderBy('p.id', 'DESC').getOne();
+    const counts = await this.jobs.driverCounts(scope, date, m);
+    return {
+      date,
+      current_job: current ? views[0] : null,
+      next_stops: current ? views.slice(1) : views,
+      last_location: last ? JobLocationDto.of(last) : null,
+      counts: { total: Object.values(counts).reduce((a, b) => a + b, 0), assigned: counts.assigned, in_progress: counts.in_progress, completed: counts.completed, aborted: counts.aborted },
+    };
+  }
+
+  /** An order the driver has a job on (now or before), as its company sees it with its jobs; 404 otherwise. */
+  order(actor: Actor, id: string) {
+    return this.orders.details(actor, id);
+  }
+
+  // ------------------------------------------------------------------ locations
+
+  /**
+   * A point for one of the driver's jobs in progress (409 `JOB_STATE` otherwise). At most one point a
+   * second per driver (429 `THROTTLED` with `Retry-After: 1`; serialised per driver by an advisory lock
+   * so that two phones racing cannot both pass) and MAX_POINTS_PER_JOB per job (409 `LOCATION_LIMIT`).
+   * The newest point (by `recorded_at`) goes on the job, and the truck's position follows.
+   */
+  async sendLocation(scope: Scope, id: string, d: SendLocationDto): Promise<JobLocationDto> {
+    return this.ds.transaction(async (m) => {
+      const job = await this.jobs.lock(m, scope, id);
+      if (job.status !== 'in_progress') throw ApiError.conflict('JOB_STATE', `Locations are sent for a job in progress; this job is ${job.status}.`);
+      const driverId = job.driverId!;
+      await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`job_locations:${driverId}`]);
+      const [recent] = await m.query<{ '?column?': number }[]>(`SELECT 1 FROM job_locations WHERE driver_id = $1 AND created_at > clock_timestamp() - interval '1 second' LIMIT 1`, [driverId]);
+      if (recent) throw new ApiError(429, 'THROTTLED', 'At most one location point a second.', undefined, { 'Retry-After': '1' });
+      const [{ n }] = await m.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM job_locations WHERE job_id = $1`, [job.id]);
+      if (n >= MAX_POINTS_PER_JOB) throw ApiError.conflict('LOCATION_LIMIT', `This job has ${MAX_POINTS_PER_JOB} location points already.`);
+      const recordedAt = d.recorded_at ? new Date(d.recorded_at) : new Date();
+      const point = m.create(JobLocation, {
+        companyId: job.companyId,
+        jobId: job.id,
+        driverId,
+        lat: d.lat,
+        lng: d.lng,
+        accuracyM: d.accuracy ?? null,
+        heading: d.heading ?? null,
+        speedMps: d.speed ?? null,
+        recordedAt,
+      });
+      await m.insert(JobLocation, point);
+      if (!job.lastLocationAt || recordedAt >= job.lastLocationAt) {
+        await this.jobs.change(m, job, { lastLat: d.lat, lastLng: d.lng, lastLocationAt: recordedAt });
+        if (job.truckId) await this.trucks.follow(m, job.companyId, job.truckId, d.lat, d.lng, recordedAt);
+      }
+      const saved = await m.findOneByOrFail(JobLocation, { id: point.id });
+      return JobLocationDto.of(saved);
+    });
+  }
+
+  // ------------------------------------------------------------------ shared by the driver's views
+
+  /** Issues of jobs (open only with `open`), oldest first, with the reporter's name (one statement). */
+  async issues(m: EntityManager, jobIds: readonly string[], open: boolean): Promise<JobIssueDto[]> {
+    if (!jobIds.length) return [];
+    const qb = m.createQueryBuilder(JobIssue, 'i').addSelect(userNameSql('i.driver_id'), 'driver_name').where('i.jobId IN (:...jobIds)', { jobIds: [...jobIds] });
+    if (open) qb.andWhere(`i.status = 'open'`);
+    const { entities, raw } = await qb.orderBy('i.createdAt', 'ASC').addOrderBy('i.id', 'ASC').getRawAndEntities();
+    return entities.map((e, i) => JobIssueDto.of(e, (raw[i].driver_name as string | null) ?? ''));
+  }
+
+  /** Driver views of jobs: their orders' sites, names, asset codes and merged pickups, in a fixed number of statements. */
+  async views(companyId: string, jobs: readonly JobView[], m: EntityManager = this.ds.manager): Promise<DriverJobDto[]> {
+    if (!jobs.length) return [];
+    const merged = await this.jobs.mergedInto(jobs.filter((j) => j.type === 'swap').map((j) => j.id), m);
+    const orders = await this.orderOps.many(companyId, [...jobs, ...merged].map((j) => j.orderId), m);
+    const list = [...orders.values()];
+    const names = await this.catalogue.names([...new Set(list.map((o) => o.assetSpecificationId))], [...new Set(list.map((o) => o.wasteTypeId))], m);
+    const assets = await this.assets.summaries(companyId, jobs.map((j) => j.assetId).filter((a): a is string => !!a), m);
+    return jobs.map((j) => {
+      const o = orders.get(j.orderId) as OrderForJobs;
+      return {
+        id: j.id,
+        order_id: j.orderId,
+        order_number: orderNumber(o.number),
+        type: j.type,
+        status: j.status,
+        scheduled_date: j.scheduledDate,
+        sequence: j.sequence,
+        truck_id: j.truckId,
+        asset: j.assetId ? (assets.get(j.assetId) ?? null) : null,
+        removed_asset_id: j.removedAssetId,
+        lot_id: j.lotId,
+        address: o.address,
+        destination_address_id: j.destinationAddressId,
+        specification: { id: o.assetSpecificationId, name: names.specs.get(o.assetSpecificationId) ?? '' },
+        waste_type: { id: o.wasteTypeId, name: names.wasteTypes.get(o.wasteTypeId) ?? '' },
+        notes: j.notes,
+        ...jobTimes(j),
+        abort_reason: j.abortReason,
+        last_location: j.lastLat !== null && j.lastLng !== null && j.lastLocationAt ? { lat: j.lastLat, lng: j.lastLng, at: j.lastLocationAt.toISOString() } : null,
+        merged_jobs: merged
+          .filter((p) => p.mergedIntoJobId === j.id)
+          .map((p) => {
+            const po = orders.get(p.orderId) as OrderForJobs;
+            return { id: p.id, order_id: p.orderId, order_number: orderNumber(po.number), type: p.type, status: p.status, address: po.address };
+          }),
+      };
+    });
+  }
+
+  /**
+   * What every driver action on a job checks once the job is locked: not on a break (409 `ON_BREAK`),
+   * and not a pickup merged into a swap (409 `JOB_MERGED`: the swap is worked, the pickup completes with it).
+   */
+  async assertWorkable(m: EntityManager, job: JobView): Promise<void> {
+    if (await this.attendance.isOnBreak(m, job.companyId, job.driverId!)) throw ApiError.conflict('ON_BREAK', 'You are on a break: end it first.');
+    if (job.mergedIntoJobId) throw ApiError.conflict('JOB_MERGED', 'This pickup was merged into a swap: work the swap, and the pickup completes with it.');
+  }
+
+  /** Evidence rows of kind photo exist for the job (one statement). */
+  hasPhoto(m: EntityManager, jobId: string): Promise<boolean> {
+    return m.existsBy(JobEvidence, { jobId, kind: 'photo' });
+  }
+
+  /** Open blocking issues on any of these jobs (one statement). */
+  blocked(m: EntityManager, jobIds: readonly string[]): Promise<boolean> {
+    return m.existsBy(JobIssue, { jobId: In([...jobIds]), status: 'open', blocking: true });
+  }
+}
+
+/** What completion still needs: a delivery's photo, a dumping job's station ticket, blocking issues resolved. */
+export function missingFor(job: Pick<JobView, 'type'>, has: { photo: boolean; ticket: boolean; blocked: boolean }): string[] {
+  const missing: string[] = [];
+  if (job.type === 'delivery' && !has.photo) missing.push('photo');
+  if (DUMPING_TYPES.includes(job.type) && !has.ticket) missing.push('station_ticket');
+  if (has.blocked) missing.push('issues_resolved');
+  return missing;
+}

@@ -1,0 +1,206 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Actor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
+import { ApiError } from '../../common/http/api-error';
+import { AssetsService } from '../catalogue';
+import { CustomerAddressesService } from '../customers';
+import { TrucksService } from '../fleet';
+import { JobsService, type JobChanges, type JobStatus, type JobView } from '../jobs';
+import { OrderOperations, type OrderForJobs } from '../orders';
+import { LotsService, StationsService } from '../sites';
+import { StationTicket } from './dispatch.entities';
+import { DriverJobDetailDto } from './driver-jobs.dto';
+import { DriverJobsService, DUMPING_TYPES } from './driver-jobs.service';
+
+type AssetMove = Parameters<AssetsService['moveForJob']>[3][number];
+type Place = AssetMove['place'];
+type Who = Pick<Actor, 'id' | 'type'>;
+
+/** The next status on the way to completion. */
+const NEXT: Partial<Record<JobStatus, JobStatus>> = { unassigned: 'assigned', assigned: 'in_progress', in_progress: 'completed' };
+
+const nothingOnSite = (order: OrderForJobs) => ApiError.conflict('NOTHING_ON_SITE', `Order ${order.number} has no container on site to take.`);
+
+/**
+ * A driver starts and completes jobs (domain.md §5), each in one transaction with the asset and order
+ * moves it causes:
+ * - start (assigned → in_progress): a delivery's or swap's reserved asset goes `in_transit` on the truck.
+ * - complete (in_progress → completed), once no blocking issue is open (409 `JOB_BLOCKED`), a delivery
+ *   has a photo (409 `EVIDENCE_REQUIRED`) and a job that dumps has its station ticket (409 `TICKET_REQUIRED`):
+ *   delivery → asset `on_site` at the order's address, order `delivered` (the company's local date);
+ *   pickup → the order's on-site asset `at_station` (the ticket's station), then `available` at the lot,
+ *   and the order `completed` with its final bill when nothing of it is left on site;
+ *   swap → the new asset `on_site`, the old one `at_station` then `available` at the lot;
+ *   dump_return → the same asset `at_station`, then back `on_site`;
+ *   relocate → the asset `on_site` at the job's destination address.
+ *   A swap made by route collapse completes the pickups merged into it, with their orders' effects
+ *   (the old asset is theirs; the swap's own order is delivered).
+ */
+@Injectable()
+export class JobCompletion {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly jobs: JobsService,
+    private readonly driverJobs: DriverJobsService,
+    private readonly orderOps: OrderOperations,
+    private readonly assets: AssetsService,
+    private readonly trucks: TrucksService,
+    private readonly lots: LotsService,
+    private readonly stations: StationsService,
+    private readonly addresses: CustomerAddressesService,
+  ) {}
+
+  async start(actor: Who, scope: Scope, id: string): Promise<DriverJobDetailDto> {
+    await this.ds.transaction(async (m) => {
+      const job = await this.jobs.lock(m, scope, id);
+      await this.driverJobs.assertWorkable(m, job);
+      if (job.status !== 'assigned') throw ApiError.invalidTransition(job.status, 'in_progress', 'Job');
+      const merged = await this.jobs.mergedInto([job.id], m, true);
+      if (await this.jobs.driverBusy(m, job.driverId!, [job.id, ...merged.map((p) => p.id)])) {
+        throw ApiError.conflict('JOB_IN_PROGRESS', 'Another of your jobs is in progress: complete it first.');
+      }
+      if (job.type === 'delivery' || job.type === 'swap') {
+        const assetId = this.broughtAsset(job);
+        const truck = job.truckId ? (await this.trucks.summaries(job.companyId, [job.truckId], m)).get(job.truckId) : undefined;
+        const place: Place = job.truckId ? { type: 'truck', id: job.truckId, lat: truck?.lat ?? null, lng: truck?.lng ?? null } : null;
+        await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId, to: 'in_transit', place }]);
+      }
+      await this.jobs.move(m, job, 'in_progress', actor);
+      for (const p of merged) await this.advance(m, p, 'in_progress', actor, job);
+    });
+    return this.driverJobs.detail(scope, id);
+  }
+
+  async complete(actor: Who, scope: Scope, id: string): Promise<DriverJobDetailDto> {
+    const today = await this.driverJobs.today(scope);
+    await this.ds.transaction(async (m) => {
+      // The order is locked before the job, as assignment does (no lock-order deadlock between them).
+      const peek = await this.jobs.find(scope, id, m);
+      const order = await this.orderOps.lock(m, scope.companyId, peek.orderId);
+      const job = await this.jobs.lock(m, scope, id);
+      await this.driverJobs.assertWorkable(m, job);
+      if (job.status !== 'in_progress') throw ApiError.invalidTransition(job.status, 'completed', 'Job');
+      const merged = (await this.jobs.mergedInto([job.id], m, true)).filter((p) => p.status !== 'completed' && p.status !== 'aborted');
+      if (await this.driverJobs.blocked(m, [job.id, ...merged.map((p) => p.id)])) {
+        throw ApiError.conflict('JOB_BLOCKED', 'A blocking issue on this job is open: the company must resolve it first.');
+      }
+      if (job.type === 'delivery' && !(await this.driverJobs.hasPhoto(m, job.id))) {
+        throw ApiError.conflict('EVIDENCE_REQUIRED', 'A delivery needs a photo (evidence of kind photo) before it completes.');
+      }
+      const ticket = DUMPING_TYPES.includes(job.type) ? await m.findOne(StationTicket, { where: { jobId: job.id } }) : null;
+      if (DUMPING_TYPES.includes(job.type) && !ticket) {
+        throw ApiError.conflict('TICKET_REQUIRED', `A ${job.type} dumps at a station: record its station ticket (evidence of kind ticket) first.`);
+      }
+      const effects = { actor, today, ticket };
+      switch (job.type) {
+        case 'delivery':
+          await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId: this.broughtAsset(job), to: 'on_site', place: siteOf(order) }]);
+          await this.jobs.move(m, job, 'completed', actor);
+          await this.delivered(m, order, effects);
+          break;
+        case 'pickup': {
+          const assetId = await this.onSite(m, order);
+          await this.dump(m, job, order, assetId, ticket!);
+          await this.jobs.move(m, job, 'completed', actor, { removedAssetId: assetId });
+          await this.finishIfEmpty(m, order, job, effects);
+          break;
+        }
+        case 'swap': {
+          const newAssetId = this.broughtAsset(job);
+          // The old asset: the merged pickups' (route collapse), else the swap's own order's.
+          const olds: { pickup: JobView | null; order: OrderForJobs }[] = merged.length ? [] : [{ pickup: null, order }];
+          for (const p of merged) olds.push({ pickup: p, order: await this.orderOps.lock(m, job.companyId, p.orderId) });
+          const removed: string[] = [];
+          for (const o of olds) removed.push(await this.onSite(m, o.order));
+          await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId: newAssetId, to: 'on_site', place: siteOf(order) }]);
+          for (const assetId of removed) await this.dump(m, job, order, assetId, ticket!);
+          await this.jobs.move(m, job, 'completed', actor, { removedAssetId: removed[0] });
+          await this.delivered(m, order, effects);
+          for (const [i, o] of olds.entries()) {
+            if (!o.pickup) continue;
+            await this.advance(m, o.pickup, 'completed', actor, job, { removedAssetId: removed[i] });
+            await this.finishIfEmpty(m, o.order, o.pickup, effects);
+          }
+          break;
+        }
+        case 'dump_return': {
+          const assetId = await this.onSite(m, order);
+          await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId, to: 'at_station', place: await this.stationPlace(m, job.companyId, ticket!.stationId) }]);
+          await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId, to: 'on_site', place: siteOf(order) }]);
+          await this.jobs.move(m, job, 'completed', actor, job.assetId ? {} : { assetId });
+          break;
+        }
+        case 'relocate': {
+          const assetId = await this.onSite(m, order);
+          const destination = job.destinationAddressId ? await this.addresses.snapshot(m, Scope.company(job.companyId), job.destinationAddressId) : null;
+          if (!job.destinationAddressId || !destination) throw ApiError.conflict('NO_DESTINATION', 'This relocation has no (live) destination address: ask dispatch.');
+          await this.assets.moveForJob(m, job.companyId, job.id, [
+            { assetId, to: 'on_site', place: { type: 'customer_address', id: job.destinationAddressId, lat: destination.latitude, lng: destination.longitude } },
+          ]);
+          await this.jobs.move(m, job, 'completed', actor, job.assetId ? {} : { assetId });
+          break;
+        }
+      }
+    });
+    return this.driverJobs.detail(scope, id);
+  }
+
+  // ------------------------------------------------------------------ parts
+
+  /** The asset a delivery or swap brings: the one reserved at assignment (409 `ASSET_REQUIRED` without one). */
+  private broughtAsset(job: JobView): string {
+    if (!job.assetId) throw ApiError.conflict('ASSET_REQUIRED', `No asset is reserved for this ${job.type}: ask dispatch to assign one.`);
+    return job.assetId;
+  }
+
+  /** The order's on-site asset (the last its completed jobs left there); 409 `NOTHING_ON_SITE` when none. */
+  private async onSite(m: EntityManager, order: OrderForJobs): Promise<string> {
+    const assetId = (await this.jobs.onSiteAssets(order.id, m)).at(-1);
+    if (!assetId) throw nothingOnSite(order);
+    return assetId;
+  }
+
+  /** The asset is dumped at the ticket's station, then back `available` at the job's lot (else the order's): two history rows. */
+  private async dump(m: EntityManager, job: JobView, order: OrderForJobs, assetId: string, ticket: StationTicket): Promise<void> {
+    await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId, to: 'at_station', place: await this.stationPlace(m, job.companyId, ticket.stationId) }]);
+    const lotId = job.lotId ?? order.lotId;
+    const lot = await this.lots.find(m, job.companyId, lotId).catch(() => null);
+    await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId, to: 'available', place: { type: 'lot', id: lotId, lat: lot?.latitude ?? null, lng: lot?.longitude ?? null } }]);
+  }
+
+  private async stationPlace(m: EntityManager, companyId: string, stationId: string): Promise<Place> {
+    const station = await this.stations.find(m, companyId, stationId).catch(() => null);
+    return { type: 'station', id: stationId, lat: station?.latitude ?? null, lng: station?.longitude ?? null };
+  }
+
+  /** The order's first container arrived: approved/scheduled → delivered on the company's date (an extra delivery changes nothing). */
+  private async delivered(m: EntityManager, order: OrderForJobs, e: { actor: Who; today: string }): Promise<void> {
+    if (order.status === 'approved' || order.status === 'scheduled') await this.orderOps.delivered(m, order.companyId, order.id, e.actor, e.today);
+  }
+
+  /**
+   * After a pickup: when the order has nothing left on site, this was its final pickup: the order is
+   * completed with its final bill (extra days from the real delivery date, overage from this ticket's
+   * net weight), and its other unfinished jobs are aborted (nothing is left to serve).
+   */
+  private async finishIfEmpty(m: EntityManager, order: OrderForJobs, pickup: JobView, e: { actor: Who; today: string; ticket: StationTicket | null }): Promise<void> {
+    if ((await this.jobs.onSiteAssets(order.id, m)).length || order.status !== 'delivered') return;
+    await this.orderOps.completed(m, order.companyId, order.id, e.actor, { pickedUpOn: e.today, netWeightKg: e.ticket?.netKg ?? null });
+    await this.jobs.abortUnfinished(m, order.id, `The order was completed by its final pickup (job ${pickup.id}).`);
+  }
+
+  /** Moves a merged pickup along with its swap, step by step (each move recorded), to `to`; it takes the swap's driver and truck. */
+  private async advance(m: EntityManager, job: JobView, to: JobStatus, actor: Who, swap: JobView, set: JobChanges = {}): Promise<JobView> {
+    let current = job;
+    while (current.status !== to) {
+      const next = NEXT[current.status];
+      if (!next) return current;
+      current = await this.jobs.move(m, current, next, actor, next === 'assigned' ? { driverId: swap.driverId, truckId: swap.truckId } : next === to ? set : {});
+    }
+    return current;
+  }
+}
+
+/** The order's site as an asset place. */
+const siteOf = (order: OrderForJobs): Place => ({ type: 'customer_address', id: order.addressId, lat: order.address.latitude, lng: order.address.longitude });

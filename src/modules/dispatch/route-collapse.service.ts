@@ -1,0 +1,148 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Actor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
+import { ApiError } from '../../common/http/api-error';
+import { recordEvents } from '../../common/outbox/outbox';
+import { CustomerAddressesService } from '../customers';
+import { DriversService } from '../drivers';
+import { TrucksService, type TruckForDispatch } from '../fleet';
+import { JobsService, type JobView } from '../jobs';
+import { OrderOperations, type OrderForJobs } from '../orders';
+import { LotsService, StationsService, type SiteDay, type StationDay } from '../sites';
+import type { RouteCollapseDto, RoutePlanDto } from './company-jobs.dto';
+import { legsOf, pathKm, planRoute, RouteError, type Place, type RouteJob, type RoutePlan, type RouteStation } from './route-optimiser';
+
+/** What the planner needs of a day besides the jobs: open lots and stations with positions. */
+export interface DayPlaces {
+  lots: Place[];
+  stations: RouteStation[];
+}
+
+/** Open, positioned lots and stations of a day, as the planner takes them. */
+export function dayPlaces(lots: readonly SiteDay[], stations: readonly StationDay[]): DayPlaces {
+  const placed = <T extends SiteDay>(s: T) => s.day.open && s.latitude !== null && s.longitude !== null;
+  return {
+    lots: lots.filter(placed).map((l) => ({ id: l.id, lat: l.latitude!, lng: l.longitude! })),
+    stations: stations.filter(placed).map((s) => ({ id: s.id, lat: s.latitude!, lng: s.longitude!, wasteTypeIds: s.wasteTypeIds })),
+  };
+}
+
+/** A job as the planner sees it: its order's site (the address id and position), specification and waste type. */
+export function routeJobOf(j: JobView, order: OrderForJobs, destinations: ReadonlyMap<string, { latitude: number; longitude: number }>): RouteJob {
+  const dest = j.destinationAddressId ? destinations.get(j.destinationAddressId) : undefined;
+  return {
+    id: j.id,
+    type: j.type,
+    specificationId: order.assetSpecificationId,
+    wasteTypeId: order.wasteTypeId,
+    orderId: order.id,
+    site: { id: order.addressId, lat: order.address.latitude, lng: order.address.longitude },
+    destination: j.destinationAddressId && dest ? { id: j.destinationAddressId, lat: dest.latitude, lng: dest.longitude } : null,
+  };
+}
+
+/** The planned length of a day's jobs in their current order (home lot → every leg → home lot), km with 3 decimals; null when a job cannot be routed. */
+export function plannedKm(home: Place, jobs: readonly RouteJob[], places: DayPlaces): number | null {
+  try {
+    const legs = jobs.flatMap((j) => legsOf(j, { homeLot: home, ...places }));
+    return Math.round(pathKm([home, ...legs, home]) * 1000) / 1000;
+  } catch (e) {
+    if (e instanceof RouteError) return null;
+    throw e;
+  }
+}
+
+/** The home lot of a truck among the day's lots (active, with a position), else null. */
+export function homeLotOf(truck: TruckForDispatch | undefined, lots: readonly SiteDay[]): Place | null {
+  const lot = truck?.homeLotId ? lots.find((l) => l.id === truck.homeLotId) : undefined;
+  return lot && lot.latitude !== null && lot.longitude !== null ? { id: lot.id, lat: lot.latitude, lng: lot.longitude } : null;
+}
+
+/**
+ * `PUT /order/jobs/route-collapse` (issue #11): loads a driver's unfinished jobs of a day (merged pickups
+ * left out) with their orders' sites, specifications and waste types, the truck's home lot (the truck of
+ * the day's first job in sequence), the active lots and the stations open that day, calls `planRoute`
+ * (route-optimiser.ts) and, with `apply`, saves in one transaction: each merged delivery becomes a swap,
+ * its pickup gets `merged_into_job_id` (both keep their orders) and the swap's sequence, and every stop
+ * its new sequence (`job.updated` events).
+ */
+@Injectable()
+export class RouteCollapseService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly jobs: JobsService,
+    private readonly orders: OrderOperations,
+    private readonly drivers: DriversService,
+    private readonly trucks: TrucksService,
+    private readonly lots: LotsService,
+    private readonly stations: StationsService,
+    private readonly addresses: CustomerAddressesService,
+  ) {}
+
+  async collapse(actor: Actor, dto: RouteCollapseDto): Promise<RoutePlanDto> {
+    const companyId = Scope.of(actor).companyId;
+    const scope = Scope.company(companyId);
+    const apply = dto.apply !== false;
+    const driverId = dto.driver_id.toLowerCase();
+    return this.ds.transaction(async (m) => {
+      await this.drivers.assertOwned(m, companyId, [{ field: 'driver_id', id: driverId }]);
+      const listed = (await this.jobs.ofDriverDay(scope, driverId, dto.date, ['assigned', 'in_progress'], m)).filter((j) => !j.mergedIntoJobId);
+      // With apply the jobs are locked (id order) and read again: the plan is made from what will be saved.
+      const jobs = apply ? order(await this.jobs.lockMany(m, scope, listed.map((j) => j.id)), listed).filter((j) => j.driverId === driverId && j.scheduledDate === dto.date && (j.status === 'assigned' || j.status === 'in_progress') && !j.mergedIntoJobId) : listed;
+      if (!jobs.length) throw ApiError.validation({ date: [`the driver has no unfinished job on ${dto.date}`] });
+      const truckId = jobs.find((j) => j.truckId)?.truckId;
+      if (!truckId) throw ApiError.unprocessable('NO_TRUCK', "None of the driver's jobs of the day has a truck.", { driver_id: ['has no truck on that day'] });
+      const [orders, fleet, lots, stations] = [
+        await this.orders.many(companyId, jobs.map((j) => j.orderId), m),
+        await this.trucks.roster(companyId, m),
+        await this.lots.forDay(companyId, dto.date, m),
+        await this.stations.forDay(companyId, dto.date, m),
+      ];
+      const home = homeLotOf(fleet.find((t) => t.id === truckId), lots);
+      if (!home) throw ApiError.unprocessable('NO_HOME_LOT', "The truck's home lot is not set, inactive, or has no position.", { driver_id: ["the day's truck has no usable home lot"] });
+      const destinations = await this.addresses.positions(m, companyId, jobs.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
+      let plan: RoutePlan;
+      try {
+        plan = planRoute({ driverId, date: dto.date, homeLot: home, jobs: jobs.map((j) => routeJobOf(j, orders.get(j.orderId)!, destinations)), ...dayPlaces(lots, stations) });
+      } catch (e) {
+        if (e instanceof RouteError) throw ApiError.unprocessable('NO_STATION', e.message, { date: [`no station open that day accepts the waste of job ${e.jobId}`] });
+        throw e;
+      }
+      if (apply) await this.save(m, actor, companyId, jobs, plan);
+      return plan;
+    });
+  }
+
+  /** Saves a plan: merges (delivery → swap, pickup → merged into it) and every job's sequence, with `job.updated` events. */
+  private async save(m: EntityManager, actor: Actor, companyId: string, jobs: readonly JobView[], plan: RoutePlanDto): Promise<void> {
+    const byId = new Map(jobs.map((j) => [j.id, j]));
+    const sequenceOf = new Map(plan.stops.map((s) => [s.job_id, s.sequence]));
+    const changed = new Map<string, Set<string>>();
+    const note = (id: string, field: string) => (changed.get(id) ?? changed.set(id, new Set()).get(id)!).add(field);
+    for (const { swap_job_id, from_job_ids } of plan.merged) {
+      const swap = byId.get(swap_job_id)!;
+      if (swap.type !== 'swap') {
+        await this.jobs.change(m, swap, { type: 'swap' });
+        note(swap.id, 'type');
+      }
+      for (const id of from_job_ids.filter((x) => x !== swap_job_id)) {
+        await this.jobs.change(m, byId.get(id)!, { mergedIntoJobId: swap_job_id });
+        note(id, 'merged_into_job_id');
+        sequenceOf.set(id, sequenceOf.get(swap_job_id)!);
+      }
+    }
+    const sequences = [...sequenceOf.entries()].map(([id, sequence]) => ({ id, sequence })).filter((s) => byId.get(s.id)?.sequence !== s.sequence);
+    for (const s of sequences) note(s.id, 'sequence');
+    await this.jobs.setSequences(m, sequences);
+    if (changed.size) {
+      await recordEvents(
+        m,
+        ...[...changed.entries()].map(([id, fields]) => ({ type: 'job.updated' as const, aggregateType: 'job', aggregateId: id, companyId, actorId: actor.id, payload: { order_id: byId.get(id)!.orderId, fields: [...fields] } })),
+      );
+    }
+  }
+}
+
+/** `locked` in the order of `listed` (the day's sequence). */
+const order = (locked: readonly JobView[], listed: readonly JobView[]) => listed.map((l) => locked.find((j) => j.id === l.id)).filter((j): j is JobView => !!j);
