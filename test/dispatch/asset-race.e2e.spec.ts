@@ -6,9 +6,10 @@ import { startTestApp, testDatabaseKind, TestApp } from '../support/test-app';
  * specification compete for its last free asset. Exactly one gets it (the asset reserved, its job
  * assigned, its order scheduled); the 49 others answer 409 ASSET_UNAVAILABLE and leave nothing behind.
  * On PostgreSQL the requests run side by side (AssetsService.reserve: one UPDATE over a
- * `FOR UPDATE SKIP LOCKED` pick); on the embedded database they queue on its one connection.
+ * `FOR UPDATE SKIP LOCKED` pick); on the embedded database (`npm run test:embedded`) they queue on its
+ * one connection, so the default run races on PostgreSQL only.
  */
-const DATABASES = process.env.TEST_DB === 'embedded' ? (['embedded'] as const) : (['postgres', 'embedded'] as const);
+const DATABASES = process.env.TEST_DB === 'embedded' ? (['embedded'] as const) : (['postgres'] as const);
 const N = 50;
 
 describe.each(DATABASES)('asset reservation race on the %s database', (db) => {
@@ -20,7 +21,8 @@ describe.each(DATABASES)('asset reservation race on the %s database', (db) => {
     t = await startTestApp({ db });
     w = await dispatchWorld(t, { assets: 1 });
     orders = [];
-    for (let i = 0; i < N; i++) orders.push(await approvedOrder(t, w));
+    // Ten at a time (placement numbers are race-free; that is tested elsewhere).
+    for (let i = 0; i < N; i += 10) orders.push(...(await Promise.all(Array.from({ length: 10 }, () => approvedOrder(t, w)))));
   }, 180_000);
   afterAll(async () => t?.close());
 
