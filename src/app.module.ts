@@ -19,13 +19,15 @@ import { FleetModule } from './modules/fleet/fleet.module';
 import { JobsModule } from './modules/jobs/jobs.module';
 import { AttendanceModule } from './modules/attendance/attendance.module';
 import { DispatchModule } from './modules/dispatch/dispatch.module';
+import { LeavesModule } from './modules/leaves/leaves.module';
+import { PaymentsModule } from './modules/payments/payments.module';
 import { PricingModule } from './modules/pricing/pricing.module';
 import { PromotionsModule } from './modules/promotions/promotions.module';
 import { SitesModule } from './modules/sites/sites.module';
 import { CompanyAdminModule } from './modules/companies/company-admin.module';
 
 /** Feature modules, one folder each under src/modules. A new module is added here. */
-export const FEATURE_MODULES = [AuthModule, AdminModule, CompaniesModule, CatalogueModule, QrCodesModule, CustomersModule, DriversModule, HealthModule, DocsModule, SitesModule, CompanyAdminModule, MediaModule, PricingModule, FleetModule, PromotionsModule, JobsModule, OrdersModule, AttendanceModule, DispatchModule];
+export const FEATURE_MODULES = [AuthModule, AdminModule, CompaniesModule, CatalogueModule, QrCodesModule, CustomersModule, DriversModule, HealthModule, DocsModule, SitesModule, CompanyAdminModule, MediaModule, PricingModule, FleetModule, PromotionsModule, JobsModule, OrdersModule, AttendanceModule, DispatchModule, PaymentsModule, LeavesModule];
 
 @Module({})
 export class AppModule {

@@ -30,7 +30,12 @@ export async function createApp(config: AppConfig, extraModules: Type[] = []): P
   app.disable('x-powered-by');
   // Shutdown is main.ts's (shutdownOnSignals: drain HTTP, then app.close()); the drain tracks connections from the first one.
   httpDrainOf(app);
-  app.enableCors({ exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Idempotent-Replayed'] });
+  // CORS: the middleware answers browser preflights (OPTIONS with Access-Control-Request-Method) itself, without a
+  // token; any other OPTIONS request goes on to the routes (the OPTIONS routes of /psp/onboarding answer `Allow`).
+  const cors = { exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Idempotent-Replayed'] };
+  app.enableCors((req: { method?: string; headers: Record<string, unknown> }, cb: (e: Error | null, o: object) => void) =>
+    cb(null, { ...cors, preflightContinue: req.method === 'OPTIONS' && !req.headers['access-control-request-method'] }),
+  );
 
   // Security headers; the API documentation pages (Swagger UI, its OAuth2 redirect page) need inline scripts and styles, the API none.
   const strict = helmet();

@@ -37,6 +37,10 @@ export class AppConfig {
   outboxRelayRetryMaxMs = 3_600_000;
   /** How long a claimed batch stays another relay's (a relay that died mid-batch is taken over after it). */
   outboxRelayLeaseMs = 60_000;
+  /** Payment provider (issue #13): only `sandbox` (in-process, no network) for now. */
+  paymentProvider: 'sandbox' = 'sandbox';
+  /** With the sandbox: every company may take card payments without finishing merchant onboarding. */
+  paymentSandboxMerchantReady = true;
 }
 
 export class ConfigError extends Error {
@@ -135,6 +139,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   c.outboxRelayBatchSize = intOf(env, 'OUTBOX_RELAY_BATCH_SIZE', c.outboxRelayBatchSize, 1, 1000);
   c.outboxRelayMaxAttempts = intOf(env, 'OUTBOX_RELAY_MAX_ATTEMPTS', c.outboxRelayMaxAttempts, 1, 100);
   c.outboxRelayRetryBaseMs = intOf(env, 'OUTBOX_RELAY_RETRY_BASE_MS', c.outboxRelayRetryBaseMs, 1, 3_600_000);
+
+  const provider = (env.PAYMENT_PROVIDER?.trim() || 'sandbox').toLowerCase();
+  if (provider !== 'sandbox') throw new ConfigError('PAYMENT_PROVIDER', `must be sandbox (got '${provider}')`);
+  c.paymentProvider = 'sandbox';
+  c.paymentSandboxMerchantReady = boolOf(env, 'PAYMENT_SANDBOX_MERCHANT_READY', c.paymentSandboxMerchantReady);
 
   const secret = env.JWT_SECRET?.trim();
   if (secret !== undefined && secret !== '') {

@@ -22,7 +22,10 @@ import { Lot, LotHoliday, Station, StationHoliday } from '../modules/sites/site.
 import { CompanyDocument, CompanySettings } from '../modules/companies/company-admin.entity';
 import { QrCode } from '../modules/qr-codes/qr-code.entity';
 import { User } from '../modules/users/user.entity';
+import { Leave, LeaveRequest, LeaveRequestDate } from '../modules/leaves/leave.entities';
+import { MerchantAccount, MerchantTermsAcceptance } from '../modules/payments/onboarding/merchant-account.entity';
 
+import { PaymentBuyer, PaymentInstrument, PaymentTransaction, Wallet } from '../modules/payments/ledger/ledger.entities';
 /** Every TypeORM entity. A new module adds its entities here and its tables in a migration. */
 export const ENTITIES = [
   IdempotencyKey,
@@ -45,4 +48,7 @@ export const ENTITIES = [
   Tax, PaymentTerm, Policy, PricingProfile, PricingProfileItem, Promotion, TruckType, Truck,
   Order, OrderLine, OrderStatusChange, OrderStatusCount, OrderChangeRequest, Job, JobStatusChange,
   JobEvidence, JobIssue, StationTicket, JobLocation,
+  LeaveRequest, LeaveRequestDate, Leave,
+  PaymentBuyer, PaymentInstrument, Wallet, PaymentTransaction,
+  MerchantAccount, MerchantTermsAcceptance,
 ];

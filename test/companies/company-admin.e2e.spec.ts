@@ -12,6 +12,8 @@ const DEFAULTS = {
   demerit_window_days: 365,
   annual_leave_allowance_days: 20,
   sick_leave_allowance_days: 10,
+  unpaid_leave_allowance_days: 0,
+  other_leave_allowance_days: 0,
 };
 
 describe('company back office (/api/v1/company/update, user/update, documents, settings)', () => {
@@ -146,8 +148,8 @@ describe('company back office (/api/v1/company/update, user/update, documents, s
       expect(upd.body.data).toMatchObject({ ...DEFAULTS, auto_approve_orders: true, cancellation_fee_amount: 2500, demerit_warning_threshold: 5, timezone: 'America/Denver', currency: 'USD' });
       expect(upd.body.data.updated_at).toEqual(expect.any(String));
       expect((await t.req('get', '/api/v1/company', { token: fresh.token }).expect(200)).body.data.timezone).toBe('America/Denver');
-      const again = await t.req('post', '/api/v1/company/settings', { token: fresh.token, body: { sick_leave_allowance_days: 12 } }).expect(200);
-      expect(again.body.data).toMatchObject({ auto_approve_orders: true, sick_leave_allowance_days: 12 });
+      const again = await t.req('post', '/api/v1/company/settings', { token: fresh.token, body: { sick_leave_allowance_days: 12, unpaid_leave_allowance_days: 5 } }).expect(200);
+      expect(again.body.data).toMatchObject({ auto_approve_orders: true, sick_leave_allowance_days: 12, unpaid_leave_allowance_days: 5, other_leave_allowance_days: 0 });
 
       // Other modules read them through the service (here: another company still has defaults).
       const svc = t.app.get(CompanySettingsService);
@@ -162,8 +164,8 @@ describe('company back office (/api/v1/company/update, user/update, documents, s
     });
 
     it('rejects bad settings with 422 (types, ranges, unknown fields, block below warning)', async () => {
-      const res = await t.req('post', '/api/v1/company/settings', { token: co.token, body: { order_lead_time_days: -1, auto_approve_orders: 'yes', cancellation_fee_amount: 9.99, demerit_window_days: 0, currency: 'ZZZ', colour: 'red', free_cancellation_hours: null } }).expect(422);
-      expect(Object.keys(res.body.errors).sort()).toEqual(['auto_approve_orders', 'cancellation_fee_amount', 'colour', 'currency', 'demerit_window_days', 'free_cancellation_hours', 'order_lead_time_days']);
+      const res = await t.req('post', '/api/v1/company/settings', { token: co.token, body: { order_lead_time_days: -1, auto_approve_orders: 'yes', cancellation_fee_amount: 9.99, demerit_window_days: 0, currency: 'ZZZ', colour: 'red', free_cancellation_hours: null, unpaid_leave_allowance_days: -1, other_leave_allowance_days: 367 } }).expect(422);
+      expect(Object.keys(res.body.errors).sort()).toEqual(['auto_approve_orders', 'cancellation_fee_amount', 'colour', 'currency', 'demerit_window_days', 'free_cancellation_hours', 'order_lead_time_days', 'other_leave_allowance_days', 'unpaid_leave_allowance_days']);
       const order = await t.req('post', '/api/v1/company/settings', { token: co.token, body: { demerit_warning_threshold: 30 } }).expect(422);
       expect(order.body.errors).toHaveProperty('demerit_block_threshold');
       expect((await t.req('get', '/api/v1/company/settings', { token: co.token }).expect(200)).body.data.demerit_warning_threshold).toBe(10);

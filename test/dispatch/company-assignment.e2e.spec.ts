@@ -1,4 +1,3 @@
-import { DriverLeaveCheck } from '../../src/modules/dispatch';
 import { ABSENT_ID } from '../support/fixtures';
 import { addAsset, addDriver, addTruck, approvedOrder, assignOrder, coPost, dispatchWorld, DispatchWorld, inDays } from '../support/dispatch-fixtures';
 import { placeOrder } from '../support/order-fixtures';
@@ -10,18 +9,22 @@ describe('Dispatch (company): assigning and reassigning drivers', () => {
   let t: TestApp;
   let w: DispatchWorld;
   let rival: DispatchWorld;
-  const onLeave = new Set<string>();
   beforeAll(async () => {
     t = await startTestApp();
     w = await dispatchWorld(t, { assets: 12 });
     rival = await dispatchWorld(t, { name: 'Rival Co', assets: 1 });
-    t.app.get(DriverLeaveCheck).register({ onLeave: async (_m, _c, driverId, date) => onLeave.has(`${driverId}|${date}`) });
   });
   afterAll(async () => t?.close());
 
   const co = (method: 'get' | 'post' | 'put', path: string, body?: unknown, token = w.company.token) => t.req(method, `/api/v1/${path}`, { token, body });
   const orderRow = async (id: string) => (await co('get', `order/${id}`).expect(200)).body.data;
   const assetRow = async (id: string) => (await co('get', `assets/${id}`).expect(200)).body.data;
+  /** The driver asks for leave on `date` and the company approves it (the leaves module, over HTTP); returns the leave's id. */
+  const approvedLeave = async (driver: { token: string }, date: string): Promise<string> => {
+    const asked = await t.req('post', '/api/v1/driver/leave-requests', { token: driver.token, body: { type: 'annual', dates: [date], reason: 'Day off.' } }).expect(201);
+    const approved = await t.req('post', `/api/v1/leave-requests/${asked.body.data.id}/approve-dates`, { token: w.company.token, body: { dates: [date] } }).expect(200);
+    return approved.body.data.dates[0].leave_id;
+  };
 
   describe('POST /driver/assign/{order}', () => {
     it('assigns the delivery first (asset reserved, order scheduled, history and event), then the pickup', async () => {
@@ -69,7 +72,7 @@ describe('Dispatch (company): assigning and reassigning drivers', () => {
       expect(Object.keys(res.body.errors)).toEqual(['date']);
     });
 
-    it('refuses an inactive driver or another company\'s (422 naming driver_id), a driver on leave (409 DRIVER_ON_LEAVE)', async () => {
+    it('refuses an inactive driver or another company\'s (422 naming driver_id), a driver on leave (422 DRIVER_ON_LEAVE)', async () => {
       const o = await approvedOrder(t, w);
       const other = await addDriver(t, w);
       await co('post', `driver/${other.id}/deactivate`).expect(200);
@@ -78,9 +81,10 @@ describe('Dispatch (company): assigning and reassigning drivers', () => {
       const foreign = await co('post', `driver/assign/${o.id}`, { driver_id: rival.driver.id, truck_id: w.truckId }).expect(422);
       expect(foreign.body.errors).toEqual({ driver_id: ['not found'] });
       const away = await addDriver(t, w);
-      onLeave.add(`${away.id}|${inDays(3)}`);
-      const leave = await co('post', `driver/assign/${o.id}`, { driver_id: away.id, truck_id: w.truckId }).expect(409);
+      await approvedLeave(away, inDays(3));
+      const leave = await co('post', `driver/assign/${o.id}`, { driver_id: away.id, truck_id: w.truckId }).expect(422);
       expect(leave.body.code).toBe('DRIVER_ON_LEAVE');
+      expect(leave.body.errors).toEqual({ driver_id: [`is on leave on ${inDays(3)}`] });
       // Nothing was kept: the delivery is still unassigned and no asset reserved.
       expect((await co('get', `jobs/${o.deliveryJobId}`).expect(200)).body.data).toMatchObject({ status: 'unassigned', asset_id: null });
     });
@@ -160,11 +164,11 @@ describe('Dispatch (company): assigning and reassigning drivers', () => {
       await assignOrder(t, w, a.id, { driver_id: from.id });
       await assignOrder(t, w, b.id, { driver_id: from.id });
       // The target is on leave that day: nothing moves.
-      onLeave.add(`${to.id}|${date}`);
-      expect((await co('post', 'multi/reassign', { from_driver_id: from.id, date, driver_id: to.id }).expect(409)).body.code).toBe('DRIVER_ON_LEAVE');
+      const leaveId = await approvedLeave(to, date);
+      expect((await co('post', 'multi/reassign', { from_driver_id: from.id, date, driver_id: to.id }).expect(422)).body.code).toBe('DRIVER_ON_LEAVE');
       const still = (await co('get', `jobs?driver_id=${from.id}`).expect(200)).body.data as Row[];
       expect(still.map((j) => j.id).sort()).toEqual([a.deliveryJobId, b.deliveryJobId].sort());
-      onLeave.delete(`${to.id}|${date}`);
+      await co('post', `leaves/${leaveId}/cancel`, {}).expect(200);
       const res = await co('post', 'multi/reassign', { from_driver_id: from.id, date, driver_id: to.id }).expect(200);
       expect((res.body.data.jobs as Row[]).map((j) => [j.id, j.driver_id, j.sequence])).toEqual([
         [a.deliveryJobId, to.id, 1],

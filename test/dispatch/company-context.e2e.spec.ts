@@ -1,4 +1,3 @@
-import { DriverLeaveCheck } from '../../src/modules/dispatch';
 import { ABSENT_ID } from '../support/fixtures';
 import { addDriver, approvedOrder, assignOrder, dispatchWorld, DispatchWorld, inDays } from '../support/dispatch-fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -10,7 +9,6 @@ describe('Dispatch (company): context, drivers, assignable orders, assets', () =
   let w: DispatchWorld;
   let rival: DispatchWorld;
   const today = inDays(0);
-  const onLeave = new Set<string>();
   let assigned: { orderId: string; jobId: string; assetId: string };
   let open: { orderId: string; jobId: string };
   let away: { id: string };
@@ -19,7 +17,6 @@ describe('Dispatch (company): context, drivers, assignable orders, assets', () =
     t = await startTestApp();
     w = await dispatchWorld(t, { assets: 4 });
     rival = await dispatchWorld(t, { name: 'Rival Co', assets: 1 });
-    t.app.get(DriverLeaveCheck).register({ onLeave: async (_m, _c, driverId, date) => onLeave.has(`${driverId}|${date}`) });
     // The world's time zone is UTC, so "today" is inDays(0). The driver checks in with the truck; one job is
     // assigned and moved to today, another order's delivery is moved to today unassigned.
     await t.req('post', '/api/v1/driver/check-in', { token: w.driver.token, body: { lat: 40.0, lng: -89.0, truck_id: w.truckId } }).expect(201);
@@ -30,13 +27,20 @@ describe('Dispatch (company): context, drivers, assignable orders, assets', () =
     const b = await approvedOrder(t, w);
     await co('put', `order/jobs/${b.deliveryJobId}`, { date: today }).expect(200);
     open = { orderId: b.id, jobId: b.deliveryJobId };
-    away = await addDriver(t, w);
-    onLeave.add(`${away.id}|${today}`);
+    const driverAway = await addDriver(t, w);
+    await approvedLeave(driverAway, today);
+    away = driverAway;
     await approvedOrder(t, rival);
   });
   afterAll(async () => t?.close());
 
   const co = (method: 'get' | 'put', path: string, body?: unknown, token = w.company.token) => t.req(method, `/api/v1/${path}`, { token, body });
+  /** The driver asks for leave on `date` and the company approves it (the leaves module, over HTTP); returns the leave's id. */
+  const approvedLeave = async (driver: { token: string }, date: string): Promise<string> => {
+    const asked = await t.req('post', '/api/v1/driver/leave-requests', { token: driver.token, body: { type: 'annual', dates: [date], reason: 'Day off.' } }).expect(201);
+    const approved = await t.req('post', `/api/v1/leave-requests/${asked.body.data.id}/approve-dates`, { token: w.company.token, body: { dates: [date] } }).expect(200);
+    return approved.body.data.dates[0].leave_id;
+  };
 
   it('GET /dispatch/context: drivers with attendance, leave and load; trucks; the day\'s jobs; lots; open stations; free assets', async () => {
     const ctx = (await co('get', 'dispatch/context').expect(200)).body.data;

@@ -1,6 +1,7 @@
 import { MemberActor, memberActor } from './actors';
 import { inDays, orderWorld, OrderWorld, placeOrder } from './order-fixtures';
 import { freshIp, TestApp } from './test-app';
+import { OutboxRelay } from '../../src/common/outbox/outbox-relay';
 
 /**
  * A company with ONE record of every kind a mounted route takes as a path id, built through HTTP only
@@ -41,6 +42,11 @@ export const RECORD_KINDS = [
   'job',
   'jobIssue',
   'driverOrder',
+  'leaveRequest',
+  'leave',
+  'transaction',
+  'instrument',
+  'walletTransaction',
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
@@ -116,6 +122,21 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
   const delivery = ((await get(`order/${order2.id}/full`)).jobs as { id: string; type: string }[]).find((j) => j.type === 'delivery');
   if (!delivery) throw new Error(`[${name}] the approved order has no delivery job`);
   const issue = await send('post', `driver/jobs/${delivery.id}/issues`, { type: 'not_ready', description: 'Gate locked.' }, w.driver.token, 201);
+  // The driver's leave request (two dates far from any job, with the upload attached); the company approves the second: a leave.
+  const leaveRequest = await send('post', 'driver/leave-requests', { type: 'annual', dates: [inDays(200), inDays(201)], reason: 'Family visit.', attachment_media_id: upload.body.data.id }, w.driver.token, 201);
+  const decided = await send('post', `leave-requests/${leaveRequest.id}/approve-dates`, { dates: [inDays(201)] }, w.company.token, 200);
+  const leaveId = (decided.dates as { leave_id: string | null }[]).find((d) => d.leave_id)?.leave_id;
+  if (!leaveId) throw new Error(`[${name}] the approved date made no leave`);
+  // Payments: the first customer's card pays part of the order (a ledger row of theirs).
+  const instrument = await send('post', 'customer/psp/payment-instrument', { token: 'tok_visa' }, w.customer.token, 201);
+  const payment = await send('post', `customer/orders/${order.id}/pay`, { instrument_id: instrument.id, amount: 1000 }, w.customer.token, 201);
+  // A paid order cancelled in the free window: the relay refunds it to the wallet (a wallet row of theirs).
+  const refunded = await placeOrder(t, w, { delivery_date: inDays(6) });
+  await send('post', `customer/orders/${refunded.id}/pay`, { instrument_id: instrument.id }, w.customer.token, 201);
+  await send('post', `customer/order/${refunded.id}/cancel`, {}, w.customer.token, 200);
+  for (let i = 0; i < 3; i++) await t.app.get(OutboxRelay).runOnce();
+  const walletRows = (await send('get', 'wallet/transactions', undefined, w.customer.token, 200)) as { id: string }[];
+  if (!walletRows.length) throw new Error(`[${name}] the cancelled paid order was not refunded to the wallet`);
 
   return {
     ...w,
@@ -153,6 +174,11 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
       job: delivery.id,
       jobIssue: issue.id,
       driverOrder: order2.id,
+      leaveRequest: leaveRequest.id,
+      leave: leaveId,
+      transaction: payment.transaction.id,
+      instrument: instrument.id,
+      walletTransaction: walletRows[0].id,
     },
   };
 }
@@ -189,6 +215,10 @@ export const PARAM_KINDS: Record<string, RecordKind> = {
   attendanceId: 'attendance',
   driverJob: 'job',
   issue: 'jobIssue',
+  leaveRequest: 'leaveRequest',
+  leave: 'leave',
+  transaction: 'transaction',
+  transactionId: 'transaction',
 };
 
 /** Ambiguous parameter names (`{holiday}`, `{id}`, …): the kind depends on the path. Checked before PARAM_KINDS. */
@@ -197,6 +227,7 @@ export const PATH_OVERRIDES: { path: RegExp; param: string; kind: RecordKind }[]
   { path: /^\/api\/v1\/station\/\{station\}\/holidays\/\{holiday\}$/, param: 'holiday', kind: 'stationHoliday' },
   // An order the driver has a job on (the second customer's): the route exists for such orders only.
   { path: /^\/api\/v1\/driver\/order\/\{order\}$/, param: 'order', kind: 'driverOrder' },
+  { path: /^\/api\/v1\/wallet\/transactions\/\{transactionId\}$/, param: 'transactionId', kind: 'walletTransaction' },
 ];
 
 /** Body or query field `*_id` (or `*_ids` for arrays) → the kind of record it names. */
@@ -215,10 +246,14 @@ export const BODY_ID_KINDS: Record<string, RecordKind> = {
   from_driver_id: 'driver',
   home_lot_id: 'lot',
   job_id: 'job',
+  // A leave request's attachment (an upload); GET /leaves?leave_request_id=.
+  attachment_media_id: 'media',
+  leave_request_id: 'leaveRequest',
   lot_id: 'lot',
   // AssetLocationDto: with location_type 'lot'.
   location_id: 'lot',
   media_id: 'media',
+  instrument_id: 'instrument',
   order_id: 'order',
   payment_term_id: 'paymentTerm',
   policy_id: 'policy',

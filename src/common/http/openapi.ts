@@ -115,6 +115,10 @@ const ERROR_EXAMPLES: Record<string, { message: string; errors?: Record<string, 
   LOCATION_LIMIT: { message: 'This job has 10000 location points already.' },
   QR_MISMATCH: { message: "The scanned QR code belongs to another asset than this job's.", errors: { code: ["The scanned QR code belongs to another asset than this job's."] } },
   WASTE_NOT_ACCEPTED: { message: "This station does not accept the order's waste type.", errors: { station_id: ["This station does not accept the order's waste type."] } },
+  // Merchant onboarding (payments).
+  TERMS_NOT_ACCEPTED: { message: 'Accept the merchant terms (version 2025-06-01) first: PUT /api/v1/psp/onboarding/tos.' },
+  ONBOARDING_NOT_STARTED: { message: 'Merchant onboarding has not started: PUT /api/v1/psp/onboarding/complete starts it.' },
+  TERMS_VERSION_OUTDATED: { message: 'The current merchant terms are version 2025-06-01.', errors: { version: ['must be the current version 2025-06-01'] } },
 };
 
 const EXAMPLE_REQUEST_ID = 'a3c1a7c2-8c2e-4f0b-9a53-0a4f5d1f2b7e';

@@ -81,6 +81,15 @@ export interface ChangeRequestDetailsPayload {
   asset_specification_id?: string;
 }
 
+/** A company's merchant account state with the payment provider (payments module, merchant onboarding). */
+export type MerchantStateName = 'not_started' | 'pending' | 'approved' | 'rejected' | 'cancelled';
+/**
+ * Why it moved: `started` (the merchant was created with the provider), `provider_check` (the provider's
+ * answer, on its return URL or a re-check), `cancelled` (abandoned), `resumed` (a cancellation undone),
+ * `restarted` (onboarding reset to not_started).
+ */
+export type MerchantStateReason = 'started' | 'provider_check' | 'cancelled' | 'resumed' | 'restarted';
+
 /** The events with a fixed name. */
 interface NamedEvents {
   'user.registered': { type: 'company' | 'customer' | 'driver' };
@@ -111,6 +120,9 @@ interface NamedEvents {
   'order_change_request.approved': { order_id: string; number: number; customer_id: string; type: string; details: ChangeRequestDetailsPayload; total_amount: number };
   'order_change_request.rejected': { order_id: string; customer_id: string; type: string; reason: string };
 
+  // The payments ledger (#13): one event per ledger row; the aggregate is the transaction.
+  'payment_transaction.recorded': { kind: 'charge' | 'refund' | 'offline_payment' | 'fee' | 'adjustment' | 'wallet_credit' | 'wallet_debit'; status: 'pending' | 'succeeded' | 'failed'; amount: number; currency: string; customer_id: string; order_id: string | null; method: string | null; failure_code: string | null };
+
   // A driver's day (attendance module); the aggregate is the day, the actor the driver.
   'attendance.checked_in': { driver_id: string; work_date: string; truck_id: string | null; lat: number; lng: number };
   'attendance.break_started': { driver_id: string; work_date: string; break_id: string };
@@ -128,6 +140,23 @@ interface NamedEvents {
   'job.issue_reported': { order_id: string; issue_id: string; type: string; blocking: boolean };
   'job.issue_resolved': { order_id: string; issue_id: string; blocking: boolean };
   'asset.moved_by_job': { job_id: string; from: string; to: string; location_type: 'lot' | 'customer_address' | 'station' | 'truck' | null; location_id: string | null };
+
+  // Drivers' leave (leaves module): the aggregate is the request (`leave_request`) or the leave (`leave`); the actor the driver or the company user.
+  'leave_request.submitted': { driver_id: string; type: 'annual' | 'sick' | 'unpaid' | 'other'; dates: string[] };
+  /** `dates`: the request's dates after the edit. */
+  'leave_request.updated': { driver_id: string; fields: string[]; dates: string[] };
+  'leave_request.cancelled': { driver_id: string; dates: string[] };
+  /** `status`: the request's status after the decision; `leave_ids`: the leaves the approved dates are in. */
+  'leave_request.dates_decided': { driver_id: string; decision: 'approved' | 'rejected' | 'in_review'; dates: string[]; note: string | null; status: string; leave_ids: string[] };
+  'leave.cancelled': { driver_id: string; leave_request_id: string; start_date: string; end_date: string; note: string | null };
+  /** The dates given back (`revoked_from`..`revoked_to`); the leave now ends on `end_date`. */
+  'leave.revoked': { driver_id: string; leave_request_id: string; end_date: string; revoked_from: string; revoked_to: string; note: string | null };
+
+  // Merchant onboarding (payments module, issue #13); the aggregate is the company's merchant account (terms: the acceptance), the actor the company user.
+  'merchant_account.state_changed': { from: MerchantStateName; to: MerchantStateName; reason: MerchantStateReason; provider: string | null; provider_reference: string | null };
+  'merchant_account.payout_schedule_changed': { from: 'daily' | 'weekly' | 'monthly'; to: 'daily' | 'weekly' | 'monthly' };
+  'merchant_terms.accepted': { version: string; ip: string };
+  'merchant_terms.withdrawn': { version: string };
 }
 
 /** A job's status move (jobs module): `job.assigned`, `job.in_progress`, `job.completed`, `job.aborted`. */

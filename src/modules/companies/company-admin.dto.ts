@@ -88,6 +88,8 @@ export const SETTINGS_DEFAULTS = {
   demerit_window_days: 365,
   annual_leave_allowance_days: 20,
   sick_leave_allowance_days: 10,
+  unpaid_leave_allowance_days: 0,
+  other_leave_allowance_days: 0,
 } as const;
 
 export const SETTINGS_DOC =
@@ -108,8 +110,10 @@ export class UpdateSettingsDto {
   @ApiPropertyOptional({ minimum: 0, maximum: 100000, default: 10, description: 'Demerit points at which the customer is warned.' }) @Given() @IsInt() @Min(0) @Max(100000) demerit_warning_threshold?: number;
   @ApiPropertyOptional({ minimum: 0, maximum: 100000, default: 20, description: 'Demerit points at which new orders are refused (≥ the warning threshold).' }) @Given() @IsInt() @Min(0) @Max(100000) demerit_block_threshold?: number;
   @ApiPropertyOptional({ minimum: 1, maximum: 3650, default: 365, description: 'Days over which demerit points count.' }) @Given() @IsInt() @Min(1) @Max(3650) demerit_window_days?: number;
-  @ApiPropertyOptional({ minimum: 0, maximum: 366, default: 20 }) @Given() @IsInt() @Min(0) @Max(366) annual_leave_allowance_days?: number;
-  @ApiPropertyOptional({ minimum: 0, maximum: 366, default: 10 }) @Given() @IsInt() @Min(0) @Max(366) sick_leave_allowance_days?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 366, default: 20, example: 25, description: "Annual leave days a driver is allowed per calendar year (drivers' leave stats)." }) @Given() @IsInt() @Min(0) @Max(366) annual_leave_allowance_days?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 366, default: 10, example: 12, description: 'Sick leave days a driver is allowed per calendar year.' }) @Given() @IsInt() @Min(0) @Max(366) sick_leave_allowance_days?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 366, default: 0, example: 5, description: 'Unpaid leave days a driver is allowed per calendar year.' }) @Given() @IsInt() @Min(0) @Max(366) unpaid_leave_allowance_days?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 366, default: 0, example: 2, description: 'Other leave days a driver is allowed per calendar year.' }) @Given() @IsInt() @Min(0) @Max(366) other_leave_allowance_days?: number;
 }
 
 export class CompanySettingsDto {
@@ -122,7 +126,9 @@ export class CompanySettingsDto {
   @ApiProperty({ example: 10 }) demerit_warning_threshold: number;
   @ApiProperty({ example: 20 }) demerit_block_threshold: number;
   @ApiProperty({ example: 365 }) demerit_window_days: number;
-  @ApiProperty({ example: 20 }) annual_leave_allowance_days: number;
-  @ApiProperty({ example: 10 }) sick_leave_allowance_days: number;
+  @ApiProperty({ example: 20, description: 'Yearly leave allowance per driver, in days, for annual leave.' }) annual_leave_allowance_days: number;
+  @ApiProperty({ example: 10, description: 'Yearly leave allowance per driver, in days, for sick leave.' }) sick_leave_allowance_days: number;
+  @ApiProperty({ example: 0, description: 'Yearly leave allowance per driver, in days, for unpaid leave.' }) unpaid_leave_allowance_days: number;
+  @ApiProperty({ example: 0, description: 'Yearly leave allowance per driver, in days, for other leave.' }) other_leave_allowance_days: number;
   @ApiProperty({ nullable: true, type: String, description: 'null while every setting has its default (never saved).' }) updated_at: string | null;
 }

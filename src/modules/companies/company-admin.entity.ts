@@ -39,6 +39,8 @@ export class CompanyDocument extends BaseEntity {
 @Check('company_settings_demerit_window_days_check', `demerit_window_days > 0`)
 @Check('company_settings_annual_leave_allowance_days_check', `annual_leave_allowance_days >= 0`)
 @Check('company_settings_sick_leave_allowance_days_check', `sick_leave_allowance_days >= 0`)
+@Check('company_settings_unpaid_leave_allowance_days_check', `unpaid_leave_allowance_days >= 0`)
+@Check('company_settings_other_leave_allowance_days_check', `other_leave_allowance_days >= 0`)
 export class CompanySettings {
   @ForeignKey('companies', { name: 'company_settings_company_id_fkey' })
   @PrimaryColumn({ type: 'uuid' })
@@ -76,6 +78,12 @@ export class CompanySettings {
 
   @Column({ type: 'int', default: 10 })
   sickLeaveAllowanceDays: number;
+
+  @Column({ type: 'int', default: 0 })
+  unpaidLeaveAllowanceDays: number;
+
+  @Column({ type: 'int', default: 0 })
+  otherLeaveAllowanceDays: number;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 
-/** What answers "is this driver on leave that day" (the leaves module, once it exists). */
+/** What answers "is this driver on leave that day": the leaves module's `LeaveCalendar`. */
 export interface DriverLeaveSource {
   /** Whether the driver has an approved leave on `date` (YYYY-MM-DD, the company's local date). Read through `m`. */
   onLeave(m: EntityManager, companyId: string, driverId: string, date: string): Promise<boolean>;
@@ -12,20 +12,14 @@ export interface DriverLeaveSource {
 
 /**
  * The leave hook of assignment (domain.md §5: "an active driver of the company, not on leave that day").
- * Leaves do not exist yet, so by default nobody is on leave. The leaves module (layer 5, like dispatch)
- * plugs its calendar in at start, in the style of the in-use registry:
+ * The leaves module (layer 5, like dispatch) plugs its calendar in at start, in the style of the in-use
+ * registry: `LeaveCalendar` (src/modules/leaves/leave-calendar.ts) registers itself here in
+ * `onModuleInit` (LeavesModule imports DispatchModule; dispatch never imports leaves). Without a
+ * registered source (an app built without LeavesModule) nobody is on leave.
  *
- * ```ts
- * @Injectable()
- * export class LeaveCalendar implements DriverLeaveSource, OnModuleInit {
- *   constructor(private readonly leaveCheck: DriverLeaveCheck) {} // LeavesModule imports DispatchModule
- *   onModuleInit() { this.leaveCheck.register(this); }
- *   async onLeave(m, companyId, driverId, date) { ...an approved leave date of the driver on `date`... }
- * }
- * ```
- *
- * Assignment, reassignment, bulk and job updates then answer 409 `DRIVER_ON_LEAVE`; the dispatch context
- * and `GET /available/drivers` show `on_leave` (the latter leaves such drivers out).
+ * Assignment, reassignment, bulk and job updates answer 422 `DRIVER_ON_LEAVE` (naming the driver field)
+ * for a driver on approved leave that day; the dispatch context and `GET /available/drivers` show
+ * `on_leave` (the latter leaves such drivers out).
  */
 @Injectable()
 export class DriverLeaveCheck implements DriverLeaveSource {
@@ -49,8 +43,10 @@ export class DriverLeaveCheck implements DriverLeaveSource {
     return out;
   }
 
-  /** 409 `DRIVER_ON_LEAVE` when the driver is on leave on `date`. */
-  async assertAvailable(m: EntityManager, companyId: string, driverId: string, date: string): Promise<void> {
-    if (await this.onLeave(m, companyId, driverId, date)) throw ApiError.conflict('DRIVER_ON_LEAVE', `The driver is on leave on ${date}.`);
+  /** 422 `DRIVER_ON_LEAVE` (on `field`) when the driver is on leave on `date`. */
+  async assertAvailable(m: EntityManager, companyId: string, driverId: string, date: string, field = 'driver_id'): Promise<void> {
+    if (await this.onLeave(m, companyId, driverId, date)) {
+      throw ApiError.unprocessable('DRIVER_ON_LEAVE', `The driver is on leave on ${date}.`, { [field]: [`is on leave on ${date}`] });
+    }
   }
 }

@@ -48,7 +48,7 @@ const fieldNames: Record<string, string> = { driverId: 'driver_id', truckId: 'tr
 /**
  * Assignment and every other change of a job's driver, truck, asset, date or sequence (domain.md §5),
  * with one set of rules (`placeJob`): the driver active and of the company (422 naming the field), not on
- * leave that day (409 `DRIVER_ON_LEAVE`, `DriverLeaveCheck`); the truck active and of a type that carries
+ * leave that day (422 `DRIVER_ON_LEAVE`, `DriverLeaveCheck`); the truck active and of a type that carries
  * the order's specification (422 with the reason); delivery and swap reserve an asset (the chosen one or
  * the first free one of the specification, those based at the job's lot first; 409 `ASSET_UNAVAILABLE`,
  * race-free in `AssetsService.reserve`); a new date today or later with the job's lot open (422
@@ -217,7 +217,7 @@ export class AssignmentService {
     if (dateChanges && job.lotId) await this.calendar.assertOpen('lot', job.lotId, c.companyId, date, m, f('date'));
     if (driverId && (assigning || driverChanges || dateChanges)) {
       await this.drivers.assertActive(m, c.companyId, [{ field: f('driver_id'), id: driverId }]);
-      await this.leave.assertAvailable(m, c.companyId, driverId, date);
+      await this.leave.assertAvailable(m, c.companyId, driverId, date, f('driver_id'));
     }
     if (truckId && (assigning || truckChanges)) await this.trucks.assertCarries(m, c.companyId, [{ field: f('truck_id'), id: truckId, specificationId: order.assetSpecificationId }]);
 

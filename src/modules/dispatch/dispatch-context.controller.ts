@@ -30,7 +30,7 @@ export class DispatchContextController {
   @Endpoint({
     summary: 'The dispatch context of a day',
     description:
-      `${TODAY} Active drivers with their attendance that day, leave (\`on_leave\`, once the leaves module exists) and load (jobs, stops, planned km); ` +
+      `${TODAY} Active drivers with their attendance that day, approved leave that day (\`on_leave\`) and load (jobs, stops, planned km); ` +
       'trucks with their type, the specifications it carries and home lot; the day\'s unassigned and assigned jobs with their orders; active lots (open that day or why not); ' +
       'the stations open that day with the waste types they accept; available assets per specification. A fixed handful of statements, whatever the size of the day.',
     type: DispatchContextDto,

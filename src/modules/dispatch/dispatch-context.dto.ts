@@ -51,7 +51,7 @@ export class DispatchDriverDto {
   @ApiProperty({ example: 'dan@example.com' }) email: string;
   @ApiPropertyOptional({ nullable: true, type: String }) phone: string | null;
   @ApiPropertyOptional({ nullable: true, type: DispatchAttendanceDto, description: 'The driver\'s attendance that day (null: not checked in).' }) attendance: DispatchAttendanceDto | null;
-  @ApiProperty({ description: 'On leave that day (always false until the leaves module registers its calendar).' }) on_leave: boolean;
+  @ApiProperty({ description: 'On approved leave that day (the leaves module\'s calendar; assignment refuses such a driver with 422 `DRIVER_ON_LEAVE`).' }) on_leave: boolean;
   @ApiPropertyOptional({ nullable: true, type: String, format: 'uuid', description: 'The truck of the driver\'s jobs that day, else the one they checked in with.' }) truck_id: string | null;
   @ApiProperty({ type: DispatchLoadDto }) load: DispatchLoadDto;
 }

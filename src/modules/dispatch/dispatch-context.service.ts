@@ -67,7 +67,8 @@ export class DispatchContextService {
 
   /**
    * The day for dispatch: active drivers (attendance, leave, load), trucks, the day's jobs with their
-   * orders, lots, open stations and free assets: 8 statements (9 with relocations), most run side by side.
+   * orders, lots, open stations and free assets: 9 statements (10 with relocations), most run side by side
+   * (the approved leaves of the roster, one statement of the leaves module's calendar, beside the orders).
    */
   async context(scope: Scope, date?: string): Promise<DispatchContextDto> {
     const day = await this.dateOf(scope, date);

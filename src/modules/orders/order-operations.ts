@@ -3,8 +3,8 @@ import { EntityManager, In } from 'typeorm';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import type { AddressSnapshot } from '../customers';
-import { OrderLifecycle, type ChangeActor } from './order-lifecycle';
-import { Order, OrderLine, type OrderStatus } from './order.entity';
+import { OrderLifecycle, paymentStatusOf, type ChangeActor } from './order-lifecycle';
+import { Order, OrderLine, type OrderStatus, type PaymentStatus } from './order.entity';
 import { finalBill, serviceFee } from './pricing-engine';
 import { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate, type PageQuery } from '../../common/http/pagination';
@@ -47,6 +47,63 @@ export interface AssignableQuery extends PageQuery {
   date?: string;
   asset_specification_id?: string;
 }
+
+/** An order's money side, for payments (a plain copy). `balanceAmount` = total - paid (negative when overpaid). */
+export interface OrderBalance {
+  id: string;
+  companyId: string;
+  customerId: string;
+  number: number;
+  status: OrderStatus;
+  paymentStatus: PaymentStatus;
+  totalAmount: number;
+  paidAmount: number;
+  balanceAmount: number;
+  currency: string;
+  dueDate: string;
+}
+
+/** An order with a balance, for the dues lists: its balance, days past due and the customer's name. */
+export interface OrderDue extends OrderBalance {
+  customerName: string;
+  daysPastDue: number;
+}
+
+/** Filters of the dues lists: the customer, only overdue ones; sorts due_date (default), balance_amount, created_at. */
+export interface DuesQuery extends PageQuery {
+  customer_id?: string;
+  overdue?: boolean;
+}
+
+/** Totals of the dues (minor units) with the overdue part in ageing buckets of days past due. */
+export interface DuesTotals {
+  orders_count: number;
+  total_due_amount: number;
+  overdue_count: number;
+  overdue_amount: number;
+  not_yet_due_amount: number;
+  aged_0_30_amount: number;
+  aged_31_60_amount: number;
+  aged_61_90_amount: number;
+  aged_90_plus_amount: number;
+}
+
+/** The orders with a balance (the partial indexes idx_orders_company_dues / idx_orders_customer_dues). */
+const DUE = `o.total_amount > o.paid_amount AND o.status <> 'rejected'`;
+
+const balanceOf = (o: Pick<Order, 'id' | 'companyId' | 'customerId' | 'number' | 'status' | 'paymentStatus' | 'totalAmount' | 'paidAmount' | 'currency' | 'dueDate'>): OrderBalance => ({
+  id: o.id,
+  companyId: o.companyId,
+  customerId: o.customerId,
+  number: o.number,
+  status: o.status,
+  paymentStatus: o.paymentStatus,
+  totalAmount: o.totalAmount,
+  paidAmount: o.paidAmount,
+  balanceAmount: o.totalAmount - o.paidAmount,
+  currency: o.currency,
+  dueDate: o.dueDate,
+});
 
 const forJobs = (o: Order): OrderForJobs => ({
   id: o.id,
@@ -161,6 +218,93 @@ export class OrderOperations {
       }),
       count: () => countRows(qb),
     });
+  }
+
+  // ------------------------------------------------------------ payments (issue #13)
+
+  /** The order (the caller's scope: a customer reaches only theirs), locked for a payment; 404 otherwise. */
+  async lockForPayment(m: EntityManager, scope: Scope, orderId: string): Promise<OrderBalance> {
+    return balanceOf(await this.lifecycle.lock(m, scope, orderId));
+  }
+
+  /** The order's balance now (no lock); 404 when the scope does not reach it. */
+  async balance(m: EntityManager, scope: Scope, orderId: string): Promise<OrderBalance> {
+    const rows = await scopedQuery(m, Order, scope, 'o').andWhere('o.id = :id', { id: orderId }).getMany();
+    if (!rows.length) throw ApiError.notFound('Order');
+    return balanceOf(rows[0]);
+  }
+
+  /**
+   * Every order of the customer with a balance, oldest due first (then by number), each locked for the
+   * rest of the transaction. Locked in that order, so two such calls cannot deadlock; an order paid
+   * meanwhile (by a single pay that held its lock) is re-checked after the wait and left out.
+   */
+  async lockDues(m: EntityManager, companyId: string, customerId: string): Promise<OrderBalance[]> {
+    const rows = await m
+      .createQueryBuilder(Order, 'o')
+      .where('o.companyId = :companyId AND o.customerId = :customerId', { companyId, customerId })
+      .andWhere(DUE)
+      .orderBy('o.dueDate', 'ASC')
+      .addOrderBy('o.number', 'ASC')
+      .setLock('pessimistic_write')
+      .getMany();
+    return rows.map(balanceOf);
+  }
+
+  /**
+   * Writes the order's paid amount (the payments ledger's sum of its succeeded rows, computed by the
+   * caller in the same transaction, the order locked) and its payment status derived from it:
+   * unpaid / partially_paid / paid, or `refunded` when money went back to the customer.
+   */
+  async recordPaid(m: EntityManager, companyId: string, orderId: string, paidAmount: number, refunded = false): Promise<OrderBalance> {
+    const order = await m.findOneOrFail(Order, { where: { id: orderId, companyId } });
+    order.paidAmount = paidAmount;
+    order.paymentStatus = refunded ? 'refunded' : paymentStatusOf(order.totalAmount, paidAmount);
+    await m.update(Order, { id: orderId, companyId }, { paidAmount, paymentStatus: order.paymentStatus });
+    return balanceOf(order);
+  }
+
+  /**
+   * The orders with a balance that the scope reaches (a customer: theirs), paginated in SQL with the
+   * customer's name and days past due (`today`, the company's date). Sorts: due_date (default),
+   * created_at; filters: customer_id, overdue.
+   */
+  dues(scope: Scope, q: DuesQuery, today: string, m: EntityManager): Promise<Page<OrderDue>> {
+    const qb = scopedQuery(m, Order, scope, 'o')
+      .andWhere(DUE)
+      .addSelect(userNameSql('o.customer_id'), 'customer_name')
+      .addSelect(`greatest(:today::date - o.due_date, 0)`, 'days_past_due')
+      .setParameter('today', today);
+    if (q.customer_id) qb.andWhere('o.customerId = :customerId', { customerId: q.customer_id });
+    if (q.overdue !== undefined) qb.andWhere(q.overdue ? 'o.dueDate < :today' : 'o.dueDate >= :today', { today });
+    return paginate(qb, q, {
+      sortable: { due_date: 'o.dueDate', created_at: 'o.createdAt' },
+      defaultSort: 'due_date',
+      mapRaw: (o, raw) => ({ ...balanceOf(o), customerName: (raw.customer_name as string | null) ?? '', daysPastDue: Number(raw.days_past_due ?? 0) }),
+      count: () => countRows(qb),
+    });
+  }
+
+  /** Totals of the dues the scope reaches (optionally one customer's), with ageing buckets of days past due. */
+  async duesTotals(scope: Scope, today: string, m: EntityManager, customerId?: string): Promise<DuesTotals> {
+    const qb = scopedQuery(m, Order, scope, 'o').andWhere(DUE).setParameter('today', today);
+    if (customerId) qb.andWhere('o.customerId = :customerId', { customerId });
+    const age = `(:today::date - o.due_date)`;
+    const bal = `(o.total_amount - o.paid_amount)`;
+    const row = await qb
+      .select('count(*)::int', 'orders_count')
+      .addSelect(`coalesce(sum(${bal}), 0)::bigint::text`, 'total_due_amount')
+      .addSelect(`(count(*) FILTER (WHERE ${age} > 0))::int`, 'overdue_count')
+      .addSelect(`coalesce(sum(${bal}) FILTER (WHERE ${age} > 0), 0)::bigint::text`, 'overdue_amount')
+      .addSelect(`coalesce(sum(${bal}) FILTER (WHERE ${age} <= 0), 0)::bigint::text`, 'not_yet_due_amount')
+      .addSelect(`coalesce(sum(${bal}) FILTER (WHERE ${age} BETWEEN 1 AND 30), 0)::bigint::text`, 'aged_0_30_amount')
+      .addSelect(`coalesce(sum(${bal}) FILTER (WHERE ${age} BETWEEN 31 AND 60), 0)::bigint::text`, 'aged_31_60_amount')
+      .addSelect(`coalesce(sum(${bal}) FILTER (WHERE ${age} BETWEEN 61 AND 90), 0)::bigint::text`, 'aged_61_90_amount')
+      .addSelect(`coalesce(sum(${bal}) FILTER (WHERE ${age} > 90), 0)::bigint::text`, 'aged_90_plus_amount')
+      .getRawOne<Record<keyof DuesTotals, string | number>>();
+    const out = {} as DuesTotals;
+    for (const k of ['orders_count', 'total_due_amount', 'overdue_count', 'overdue_amount', 'not_yet_due_amount', 'aged_0_30_amount', 'aged_31_60_amount', 'aged_61_90_amount', 'aged_90_plus_amount'] as const) out[k] = Number(row?.[k] ?? 0);
+    return out;
   }
 
   /** Lines of the order (live), for tests and the job views: kind and amount. */

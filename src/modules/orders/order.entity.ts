@@ -56,6 +56,9 @@ export interface FrozenTerms {
 @Index('idx_orders_company_delivery', ['companyId', 'deliveryDate', 'id'])
 @Index('idx_orders_company_total', ['companyId', 'totalAmount', 'id'])
 @Index('idx_orders_company_status_id', ['companyId', 'status', 'id'])
+// Dues (payments, migration 1764300000000-Ledger): orders with a balance, by due date.
+@Index('idx_orders_company_dues', ['companyId', 'dueDate', 'id'], { where: `total_amount > paid_amount AND status <> 'rejected'` })
+@Index('idx_orders_customer_dues', ['companyId', 'customerId', 'dueDate', 'id'], { where: `total_amount > paid_amount AND status <> 'rejected'` })
 @Check('orders_status_check', `status IN ('pending', 'approved', 'rejected', 'scheduled', 'delivered', 'completed', 'cancelled')`)
 @Check('orders_payment_status_check', `payment_status IN ('unpaid', 'partially_paid', 'paid', 'refunded')`)
 @Check('orders_time_window_check', `time_window IN ('anytime', 'morning', 'afternoon')`)

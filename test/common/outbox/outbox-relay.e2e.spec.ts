@@ -178,6 +178,9 @@ describe('outbox relay', () => {
       'test.pinged': ['LedgerSubscriber', 'CrashySubscriber'],
       'company.created': ['LedgerSubscriber'],
       'test.flaky': ['FlakySubscriber', 'flaky-bystander'],
+      // The product's own subscribers (payments: refunds of cancelled paid orders, credits of overpaid ones).
+      'order.cancelled': ['payments.refund-cancelled-order'],
+      'order.completed': ['payments.credit-overpaid-order'],
     });
   });
 

@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { CompaniesModule, CompanyAdminModule } from '../companies';
+import { DispatchModule } from '../dispatch';
+import { DriversModule } from '../drivers';
+import { JobsModule } from '../jobs';
+import { MediaModule } from '../media';
+import { LeaveCalendar } from './leave-calendar';
+import { LeaveRequestsService } from './leave-requests.service';
+import { CompanyLeaveRequestsController, CompanyLeavesController, DriverLeavesController } from './leaves.controller';
+import { LeavesService } from './leaves.service';
+
+/**
+ * Drivers' leave (layer 5, issue #12): requests with a decision per date, the leaves approved dates
+ * become, cancellation and revocation, yearly stats (against the allowances in company settings). It plugs its calendar into dispatch's leave hook
+ * (`DriverLeaveCheck`, imported from DispatchModule; dispatch never imports leaves).
+ */
+@Module({
+  imports: [CompaniesModule, CompanyAdminModule, DriversModule, JobsModule, MediaModule, DispatchModule],
+  controllers: [DriverLeavesController, CompanyLeaveRequestsController, CompanyLeavesController],
+  providers: [LeaveRequestsService, LeavesService, LeaveCalendar],
+  exports: [LeaveRequestsService, LeavesService],
+})
+export class LeavesModule {}

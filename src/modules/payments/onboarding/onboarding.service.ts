@@ -1,0 +1,320 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import type { Actor } from '../../../common/access/actor';
+import { Scope } from '../../../common/access/scope';
+import { ApiError } from '../../../common/http/api-error';
+import type { MerchantStateReason } from '../../../common/outbox/event-catalogue';
+import { recordEvents } from '../../../common/outbox/outbox';
+import { isUniqueViolation } from '../../../database/pg-errors';
+import { PaymentProvider } from '../provider/payment-provider';
+import { MerchantAccount, MerchantTermsAcceptance, type MerchantState, type PayoutSchedule } from './merchant-account.entity';
+import { MerchantReadiness } from './merchant-readiness';
+import { AcceptTermsDto, CancelOnboardingDto, FeeDetailsDto, FeeQuoteDto, FeeQuoteInputDto, MerchantOnboardingDto, TermsAcceptanceDto, TermsDto, UpdatePayoutScheduleDto } from './onboarding.dto';
+import { MERCHANT_TERMS, PLATFORM_FEES, platformFee } from './platform-fees';
+import { PAYOUT_SCHEDULES } from './merchant-account.entity';
+
+/** Who accepts terms, and from where. */
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | null;
+}
+
+const DEFAULT_PAYOUT: PayoutSchedule = 'weekly';
+const LIVE_ACCEPTANCE = 'uq_merchant_terms_acceptances_live';
+
+const termsNotAccepted = () =>
+  ApiError.conflict('TERMS_NOT_ACCEPTED', `Accept the merchant terms (version ${MERCHANT_TERMS.version}) first: PUT /api/v1/psp/onboarding/tos.`);
+const notStarted = () => ApiError.conflict('ONBOARDING_NOT_STARTED', 'Merchant onboarding has not started: PUT /api/v1/psp/onboarding/complete starts it.');
+
+/**
+ * Merchant onboarding (issue #13): a company's merchant account with the payment provider, its terms
+ * acceptances and fee details. One row per company in `merchant_accounts`, created `not_started` by
+ * the first write and locked (FOR UPDATE) by every state change, so concurrent starts create one
+ * merchant with the provider and concurrent moves serialise. Every move records
+ * `merchant_account.state_changed` in the same transaction.
+ */
+@Injectable()
+export class OnboardingService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly provider: PaymentProvider,
+    private readonly readiness: MerchantReadiness,
+  ) {}
+
+  // ------------------------------------------------------------ reads
+
+  async state(companyId: string): Promise<MerchantOnboardingDto> {
+    return this.view(this.ds.manager, companyId);
+  }
+
+  private async view(m: EntityManager, companyId: string): Promise<MerchantOnboardingDto> {
+    const account = await m.getRepository(MerchantAccount).findOne({ where: { companyId } });
+    const live = await this.liveAcceptance(m, companyId);
+    return MerchantOnboardingDto.of(account, { cardReady: await this.readiness.isCardReady(m, companyId), termsAccepted: live?.version === MERCHANT_TERMS.version });
+  }
+
+  // ------------------------------------------------------------ complete (start, return URL, re-check, restart)
+
+  /**
+   * PUT complete: starts onboarding (creates the merchant with the provider) when there is none
+   * (not_started) or it was abandoned for good (cancelled: a new merchant and link); answers the state
+   * with its onboarding URL. Pending, approved and rejected accounts are answered as they are.
+   */
+  async start(actor: Actor): Promise<MerchantOnboardingDto> {
+    const companyId = Scope.of(actor).companyId;
+    return this.ds.transaction(async (m) => {
+      const a = await this.lockAccount(m, companyId);
+      await this.ensureStarted(m, a, actor);
+      return this.view(m, companyId);
+    });
+  }
+
+  /**
+   * POST complete (the provider's return URL): starts onboarding if needed (as PUT), then asks the
+   * provider for the merchant's status and records it (pending, approved or rejected).
+   */
+  async complete(actor: Actor): Promise<MerchantOnboardingDto> {
+    const companyId = Scope.of(actor).companyId;
+    return this.ds.transaction(async (m) => {
+      const a = await this.lockAccount(m, companyId);
+      await this.ensureStarted(m, a, actor);
+      await this.check(m, a, actor);
+      return this.view(m, companyId);
+    });
+  }
+
+  /** PATCH complete: re-checks the status with the provider; never creates a merchant (409 ONBOARDING_NOT_STARTED). */
+  async recheck(actor: Actor): Promise<MerchantOnboardingDto> {
+    const companyId = Scope.of(actor).companyId;
+    return this.ds.transaction(async (m) => {
+      const a = await this.lockAccount(m, companyId);
+      if (!a.providerReference) throw notStarted();
+      await this.check(m, a, actor);
+      return this.view(m, companyId);
+    });
+  }
+
+  /**
+   * DELETE complete: restarts onboarding: the account goes back to not_started and forgets its
+   * provider reference and link (the next PUT/POST complete creates a new merchant). An approved
+   * account cannot be restarted (409 INVALID_TRANSITION); not_started is answered as it is.
+   */
+  async restart(actor: Actor): Promise<MerchantOnboardingDto> {
+    const companyId = Scope.of(actor).companyId;
+    return this.ds.transaction(async (m) => {
+      const a = await this.lockAccount(m, companyId);
+      if (a.state === 'approved') throw ApiError.invalidTransition('approved', 'not_started', 'Merchant account');
+      if (a.state !== 'not_started') {
+        const from = a.state;
+        Object.assign(a, { state: 'not_started', provider: null, providerReference: null, onboardingUrl: null, startedAt: null, approvedAt: null, rejectedAt: null, cancelledAt: null, cancelReason: null, lastCheckedAt: null });
+        await m.save(a);
+        await this.moved(m, a, actor, from, 'restarted');
+      }
+      return this.view(m, companyId);
+    });
+  }
+
+  // ------------------------------------------------------------ cancel (refresh / abandon URL)
+
+  /**
+   * POST, PUT, PATCH cancel: the company abandons onboarding: pending → cancelled (with the reason);
+   * already cancelled: the reason is updated, nothing else. Any other state: 409 INVALID_TRANSITION.
+   */
+  async cancel(actor: Actor, dto: CancelOnboardingDto): Promise<MerchantOnboardingDto> {
+    const companyId = Scope.of(actor).companyId;
+    return this.ds.transaction(async (m) => {
+      const a = await this.lockAccount(m, companyId);
+      if (a.state === 'cancelled') {
+        if (dto.reason !== undefined) await m.update(MerchantAccount, { id: a.id }, { cancelReason: dto.reason });
+      } else if (a.state === 'pending') {
+        a.state = 'cancelled';
+        a.cancelledAt = new Date();
+        a.cancelReason = dto.reason ?? null;
+        await m.save(a);
+        await this.moved(m, a, actor, 'pending', 'cancelled');
+      } else {
+        throw ApiError.invalidTransition(a.state, 'cancelled', 'Merchant account');
+      }
+      return this.view(m, companyId);
+    });
+  }
+
+  /** DELETE cancel: undoes a cancellation: cancelled → pending, with the same merchant and link. Else 409 INVALID_TRANSITION. */
+  async resume(actor: Actor): Promise<MerchantOnboardingDto> {
+    const companyId = Scope.of(actor).companyId;
+    return this.ds.transaction(async (m) => {
+      const a = await this.lockAccount(m, companyId);
+      if (a.state !== 'cancelled') throw ApiError.invalidTransition(a.state, 'pending', 'Merchant account');
+      a.state = 'pending';
+      a.cancelledAt = null;
+      a.cancelReason = null;
+      await m.save(a);
+      await this.moved(m, a, actor, 'cancelled', 'resumed');
+      return this.view(m, companyId);
+    });
+  }
+
+  // ------------------------------------------------------------ terms of service
+
+  async terms(companyId: string, m: EntityManager = this.ds.manager): Promise<TermsDto> {
+    const live = await this.liveAcceptance(m, companyId);
+    return { current_version: MERCHANT_TERMS.version, terms_url: MERCHANT_TERMS.url, accepted: live?.version === MERCHANT_TERMS.version, acceptance: live ? TermsAcceptanceDto.of(live) : null };
+  }
+
+  /**
+   * POST, PUT, PATCH tos: accepts the current terms (who, when, IP, user agent). The version must be
+   * the current one (422 TERMS_VERSION_OUTDATED). A live acceptance of the current version is kept as
+   * it is (idempotent); one of an older version is withdrawn and replaced.
+   */
+  async acceptTerms(actor: Actor, dto: AcceptTermsDto, client: ClientInfo): Promise<TermsDto> {
+    const companyId = Scope.of(actor).companyId;
+    if (dto.version !== MERCHANT_TERMS.version) {
+      throw ApiError.unprocessable('TERMS_VERSION_OUTDATED', `The current merchant terms are version ${MERCHANT_TERMS.version}.`, { version: [`must be the current version ${MERCHANT_TERMS.version}`] });
+    }
+    try {
+      return await this.ds.transaction(async (m) => {
+        // The account row is the company's onboarding lock: acceptances and withdrawals serialise on it.
+        await this.lockAccount(m, companyId);
+        const live = await this.liveAcceptance(m, companyId);
+        if (live?.version === MERCHANT_TERMS.version) return this.terms(companyId, m);
+        const now = new Date();
+        if (live) {
+          await m.update(MerchantTermsAcceptance, { id: live.id }, { withdrawnAt: now, withdrawnBy: actor.id });
+          await recordEvents(m, { type: 'merchant_terms.withdrawn', aggregateType: 'merchant_terms_acceptance', aggregateId: live.id, companyId, actorId: actor.id, payload: { version: live.version } });
+        }
+        const row = m.create(MerchantTermsAcceptance, { companyId, version: MERCHANT_TERMS.version, acceptedBy: actor.id, acceptedAt: now, ip: client.ip, userAgent: client.userAgent?.slice(0, 500) || null, withdrawnAt: null, withdrawnBy: null });
+        await m.save(row);
+        await recordEvents(m, { type: 'merchant_terms.accepted', aggregateType: 'merchant_terms_acceptance', aggregateId: row.id, companyId, actorId: actor.id, payload: { version: row.version, ip: row.ip } });
+        return this.terms(companyId, m);
+      });
+    } catch (e) {
+      // Only reachable if the row lock were bypassed; the unique index keeps one live acceptance.
+      if (isUniqueViolation(e, LIVE_ACCEPTANCE)) throw ApiError.conflict('CONCURRENT_UPDATE', 'Concurrent update; retry the request.');
+      throw e;
+    }
+  }
+
+  /** DELETE tos: withdraws the live acceptance (kept, with who and when); none: answered as it is. */
+  async withdrawTerms(actor: Actor): Promise<TermsDto> {
+    const companyId = Scope.of(actor).companyId;
+    return this.ds.transaction(async (m) => {
+      await this.lockAccount(m, companyId);
+      const live = await this.liveAcceptance(m, companyId);
+      if (live) {
+        await m.update(MerchantTermsAcceptance, { id: live.id }, { withdrawnAt: new Date(), withdrawnBy: actor.id });
+        await recordEvents(m, { type: 'merchant_terms.withdrawn', aggregateType: 'merchant_terms_acceptance', aggregateId: live.id, companyId, actorId: actor.id, payload: { version: live.version } });
+      }
+      return this.terms(companyId, m);
+    });
+  }
+
+  // ------------------------------------------------------------ fee details
+
+  async feeDetails(companyId: string, m: EntityManager = this.ds.manager): Promise<FeeDetailsDto> {
+    const account = await m.getRepository(MerchantAccount).findOne({ where: { companyId }, select: { id: true, state: true, payoutSchedule: true } });
+    return {
+      currency: await this.currency(m, companyId),
+      card_percent_bps: PLATFORM_FEES.cardPercentBps,
+      card_fixed_amount: PLATFORM_FEES.cardFixedAmount,
+      offline_percent_bps: PLATFORM_FEES.offlinePercentBps,
+      offline_fixed_amount: PLATFORM_FEES.offlineFixedAmount,
+      refund_fee_amount: PLATFORM_FEES.refundFeeAmount,
+      payout_schedule: account?.payoutSchedule ?? DEFAULT_PAYOUT,
+      payout_schedules: [...PAYOUT_SCHEDULES],
+      merchant_state: account?.state ?? 'not_started',
+    };
+  }
+
+  /** POST fee_details: what the platform would keep of a payment (nothing is saved). */
+  async quote(companyId: string, dto: FeeQuoteInputDto): Promise<FeeQuoteDto> {
+    const method = dto.method ?? 'card';
+    const fee = platformFee(dto.amount, method);
+    return { amount: dto.amount, method, currency: await this.currency(this.ds.manager, companyId), platform_fee_amount: fee, net_amount: dto.amount - fee };
+  }
+
+  /** PUT/PATCH fee_details (the payout schedule; PATCH without it changes nothing), DELETE (back to weekly). */
+  async setPayoutSchedule(actor: Actor, dto: UpdatePayoutScheduleDto | null): Promise<FeeDetailsDto> {
+    const companyId = Scope.of(actor).companyId;
+    return this.ds.transaction(async (m) => {
+      const a = await this.lockAccount(m, companyId);
+      const to = dto === null ? DEFAULT_PAYOUT : dto.payout_schedule;
+      if (to !== undefined && to !== a.payoutSchedule) {
+        const from = a.payoutSchedule;
+        await m.update(MerchantAccount, { id: a.id }, { payoutSchedule: to });
+        await recordEvents(m, { type: 'merchant_account.payout_schedule_changed', aggregateType: 'merchant_account', aggregateId: a.id, companyId, actorId: actor.id, payload: { from, to } });
+      }
+      return this.feeDetails(companyId, m);
+    });
+  }
+
+  // ------------------------------------------------------------ internals
+
+  /** The company's account row, created not_started when absent, locked for the transaction. */
+  private async lockAccount(m: EntityManager, companyId: string): Promise<MerchantAccount> {
+    await m.query(`INSERT INTO merchant_accounts (company_id) VALUES ($1) ON CONFLICT (company_id) DO NOTHING`, [companyId]);
+    return m.getRepository(MerchantAccount).findOneOrFail({ where: { companyId }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  private liveAcceptance(m: EntityManager, companyId: string): Promise<MerchantTermsAcceptance | null> {
+    return m.getRepository(MerchantTermsAcceptance).findOne({ where: { companyId, withdrawnAt: IsNull() } });
+  }
+
+  private async currency(m: EntityManager, companyId: string): Promise<string> {
+    const [row] = await m.query<{ currency: string }[]>(`SELECT currency FROM companies WHERE id = $1`, [companyId]);
+    return row?.currency ?? 'USD';
+  }
+
+  /** not_started or cancelled → pending with a new merchant (the current terms accepted, else 409 TERMS_NOT_ACCEPTED). */
+  private async ensureStarted(m: EntityManager, a: MerchantAccount, actor: Actor): Promise<void> {
+    if (a.state !== 'not_started' && a.state !== 'cancelled') return;
+    const live = await this.liveAcceptance(m, a.companyId);
+    if (live?.version !== MERCHANT_TERMS.version) throw termsNotAccepted();
+    const from = a.state;
+    const created = await this.provider.createMerchant(a.companyId);
+    Object.assign(a, {
+      state: 'pending',
+      provider: this.provider.name,
+      providerReference: created.reference,
+      onboardingUrl: created.onboardingUrl,
+      startedAt: new Date(),
+      approvedAt: null,
+      rejectedAt: null,
+      cancelledAt: null,
+      cancelReason: null,
+    });
+    await m.save(a);
+    await this.moved(m, a, actor, from, 'started');
+  }
+
+  /** Asks the provider and records its answer (a move only when the state changes). */
+  private async check(m: EntityManager, a: MerchantAccount, actor: Actor): Promise<void> {
+    const status = await this.provider.merchantStatus(a.providerReference!);
+    const now = new Date();
+    a.lastCheckedAt = now;
+    const from = a.state;
+    // A cancelled account stays cancelled while the provider still waits; its final answer wins.
+    const moves = status !== from && !(from === 'cancelled' && status === 'pending');
+    if (moves) {
+      a.state = status;
+      if (status === 'approved') a.approvedAt = now;
+      if (status === 'rejected') a.rejectedAt = now;
+      if (status !== 'approved') a.approvedAt = null;
+      // A cancelled account the provider now reports is back in the provider's hands.
+      a.cancelledAt = null;
+      a.cancelReason = null;
+    }
+    await m.save(a);
+    if (moves) await this.moved(m, a, actor, from, 'provider_check');
+  }
+
+  private moved(m: EntityManager, a: MerchantAccount, actor: Actor, from: MerchantState, reason: MerchantStateReason) {
+    return recordEvents(m, {
+      type: 'merchant_account.state_changed',
+      aggregateType: 'merchant_account',
+      aggregateId: a.id,
+      companyId: a.companyId,
+      actorId: actor.id,
+      payload: { from, to: a.state, reason, provider: a.provider, provider_reference: a.providerReference },
+    });
+  }
+}

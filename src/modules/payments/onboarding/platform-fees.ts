@@ -1,0 +1,36 @@
+import { applyBps, type Minor } from '../../../common/money';
+
+/**
+ * The platform's fees (issue #13, `fee_details`): configuration in code, the same for every company,
+ * in basis points and minor units of the company's currency. A change is a deploy (and a new terms
+ * version when it matters to merchants), which keeps the fee a charge was taken with reproducible from
+ * the code's history; see README "Merchant onboarding".
+ */
+export const PLATFORM_FEES = {
+  /** Card payments: a percentage of the amount (basis points) plus a fixed amount per charge. */
+  cardPercentBps: 290,
+  cardFixedAmount: 30,
+  /** Offline payments (cash, cheque, bank transfer) recorded by the company: free. */
+  offlinePercentBps: 0,
+  offlineFixedAmount: 0,
+  /** Refunds: the platform keeps no fee of its own on a refund. */
+  refundFeeAmount: 0,
+} as const;
+
+export const PAYMENT_METHODS_FOR_FEES = ['card', 'offline'] as const;
+export type FeeMethod = (typeof PAYMENT_METHODS_FOR_FEES)[number];
+
+/** The platform's fee on a payment of `amount` (half up, never more than the amount). */
+export function platformFee(amount: Minor, method: FeeMethod): Minor {
+  const fee =
+    method === 'card'
+      ? applyBps(amount, PLATFORM_FEES.cardPercentBps) + PLATFORM_FEES.cardFixedAmount
+      : applyBps(amount, PLATFORM_FEES.offlinePercentBps) + PLATFORM_FEES.offlineFixedAmount;
+  return Math.min(fee, amount);
+}
+
+/** The current merchant terms of service companies accept (`tos`); a new version needs a new acceptance. */
+export const MERCHANT_TERMS = {
+  version: '2025-06-01',
+  url: 'https://haulops.test/legal/merchant-terms/2025-06-01',
+} as const;

@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { CustomersModule } from '../customers';
+import { OrdersModule } from '../orders';
+import { CompanyPaymentsController, CustomerPaymentsController, WalletController } from './ledger/ledger.controllers';
+import { LedgerService } from './ledger/ledger.service';
+import { CreditOverpaidOrder, RefundCancelledOrder } from './ledger/refund-subscribers';
+import { PaymentProvider } from './provider/payment-provider';
+import { PAYMENT_PROVIDER, SandboxPaymentProvider } from './provider/sandbox-provider';
+import { MerchantReadiness } from './onboarding/merchant-readiness';
+import { OnboardingController } from './onboarding/onboarding.controller';
+import { OnboardingService } from './onboarding/onboarding.service';
+
+/**
+ * Payments (layer 6, issue #13): the payment provider behind one interface (sandbox, a real adapter),
+ * the ledger of transactions, wallets, dues, merchant onboarding, subscriptions and inbound webhooks.
+ * It writes order balances through the orders module (OrderOperations) in the same transaction.
+ */
+/** The ledger, the provider, payments, wallets and dues. */
+const LEDGER = {
+  imports: [OrdersModule, CustomersModule],
+  controllers: [CustomerPaymentsController, CompanyPaymentsController, WalletController],
+  providers: [SandboxPaymentProvider, PAYMENT_PROVIDER, LedgerService, RefundCancelledOrder, CreditOverpaidOrder],
+  exports: [PaymentProvider, LedgerService],
+};
+/** Merchant onboarding (the company's state with the provider, fees, terms). */
+const ONBOARDING = { imports: [] as never[], controllers: [OnboardingController], providers: [MerchantReadiness, OnboardingService], exports: [MerchantReadiness] };
+
+@Module({
+  imports: [...LEDGER.imports, ...ONBOARDING.imports],
+  controllers: [...LEDGER.controllers, ...ONBOARDING.controllers],
+  providers: [...LEDGER.providers, ...ONBOARDING.providers],
+  exports: [...LEDGER.exports, ...ONBOARDING.exports],
+})
+export class PaymentsModule {}

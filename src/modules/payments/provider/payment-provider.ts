@@ -1,0 +1,87 @@
+/**
+ * The payment provider behind one interface (issue #13). A Nest provider: inject `PaymentProvider`;
+ * the implementation is chosen by `PAYMENT_PROVIDER` (only `sandbox` for now, see sandbox-provider.ts).
+ * Every call that moves money carries an idempotency key derived from our transaction id, so a retry
+ * after a timeout cannot move money twice (same key = same result).
+ */
+export type ProviderName = 'sandbox';
+
+export interface BuyerInput {
+  /** Our id of the buyer (the customer's user id); the provider may store it as metadata. */
+  userId: string;
+  email?: string | null;
+  name?: string | null;
+}
+
+export interface AttachedInstrument {
+  /** The provider's reference of the instrument (a payment method id). */
+  reference: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export interface ChargeInput {
+  /** Minor units, > 0. */
+  amount: number;
+  currency: string;
+  buyerRef: string;
+  instrumentRef: string;
+  /** The company's merchant reference with the provider (null while the sandbox stands in). */
+  merchantRef: string | null;
+  idempotencyKey: string;
+  description?: string;
+}
+
+export interface ChargeResult {
+  status: 'succeeded' | 'failed';
+  /** The provider's reference of the charge (also for failed charges). */
+  reference: string;
+  /** Why a failed charge failed (card_declined, insufficient_funds, authentication_required, ...). */
+  failureCode?: string;
+}
+
+export interface RefundInput {
+  chargeRef: string;
+  /** Minor units, > 0, at most what is left of the charge. */
+  amount: number;
+  idempotencyKey: string;
+}
+
+export interface RefundResult {
+  status: 'succeeded' | 'failed';
+  reference: string;
+  failureCode?: string;
+}
+
+export interface MerchantCreated {
+  reference: string;
+  /** Where the company finishes onboarding with the provider (the sandbox answers a local URL). */
+  onboardingUrl: string;
+}
+
+export type MerchantStatus = 'pending' | 'approved' | 'rejected';
+
+/** Raised by `attachInstrument` for a token the provider does not know (422 at the HTTP edge). */
+export class UnknownInstrumentToken extends Error {
+  constructor(readonly token: string) {
+    super(`unknown payment token '${token}'`);
+  }
+}
+
+export abstract class PaymentProvider {
+  abstract readonly name: ProviderName;
+  /** Creates the buyer identity; returns the provider's reference. */
+  abstract createBuyer(input: BuyerInput): Promise<{ reference: string }>;
+  /** Turns a client-side token into an instrument attached to the buyer. Throws UnknownInstrumentToken. */
+  abstract attachInstrument(token: string, buyerRef: string): Promise<AttachedInstrument>;
+  /** Charges an instrument. Idempotent by `idempotencyKey`. A decline is a result, not an exception. */
+  abstract charge(input: ChargeInput): Promise<ChargeResult>;
+  /** Refunds (part of) a charge. Idempotent by `idempotencyKey`. */
+  abstract refund(input: RefundInput): Promise<RefundResult>;
+  /** Starts merchant onboarding of a company. */
+  abstract createMerchant(companyId: string): Promise<MerchantCreated>;
+  /** The merchant's state with the provider. */
+  abstract merchantStatus(reference: string): Promise<MerchantStatus>;
+}
