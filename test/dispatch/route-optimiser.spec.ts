@@ -244,6 +244,16 @@ describe('route optimiser (pure)', () => {
     expect(others.jobs.map((j) => j.type)).toEqual(['swap', 'dump_return', 'relocate', 'delivery']);
   });
 
+  it('does not merge a job under way (mergeable: false), delivery or pickup', () => {
+    const site = { id: 'site-a', lat: 40.1, lng: -89.5 };
+    const d = job('d1', 'delivery', 'x', site, { orderId: 'o1' });
+    const p = job('p1', 'pickup', 'x', site, { orderId: 'o2' });
+    expect(mergeSwaps([d, p]).merged).toEqual([{ swap_job_id: 'd1', from_job_ids: ['d1', 'p1'] }]);
+    expect(mergeSwaps([{ ...d, mergeable: false }, p]).merged).toEqual([]);
+    expect(mergeSwaps([d, { ...p, mergeable: false }]).merged).toEqual([]);
+    expect(mergeSwaps([{ ...d, mergeable: false }, p]).jobs.map((j) => j.type)).toEqual(['delivery', 'pickup']);
+  });
+
   it('plans the merged swap as one stop: lot → site → station for the pickup\'s waste', () => {
     const home = { id: 'home', lat: 40, lng: -89 };
     const site = { id: 'site-a', lat: 40.1, lng: -89.1 };

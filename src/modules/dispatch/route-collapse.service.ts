@@ -37,6 +37,8 @@ export function routeJobOf(j: JobView, order: OrderForJobs, destinations: Readon
     specificationId: order.assetSpecificationId,
     wasteTypeId: order.wasteTypeId,
     orderId: order.id,
+    // A job under way keeps its type: only jobs not started yet merge into a swap.
+    mergeable: j.status !== 'in_progress',
     site: { id: order.addressId, lat: order.address.latitude, lng: order.address.longitude },
     destination: j.destinationAddressId && dest ? { id: j.destinationAddressId, lat: dest.latitude, lng: dest.longitude } : null,
   };

@@ -50,6 +50,8 @@ export interface RouteJob {
    * takes back the very container the delivery brings).
    */
   orderId?: string;
+  /** `false`: the job is never merged into a swap (it is under way already). Default true. */
+  mergeable?: boolean;
   /** The order's address (its customer address id as `id`: jobs at one address share it). */
   site: Place;
   /** A relocation's new address. */
@@ -165,12 +167,12 @@ interface Block {
 export function mergeSwaps(jobs: readonly RouteJob[]): { jobs: RouteJob[]; merged: RoutePlan['merged'] } {
   const key = (j: RouteJob) => `${j.specificationId}|${j.site.id}`;
   const pickups = new Map<string, RouteJob[]>();
-  for (const j of jobs) if (j.type === 'pickup') pickups.set(key(j), [...(pickups.get(key(j)) ?? []), j]);
+  for (const j of jobs) if (j.type === 'pickup' && j.mergeable !== false) pickups.set(key(j), [...(pickups.get(key(j)) ?? []), j]);
   const absorbed = new Set<string>();
   const swapOf = new Map<string, RouteJob>();
   const merged: RoutePlan['merged'] = [];
   for (const j of jobs) {
-    if (j.type !== 'delivery') continue;
+    if (j.type !== 'delivery' || j.mergeable === false) continue;
     const waiting = pickups.get(key(j)) ?? [];
     const at = waiting.findIndex((p) => p.orderId === undefined || p.orderId !== j.orderId);
     if (at < 0) continue;
