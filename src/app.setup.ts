@@ -49,7 +49,14 @@ export async function createApp(config: AppConfig, extraModules: Type[] = []): P
   // otherwise; multipart on the upload route of src/modules/media), nested at most MAX_JSON_DEPTH levels,
   // and no string of a body or query holds NUL or an unpaired surrogate (src/common/http/request-input.ts).
   app.use(jsonBodiesOnly([{ method: 'POST', path: '/api/v1/upload-media', type: 'multipart/form-data' }]));
-  app.useBodyParser('json', { limit: '1mb', type: JSON_MEDIA_TYPES });
+  // The inbound payment webhooks verify their signature over the exact bytes received (`req.rawBody`;
+  // body-parser's `verify`, passed through by Nest though its options type omits it).
+  const keepWebhookRawBody = {
+    verify: (req: { url?: string; rawBody?: Buffer }, _res: unknown, buf: Buffer) => {
+      if (req.url?.startsWith('/api/v1/psp/webhooks/')) req.rawBody = buf;
+    },
+  };
+  app.useBodyParser('json', { limit: '1mb', type: JSON_MEDIA_TYPES, ...keepWebhookRawBody });
   app.use(checkRequestInput());
   app.useGlobalPipes(validationPipe);
 

@@ -12,6 +12,7 @@ import { IdempotencyInterceptor } from './idempotency/idempotent';
 import { MailService } from './mail/mail.service';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { InUseRegistry } from './records/in-use';
+import { PlanLimits } from './records/plan-limits';
 import { Metrics } from './metrics/metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { RedisThrottlerStorage } from './throttle/redis-throttler.storage';
@@ -48,13 +49,14 @@ export class CommonModule {
         MailService,
         OutboxRelay,
         InUseRegistry,
+        PlanLimits,
         Metrics,
         IdempotencyInterceptor,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [AppConfig, JwtModule, MailService, OutboxRelay, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
+      exports: [AppConfig, JwtModule, MailService, OutboxRelay, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, PlanLimits, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
     };
   }
 }

@@ -41,6 +41,8 @@ export class AppConfig {
   paymentProvider: 'sandbox' = 'sandbox';
   /** With the sandbox: every company may take card payments without finishing merchant onboarding. */
   paymentSandboxMerchantReady = true;
+  /** The secret the sandbox provider signs its inbound webhook events with (HMAC-SHA256); unset: every inbound event is refused (400). */
+  paymentWebhookSecret?: string;
 }
 
 export class ConfigError extends Error {
@@ -144,6 +146,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (provider !== 'sandbox') throw new ConfigError('PAYMENT_PROVIDER', `must be sandbox (got '${provider}')`);
   c.paymentProvider = 'sandbox';
   c.paymentSandboxMerchantReady = boolOf(env, 'PAYMENT_SANDBOX_MERCHANT_READY', c.paymentSandboxMerchantReady);
+  c.paymentWebhookSecret = env.PAYMENT_WEBHOOK_SECRET?.trim() || undefined;
 
   const secret = env.JWT_SECRET?.trim();
   if (secret !== undefined && secret !== '') {

@@ -24,8 +24,10 @@ import { QrCode } from '../modules/qr-codes/qr-code.entity';
 import { User } from '../modules/users/user.entity';
 import { Leave, LeaveRequest, LeaveRequestDate } from '../modules/leaves/leave.entities';
 import { MerchantAccount, MerchantTermsAcceptance } from '../modules/payments/onboarding/merchant-account.entity';
+import { Plan, Subscription } from '../modules/payments/subscriptions/subscription.entities';
 
 import { PaymentBuyer, PaymentInstrument, PaymentTransaction, Wallet } from '../modules/payments/ledger/ledger.entities';
+import { WebhookDelivery, WebhookEndpoint, WebhookInboundEvent } from '../modules/payments/webhooks/webhook.entities';
 /** Every TypeORM entity. A new module adds its entities here and its tables in a migration. */
 export const ENTITIES = [
   IdempotencyKey,
@@ -51,4 +53,6 @@ export const ENTITIES = [
   LeaveRequest, LeaveRequestDate, Leave,
   PaymentBuyer, PaymentInstrument, Wallet, PaymentTransaction,
   MerchantAccount, MerchantTermsAcceptance,
+  WebhookEndpoint, WebhookDelivery, WebhookInboundEvent,
+  Plan, Subscription,
 ];

@@ -35,8 +35,22 @@ describe('Merchant onboarding', () => {
     if (token) r = r.set('Authorization', `Bearer ${token}`);
     return r;
   };
-  const events = async (companyId: string, type: string) =>
-    (await t.ds.query(`SELECT payload FROM outbox_events WHERE company_id = $1 AND type = $2 ORDER BY created_at, id`, [companyId, type])).map((r: any) => r.payload);
+  /**
+   * The company's events of a type, oldest first. Events of one transaction share `created_at` (now()),
+   * so state changes are put in the order of their chain (each one's `from` is the previous one's `to`).
+   */
+  const events = async (companyId: string, type: string) => {
+    const payloads: any[] = (await t.ds.query(`SELECT payload FROM outbox_events WHERE company_id = $1 AND type = $2 ORDER BY created_at, id`, [companyId, type])).map((r: any) => r.payload);
+    if (!payloads.every((p) => 'from' in p && 'to' in p)) return payloads;
+    const rest = [...payloads];
+    const out: any[] = [];
+    while (rest.length) {
+      const prev = out[out.length - 1];
+      const next = prev ? rest.findIndex((p) => p.from === prev.to) : rest.findIndex((p) => !rest.some((q) => q !== p && q.to === p.from));
+      out.push(...rest.splice(next < 0 ? 0 : next, 1));
+    }
+    return out;
+  };
   const ready = (companyId: string) => t.ds.transaction((m) => t.app.get(MerchantReadiness).isCardReady(m, companyId));
 
   describe('the onboarding story: not_started → pending (with URL) → complete → approved', () => {

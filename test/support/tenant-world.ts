@@ -47,6 +47,7 @@ export const RECORD_KINDS = [
   'transaction',
   'instrument',
   'walletTransaction',
+  'subscription',
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
@@ -137,6 +138,8 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
   for (let i = 0; i < 3; i++) await t.app.get(OutboxRelay).runOnce();
   const walletRows = (await send('get', 'wallet/transactions', undefined, w.customer.token, 200)) as { id: string }[];
   if (!walletRows.length) throw new Error(`[${name}] the cancelled paid order was not refunded to the wallet`);
+  // Subscriptions: a trial of the starter plan (no charge); the sweep cancels it at period end.
+  const subscription = await send('post', 'psp/plans/starter/trial', undefined, w.company.token, 201);
 
   return {
     ...w,
@@ -179,6 +182,7 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
       transaction: payment.transaction.id,
       instrument: instrument.id,
       walletTransaction: walletRows[0].id,
+      subscription: subscription.id,
     },
   };
 }
@@ -219,7 +223,16 @@ export const PARAM_KINDS: Record<string, RecordKind> = {
   leave: 'leave',
   transaction: 'transaction',
   transactionId: 'transaction',
+  subscriptionId: 'subscription',
 };
+
+/**
+ * Path parameters that name GLOBAL records (the same rows for every tenant), with the value to send:
+ * not tenant ids, so the sweep neither counts them as ids nor expects another tenant's value to be 404.
+ * `{plan}` is a plan code (plans are global rows seeded by a migration; README "Subscriptions and plans").
+ * `{provider}` is a payment provider's name (the inbound webhook route; README "Webhooks").
+ */
+export const SHARED_PARAMS: Record<string, string> = { plan: 'starter', provider: 'sandbox' };
 
 /** Ambiguous parameter names (`{holiday}`, `{id}`, …): the kind depends on the path. Checked before PARAM_KINDS. */
 export const PATH_OVERRIDES: { path: RegExp; param: string; kind: RecordKind }[] = [

@@ -47,6 +47,8 @@ export const API_TAGS: Record<string, string> = {
   Dispatch: 'The dispatcher\'s day: context (drivers, trucks, jobs, lots, stations, free assets), available drivers, assignable orders, assigning and reassigning drivers.',
   Jobs: 'The company\'s jobs: lists, the job tree (date → driver → sequence), adding, editing, bulk edits, deleting and aborting jobs, route collapse.',
   'Merchant onboarding': 'The company\'s merchant account with the payment provider: onboarding state (start, return and refresh URLs, restart), the platform\'s fees and payout schedule, the merchant terms of service.',
+  Subscriptions: "The company's plan (free, starter, pro: price, trial, limits on drivers, assets and monthly orders), its one trial, its subscription charged through the payment provider, cancel at period end.",
+  Webhooks: 'Outbound webhook endpoints (signed event deliveries, retried, logged) and the payment provider\'s inbound events.',
   Health: 'Liveness and readiness probes (extensions outside the seed).',
   Documentation: 'The interactive documentation\'s OAuth2 redirect page.',
 };

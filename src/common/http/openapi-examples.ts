@@ -20,6 +20,8 @@ const UUID = '3f2b9c1e-7a4d-4e8b-9c21-5d6f7a8b9c0d';
 const INTEGER = /(_amount|_bps|_days|_hours|_kg|_mm|_points|_threshold)$|^(quantity|rating|feedback_rating|size|days|pending|approved|rejected|total|page|per_page|last_page)$/;
 /** `…_id` names that are not record ids: the request id is the client's `X-Request-Id` when sane. */
 const NOT_UUID = new Set(['request_id']);
+/** Ids that are another system's, by schema: the payment provider's event id (inbound webhooks). */
+const NOT_UUID_IN: Record<string, readonly string[]> = { InboundEventDto: ['id'] };
 const AT = '2027-03-15T14:30:00.000Z';
 
 /** Examples by schema (a regular expression on its name) and property name, tried before NAME_EXAMPLES. */
@@ -180,7 +182,7 @@ function exampleFor(schemaName: string, prop: string, s: Schema): unknown {
 function complete(schemaName: string, prop: string, s: Schema): void {
   if (s.$ref || s.allOf || s.oneOf || s.anyOf) return; // a nested object: its own schema has the examples
   if (isString(s) && !s.format && /(^|_)at$/.test(prop)) s.format = 'date-time';
-  if (isString(s) && !s.format && (prop === 'id' || /_id$/.test(prop)) && !NOT_UUID.has(prop)) s.format = 'uuid';
+  if (isString(s) && !s.format && (prop === 'id' || /_id$/.test(prop)) && !NOT_UUID.has(prop) && !NOT_UUID_IN[schemaName]?.includes(prop)) s.format = 'uuid';
   if (s.type === 'array' && /_ids$/.test(prop) && isString((s.items as Schema) ?? {}) && !(s.items as Schema).format) (s.items as Schema).format = 'uuid';
   if (s.type === 'number' && INTEGER.test(prop)) s.type = 'integer';
   if (s.example !== undefined || (s.type === 'object' && !s.properties)) return;

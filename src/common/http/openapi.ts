@@ -118,6 +118,8 @@ const ERROR_EXAMPLES: Record<string, { message: string; errors?: Record<string, 
   // Merchant onboarding (payments).
   TERMS_NOT_ACCEPTED: { message: 'Accept the merchant terms (version 2025-06-01) first: PUT /api/v1/psp/onboarding/tos.' },
   ONBOARDING_NOT_STARTED: { message: 'Merchant onboarding has not started: PUT /api/v1/psp/onboarding/complete starts it.' },
+  // Inbound payment webhooks.
+  INVALID_SIGNATURE: { message: 'The signature does not match.' },
   TERMS_VERSION_OUTDATED: { message: 'The current merchant terms are version 2025-06-01.', errors: { version: ['must be the current version 2025-06-01'] } },
 };
 

@@ -157,6 +157,11 @@ interface NamedEvents {
   'merchant_account.payout_schedule_changed': { from: 'daily' | 'weekly' | 'monthly'; to: 'daily' | 'weekly' | 'monthly' };
   'merchant_terms.accepted': { version: string; ip: string };
   'merchant_terms.withdrawn': { version: string };
+
+  // Subscriptions (payments module, issue #13); the aggregate is the subscription, the actor the company user.
+  'subscription.trial_started': { plan: string; period_end: string };
+  'subscription.activated': { plan: string; amount: number; currency: string; charge_reference: string; period_end: string; replaced_trial_id: string | null };
+  'subscription.cancel_scheduled': { plan: string; period_end: string };
 }
 
 /** A job's status move (jobs module): `job.assigned`, `job.in_progress`, `job.completed`, `job.aborted`. */

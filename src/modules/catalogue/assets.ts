@@ -11,6 +11,7 @@ import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
 import { CompanyRecords } from '../../common/records/company-records';
 import { recordEvents } from '../../common/outbox/outbox';
+import { PlanLimits } from '../../common/records/plan-limits';
 import { InUseRegistry } from '../../common/records/in-use';
 import { EnumField, EnumQuery, PartialInput, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
 import { AssetPlaces } from './asset-places';
@@ -109,6 +110,7 @@ export class AssetsService implements OnModuleInit {
     private readonly specs: AssetSpecificationsService,
     /** Lots, stations, trucks and customer addresses, checked by the modules owning them. */
     private readonly places: AssetPlaces,
+    private readonly limits: PlanLimits,
   ) {
     this.records = new CompanyRecords(ds, {
       entity: Asset,
@@ -261,6 +263,8 @@ export class AssetsService implements OnModuleInit {
     const values: Partial<Asset> = { ...assetValues(dto), status: 'available' };
     const row = await this.records.create(actor, companyId, values, {
       before: async (m) => {
+        // The company's plan limits its live assets (403 PLAN_LIMIT; README "Subscriptions and plans").
+        await this.limits.assertBelow(m, companyId, 'assets', () => m.count(Asset, { where: { companyId } }));
         await this.specs.assertOwned(m, companyId, [{ field: 'asset_specification_id', id: dto.asset_specification_id }]);
         if (dto.home_lot_id) {
           // A new asset starts at its home lot (`values` is read after this check).
@@ -326,7 +330,7 @@ export class AssetsController {
 
   @Post('assets')
   @Access('CO')
-  @Endpoint({ summary: 'Create an asset (status available; located at its home lot when given)', type: AssetDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_CODE', 'DUPLICATE_SERIAL'] } })
+  @Endpoint({ summary: 'Create an asset (status available; located at its home lot when given)', description: "Past the company's plan limit on assets: 403 `PLAN_LIMIT` (`errors.limit`).", type: AssetDto, status: 201, errors: [403, 409, 422], codes: { 403: ['PLAN_LIMIT'], 409: ['DUPLICATE_CODE', 'DUPLICATE_SERIAL'] } })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateAssetDto) {
     return this.assets.create(actor, companyId, dto);
   }

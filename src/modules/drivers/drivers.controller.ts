@@ -25,11 +25,11 @@ export class DriversController {
   @Access('CO')
   @Endpoint({
     summary: 'Create a driver of the company',
-    description: 'With `password` the driver can log in at once; otherwise a code to set one is e-mailed.',
+    description: 'With `password` the driver can log in at once; otherwise a code to set one is e-mailed. Past the company\'s plan limit on drivers: 403 `PLAN_LIMIT` (`errors.limit`).',
     type: MemberDto,
     status: 201,
-    errors: [409, 422],
-    codes: { 409: ['EMAIL_TAKEN'] },
+    errors: [403, 409, 422],
+    codes: { 403: ['PLAN_LIMIT'], 409: ['EMAIL_TAKEN'] },
   })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateMemberDto) {
     return this.members.create(actor, companyId, 'driver', dto);

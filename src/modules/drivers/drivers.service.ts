@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { MemberProfiles, UsersService } from '../users';
 import { CompaniesService } from '../companies';
 import { ApiError } from '../../common/http/api-error';
+import { PlanLimits } from '../../common/records/plan-limits';
 import { DataSource, EntityManager } from 'typeorm';
 import { assertReachable, scopedQuery, type BodyRef } from '../../common/access/tenant-policy';
 import type { Actor } from '../../common/access/actor';
@@ -22,6 +23,7 @@ export class DriversService implements OnModuleInit {
     users: UsersService,
     private readonly profiles: MemberProfiles,
     private readonly companies: CompaniesService,
+    private readonly limits: PlanLimits,
   ) {
     this.directory = new MemberDirectory(Driver, 'driver', 'Driver', users);
   }
@@ -30,7 +32,11 @@ export class DriversService implements OnModuleInit {
     // A driver who registers by themself (none today: /auth/register takes customers) must name an active company.
     this.profiles.register(
       'driver',
-      async (m, user) => void (await m.insert(Driver, { id: user.id, companyId: user.companyId })),
+      async (m, user) => {
+        // The company's plan limits its drivers (403 PLAN_LIMIT; README "Subscriptions and plans").
+        await this.limits.assertBelow(m, user.companyId, 'drivers', () => m.count(Driver, { where: { companyId: user.companyId } }));
+        await m.insert(Driver, { id: user.id, companyId: user.companyId });
+      },
       async (m, companyId) => {
         if (!(await this.companies.isActive(companyId, m))) throw ApiError.validation({ company_id: ['does not name an active company'] });
       },

@@ -5,7 +5,7 @@ import { MemberActor, uniqueEmail } from '../../support/actors';
 import { ABSENT_ID } from '../../support/fixtures';
 import { inDays } from '../../support/order-fixtures';
 import { startTestApp, TestApp } from '../../support/test-app';
-import { BODY_ID_KINDS, paramKind, RECORD_KINDS, RecordKind, tenantWorld, TenantWorld, uuidsIn } from '../../support/tenant-world';
+import { BODY_ID_KINDS, paramKind, RECORD_KINDS, RecordKind, SHARED_PARAMS, tenantWorld, TenantWorld, uuidsIn } from '../../support/tenant-world';
 
 /**
  * Tenant isolation, swept over the route inventory instead of written route by route.
@@ -104,7 +104,8 @@ const callerOf = (w: TenantWorld, who: Who, label = `${w.name} ${who}`, customer
 
 // ------------------------------------------------------------------ routes
 
-const paramsOf = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+// Global records' parameters (SHARED_PARAMS: `{plan}`) are no tenant ids: filled with their fixed value, never swept.
+const paramsOf = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((p) => !Object.hasOwn(SHARED_PARAMS, p));
 const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 
 /** The kind of each path parameter, or the names the sweep cannot fill. */
@@ -119,7 +120,7 @@ function kindsOf(r: MountedRoute): { kinds: Record<string, RecordKind>; unknown:
   return { kinds, unknown };
 }
 
-const fill = (path: string, values: Record<string, string>) => path.replace(/\{(\w+)\}/g, (_, p: string) => values[p]);
+const fill = (path: string, values: Record<string, string>) => path.replace(/\{(\w+)\}/g, (_, p: string) => values[p] ?? SHARED_PARAMS[p]);
 
 /**
  * Call order, so that a call never loses the record a later one needs: reads, then writes, then state

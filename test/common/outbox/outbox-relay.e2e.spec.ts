@@ -178,9 +178,11 @@ describe('outbox relay', () => {
       'test.pinged': ['LedgerSubscriber', 'CrashySubscriber'],
       'company.created': ['LedgerSubscriber'],
       'test.flaky': ['FlakySubscriber', 'flaky-bystander'],
-      // The product's own subscribers (payments: refunds of cancelled paid orders, credits of overpaid ones).
-      'order.cancelled': ['payments.refund-cancelled-order'],
-      'order.completed': ['payments.credit-overpaid-order'],
+      // The product's own subscribers (payments: refunds of cancelled paid orders, credits of overpaid ones;
+      // outbound webhooks: order status events and ledger rows).
+      'order.cancelled': ['payments.refund-cancelled-order', 'outbound-webhooks'],
+      'order.completed': ['payments.credit-overpaid-order', 'outbound-webhooks'],
+      ...Object.fromEntries(['order.placed', 'order.approved', 'order.rejected', 'order.scheduled', 'order.delivered', 'payment_transaction.recorded'].map((e) => [e, ['outbound-webhooks']])),
     });
   });
 

@@ -68,6 +68,7 @@ export class Wallet extends BaseEntity {
 @Index('idx_payment_transactions_customer_created', ['customerId', 'createdAt', 'id'])
 @Index('idx_payment_transactions_order_created', ['orderId', 'createdAt', 'id'], { where: 'order_id IS NOT NULL' })
 @Index('idx_payment_transactions_wallet_created', ['walletId', 'createdAt', 'id'], { where: 'wallet_id IS NOT NULL' })
+@Index('idx_payment_transactions_provider_ref', ['providerRef'], { where: 'provider_ref IS NOT NULL' })
 @Check('payment_transactions_kind_check', `kind IN ('charge', 'refund', 'offline_payment', 'fee', 'adjustment', 'wallet_credit', 'wallet_debit')`)
 @Check('payment_transactions_status_check', `status IN ('pending', 'succeeded', 'failed')`)
 @Check('payment_transactions_method_check', `method IN ('instrument', 'wallet', 'cash', 'cheque', 'bank_transfer')`)

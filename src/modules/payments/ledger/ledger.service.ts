@@ -261,6 +261,35 @@ export class LedgerService {
    * the cards that paid when the customer chose so; the cancellation fee is kept) or a final bill below
    * what was paid (to the wallet). Keys derive from the event id, so a redelivery changes nothing.
    */
+  /**
+   * The provider's word on a charge it reported as pending (inbound webhook `charge.succeeded` /
+   * `charge.failed`): the pending charge row with this provider reference, locked, takes the status, and
+   * its order's paid amount is derived again in the same transaction. Returns the rows changed (0 when
+   * no pending charge has this reference: already settled, or unknown).
+   */
+  async applyProviderCharge(m: EntityManager, providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null): Promise<number> {
+    const rows = await m
+      .createQueryBuilder(PaymentTransaction, 't')
+      .where(`t.providerRef = :providerRef AND t.status = 'pending' AND t.kind = 'charge'`, { providerRef })
+      .orderBy('t.id')
+      .setLock('pessimistic_write')
+      .getMany();
+    for (const row of rows) {
+      await m.update(PaymentTransaction, { id: row.id }, { status, failureCode: status === 'failed' ? (failureCode ?? 'provider_declined') : null });
+      const saved = await m.findOneOrFail(PaymentTransaction, { where: { id: row.id } });
+      await recordEvents(m, {
+        type: 'payment_transaction.recorded',
+        aggregateType: 'payment_transaction',
+        aggregateId: saved.id,
+        companyId: saved.companyId,
+        actorId: null,
+        payload: { kind: saved.kind, status: saved.status, amount: saved.amount, currency: saved.currency, customer_id: saved.customerId, order_id: saved.orderId, method: saved.method, failure_code: saved.failureCode },
+      });
+      if (saved.orderId && status === 'succeeded') await this.settle(m, saved.companyId, saved.orderId);
+    }
+    return rows.length;
+  }
+
   async refundExcess(m: EntityManager, eventId: string, companyId: string, orderId: string, reason: 'cancelled' | 'completed'): Promise<void> {
     const order = await this.orders.lockForPayment(m, Scope.company(companyId), orderId);
     const excess = order.paidAmount - Math.max(order.totalAmount, 0);

@@ -24,7 +24,9 @@ export class MerchantAccount extends BaseEntity {
   /** The provider the account lives with (`PAYMENT_PROVIDER` at creation: `sandbox`, later `stripe`). */
   @Column({ type: 'text', nullable: true }) provider: string | null;
   /** The provider's id of the account (Stripe: the connected account id). */
-  @Column({ type: 'text', nullable: true }) providerReference: string | null;
+  @Index('idx_merchant_accounts_provider_reference', { where: 'provider_reference IS NOT NULL' })
+  @Column({ type: 'text', nullable: true })
+  providerReference: string | null;
   @Column({ type: 'text', default: 'not_started' }) state: MerchantState;
   /** Where the company finishes onboarding with the provider (Stripe: the Account Link). */
   @Column({ type: 'text', nullable: true }) onboardingUrl: string | null;

@@ -286,9 +286,26 @@ export class OnboardingService {
     await this.moved(m, a, actor, from, 'started');
   }
 
+  /**
+   * The provider's word on a merchant (inbound webhook `merchant.updated`): the account with this
+   * provider reference, locked, records the status as a re-check would (event `merchant_account.state_changed`,
+   * reason `provider_check`, no actor). Returns false when no account has this reference.
+   */
+  async applyProviderStatus(m: EntityManager, providerReference: string, status: 'pending' | 'approved' | 'rejected'): Promise<boolean> {
+    const a = await m.getRepository(MerchantAccount).findOne({ where: { providerReference }, lock: { mode: 'pessimistic_write' } });
+    if (!a) return false;
+    await this.record(m, a, status, null);
+    return true;
+  }
+
   /** Asks the provider and records its answer (a move only when the state changes). */
   private async check(m: EntityManager, a: MerchantAccount, actor: Actor): Promise<void> {
     const status = await this.provider.merchantStatus(a.providerReference!);
+    await this.record(m, a, status, actor);
+  }
+
+  /** Records the provider's status of the account (a move only when the state changes). */
+  private async record(m: EntityManager, a: MerchantAccount, status: 'pending' | 'approved' | 'rejected', actor: Actor | null): Promise<void> {
     const now = new Date();
     a.lastCheckedAt = now;
     const from = a.state;
@@ -307,13 +324,13 @@ export class OnboardingService {
     if (moves) await this.moved(m, a, actor, from, 'provider_check');
   }
 
-  private moved(m: EntityManager, a: MerchantAccount, actor: Actor, from: MerchantState, reason: MerchantStateReason) {
+  private moved(m: EntityManager, a: MerchantAccount, actor: Actor | null, from: MerchantState, reason: MerchantStateReason) {
     return recordEvents(m, {
       type: 'merchant_account.state_changed',
       aggregateType: 'merchant_account',
       aggregateId: a.id,
       companyId: a.companyId,
-      actorId: actor.id,
+      actorId: actor?.id ?? null,
       payload: { from, to: a.state, reason, provider: a.provider, provider_reference: a.providerReference },
     });
   }

@@ -1,0 +1,80 @@
+import { Body, Controller, Delete, Get, Param, Post } from '@nestjs/common';
+import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { Access } from '../../../common/access/access.decorator';
+import { Actor, CompanyId, CurrentActor } from '../../../common/access/actor';
+import { Endpoint } from '../../../common/http/openapi';
+import { ApiIdParam, IdParam } from '../../../common/http/id-param';
+import { PlanDto, SubscribeDto, SubscriptionDto } from './subscriptions.dto';
+import { SubscriptionsService } from './subscriptions.service';
+
+const STATES =
+  'States: `trialing` (a trial: one per company, ever) → `active` (first month charged) or, at the trial\'s end, `cancelled`; `active` → `cancelled` at the end of a cancelled period ' +
+  '(`past_due` is the renewal job\'s, not built yet). Without a subscription in force the company has the free plan and its limits. ';
+const PLAN_PARAM = { name: 'plan', description: 'A plan code: `free`, `starter` or `pro` (GET /psp/plans); another is 404.', example: 'starter', type: String };
+
+@ApiTags('Subscriptions')
+@Controller('api/v1/psp')
+export class SubscriptionsController {
+  constructor(private readonly subscriptions: SubscriptionsService) {}
+
+  @Get('plans')
+  @Access('CO')
+  @Endpoint({ summary: 'The plans: price per month, trial days and limits on drivers, assets and monthly orders', type: PlanDto, array: true })
+  plans() {
+    return this.subscriptions.plans();
+  }
+
+  @Post('plans/:plan/trial')
+  @Access('CO')
+  @ApiParam(PLAN_PARAM)
+  @Endpoint({
+    summary: "Start a free trial of a plan (its `trial_days`; the plan's limits apply at once)",
+    description: STATES + 'One trial per company, ever: another is 409 `TRIAL_USED`; with a subscription in force 409 `SUBSCRIPTION_EXISTS`; the free plan has none (409 `PLAN_NOT_PURCHASABLE`).',
+    type: SubscriptionDto,
+    status: 201,
+    errors: [404],
+    codes: { 409: ['TRIAL_USED', 'SUBSCRIPTION_EXISTS', 'PLAN_NOT_PURCHASABLE'] },
+  })
+  trial(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Param('plan') plan: string) {
+    return this.subscriptions.startTrial(actor, companyId, plan);
+  }
+
+  @Get('subscription')
+  @Access('CO')
+  @Endpoint({ summary: "The company's subscription in force, or the free plan's implied one (`id` null)", description: STATES, type: SubscriptionDto })
+  current(@CompanyId() companyId: string) {
+    return this.subscriptions.current(companyId);
+  }
+
+  @Post('subscription/:plan/create')
+  @Access('CO')
+  @ApiParam(PLAN_PARAM)
+  @Endpoint({
+    summary: "Subscribe to a plan: the first month is charged to the company's card at once",
+    description:
+      STATES +
+      'The company pays as a buyer with a card token (`token`). A declined card is 409 `PAYMENT_FAILED` (`errors.token` = the failure code) and nothing is recorded; an unknown token 422 `INVALID_PAYMENT_TOKEN`. ' +
+      'A trial in force is replaced; another subscription in force is 409 `SUBSCRIPTION_EXISTS`; the free plan is 409 `PLAN_NOT_PURCHASABLE`.',
+    type: SubscriptionDto,
+    status: 201,
+    errors: [404],
+    codes: { 409: ['PAYMENT_FAILED', 'SUBSCRIPTION_EXISTS', 'PLAN_NOT_PURCHASABLE'], 422: ['VALIDATION_FAILED', 'INVALID_PAYMENT_TOKEN'] },
+  })
+  subscribe(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Param('plan') plan: string, @Body() dto: SubscribeDto) {
+    return this.subscriptions.subscribe(actor, companyId, plan, dto);
+  }
+
+  @Delete('subscription/:subscriptionId/cancel')
+  @Access('CO')
+  @ApiIdParam('subscriptionId')
+  @Endpoint({
+    summary: 'Cancel a subscription at the end of its period (it stays in force until `current_period_end`)',
+    description: STATES + 'Asking again answers the same; an already cancelled subscription is 409 `INVALID_TRANSITION`.',
+    type: SubscriptionDto,
+    errors: [404],
+    codes: { 409: ['INVALID_TRANSITION'] },
+  })
+  cancel(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('subscriptionId') id: string) {
+    return this.subscriptions.cancel(actor, companyId, id);
+  }
+}

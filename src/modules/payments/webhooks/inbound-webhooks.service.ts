@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
+import { ApiError } from '../../../common/http/api-error';
+import { LedgerService } from '../ledger/ledger.service';
+import { OnboardingService } from '../onboarding/onboarding.service';
+import { InboundOutcome, WebhookInboundEvent } from './webhook.entities';
+import { InboundEventDto, InboundEventResultDto } from './inbound.dto';
+
+/** How far `X-Timestamp` may be from now (seconds) before the event is refused as stale (replay protection). */
+export const INBOUND_TOLERANCE_S = 300;
+const MERCHANT_STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+const invalid = (message: string) => ApiError.badRequest('INVALID_SIGNATURE', message);
+const text = (v: unknown, max = 200): string | null => (typeof v === 'string' && v.trim() && v.length <= max ? v.trim() : null);
+
+/**
+ * Inbound provider events (issue #13, extension): POST /api/v1/psp/webhooks/{provider}. For `sandbox`,
+ * `X-Signature: sha256=<hex HMAC-SHA256 of "<X-Timestamp>.<raw body>" with PAYMENT_WEBHOOK_SECRET>`,
+ * the timestamp within 5 minutes. Each (provider, event id) is kept once: a replay answers
+ * `duplicate: true` and changes nothing. The event is applied in the transaction that records it.
+ */
+@Injectable()
+export class InboundWebhooksService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly config: AppConfig,
+    private readonly ledger: LedgerService,
+    private readonly onboarding: OnboardingService,
+  ) {}
+
+  /** 400 `INVALID_SIGNATURE` unless the raw body is signed with the configured secret and the timestamp is fresh. */
+  verify(provider: string, rawBody: Buffer | undefined, timestamp: string | undefined, signature: string | undefined): void {
+    if (provider !== 'sandbox') throw ApiError.notFound('Webhook provider');
+    const secret = this.config.paymentWebhookSecret;
+    if (!secret) throw invalid('Inbound webhooks are not configured (PAYMENT_WEBHOOK_SECRET).');
+    if (!rawBody || !timestamp || !signature) throw invalid('Missing X-Timestamp or X-Signature.');
+    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > INBOUND_TOLERANCE_S) throw invalid('X-Timestamp is not within 5 minutes of now.');
+    const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex')}`);
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid('The signature does not match.');
+  }
+
+  async receive(provider: string, dto: InboundEventDto): Promise<InboundEventResultDto> {
+    return this.ds.transaction(async (m) => {
+      const claimed = await m.query<{ id: string }[]>(
+        `INSERT INTO webhook_inbound_events (provider, event_id, type, payload, outcome) VALUES ($1, $2, $3, $4, 'ignored')
+         ON CONFLICT (provider, event_id) DO NOTHING RETURNING id`,
+        [provider, dto.id, dto.type, JSON.stringify(dto)],
+      );
+      if (!claimed.length) {
+        const seen = await m.getRepository(WebhookInboundEvent).findOneByOrFail({ provider, eventId: dto.id });
+        return { event: dto.id, type: seen.type, duplicate: true, outcome: seen.outcome };
+      }
+      const outcome = await this.apply(m, dto);
+      if (outcome !== 'ignored') await m.update(WebhookInboundEvent, { id: claimed[0].id }, { outcome });
+      return { event: dto.id, type: dto.type, duplicate: false, outcome };
+    });
+  }
+
+  private async apply(m: EntityManager, dto: InboundEventDto): Promise<InboundOutcome> {
+    const data = dto.data ?? {};
+    const reference = text(data.reference);
+    switch (dto.type) {
+      case 'charge.succeeded':
+      case 'charge.failed': {
+        if (!reference) throw ApiError.validation({ 'data.reference': ['data.reference must be a non-empty string'] });
+        const status = dto.type === 'charge.succeeded' ? 'succeeded' : 'failed';
+        const n = await this.ledger.applyProviderCharge(m, reference, status, text(data.failure_code, 100));
+        return n ? 'applied' : 'no_match';
+      }
+      case 'merchant.updated': {
+        const status = MERCHANT_STATUSES.find((s) => s === data.status);
+        if (!reference || !status) throw ApiError.validation({ data: ['data.reference (string) and data.status (pending, approved, rejected) are required'] });
+        return (await this.onboarding.applyProviderStatus(m, reference, status)) ? 'applied' : 'no_match';
+      }
+      default:
+        return 'ignored';
+    }
+  }
+}
