@@ -4,7 +4,7 @@ import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import type { AddressSnapshot } from '../customers';
 import { OrderLifecycle, paymentStatusOf, type ChangeActor } from './order-lifecycle';
-import { Order, OrderLine, type OrderStatus, type PaymentStatus } from './order.entity';
+import { Order, type OrderStatus, type PaymentStatus } from './order.entity';
 import { finalBill, serviceFee } from './pricing-engine';
 import { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate, type PageQuery } from '../../common/http/pagination';
@@ -305,11 +305,5 @@ export class OrderOperations {
     const out = {} as DuesTotals;
     for (const k of ['orders_count', 'total_due_amount', 'overdue_count', 'overdue_amount', 'not_yet_due_amount', 'aged_0_30_amount', 'aged_31_60_amount', 'aged_61_90_amount', 'aged_90_plus_amount'] as const) out[k] = Number(row?.[k] ?? 0);
     return out;
-  }
-
-  /** Lines of the order (live), for tests and the job views: kind and amount. */
-  async liveLines(orderId: string, m: EntityManager): Promise<{ kind: string; amount: number; source: string }[]> {
-    const rows = await m.find(OrderLine, { where: { orderId }, order: { position: 'ASC' } });
-    return rows.filter((l) => !l.voidedAt).map((l) => ({ kind: l.kind, amount: l.amount, source: l.source }));
   }
 }
