@@ -26,19 +26,11 @@ require.extensions['.ts'] = (module, filename) => {
 async function main() {
   const outArg = process.argv.indexOf('--out');
   require('reflect-metadata');
-  const { NestFactory } = require('@nestjs/core');
-  const { AppModule } = require(join(root, 'src/app.module.ts'));
-  const { buildOpenApiDocument } = require(join(root, 'src/common/http/openapi-document.ts'));
-  const { loadConfig } = require(join(root, 'src/config/app-config.ts'));
+  const { previewOpenApiDocument } = require(join(root, 'src/app.setup.ts'));
 
   const dir = mkdtempSync(join(tmpdir(), 'haulops-openapi-'));
   try {
-    // A throwaway configuration: DATA_DIR and a secret so that nothing is generated in ./data.
-    const config = loadConfig({ DATA_DIR: dir, JWT_SECRET: 'openapi-lint-'.padEnd(48, 'x'), LOG_LEVEL: 'silent', OUTBOX_RELAY_ENABLED: 'false' });
-    config.embeddedPath = 'memory://';
-    const app = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false, abortOnError: false });
-    const doc = buildOpenApiDocument(app);
-    await app.close();
+    const doc = await previewOpenApiDocument(dir);
     const file = outArg > 0 ? process.argv[outArg + 1] : join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(doc, null, 2));
     const redocly = require.resolve('@redocly/cli/bin/cli.js', { paths: [root] });

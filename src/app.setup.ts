@@ -1,7 +1,7 @@
 import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { SwaggerModule } from '@nestjs/swagger';
+import { OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { AppModule } from './app.module';
 import { checkRequestInput, JSON_MEDIA_TYPES, jsonBodiesOnly } from './common/http/request-input';
@@ -9,14 +9,20 @@ import { buildOpenApiDocument } from './common/http/openapi-document';
 import { validationPipe } from './common/http/validation';
 import { appLogger, PinoNestLogger, requestLogging } from './common/logger';
 import { Metrics } from './common/metrics/metrics';
+import { setPasswordHashCost } from './common/security/passwords';
 import { httpDrainOf } from './common/shutdown/http-drain';
-import { AppConfig } from './config/app-config';
+import { AppConfig, loadConfig } from './config/app-config';
 
 /**
  * Builds the application with every cross-cutting convention; used by `main.ts` and by the tests,
  * so both run the same stack. The HTTP adapter is chosen here, and only here.
+ *
+ * `openApiDocument`: the document of these same routes, built beforehand by `previewOpenApiDocument`
+ * (the test run builds it once instead of once per test app: test/support/global-setup.ts; a test checks
+ * that it equals the one the app builds itself). Without it the document is built here.
  */
-export async function createApp(config: AppConfig, extraModules: Type[] = []): Promise<NestExpressApplication> {
+export async function createApp(config: AppConfig, extraModules: Type[] = [], options: { openApiDocument?: OpenAPIObject } = {}): Promise<NestExpressApplication> {
+  setPasswordHashCost(config.passwordHashCost);
   const pinoLogger = appLogger(config);
   const logger = new PinoNestLogger(pinoLogger);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules), {
@@ -60,10 +66,27 @@ export async function createApp(config: AppConfig, extraModules: Type[] = []): P
   app.use(checkRequestInput());
   app.useGlobalPipes(validationPipe);
 
-  const document = buildOpenApiDocument(app);
+  const document = options.openApiDocument ?? buildOpenApiDocument(app);
   SwaggerModule.setup('api/documentation', app, document, {
     jsonDocumentUrl: 'api/documentation-json',
     swaggerOptions: { oauth2RedirectUrl: '/api/oauth2-callback', persistAuthorization: true },
   });
   return app;
+}
+
+/**
+ * The OpenAPI document of the app's routes without starting it: Nest's preview mode builds the module
+ * graph and reads the routes' metadata but instantiates no provider, so nothing connects (no database).
+ * `dataDir`: a throwaway folder for the configuration's DATA_DIR. Used by `npm run lint:openapi` and
+ * the test run's global setup.
+ */
+export async function previewOpenApiDocument(dataDir: string): Promise<OpenAPIObject> {
+  const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'openapi-preview-'.padEnd(48, 'x'), LOG_LEVEL: 'silent', OUTBOX_RELAY_ENABLED: 'false' });
+  config.embeddedPath = 'memory://';
+  const app = await NestFactory.create(AppModule.forRoot(config), { preview: true, logger: false, abortOnError: false });
+  try {
+    return buildOpenApiDocument(app);
+  } finally {
+    await app.close();
+  }
 }

@@ -34,6 +34,8 @@ export class AppConfig {
   /** Tries per (event, subscriber) before the delivery is dead; the n-th retry waits base × 2^(n-1), at most an hour. */
   outboxRelayMaxAttempts = 8;
   outboxRelayRetryBaseMs = 1000;
+  /** log2 of scrypt's N for new password hashes (15 ≈ 80 ms here); stored hashes keep their own. Lower only for tests. */
+  passwordHashCost = 15;
   outboxRelayRetryMaxMs = 3_600_000;
   /** How long a claimed batch stays another relay's (a relay that died mid-batch is taken over after it). */
   outboxRelayLeaseMs = 60_000;
@@ -141,6 +143,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   c.outboxRelayBatchSize = intOf(env, 'OUTBOX_RELAY_BATCH_SIZE', c.outboxRelayBatchSize, 1, 1000);
   c.outboxRelayMaxAttempts = intOf(env, 'OUTBOX_RELAY_MAX_ATTEMPTS', c.outboxRelayMaxAttempts, 1, 100);
   c.outboxRelayRetryBaseMs = intOf(env, 'OUTBOX_RELAY_RETRY_BASE_MS', c.outboxRelayRetryBaseMs, 1, 3_600_000);
+  c.passwordHashCost = intOf(env, 'PASSWORD_HASH_COST', c.passwordHashCost, 10, 20);
 
   const provider = (env.PAYMENT_PROVIDER?.trim() || 'sandbox').toLowerCase();
   if (provider !== 'sandbox') throw new ConfigError('PAYMENT_PROVIDER', `must be sandbox (got '${provider}')`);

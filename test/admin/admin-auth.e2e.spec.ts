@@ -29,12 +29,13 @@ describe('admin auth routes (/api/v1/admin/auth/*, /api/v1/admin/update-password
   });
 
   it('refuses registration when no key is configured', async () => {
-    const t2 = await startTestApp({ db: 'embedded' });
+    // The service reads the key from the app's config on each request: the same app without it.
+    t.config.adminRegistrationKey = undefined;
     try {
-      const r = await t2.req('post', '/api/v1/admin/auth/register', { body: { name: 'X', email: uniqueEmail('x'), password: PASSWORD, registration_key: 'anything-at-all' } }).expect(403);
+      const r = await t.req('post', '/api/v1/admin/auth/register', { body: { name: 'X', email: uniqueEmail('x'), password: PASSWORD, registration_key: 'anything-at-all' } }).expect(403);
       expect(r.body.code).toBe('ADMIN_REGISTRATION_DISABLED');
     } finally {
-      await t2.close();
+      t.config.adminRegistrationKey = KEY;
     }
   });
 

@@ -138,6 +138,7 @@ describe.each(DATABASES)('crash safety of the built server on %s', (db) => {
       JWT_SECRET: 'crash-test-secret-'.padEnd(48, 'x'),
       OUTBOX_RELAY_ENABLED: 'true',
       OUTBOX_RELAY_POLL_MS: '200',
+      PASSWORD_HASH_COST: '10', // as in the other tests: the world's accounts are not what is tested
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     };
     server = await ServerProcess.start(env);

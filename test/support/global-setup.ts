@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
+import { previewOpenApiDocument } from '../../src/app.setup';
+import { OPENAPI_DOCUMENT_ENV } from './openapi-validator';
 import { loadConfig } from '../../src/config/app-config';
 import { databaseTarget, openDataSource } from '../../src/database/data-source-options';
 import { adminClient, BUILD_LOCK, databaseUrl, ident, LOCK_NAMESPACE, TEMPLATE_DATABASE_ENV, TEMPLATE_PREFIX, TEST_DATABASE_PREFIX, templateDatabaseName } from './template-db';
@@ -26,9 +31,12 @@ declare global {
   var __haulopsTemplateLock: Client | undefined;
   // The cleanup of leaked test databases, which runs alongside the tests; awaited by globalTeardown.
   var __haulopsCleanup: Promise<void> | undefined;
+  // The folder of the prebuilt OpenAPI document; removed by globalTeardown.
+  var __haulopsOpenApiDir: string | undefined;
 }
 
 export default async function globalSetup(): Promise<void> {
+  await prebuildOpenApiDocument();
   if (process.env.TEST_DB === 'embedded') return;
   let admin: Client;
   try {
@@ -125,4 +133,18 @@ async function bestEffort(what: string, fn: () => Promise<unknown>): Promise<voi
   } catch (e) {
     process.stderr.write(`test database cleanup (${what}) skipped: ${(e as Error).message}\n`);
   }
+}
+
+/**
+ * Builds the OpenAPI document of the app's routes once for the run (building it is most of a test app's
+ * start) and hands its file to the workers (OPENAPI_DOCUMENT_ENV); `startTestApp` serves it instead of
+ * building it again. test/common/http/conventions.e2e.spec.ts checks that it equals the one an app builds.
+ */
+async function prebuildOpenApiDocument(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'haulops-openapi-'));
+  globalThis.__haulopsOpenApiDir = dir;
+  const file = join(dir, 'openapi.json');
+  writeFileSync(file, JSON.stringify(await previewOpenApiDocument(dir)));
+  rmSync(join(dir, 'outbox'), { recursive: true, force: true });
+  process.env[OPENAPI_DOCUMENT_ENV] = file;
 }

@@ -1,6 +1,6 @@
 import Ajv2020, { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import request from 'supertest';
 
 /**
@@ -200,6 +200,17 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'del', 'head', 'option
  * Wraps a supertest client so that each request's response is checked against the served document
  * when it resolves, after the test's own `.expect(...)`s: a mismatch rejects the request's promise.
  */
+/** The file of the OpenAPI document the global setup built for this run (test/support/global-setup.ts). */
+export const OPENAPI_DOCUMENT_ENV = 'HAULOPS_TEST_OPENAPI_DOCUMENT';
+
+/** The run's prebuilt OpenAPI document (read once per test file), or undefined outside jest's global setup. */
+let prebuilt: OpenApiDocument | undefined;
+export function prebuiltOpenApiDocument(): OpenApiDocument | undefined {
+  const file = process.env[OPENAPI_DOCUMENT_ENV];
+  if (!prebuilt && file && existsSync(file)) prebuilt = JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument;
+  return prebuilt;
+}
+
 export async function validatedHttp(http: Http): Promise<Http> {
   const served = await http.get('/api/documentation-json');
   if (served.status !== 200) throw new Error(`GET /api/documentation-json answered ${served.status}`);

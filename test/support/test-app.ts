@@ -1,5 +1,6 @@
 import { Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { OpenAPIObject } from '@nestjs/swagger';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.setup';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
-import { reportValidationStats, validatedHttp } from './openapi-validator';
+import { prebuiltOpenApiDocument, reportValidationStats, validatedHttp } from './openapi-validator';
 import { ADMIN_DATABASE_URL, createTestDatabase, databaseUrl, newTestDatabaseName } from './template-db';
 
 /**
@@ -67,15 +68,19 @@ export const freshIp = () => {
 };
 
 /**
+ * The app serves the OpenAPI document the global setup built for the run (when it adds no `modules`),
+ * unless `buildOpenApiDocument` asks it to build its own (as the server does).
  * `databaseUrl`: run over an existing PostgreSQL database (another test app's `config.databaseUrl`),
  * which is then neither created nor dropped here. The outbox relay's background polling is off unless
  * `env` sets `OUTBOX_RELAY_ENABLED=true` (tests drive it with `app.get(OutboxRelay).runOnce()`).
  */
-export async function startTestApp(options: { env?: Record<string, string>; modules?: Type[]; db?: 'postgres' | 'embedded'; databaseUrl?: string; configure?: (c: AppConfig) => void } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { env?: Record<string, string>; modules?: Type[]; db?: 'postgres' | 'embedded'; databaseUrl?: string; configure?: (c: AppConfig) => void; buildOpenApiDocument?: boolean } = {},
+): Promise<TestApp> {
   const db = options.db ?? (await testDatabaseKind());
   const dataDir = mkdtempSync(join(tmpdir(), 'haulops-test-'));
   let dbName: string | undefined;
-  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'error', TRUST_PROXY: 'true', JWT_SECRET: 'test-secret-'.padEnd(48, 'x'), OUTBOX_RELAY_ENABLED: 'false', ...options.env };
+  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'error', TRUST_PROXY: 'true', JWT_SECRET: 'test-secret-'.padEnd(48, 'x'), OUTBOX_RELAY_ENABLED: 'false', PASSWORD_HASH_COST: '10', ...options.env };
   if (db === 'postgres' && options.databaseUrl) {
     env.DATABASE_URL = options.databaseUrl;
   } else if (db === 'postgres') {
@@ -86,7 +91,9 @@ export async function startTestApp(options: { env?: Record<string, string>; modu
   const config = loadConfig(env);
   if (db === 'embedded') config.embeddedPath = 'memory://';
   options.configure?.(config);
-  const app = await createApp(config, options.modules ?? []);
+  const modules = options.modules ?? [];
+  const openApiDocument = modules.length || options.buildOpenApiDocument ? undefined : (prebuiltOpenApiDocument() as OpenAPIObject | undefined);
+  const app = await createApp(config, modules, { openApiDocument });
   await app.init();
   // Every response is checked against the served OpenAPI document (test/support/openapi-validator.ts).
   const http = await validatedHttp(request(app.getHttpServer()));

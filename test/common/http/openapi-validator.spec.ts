@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { OpenApiResponseValidator } from '../../support/openapi-validator';
+import { OpenApiResponseValidator, prebuiltOpenApiDocument } from '../../support/openapi-validator';
+import { startTestApp } from '../../support/test-app';
 
 /** The e2e response check itself (test/support/openapi-validator.ts): what it accepts and what it refuses. */
 const doc = {
@@ -73,5 +74,20 @@ describe('OpenAPI response validator', () => {
     expect(() => v.check('get', '/api/v1/nowhere', res(404, { success: false, code: 'NOT_FOUND', message: 'Route not found.', request_id: 'r1' }))).not.toThrow();
     expect(() => v.check('get', '/api/v1/nowhere', res(200, { success: true }))).toThrow(/has no operation GET \/api\/v1\/nowhere/);
     expect(() => v.check('post', `/api/v1/things/${ID}`, res(201, { success: true }))).toThrow(/has no operation POST \/api\/v1\/things\/\{thing\} \(it has get\)/);
+  });
+});
+
+describe('the OpenAPI document test apps serve', () => {
+  it("is the run's prebuilt document, equal to the one the server builds at start", async () => {
+    const prebuilt = prebuiltOpenApiDocument();
+    expect(prebuilt).toBeDefined();
+    const t = await startTestApp({ buildOpenApiDocument: true });
+    try {
+      const served = (await t.http.get('/api/documentation-json').expect(200)).body;
+      expect(Object.keys(served.paths).length).toBeGreaterThan(100);
+      expect(served).toEqual(prebuilt);
+    } finally {
+      await t.close();
+    }
   });
 });
