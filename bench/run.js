@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /* eslint-disable */
 // npm run bench [-- --duration 10 --rounds 3 --connections 50 --embedded --skip-build --keep-db --heap-mb 160]
+// npm run bench -- --reports […]: the dashboards and reports at 1M orders and 3M jobs (bench/reports.js)
 //
 // Builds, creates a fresh database, migrates it (the server runs its migrations at start), seeds reference
 // data through the API (companies, owners, customers, lots, specifications, waste types, price books,
@@ -179,6 +180,8 @@ async function seedCompany(port, i, customers) {
   const company = await c('POST', 'company/create', { name: `Bench Hauling ${i}`, timezone: 'America/Chicago', currency: 'USD' }, token);
   const co = (p, b, s = 201) => c('POST', p, b, token, s);
   await co('company/settings', { timezone: 'America/Chicago', order_lead_time_days: 1, free_cancellation_hours: 48, cancellation_fee_amount: 5000 }, 200);
+  // The pro plan (20000 orders a month): the placement load goes beyond the free plan's 300 (403 PLAN_LIMIT).
+  await co('psp/subscription/pro/create', { token: 'tok_visa' });
   await co('lot/create', { name: 'Main yard', latitude: 40.0, longitude: -89.0 });
   const category = await co('asset-categories', { name: 'Roll-off' });
   const spec = await co('asset-specifications', { name: '20 yd roll-off', asset_category_id: category.id, size: 20, size_unit: 'yd3', included_days: 7, included_weight_kg: 2000 });
@@ -416,6 +419,15 @@ async function main() {
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  // `--reports`: the dashboards and reports at 1M orders and 3M jobs instead (bench/reports.js).
+  if (flag('reports')) {
+    if (EMBEDDED) throw new Error('--reports runs on PostgreSQL only');
+    const floorToken = (sub) => new JwtService({ secret: JWT_SECRET }).sign({ sub, typ: 'company', jti: randomBytes(8).toString('hex') }, { algorithm: 'HS256', expiresIn: '1d' });
+    return require('./reports')({
+      log, opt, flag, pool, call, seedCompany, columns, startServer, startProcess, stopProcess, waitFor, openDb, measure, countStatements, median, floorToken,
+      adminClient: async () => admin, APP_PORT, FLOOR_PORT, DB_URL, DB_NAME, JWT_SECRET, ROUNDS, DURATION, CONNECTIONS,
+    });
+  }
   log(`database ${EMBEDDED ? `(embedded in ${DATA_DIR}; floor on PostgreSQL ${DB_NAME})` : DB_NAME}`);
   if (EMBEDDED) {
     const f = new Client({ connectionString: DB_URL });

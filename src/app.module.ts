@@ -25,9 +25,13 @@ import { PricingModule } from './modules/pricing/pricing.module';
 import { PromotionsModule } from './modules/promotions/promotions.module';
 import { SitesModule } from './modules/sites/sites.module';
 import { CompanyAdminModule } from './modules/companies/company-admin.module';
+import { AccountabilityModule } from './modules/accountability';
+import { CommunicationModule } from './modules/communication';
+import { PlatformModule } from './modules/platform';
+import { ReportsModule } from './modules/reports';
 
 /** Feature modules, one folder each under src/modules. A new module is added here. */
-export const FEATURE_MODULES = [AuthModule, AdminModule, CompaniesModule, CatalogueModule, QrCodesModule, CustomersModule, DriversModule, HealthModule, DocsModule, SitesModule, CompanyAdminModule, MediaModule, PricingModule, FleetModule, PromotionsModule, JobsModule, OrdersModule, AttendanceModule, DispatchModule, PaymentsModule, LeavesModule];
+export const FEATURE_MODULES = [AuthModule, AdminModule, CompaniesModule, CatalogueModule, QrCodesModule, CustomersModule, DriversModule, HealthModule, DocsModule, SitesModule, CompanyAdminModule, MediaModule, PricingModule, FleetModule, PromotionsModule, JobsModule, OrdersModule, AttendanceModule, DispatchModule, PaymentsModule, LeavesModule, AccountabilityModule, CommunicationModule, PlatformModule, ReportsModule];
 
 @Module({})
 export class AppModule {

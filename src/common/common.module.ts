@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
+import { ScheduleModule } from '@nestjs/schedule';
 import { AppConfig } from '../config/app-config';
 import { AccessGuard } from './access/access.guard';
 import { ActorResolver, JwtStrategy, jwtSecretKey } from './access/jwt.strategy';
@@ -11,6 +12,7 @@ import { EnvelopeInterceptor } from './http/envelope';
 import { IdempotencyInterceptor } from './idempotency/idempotent';
 import { MailService } from './mail/mail.service';
 import { OutboxRelay } from './outbox/outbox-relay';
+import { DriverLocations } from './live/driver-locations';
 import { InUseRegistry } from './records/in-use';
 import { PlanLimits } from './records/plan-limits';
 import { Metrics } from './metrics/metrics';
@@ -39,6 +41,8 @@ export class CommonModule {
           throttlers: [{ name: 'default', ttl: config.throttleTtlMs, limit: config.throttleLimit }],
           ...(redisStorage ? { storage: redisStorage } : {}),
         }),
+        // Scheduled jobs (`@Cron`/`@Interval` methods of the modules' providers), registered once; SCHEDULER_ENABLED=false leaves them unscheduled.
+        ScheduleModule.forRoot({ cronJobs: config.schedulerEnabled, intervals: config.schedulerEnabled, timeouts: config.schedulerEnabled }),
       ],
       providers: [
         { provide: AppConfig, useValue: config },
@@ -49,6 +53,7 @@ export class CommonModule {
         MailService,
         OutboxRelay,
         InUseRegistry,
+        DriverLocations,
         PlanLimits,
         Metrics,
         IdempotencyInterceptor,
@@ -56,7 +61,7 @@ export class CommonModule {
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [AppConfig, JwtModule, MailService, OutboxRelay, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, PlanLimits, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
+      exports: [AppConfig, JwtModule, MailService, OutboxRelay, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, DriverLocations, PlanLimits, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
     };
   }
 }

@@ -15,6 +15,8 @@ export class AppConfig {
   metricsToken?: string;
   smtpUrl?: string;
   mailFrom: string;
+  /** Where the contact form (`POST /contact-us`) is mailed. */
+  platformContactEmail: string;
   dataDir: string;
   trustProxy: boolean | number | string;
   logLevel: LogLevel;
@@ -39,13 +41,26 @@ export class AppConfig {
   outboxRelayRetryMaxMs = 3_600_000;
   /** How long a claimed batch stays another relay's (a relay that died mid-batch is taken over after it). */
   outboxRelayLeaseMs = 60_000;
-  /** Payment provider (issue #13): only `sandbox` (in-process, no network) for now. */
-  paymentProvider: 'sandbox' = 'sandbox';
+  /** Scheduled jobs (@nestjs/schedule: subscription renewals, overdue orders…) run on this instance; off in tests, which call the services with a chosen time. */
+  schedulerEnabled = true;
+  /** Payment provider (issue #13): `sandbox` (in-process, no network) or `stripe` (the Stripe adapter). */
+  paymentProvider: PaymentProviderName = 'sandbox';
   /** With the sandbox: every company may take card payments without finishing merchant onboarding. */
   paymentSandboxMerchantReady = true;
   /** The secret the sandbox provider signs its inbound webhook events with (HMAC-SHA256); unset: every inbound event is refused (400). */
   paymentWebhookSecret?: string;
+  /** Stripe (PAYMENT_PROVIDER=stripe): the secret API key (`sk_…`), required with stripe. */
+  stripeSecretKey?: string;
+  /** The signing secret of Stripe's webhook endpoint (`whsec_…`); unset: every Stripe event is refused (400). */
+  stripeWebhookSecret?: string;
+  /** Another Stripe API base URL (stripe-mock, a test stub): the SDK's protocol, host and port; unset: api.stripe.com. */
+  stripeApiBase?: { protocol: 'http' | 'https'; host: string; port: number };
+  /** The public URL of this API (scheme, host, optional path prefix), for URLs handed to the provider (Stripe Account Link return/refresh). */
+  publicBaseUrl?: string;
 }
+
+export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
@@ -109,6 +124,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!/^(.*<)?[^\s@<>]+@[^\s@<>]+(>)?$/.test(c.mailFrom)) {
     throw new ConfigError('MAIL_FROM', `must be an e-mail address, optionally as 'Name <address>' (got '${c.mailFrom}')`);
   }
+  c.platformContactEmail = env.PLATFORM_CONTACT_EMAIL?.trim() || 'support@haulops.local';
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(c.platformContactEmail)) {
+    throw new ConfigError('PLATFORM_CONTACT_EMAIL', `must be an e-mail address (got '${c.platformContactEmail}')`);
+  }
 
   const dataDir = env.DATA_DIR?.trim() || './data';
   c.dataDir = isAbsolute(dataDir) ? dataDir : resolve(process.cwd(), dataDir);
@@ -143,11 +162,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   c.outboxRelayBatchSize = intOf(env, 'OUTBOX_RELAY_BATCH_SIZE', c.outboxRelayBatchSize, 1, 1000);
   c.outboxRelayMaxAttempts = intOf(env, 'OUTBOX_RELAY_MAX_ATTEMPTS', c.outboxRelayMaxAttempts, 1, 100);
   c.outboxRelayRetryBaseMs = intOf(env, 'OUTBOX_RELAY_RETRY_BASE_MS', c.outboxRelayRetryBaseMs, 1, 3_600_000);
+  c.schedulerEnabled = boolOf(env, 'SCHEDULER_ENABLED', c.schedulerEnabled);
   c.passwordHashCost = intOf(env, 'PASSWORD_HASH_COST', c.passwordHashCost, 10, 20);
 
   const provider = (env.PAYMENT_PROVIDER?.trim() || 'sandbox').toLowerCase();
-  if (provider !== 'sandbox') throw new ConfigError('PAYMENT_PROVIDER', `must be sandbox (got '${provider}')`);
-  c.paymentProvider = 'sandbox';
+  if (!PAYMENT_PROVIDERS.includes(provider as PaymentProviderName)) throw new ConfigError('PAYMENT_PROVIDER', `must be one of ${PAYMENT_PROVIDERS.join(', ')} (got '${provider}')`);
+  c.paymentProvider = provider as PaymentProviderName;
+  stripeConfig(env, c);
   c.paymentSandboxMerchantReady = boolOf(env, 'PAYMENT_SANDBOX_MERCHANT_READY', c.paymentSandboxMerchantReady);
   c.paymentWebhookSecret = env.PAYMENT_WEBHOOK_SECRET?.trim() || undefined;
 
@@ -159,6 +180,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     c.jwtSecret = persistentSecret(c.dataDir);
   }
   return c;
+}
+
+/** STRIPE_* and PUBLIC_BASE_URL: checked whatever the provider; the key and the public URL are required with `stripe`. */
+function stripeConfig(env: Record<string, string | undefined>, c: AppConfig): void {
+  const key = env.STRIPE_SECRET_KEY?.trim();
+  if (key && !/^(sk|rk)_(test|live)_\w+$/.test(key)) throw new ConfigError('STRIPE_SECRET_KEY', "must be a Stripe secret or restricted key (sk_test_…, sk_live_…, rk_…)");
+  c.stripeSecretKey = key || undefined;
+  const hook = env.STRIPE_WEBHOOK_SECRET?.trim();
+  if (hook && !hook.startsWith('whsec_')) throw new ConfigError('STRIPE_WEBHOOK_SECRET', "must be a webhook signing secret (whsec_…)");
+  c.stripeWebhookSecret = hook || undefined;
+  const base = urlOf(env, 'STRIPE_API_BASE', ['http:', 'https:']);
+  if (base) {
+    const u = new URL(base);
+    if (u.pathname !== '/' || u.search || u.username) throw new ConfigError('STRIPE_API_BASE', `must be a scheme, host and optional port only (got '${base}')`);
+    const protocol = u.protocol === 'http:' ? 'http' : 'https';
+    c.stripeApiBase = { protocol, host: u.hostname, port: u.port ? Number(u.port) : protocol === 'http' ? 80 : 443 };
+  }
+  const pub = urlOf(env, 'PUBLIC_BASE_URL', ['http:', 'https:']);
+  c.publicBaseUrl = pub?.replace(/\/+$/, '');
+  if (c.paymentProvider === 'stripe') {
+    if (!c.stripeSecretKey) throw new ConfigError('STRIPE_SECRET_KEY', 'is required with PAYMENT_PROVIDER=stripe');
+    if (!c.publicBaseUrl) throw new ConfigError('PUBLIC_BASE_URL', 'is required with PAYMENT_PROVIDER=stripe (the Account Link return and refresh URLs)');
+  }
 }
 
 function persistentSecret(dataDir: string): string {

@@ -24,10 +24,16 @@ import { QrCode } from '../modules/qr-codes/qr-code.entity';
 import { User } from '../modules/users/user.entity';
 import { Leave, LeaveRequest, LeaveRequestDate } from '../modules/leaves/leave.entities';
 import { MerchantAccount, MerchantTermsAcceptance } from '../modules/payments/onboarding/merchant-account.entity';
-import { Plan, Subscription } from '../modules/payments/subscriptions/subscription.entities';
+import { Plan, Subscription, SubscriptionCharge } from '../modules/payments/subscriptions/subscription.entities';
 
 import { PaymentBuyer, PaymentInstrument, PaymentTransaction, Wallet } from '../modules/payments/ledger/ledger.entities';
 import { WebhookDelivery, WebhookEndpoint, WebhookInboundEvent } from '../modules/payments/webhooks/webhook.entities';
+import { Chat, ChatMessage, ChatRead } from '../modules/communication/chats/chat.entities';
+import { Notification } from '../modules/communication/notifications/notification.entity';
+import { ContactMessage } from '../modules/communication/contact/contact-message.entity';
+import { ReportDailyCounter, ReportOrderFact } from '../modules/reports/report.entities';
+import { AuditEntry } from '../modules/platform/audit-entry.entity';
+import { CustomerDemerit, DisputeMessage, PolicyViolation } from '../modules/accountability/accountability.entities';
 /** Every TypeORM entity. A new module adds its entities here and its tables in a migration. */
 export const ENTITIES = [
   IdempotencyKey,
@@ -54,5 +60,10 @@ export const ENTITIES = [
   PaymentBuyer, PaymentInstrument, Wallet, PaymentTransaction,
   MerchantAccount, MerchantTermsAcceptance,
   WebhookEndpoint, WebhookDelivery, WebhookInboundEvent,
-  Plan, Subscription,
+  Plan, Subscription, SubscriptionCharge,
+  Chat, ChatMessage, ChatRead,
+  Notification, ContactMessage,
+  ReportDailyCounter, ReportOrderFact,
+  AuditEntry,
+  PolicyViolation, DisputeMessage, CustomerDemerit,
 ];

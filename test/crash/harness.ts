@@ -213,6 +213,8 @@ export async function seedWorld(port: number, customers: number): Promise<World>
   const company = await call('POST', 'company/create', { name: 'Crash Hauling', timezone: 'UTC', currency: 'USD' }, token);
   const co = (path: string, body: unknown, status = 201) => call('POST', path, body, token, status);
   await co('company/settings', { timezone: 'UTC', order_lead_time_days: 1, free_cancellation_hours: 48, cancellation_fee_amount: 5000 }, 200);
+  // The pro plan: the load places more orders than the free plan's 300 a month (403 PLAN_LIMIT beyond).
+  await co('psp/subscription/pro/create', { token: 'tok_visa' });
   await co('lot/create', { name: 'Main yard', latitude: 40.0, longitude: -89.0 });
   const category = await co('asset-categories', { name: 'Roll-off' });
   const spec = await co('asset-specifications', { name: '20 yd roll-off', asset_category_id: category.id, size: 20, size_unit: 'yd3', included_days: 7, included_weight_kg: 2000 });

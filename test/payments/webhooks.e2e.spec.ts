@@ -219,7 +219,7 @@ describe('Webhooks', () => {
     it('a signed charge.succeeded settles the pending charge once; the replay answers duplicate and changes nothing', async () => {
       const raw = JSON.stringify({ id: `evt_${ref}`, type: 'charge.succeeded', data: { reference: ref } });
       const first = await inbound(raw).expect(200);
-      expect(first.body.data).toEqual({ event: `evt_${ref}`, type: 'charge.succeeded', duplicate: false, outcome: 'applied' });
+      expect(first.body.data).toEqual({ event: `evt_${ref}`, type: 'charge.succeeded', duplicate: false, outcome: 'applied', reason: null });
       const [tx] = await t.ds.query(`SELECT id, status FROM payment_transactions WHERE provider_ref = $1`, [ref]);
       expect(tx.status).toBe('succeeded');
       const [o] = await t.ds.query(`SELECT paid_amount, payment_status FROM orders WHERE id = $1`, [orderId]);
@@ -229,7 +229,7 @@ describe('Webhooks', () => {
 
       // Replayed (re-signed, same event id): nothing changes, even a different type under the same id.
       const again = await inbound(raw).expect(200);
-      expect(again.body.data).toEqual({ event: `evt_${ref}`, type: 'charge.succeeded', duplicate: true, outcome: 'applied' });
+      expect(again.body.data).toEqual({ event: `evt_${ref}`, type: 'charge.succeeded', duplicate: true, outcome: 'applied', reason: null });
       const forged = JSON.stringify({ id: `evt_${ref}`, type: 'charge.failed', data: { reference: ref } });
       expect((await inbound(forged).expect(200)).body.data.duplicate).toBe(true);
       expect((await t.ds.query(`SELECT status FROM payment_transactions WHERE provider_ref = $1`, [ref]))[0].status).toBe('succeeded');
@@ -238,7 +238,7 @@ describe('Webhooks', () => {
 
       // A settled charge is no longer pending: a later failure for it matches nothing.
       const late = JSON.stringify({ id: `evt_late_${ref}`, type: 'charge.failed', data: { reference: ref, failure_code: 'card_declined' } });
-      expect((await inbound(late).expect(200)).body.data).toMatchObject({ duplicate: false, outcome: 'no_match' });
+      expect((await inbound(late).expect(200)).body.data).toMatchObject({ duplicate: false, outcome: 'no_match', reason: expect.stringMatching(/No pending charge/) });
     });
 
     it('charge.failed marks a pending charge failed with its code', async () => {
@@ -271,8 +271,8 @@ describe('Webhooks', () => {
     it('unknown event types are recorded and ignored (200)', async () => {
       const raw = JSON.stringify({ id: `evt_unknown_${ref}`, type: 'payout.paid', data: { amount: 5 } });
       expect((await inbound(raw).expect(200)).body.data).toMatchObject({ duplicate: false, outcome: 'ignored' });
-      const [row] = await t.ds.query(`SELECT type, outcome FROM webhook_inbound_events WHERE event_id = $1`, [`evt_unknown_${ref}`]);
-      expect(row).toEqual({ type: 'payout.paid', outcome: 'ignored' });
+      const [row] = await t.ds.query(`SELECT type, outcome, reason FROM webhook_inbound_events WHERE event_id = $1`, [`evt_unknown_${ref}`]);
+      expect(row).toEqual({ type: 'payout.paid', outcome: 'ignored', reason: 'Event type payout.paid is not handled.' });
     });
 
     it('a bad, missing or stale signature is 400 INVALID_SIGNATURE and records nothing', async () => {

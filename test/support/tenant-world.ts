@@ -48,6 +48,15 @@ export const RECORD_KINDS = [
   'instrument',
   'walletTransaction',
   'subscription',
+  'customerPolicyViolation',
+  'policyViolationDisputeMessage',
+  'company',
+  'chat',
+  'driverChat',
+  'chatMessage',
+  'notification',
+  'customerNotification',
+  'driverNotification',
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
@@ -74,6 +83,11 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 /** Lot and station holidays sit far away so that no order or generated date falls on them. */
 const HOLIDAY = () => inDays(300);
+
+/** Runs the outbox relay until it finds nothing due (at most 20 batches): every event recorded so far is handled. */
+export async function relayAll(t: TestApp): Promise<void> {
+  for (let i = 0; i < 20 && (await t.app.get(OutboxRelay).runOnce()).claimed > 0; i++);
+}
 
 export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld> {
   const w = await orderWorld(t, { name });
@@ -123,6 +137,17 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
   const delivery = ((await get(`order/${order2.id}/full`)).jobs as { id: string; type: string }[]).find((j) => j.type === 'delivery');
   if (!delivery) throw new Error(`[${name}] the approved order has no delivery job`);
   const issue = await send('post', `driver/jobs/${delivery.id}/issues`, { type: 'not_ready', description: 'Gate locked.' }, w.driver.token, 201);
+  // Chats: the first customer's order's, with the owner's message (the one the message routes name), and, for
+  // the driver's chat routes, one of an order the driver has a job on: a third order (the second customer's)
+  // assigned to the driver, which no other route of the sweep touches (it aborts the driver's job above).
+  const chat = await co(`company/chats/${order.id}/create`, undefined);
+  const chatMessage = await co(`company/chats/${chat.id}/message`, { body: 'Your container arrives Tuesday morning.' });
+  const order3 = await placeOrder(t, { ...w, addressId: address2.id }, {}, customer2);
+  await send('patch', `approve/order/${order3.id}`, undefined, w.company.token, 200);
+  const chatAsset = await co('assets', { code: 'RO20-CHAT', asset_specification_id: w.specId, home_lot_id: w.lotId });
+  await send('post', `driver/assign/${order3.id}`, { driver_id: w.driver.id, truck_id: truck.id, asset_id: chatAsset.id }, w.company.token, 200);
+  const driverChat = await co(`company/chats/${order3.id}/create`, undefined);
+  await send('post', `driver/chats/${driverChat.id}/message`, { body: 'On my way.' }, w.driver.token, 201);
   // The driver's leave request (two dates far from any job, with the upload attached); the company approves the second: a leave.
   const leaveRequest = await send('post', 'driver/leave-requests', { type: 'annual', dates: [inDays(200), inDays(201)], reason: 'Family visit.', attachment_media_id: upload.body.data.id }, w.driver.token, 201);
   const decided = await send('post', `leave-requests/${leaveRequest.id}/approve-dates`, { dates: [inDays(201)] }, w.company.token, 200);
@@ -140,6 +165,29 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
   if (!walletRows.length) throw new Error(`[${name}] the cancelled paid order was not refunded to the wallet`);
   // Subscriptions: a trial of the starter plan (no charge); the sweep cancels it at period end.
   const subscription = await send('post', 'psp/plans/starter/trial', undefined, w.company.token, 201);
+  // Accountability: a third order of the first customer, delivered by the driver (assigned with an asset of its own,
+  // started, photographed, completed), with the policy recorded as violated and disputed by the customer.
+  const delivered = await placeOrder(t, w);
+  await send('patch', `approve/order/${delivered.id}`, undefined, w.company.token, 200);
+  const asset3 = await co('assets', { code: 'RO20-003', asset_specification_id: w.specId, home_lot_id: w.lotId });
+  const assigned = (await send('post', `driver/assign/${delivered.id}`, { driver_id: w.driver.id, truck_id: truck.id, asset_id: asset3.id }, w.company.token, 200)).jobs as { id: string; type: string }[];
+  const drop = assigned.find((j) => j.type === 'delivery');
+  if (!drop) throw new Error(`[${name}] assignment gave no delivery job`);
+  await send('post', `driver/jobs/${drop.id}/start`, undefined, w.driver.token, 200);
+  await send('post', `driver/jobs/${drop.id}/evidence`, { kind: 'photo', url: 'https://files.example.test/drop.jpg' }, w.driver.token, 201);
+  await send('post', `driver/jobs/${drop.id}/complete`, undefined, w.driver.token, 200);
+  const [violation] = await co(`orders/${delivered.id}/violated-policies`, { policy_ids: [policy.id], note: 'Overfilled.', evidence_media_ids: [upload.body.data.id] });
+  const dispute = await send('post', `customer/policy-violations/${violation.id}/dispute-messages`, { body: 'It was level with the rim.' }, w.customer.token, 201);
+  // Notifications (made by the relay's subscribers): the owner's (order placed), the customer's (order approved), the driver's (job assigned).
+  await relayAll(t);
+  const firstNotification = async (path: string, token: string) => {
+    const list = (await send('get', path, undefined, token, 200)) as { id: string }[];
+    if (!list.length) throw new Error(`[${name}] no notification at ${path}`);
+    return list[0].id;
+  };
+  const notification = await firstNotification('notifications/get', w.company.token);
+  const customerNotification = await firstNotification('customer/notifications/get', w.customer.token);
+  const driverNotification = await firstNotification('driver/notifications/get', w.driver.token);
 
   return {
     ...w,
@@ -183,6 +231,15 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
       instrument: instrument.id,
       walletTransaction: walletRows[0].id,
       subscription: subscription.id,
+      customerPolicyViolation: violation.id,
+      policyViolationDisputeMessage: dispute.messages[0].id,
+      company: w.company.companyId,
+      chat: chat.id,
+      driverChat: driverChat.id,
+      chatMessage: chatMessage.id,
+      notification,
+      customerNotification,
+      driverNotification,
     },
   };
 }
@@ -224,6 +281,16 @@ export const PARAM_KINDS: Record<string, RecordKind> = {
   transaction: 'transaction',
   transactionId: 'transaction',
   subscriptionId: 'subscription',
+  // Accountability: `/demerit/{customer}/customer/...` names a customer; violations and their dispute messages.
+  customer: 'customer',
+  customerPolicyViolation: 'customerPolicyViolation',
+  policyViolationDisputeMessage: 'policyViolationDisputeMessage',
+  // Platform administration (AD routes): a company, and a specification named by its long parameter name.
+  companyId: 'company',
+  company: 'company',
+  assetSpecificationId: 'assetSpecification',
+  chat: 'chat',
+  message: 'chatMessage',
 };
 
 /**
@@ -241,6 +308,12 @@ export const PATH_OVERRIDES: { path: RegExp; param: string; kind: RecordKind }[]
   // An order the driver has a job on (the second customer's): the route exists for such orders only.
   { path: /^\/api\/v1\/driver\/order\/\{order\}$/, param: 'order', kind: 'driverOrder' },
   { path: /^\/api\/v1\/wallet\/transactions\/\{transactionId\}$/, param: 'transactionId', kind: 'walletTransaction' },
+  // A chat the driver is a member of (the driver's order's): the driver's chat routes.
+  { path: /^\/api\/v1\/driver\/chats\/\{chat\}\/messages?$/, param: 'chat', kind: 'driverChat' },
+  // A user's own notifications: `{id}` under each actor's prefix.
+  { path: /^\/api\/v1\/notifications\/\{id\}/, param: 'id', kind: 'notification' },
+  { path: /^\/api\/v1\/customer\/notifications\/\{id\}/, param: 'id', kind: 'customerNotification' },
+  { path: /^\/api\/v1\/driver\/notifications\/\{id\}/, param: 'id', kind: 'driverNotification' },
 ];
 
 /** Body or query field `*_id` (or `*_ids` for arrays) → the kind of record it names. */
@@ -251,9 +324,13 @@ export const BODY_ID_KINDS: Record<string, RecordKind> = {
   asset_specification_id: 'assetSpecification',
   asset_style_id: 'assetStyle',
   customer_id: 'customer',
+  // The administrators' creates name their company.
+  company_id: 'company',
   // POST /order/jobs (relocate): another address of the order's customer.
   destination_address_id: 'address',
   document_id: 'document',
+  // Uploads attached to a violation or a dispute message (`evidence_media_ids`).
+  evidence_media_id: 'media',
   driver_id: 'driver',
   // POST /multi/reassign: the driver whose jobs move.
   from_driver_id: 'driver',

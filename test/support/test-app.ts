@@ -72,7 +72,8 @@ export const freshIp = () => {
  * unless `buildOpenApiDocument` asks it to build its own (as the server does).
  * `databaseUrl`: run over an existing PostgreSQL database (another test app's `config.databaseUrl`),
  * which is then neither created nor dropped here. The outbox relay's background polling is off unless
- * `env` sets `OUTBOX_RELAY_ENABLED=true` (tests drive it with `app.get(OutboxRelay).runOnce()`).
+ * `env` sets `OUTBOX_RELAY_ENABLED=true` (tests drive it with `app.get(OutboxRelay).runOnce()`); so are the
+ * scheduled jobs (`SCHEDULER_ENABLED=false`: tests call the jobs' service methods with a chosen `now`).
  */
 export async function startTestApp(
   options: { env?: Record<string, string>; modules?: Type[]; db?: 'postgres' | 'embedded'; databaseUrl?: string; configure?: (c: AppConfig) => void; buildOpenApiDocument?: boolean } = {},
@@ -80,7 +81,7 @@ export async function startTestApp(
   const db = options.db ?? (await testDatabaseKind());
   const dataDir = mkdtempSync(join(tmpdir(), 'haulops-test-'));
   let dbName: string | undefined;
-  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'error', TRUST_PROXY: 'true', JWT_SECRET: 'test-secret-'.padEnd(48, 'x'), OUTBOX_RELAY_ENABLED: 'false', PASSWORD_HASH_COST: '10', ...options.env };
+  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'error', TRUST_PROXY: 'true', JWT_SECRET: 'test-secret-'.padEnd(48, 'x'), OUTBOX_RELAY_ENABLED: 'false', SCHEDULER_ENABLED: 'false', PASSWORD_HASH_COST: '10', ...options.env };
   if (db === 'postgres' && options.databaseUrl) {
     env.DATABASE_URL = options.databaseUrl;
   } else if (db === 'postgres') {

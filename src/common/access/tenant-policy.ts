@@ -116,3 +116,45 @@ export async function assertReachable<E extends ObjectLiteral>(m: EntityManager,
   const missing = refs.filter((r) => r.id && !found.has(r.id.toLowerCase()));
   if (missing.length) throw ApiError.validation(Object.fromEntries(missing.map((r) => [r.field, ['not found']])));
 }
+
+/**
+ * An administrator's reach across companies (platform administration, README "Platform
+ * administration"): every company's rows, or one company's (`companyId`), optionally created within
+ * `from`..`to` (UTC dates, inclusive). Only lists take it, and only the platform module builds one:
+ * a tenant's caller always has a `Scope`.
+ */
+export class PlatformReach {
+  constructor(
+    readonly companyId: string | null = null,
+    readonly from: string | null = null,
+    readonly to: string | null = null,
+  ) {}
+}
+
+/** A query over the live rows `reach` covers (lists of the platform's administrators). */
+export function platformQuery<E extends ObjectLiteral>(m: EntityManager, entity: EntityTarget<E>, reach: PlatformReach, alias: string): SelectQueryBuilder<E> {
+  const { rule, softDelete } = ruleOf(m, entity);
+  const qb = m.getRepository(entity).createQueryBuilder(alias).where('1 = 1');
+  if (reach.companyId) qb.andWhere(`${alias}.${rule.company} = :reachCompanyId`, { reachCompanyId: reach.companyId });
+  if (reach.from) qb.andWhere(`${alias}.createdAt >= ((:reachFrom)::date)::timestamp AT TIME ZONE 'UTC'`, { reachFrom: reach.from });
+  if (reach.to) qb.andWhere(`${alias}.createdAt < ((:reachTo)::date + 1)::timestamp AT TIME ZONE 'UTC'`, { reachTo: reach.to });
+  if (softDelete) qb.andWhere(`${alias}.deletedAt IS NULL`);
+  return qb;
+}
+
+/** The caller's scope or an administrator's reach: the query of the rows either covers. */
+export function reachQuery<E extends ObjectLiteral>(m: EntityManager, entity: EntityTarget<E>, who: Scope | PlatformReach, alias: string): SelectQueryBuilder<E> {
+  return who instanceof PlatformReach ? platformQuery(m, entity, who, alias) : scopedQuery(m, entity, who, alias);
+}
+
+/**
+ * The company a live row belongs to, or null (absent or deleted): how an administrator, who names a
+ * record by id alone, finds the company whose `Scope` then loads it with `findScoped`.
+ */
+export async function companyOfRow<E extends ObjectLiteral>(m: EntityManager, entity: EntityTarget<E>, id: string): Promise<string | null> {
+  const { rule, softDelete } = ruleOf(m, entity);
+  const qb = m.getRepository(entity).createQueryBuilder('r').select(`r.${rule.company}`, 'company_id').where('r.id = :id', { id });
+  if (softDelete) qb.andWhere('r.deletedAt IS NULL');
+  const row = await qb.getRawOne<{ company_id: string }>();
+  return row?.company_id ?? null;
+}

@@ -43,6 +43,7 @@ const ERROR_TEXT: Record<number, string> = {
   415: 'Unsupported media type: bodies are JSON.',
   422: 'Validation failed (per-field `errors`).',
   429: 'Throttled; see `Retry-After`.',
+  502: 'An upstream service (the payment provider) could not be reached; nothing was recorded: retry.',
   503: 'Service unavailable.',
 };
 
@@ -85,6 +86,7 @@ const ERROR_EXAMPLES: Record<string, { message: string; errors?: Record<string, 
   IDEMPOTENCY_KEY_IN_FLIGHT: { message: 'A request with this Idempotency-Key is still being processed.' },
   PAYLOAD_TOO_LARGE: { message: 'Request body too large.' },
   UNSUPPORTED_MEDIA_TYPE: { message: 'The request body must be JSON (Content-Type: application/json).' },
+  PAYMENT_PROVIDER_UNAVAILABLE: { message: 'The payment provider could not be reached; nothing was recorded. Try again in a moment.' },
   VALIDATION_FAILED: { message: 'The given data was invalid.', errors: { name: ['should not be empty'], email: ['must be an email'] } },
   NOT_PRICED: { message: '20-yard roll-off has no price for this customer yet.', errors: { asset_specification_id: ['has no price in the price book'] } },
   NO_SERVING_LOT: { message: 'No active lot with a position serves this address.', errors: { address_id: ['no active lot serves this address'] } },
@@ -118,6 +120,8 @@ const ERROR_EXAMPLES: Record<string, { message: string; errors?: Record<string, 
   // Merchant onboarding (payments).
   TERMS_NOT_ACCEPTED: { message: 'Accept the merchant terms (version 2025-06-01) first: PUT /api/v1/psp/onboarding/tos.' },
   ONBOARDING_NOT_STARTED: { message: 'Merchant onboarding has not started: PUT /api/v1/psp/onboarding/complete starts it.' },
+  // Chats.
+  NOT_AUTHOR: { message: 'Only the author can change or delete a message.' },
   // Inbound payment webhooks.
   INVALID_SIGNATURE: { message: 'The signature does not match.' },
   TERMS_VERSION_OUTDATED: { message: 'The current merchant terms are version 2025-06-01.', errors: { version: ['must be the current version 2025-06-01'] } },
@@ -179,6 +183,8 @@ export interface EndpointOptions {
   list?: boolean;
   /** The response is a plain (unpaginated, bounded) array of `type`. */
   array?: boolean;
+  /** A list's `meta` when it carries more than the page (a `PageMetaDto` subclass, e.g. with `unread_count`). */
+  meta?: Type<PageMetaDto>;
   /** Success status (default 200; 201 for creations). */
   status?: number;
   /** The route answers `withMessage(data, message)`: documents the envelope's `message`, with this text as its example. */
@@ -211,7 +217,7 @@ export function Endpoint(o: EndpointOptions) {
   const properties: Record<string, unknown> = { success: { type: 'boolean', enum: [true], example: true }, data };
   const required = ['success', 'data'];
   if (o.list) {
-    properties.meta = { $ref: getSchemaPath(PageMetaDto) };
+    properties.meta = { $ref: getSchemaPath(o.meta ?? PageMetaDto) };
     required.push('meta');
   }
   if (o.message !== undefined) {
@@ -223,7 +229,7 @@ export function Endpoint(o: EndpointOptions) {
   for (const [s, codes] of Object.entries(o.codes ?? {})) errors[Number(s)] = codes ?? [];
   const decorators = [
     ApiOperation({ summary: o.summary, description: o.description }),
-    ApiExtraModels(ErrorResponse, PageMetaDto, ...(o.type ? [o.type] : [])),
+    ApiExtraModels(ErrorResponse, PageMetaDto, ...(o.type ? [o.type] : []), ...(o.meta ? [o.meta] : [])),
     ApiResponse({ status, description: 'Success', schema: { type: 'object', required, properties } as never }),
     HttpCode(status),
     ApiErrors(errors),

@@ -101,6 +101,10 @@ interface NamedEvents {
   'company.settings_reset': NoPayload;
   'company.documents_replaced': { count: number };
   'company.document_deleted': { document_id: string; name: string };
+  /** Platform administration (README "Platform administration"): an administrator's changes of a company. */
+  'company.activated': { from: 'active' | 'inactive'; to: 'active' | 'inactive' };
+  'company.deactivated': { from: 'active' | 'inactive'; to: 'active' | 'inactive' };
+  'company.platform_updated': FieldsPayload;
 
   'customer_address.created': { customer_id: string; is_default: boolean };
   'customer_address.deleted': { customer_id: string; new_default_id: string | null };
@@ -162,6 +166,47 @@ interface NamedEvents {
   'subscription.trial_started': { plan: string; period_end: string };
   'subscription.activated': { plan: string; amount: number; currency: string; charge_reference: string; period_end: string; replaced_trial_id: string | null };
   'subscription.cancel_scheduled': { plan: string; period_end: string };
+  /** The renewal job (no actor): the next period was charged to the company's card (`period`: its number, from 1). */
+  'subscription.renewed': { plan: string; amount: number; currency: string; charge_reference: string; period: number; period_end: string; attempt: number };
+  /** The renewal job: the first renewal charge of a period failed; retried daily until `grace_ends_at`, then the free plan. */
+  'subscription.past_due': { plan: string; amount: number; currency: string; failure_code: string; grace_ends_at: string; next_attempt_at: string };
+  /** The subscription ended: its cancelled period ended, its trial ended unpaid, or its grace period ran out unpaid (the free plan's limits apply). */
+  'subscription.cancelled': { plan: string; reason: 'cancel_at_period_end' | 'trial_ended' | 'grace_expired' | 'cancelled_past_due'; period_end: string };
+
+  // Money over time (payments module, scheduled work, issue #13): the aggregate is the order (overdue) or the company (plan limit).
+  /** An order past its due date with a balance, marked by the overdue job once per order, due date and `notice` (1: marked, 2: 7 days overdue, 3: 30 days). */
+  'order.overdue': { number: number; customer_id: string; balance_amount: number; currency: string; due_date: string; days_overdue: number; notice?: 1 | 2 | 3 };
+  /** A company used 80 % or more of a plan limit (once per resource and limit). */
+  'company.plan_limit_near': { resource: 'drivers' | 'assets' | 'monthly_orders'; used: number; limit: number; plan: string };
+
+  // Accountability (issue #14): the aggregate is the violation (`policy_violation`), the actor the company user or the customer.
+  /** One event per violation recorded on an order (also for each violation of a replaced set). */
+  'policy_violation.recorded': { order_id: string; number: number; customer_id: string; policy_id: string; points: number; fee_amount: number; currency: string };
+  /** A violation removed by replacing the set (its fee line goes with it). */
+  'policy_violation.removed': { order_id: string; customer_id: string; policy_id: string };
+  /** A dispute message; the customer's first one opens the dispute (`opened: true`). */
+  'policy_violation.dispute_message_posted': { order_id: string; customer_id: string; message_id: string; author_type: 'company' | 'customer'; opened: boolean };
+  /** The customer edited or deleted one of its dispute messages (while the dispute is open). */
+  'policy_violation.dispute_message_changed': { order_id: string; customer_id: string; message_id: string; change: 'edited' | 'deleted' };
+  /** `fee_amount`: upheld, what the order was charged (fee and taxes); waived, what was credited. */
+  'policy_violation.resolved': { order_id: string; customer_id: string; resolution: 'upheld' | 'waived'; points: number; fee_amount: number };
+  /** The customer's live points reached a company threshold (the aggregate is the customer). */
+  'customer.demerit_threshold_reached': { points: number; threshold: number; level: 'warning' | 'block' };
+
+  // Chats (communication module, issue #14): the aggregate is the chat; recipients are the members other than the author (user ids).
+  'chat.created': { order_id: string };
+  'chat.message_posted': { chat_id: string; order_id: string; message_id: string; author_user_id: string; recipient_user_ids: string[]; preview: string };
+  'chat.message_edited': { chat_id: string; order_id: string; message_id: string; author_user_id: string; recipient_user_ids: string[] };
+  'chat.message_deleted': { chat_id: string; order_id: string; message_id: string; author_user_id: string; recipient_user_ids: string[] };
+
+  // Tokens (auth module): a user's token revoked (logout, refresh, password change or reset); the aggregate is the token (`auth_token`, its jti). Live push disconnects its sockets.
+  'auth.token_revoked': { jti: string; user_id: string };
+  // Notifications (communication module): the aggregate is the user; live push keeps the user's other devices in step.
+  /** `notification_ids`: the notifications marked read (empty with `all`: every unread one was). */
+  'notification.read': { notification_ids: string[]; all: boolean };
+  'notification.deleted': { notification_id: string };
+  /** A message sent through the contact form (the aggregate is the message, the actor the user). */
+  'contact_message.sent': { subject: string };
 }
 
 /** A job's status move (jobs module): `job.assigned`, `job.in_progress`, `job.completed`, `job.aborted`. */

@@ -1,13 +1,14 @@
 import { Type } from '@nestjs/common';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { Scope } from '../access/scope';
-import { assertReachable, type BodyRef, findScoped, scopedQuery } from '../access/tenant-policy';
+import { assertReachable, type BodyRef, companyOfRow, findScoped, PlatformReach, reachQuery } from '../access/tenant-policy';
 import type { Actor } from '../access/actor';
 import { ApiError } from '../http/api-error';
 import { snake } from '../../database/snake-naming.strategy';
 import type { EventNamed, EventPayload, EventVerb, RecordEventPrefix } from '../outbox/event-catalogue';
 import { recordEventOf, recordEvents } from '../outbox/outbox';
 import { violatedIndex } from '../../database/pg-errors';
+import type { WriteAudit } from './write-audit';
 
 /** A company-owned, soft-deleted row (its entity declares `@Tenant`). */
 export interface CompanyRow {
@@ -53,6 +54,8 @@ export interface WriteHooks<E, Current extends E | null> {
   /** Checks the row as it will be written (given values applied), before it is saved. */
   prepare?: (m: EntityManager, row: E) => Promise<void> | void;
   after?: (m: EntityManager, row: E) => Promise<void>;
+  /** Platform administration: the audit entry of the write, with the row's `view` before (null on create) and after. */
+  audit?: { write: WriteAudit; view: (row: E) => object };
 }
 
 /** Drops undefined values, so that a partial update leaves absent fields alone. */
@@ -71,9 +74,14 @@ export class CompanyRecords<E extends CompanyRow, P extends RecordEventPrefix = 
     private readonly o: CompanyRecordsOptions<E, P>,
   ) {}
 
-  /** The company's live rows, for lists. */
-  query(companyId: string, alias: string, m: EntityManager = this.ds.manager): SelectQueryBuilder<E> {
-    return scopedQuery(m, this.o.entity, Scope.company(companyId), alias);
+  /** The company's live rows (or those an administrator's `reach` covers), for lists. */
+  query(companyId: string | PlatformReach, alias: string, m: EntityManager = this.ds.manager): SelectQueryBuilder<E> {
+    return reachQuery(m, this.o.entity, typeof companyId === 'string' ? Scope.company(companyId) : companyId, alias);
+  }
+
+  /** The company of a live row, or null: an administrator names a record by id alone. */
+  companyOf(id: string, m: EntityManager = this.ds.manager): Promise<string | null> {
+    return companyOfRow(m, this.o.entity, id);
   }
 
   /** One live row of the company, else 404; `lock` takes a row lock (inside a transaction). */
@@ -99,6 +107,7 @@ export class CompanyRecords<E extends CompanyRow, P extends RecordEventPrefix = 
       const row = await m.save(draft);
       await hooks.after?.(m, row);
       await this.recordOwnEvent(m, actor, row, 'created', { fields: Object.keys(given).map(snake) });
+      await hooks.audit?.write(m, { id: row.id, before: null, after: hooks.audit.view(row) });
       return row;
     });
   }
@@ -110,6 +119,7 @@ export class CompanyRecords<E extends CompanyRow, P extends RecordEventPrefix = 
     if (nulls.length) throw ApiError.validation(Object.fromEntries(nulls.map((k) => [k, ['must not be null']])));
     return this.write(async (m) => {
       const row = await this.find(companyId, id, m, true);
+      const before = hooks.audit ? hooks.audit.view(row) : null;
       await hooks.before?.(m, row);
       await this.beforeWrite(m, companyId, id, values);
       const changes = defined(values);
@@ -118,6 +128,7 @@ export class CompanyRecords<E extends CompanyRow, P extends RecordEventPrefix = 
       const saved = await m.save(row);
       await hooks.after?.(m, saved);
       await this.recordOwnEvent(m, actor, saved, 'updated', { fields: Object.keys(changes).map(snake) });
+      await hooks.audit?.write(m, { id: saved.id, before, after: hooks.audit.view(saved) });
       return saved;
     });
   }

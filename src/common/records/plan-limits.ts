@@ -1,9 +1,16 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../http/api-error';
+import { recordEvents } from '../outbox/outbox';
 
-/** What a plan limits when a company creates a record. */
-export type LimitedResource = 'drivers' | 'assets';
+/** What a plan limits when a company creates a record (orders: placed in the company's calendar month). */
+export type LimitedResource = 'drivers' | 'assets' | 'monthly_orders';
+
+/** Share of a limit at which `company.plan_limit_near` is recorded (once per crossing). */
+export const PLAN_LIMIT_NEAR = 0.8;
+
+/** The usage at which a limit is "near": 80 % rounded up, at least 1. */
+export const nearThreshold = (limit: number) => Math.max(1, Math.ceil(limit * PLAN_LIMIT_NEAR));
 
 /** The company's current limit on `resource` (null = unlimited) and the plan it comes from. */
 export type PlanLimitSource = (m: EntityManager, companyId: string, resource: LimitedResource) => Promise<{ limit: number | null; plan: string }>;
@@ -11,9 +18,9 @@ export type PlanLimitSource = (m: EntityManager, companyId: string, resource: Li
 /**
  * Plan limits by dependency inversion (architecture.md, "Plan limits"): the module that keeps plans and
  * subscriptions (payments, layer 6) registers the source of a company's limits at module init; the
- * modules that create limited records (customers' members for drivers, catalogue for assets, layer 2)
- * count their own live rows and call `assertBelow` in the creating transaction. Without a registered
- * source (an app without payments) nothing is limited.
+ * modules that create limited records (customers' members for drivers, catalogue for assets, layer 2;
+ * orders for the orders placed this month, layer 4) count their own rows and call `assertBelow` in the
+ * creating transaction. Without a registered source (an app without payments) nothing is limited.
  */
 @Injectable()
 export class PlanLimits {
@@ -26,16 +33,25 @@ export class PlanLimits {
 
   /**
    * Throws 403 `PLAN_LIMIT` (errors.limit = the limit) when the company already has `count` of
-   * `resource` and its plan allows no more. Call it inside the creating transaction after
-   * `lock(m, companyId, resource)`, so concurrent creations count one another.
+   * `resource` and its plan allows no more; records `company.plan_limit_near` when this creation brings
+   * the usage to 80 % of the limit (`nearThreshold`). Call it inside the creating transaction: it takes a
+   * transaction-scoped advisory lock per company and resource first, so concurrent creations count one
+   * another (and the event is recorded once).
    */
-  async assertBelow(m: EntityManager, companyId: string, resource: LimitedResource, count: () => Promise<number>): Promise<void> {
+  async assertBelow(m: EntityManager, companyId: string, resource: LimitedResource, count: () => Promise<number>, opts: { actorId?: string | null } = {}): Promise<void> {
     if (!this.source) return;
     await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`plan_limit:${resource}:${companyId}`]);
     const { limit, plan } = await this.source(m, companyId, resource);
     if (limit === null) return;
-    if ((await count()) >= limit) {
-      throw new ApiError(HttpStatus.FORBIDDEN, 'PLAN_LIMIT', `The ${plan} plan allows ${limit} ${resource}; upgrade or start a trial of a bigger plan.`, { limit: [String(limit)], plan: [plan] });
+    const used = await count();
+    if (used >= limit) {
+      const what = resource === 'monthly_orders' ? 'orders a month' : resource;
+      throw new ApiError(HttpStatus.FORBIDDEN, 'PLAN_LIMIT', `The ${plan} plan allows ${limit} ${what}; upgrade or start a trial of a bigger plan.`, { limit: [String(limit)], plan: [plan] });
+    }
+    // This creation brings usage to 80 % of the limit: recorded once per crossing, with the creation (rolled back with it).
+    const threshold = nearThreshold(limit);
+    if (used < threshold && used + 1 >= threshold) {
+      await recordEvents(m, { type: 'company.plan_limit_near', aggregateType: 'company', aggregateId: companyId, companyId, actorId: opts.actorId ?? null, payload: { resource, used: used + 1, limit, plan } });
     }
   }
 }

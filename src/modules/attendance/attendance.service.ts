@@ -233,6 +233,17 @@ export class AttendanceService {
     return m.existsBy(Attendance, { companyId, driverId, status: 'on_break' });
   }
 
+  // ------------------------------------------------------------ for reports (layer 7)
+
+  /** Worked minutes per driver and day over [from, to] (optionally one driver's), as every route computes them. One statement (idx_attendances_company_date). */
+  async workedMinutes(companyId: string, from: string, to: string, driverId?: string, m: EntityManager = this.ds.manager): Promise<{ driverId: string; workDate: string; workedMinutes: number }[]> {
+    const qb = this.withExtras(scopedQuery(m, Attendance, Scope.company(companyId), 'a')).andWhere('a.workDate BETWEEN :from AND :to', { from, to });
+    if (driverId) qb.andWhere('a.driverId = :driverId', { driverId });
+    const { entities, raw } = await qb.getRawAndEntities();
+    const now = new Date();
+    return entities.map((a, i) => ({ driverId: a.driverId, workDate: a.workDate, workedMinutes: this.view(a, raw[i], now).worked_minutes }));
+  }
+
   // ------------------------------------------------------------ internals
 
   private timezone(scope: Scope): Promise<string> | string {

@@ -6,6 +6,7 @@ import type { Actor } from '../../common/access/actor';
 import type { TokenClaims } from '../../common/access/jwt.strategy';
 import { ApiError } from '../../common/http/api-error';
 import { UsersService } from '../users';
+import { recordEvents } from '../../common/outbox/outbox';
 import { AuthToken } from './auth-token.entity';
 
 /** 30 days (seed §5: one month from issue). */
@@ -69,21 +70,44 @@ export class TokenService {
       if (!revoked.affected) throw ApiError.unauthorized('Token has been revoked.', 'TOKEN_REVOKED');
       if (claims.typ !== 'admin') {
         if (!(await this.users.exists(claims.sub, m))) throw ApiError.unauthorized('Invalid token.', 'INVALID_TOKEN');
+        await recordRevocations(m, [{ jti: claims.jti, user_id: claims.sub }]);
       }
       return this.issue({ id: claims.sub, type: claims.typ }, m);
     });
   }
 
   async revoke(jti: string): Promise<void> {
-    await this.ds.query(`UPDATE auth_tokens SET revoked_at = now() WHERE jti = $1 AND revoked_at IS NULL`, [jti]);
+    await this.ds.transaction(async (m) => {
+      const rows: RevokedRow[] = await m.query(`UPDATE auth_tokens SET revoked_at = now() WHERE jti = $1 AND revoked_at IS NULL RETURNING jti, user_id`, [jti]).then(updatedRows);
+      await recordRevocations(m, rows);
+    });
   }
 
   /** Revokes every token of a user or admin except `keepJti` (after a password change or reset). */
   async revokeAllOf(subject: { id: string; kind: 'user' | 'admin' }, keepJti: string | null, manager: EntityManager = this.ds.manager): Promise<void> {
     const column = subject.kind === 'admin' ? 'admin_id' : 'user_id';
-    await manager.query(
-      `UPDATE auth_tokens SET revoked_at = now() WHERE ${column} = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR jti <> $2::uuid)`,
-      [subject.id, keepJti],
-    );
+    const rows: RevokedRow[] = await manager
+      .query(`UPDATE auth_tokens SET revoked_at = now() WHERE ${column} = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR jti <> $2::uuid) RETURNING jti, user_id`, [subject.id, keepJti])
+      .then(updatedRows);
+    await recordRevocations(manager, rows);
   }
+}
+
+interface RevokedRow {
+  jti: string;
+  user_id: string | null;
+}
+
+/** The rows of an `UPDATE … RETURNING` (TypeORM answers `[rows, count]` for an UPDATE). */
+const updatedRows = (result: unknown): RevokedRow[] => (Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as RevokedRow[]) : ((result as RevokedRow[]) ?? []));
+
+/**
+ * `auth.token_revoked` for each revoked user token, in the revoking transaction (live push disconnects
+ * the token's sockets; README "Notifications and live push"). Admin tokens have no sockets.
+ */
+async function recordRevocations(m: EntityManager, rows: readonly RevokedRow[]): Promise<void> {
+  const events = rows
+    .filter((r): r is RevokedRow & { user_id: string } => !!r.user_id)
+    .map((r) => ({ type: 'auth.token_revoked' as const, aggregateType: 'auth_token', aggregateId: r.jti, actorId: r.user_id, payload: { jti: r.jti, user_id: r.user_id } }));
+  if (events.length) await recordEvents(m, ...events);
 }

@@ -6,7 +6,8 @@ import { Access } from '../../common/access/access.decorator';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
 import { Scope } from '../../common/access/scope';
-import { type BodyRef, findScoped, scopedQuery } from '../../common/access/tenant-policy';
+import { type BodyRef, findScoped, type PlatformReach, scopedQuery } from '../../common/access/tenant-policy';
+import type { WriteAudit } from '../../common/records/write-audit';
 import { Page, withMessage } from '../../common/http/envelope';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
@@ -144,27 +145,45 @@ export class AssetSpecificationsService {
   }
 
   list(companyId: string, query: AssetSpecificationQuery) {
+    return this.page(companyId, query, AssetSpecificationDto.of);
+  }
+
+  /** The specifications of the companies an administrator's `reach` covers, each with its company. */
+  listAcross(reach: PlatformReach, query: AssetSpecificationQuery) {
+    return this.page(reach, query, (s) => ({ ...AssetSpecificationDto.of(s), company_id: s.companyId }));
+  }
+
+  /** The company of a live specification, or null: an administrator names one by id alone. */
+  companyOf(id: string): Promise<string | null> {
+    return this.records.companyOf(id);
+  }
+
+  private page<R>(companyId: string | PlatformReach, query: AssetSpecificationQuery, map: (s: AssetSpecification) => R) {
     const qb = this.records.query(companyId, 'e');
     if (query.active !== undefined) qb.andWhere('e.active = :active', { active: query.active });
     if (query.asset_category_id) qb.andWhere('e.assetCategoryId = :cat', { cat: query.asset_category_id });
     if (query.asset_style_id) qb.andWhere('e.assetStyleId = :style', { style: query.asset_style_id });
     if (query.q) qb.andWhere('e.name ILIKE :q', { q: likePattern(query.q) });
-    return paginate(qb, query, { sortable: { created_at: 'e.createdAt', name: 'e.name', size: 'e.size' }, map: AssetSpecificationDto.of });
+    return paginate(qb, query, { sortable: { created_at: 'e.createdAt', name: 'e.name', size: 'e.size' }, map });
   }
 
   async get(companyId: string, id: string) {
     return AssetSpecificationDto.of(await this.records.find(companyId, id));
   }
 
-  async create(actor: Actor, companyId: string, dto: CreateAssetSpecificationDto) {
+  /** `audit` (platform administration) records the write in its transaction. */
+  async create(actor: Pick<Actor, 'id'>, companyId: string, dto: CreateAssetSpecificationDto, audit?: WriteAudit) {
     const values = specValues(dto);
     checkWeights(values);
-    return AssetSpecificationDto.of(await this.records.create(actor, companyId, values, { before: (m) => this.checkRefs(m, companyId, dto) }));
+    return AssetSpecificationDto.of(
+      await this.records.create(actor, companyId, values, { before: (m) => this.checkRefs(m, companyId, dto), ...(audit && { audit: { write: audit, view: AssetSpecificationDto.of } }) }),
+    );
   }
 
-  async update(actor: Actor, companyId: string, id: string, dto: UpdateAssetSpecificationDto) {
+  async update(actor: Pick<Actor, 'id'>, companyId: string, id: string, dto: UpdateAssetSpecificationDto, audit?: WriteAudit) {
     const values = specValues(dto);
     const row = await this.records.update(actor, companyId, id, values, {
+      ...(audit && { audit: { write: audit, view: AssetSpecificationDto.of } }),
       before: async (m, current) => {
         checkWeights({
           maxWeightKg: values.maxWeightKg !== undefined ? values.maxWeightKg : current.maxWeightKg,

@@ -12,6 +12,8 @@ import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
 import { CompanyRecords } from '../../common/records/company-records';
 import { recordEvents } from '../../common/outbox/outbox';
 import { PlanLimits } from '../../common/records/plan-limits';
+import type { PlatformReach } from '../../common/access/tenant-policy';
+import type { WriteAudit } from '../../common/records/write-audit';
 import { InUseRegistry } from '../../common/records/in-use';
 import { EnumField, EnumQuery, PartialInput, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
 import { AssetPlaces } from './asset-places';
@@ -245,13 +247,27 @@ export class AssetsService implements OnModuleInit {
   }
 
   list(companyId: string, query: AssetQuery) {
+    return this.page(companyId, query, AssetDto.of);
+  }
+
+  /** The assets of the companies an administrator's `reach` covers, each with its company. */
+  listAcross(reach: PlatformReach, query: AssetQuery) {
+    return this.page(reach, query, (a) => ({ ...AssetDto.of(a), company_id: a.companyId }));
+  }
+
+  /** The company of a live asset, or null: an administrator names one by id alone. */
+  companyOf(id: string): Promise<string | null> {
+    return this.records.companyOf(id);
+  }
+
+  private page<R>(companyId: string | PlatformReach, query: AssetQuery, map: (a: Asset) => R) {
     const qb = this.records.query(companyId, 'e');
     if (query.status) qb.andWhere('e.status = :status', { status: query.status });
     if (query.condition) qb.andWhere('e.condition = :condition', { condition: query.condition });
     if (query.asset_specification_id) qb.andWhere('e.assetSpecificationId = :spec', { spec: query.asset_specification_id });
     if (query.home_lot_id) qb.andWhere('e.homeLotId = :lot', { lot: query.home_lot_id });
     if (query.q) qb.andWhere('(e.code ILIKE :q OR e.serial ILIKE :q)', { q: likePattern(query.q) });
-    return paginate(qb, query, { sortable: { created_at: 'e.createdAt', code: 'e.code', status: 'e.status' }, map: AssetDto.of });
+    return paginate(qb, query, { sortable: { created_at: 'e.createdAt', code: 'e.code', status: 'e.status' }, map });
   }
 
   /** One live asset of the company (404 otherwise); pass `m` inside a transaction. */
@@ -259,9 +275,11 @@ export class AssetsService implements OnModuleInit {
     return AssetDto.of(await this.records.find(companyId, id, m));
   }
 
-  async create(actor: Actor, companyId: string, dto: CreateAssetDto): Promise<AssetDto> {
+  /** `audit` (platform administration) records the write in its transaction. */
+  async create(actor: Pick<Actor, 'id'>, companyId: string, dto: CreateAssetDto, audit?: WriteAudit): Promise<AssetDto> {
     const values: Partial<Asset> = { ...assetValues(dto), status: 'available' };
     const row = await this.records.create(actor, companyId, values, {
+      ...(audit && { audit: { write: audit, view: AssetDto.of } }),
       before: async (m) => {
         // The company's plan limits its live assets (403 PLAN_LIMIT; README "Subscriptions and plans").
         await this.limits.assertBelow(m, companyId, 'assets', () => m.count(Asset, { where: { companyId } }));
@@ -276,8 +294,9 @@ export class AssetsService implements OnModuleInit {
     return AssetDto.of(row);
   }
 
-  async update(actor: Actor, companyId: string, id: string, dto: UpdateAssetDto): Promise<AssetDto> {
+  async update(actor: Pick<Actor, 'id'>, companyId: string, id: string, dto: UpdateAssetDto, audit?: WriteAudit): Promise<AssetDto> {
     const row = await this.records.update(actor, companyId, id, { ...assetValues(dto), status: dto.status }, {
+      ...(audit && { audit: { write: audit, view: AssetDto.of } }),
       before: async (m, current) => {
         await this.specs.assertOwned(m, companyId, [{ field: 'asset_specification_id', id: dto.asset_specification_id }]);
         await this.places.assertOwned(m, 'lot', companyId, [{ field: 'home_lot_id', id: dto.home_lot_id }]);

@@ -18,6 +18,8 @@ export abstract class CompanyOwned extends BaseEntity {
 @Entity('waste_types')
 @ForeignKey('companies', ['companyId'], ['id'], { name: 'waste_types_company_id_fkey' })
 @Index('idx_waste_types_company_id', ['companyId', 'createdAt'])
+// The platform administrators' list across companies (migration 1764400004000-Platform).
+@Index('idx_waste_types_created', ['createdAt', 'id'])
 @Index('idx_waste_types_company_hazardous', ['companyId', 'hazardous'])
 @Index('idx_waste_types_company_active', ['companyId', 'active'])
 // Expression index UNIQUE (company_id, lower(code)) WHERE deleted_at IS NULL: TypeORM cannot express it, so it is declared by name and left alone.
@@ -60,6 +62,8 @@ export type SizeUnit = (typeof SIZE_UNITS)[number];
 @Entity('asset_specifications')
 @ForeignKey('companies', ['companyId'], ['id'], { name: 'asset_specifications_company_id_fkey' })
 @Index('idx_asset_specifications_company_id', ['companyId', 'createdAt'])
+// The platform administrators' list across companies (migration 1764400004000-Platform).
+@Index('idx_asset_specifications_created', ['createdAt', 'id'])
 @Index('idx_asset_specifications_company_active', ['companyId', 'active'])
 // Expression index UNIQUE (company_id, lower(name)) WHERE deleted_at IS NULL: TypeORM cannot express it, so it is declared by name and left alone.
 @Index('uq_asset_specifications_company_name', { synchronize: false })
@@ -125,6 +129,8 @@ export type LocationType = (typeof LOCATION_TYPES)[number];
 @Entity('assets')
 @ForeignKey('companies', ['companyId'], ['id'], { name: 'assets_company_id_fkey' })
 @Index('idx_assets_company_id', ['companyId', 'createdAt'])
+// The platform administrators' list across companies (migration 1764400004000-Platform).
+@Index('idx_assets_created', ['createdAt', 'id'])
 @Index('idx_assets_company_status', ['companyId', 'status'])
 @Index('idx_assets_location', ['locationType', 'locationId'])
 // Expression index UNIQUE (company_id, lower(code)) WHERE deleted_at IS NULL: TypeORM cannot express it, so it is declared by name and left alone.

@@ -5,11 +5,12 @@ import { AssetPlaces } from './asset-places';
 import { AssetsController, AssetsService } from './assets';
 import { CustomerCatalogueController } from './customer';
 import { WasteTypesController, WasteTypesService } from './waste-types';
+import { CatalogueReadModel } from './catalogue-read-model';
 
 /** Waste types, asset categories and styles, asset specifications (with their waste types), assets. */
 @Module({
   controllers: [WasteTypesController, AssetCategoriesController, AssetStylesController, AssetSpecificationsController, AssetsController, CustomerCatalogueController],
-  providers: [WasteTypesService, AssetCategoriesService, AssetStylesService, AssetSpecificationsService, SpecWasteTypesService, CustomerCatalogueService, AssetsService, AssetPlaces],
-  exports: [AssetsService, WasteTypesService, AssetSpecificationsService, CustomerCatalogueService, AssetPlaces],
+  providers: [WasteTypesService, AssetCategoriesService, AssetStylesService, AssetSpecificationsService, SpecWasteTypesService, CustomerCatalogueService, AssetsService, AssetPlaces, CatalogueReadModel],
+  exports: [AssetsService, WasteTypesService, AssetSpecificationsService, CustomerCatalogueService, AssetPlaces, CatalogueReadModel],
 })
 export class CatalogueModule {}

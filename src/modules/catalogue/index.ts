@@ -12,3 +12,8 @@ export { AssetDto } from './assets';
 /** The asset specification row type (the entity class stays inside catalogue). */
 export type { AssetSpecification } from './catalogue.entities';
 export { specificationNameSql, wasteTypeNameSql } from './catalogue-sql';
+export { AssetQuery, CreateAssetDto, UpdateAssetDto } from './assets';
+export { AssetSpecificationDto, AssetSpecificationQuery, CreateAssetSpecificationDto, UpdateAssetSpecificationDto } from './asset-specifications';
+export { WasteTypeDto, WasteTypeQuery } from './waste-types';
+/** Reads for the reports module (asset utilisation, counts). */
+export { CatalogueReadModel } from './catalogue-read-model';

@@ -8,7 +8,7 @@ import { withMessage } from '../../common/http/envelope';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
-import type { BodyRef } from '../../common/access/tenant-policy';
+import type { BodyRef, PlatformReach } from '../../common/access/tenant-policy';
 import { CompanyRecords } from '../../common/records/company-records';
 import { InUseRegistry } from '../../common/records/in-use';
 import { BoolField, BoolQuery, PartialInput, TextField } from '../../common/validation/fields';
@@ -96,8 +96,16 @@ export class WasteTypesService {
     });
   }
 
-  /** Filters shared by the company and customer lists. */
-  filtered(companyId: string, query: WasteTypeQuery) {
+  /** The waste types of the companies an administrator's `reach` covers, each with its company. */
+  listAcross(reach: PlatformReach, query: WasteTypeQuery) {
+    return paginate(this.filtered(reach, query), query, {
+      sortable: { created_at: 'e.createdAt', name: 'e.name', code: 'e.code' },
+      map: (w) => ({ ...WasteTypeDto.of(w), company_id: w.companyId }),
+    });
+  }
+
+  /** Filters shared by the company, customer and administrators' lists. */
+  filtered(companyId: string | PlatformReach, query: WasteTypeQuery) {
     const qb = this.records.query(companyId, 'e');
     if (query.hazardous !== undefined) qb.andWhere('e.hazardous = :hazardous', { hazardous: query.hazardous });
     if (query.active !== undefined) qb.andWhere('e.active = :active', { active: query.active });

@@ -2,10 +2,41 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
+import { Page } from '../../common/http/envelope';
+import { likePattern, PageQuery, paginate } from '../../common/http/pagination';
 import { recordEvents } from '../../common/outbox/outbox';
-import { CompanyDto, CreateCompanyDto } from './company.dto';
-import { Company } from './company.entity';
+import type { WriteAudit } from '../../common/records/write-audit';
+import { CompanyDto, CompanyWithPlatformDto, CreateCompanyDto } from './company.dto';
+import { Company, CompanyStatus } from './company.entity';
 import { CompanySummaries, CompanySummaryDto, UsersService } from '../users';
+
+/** The administrators' list of companies: `status`, `q` (name, e-mail), `from`/`to` (created, UTC dates). */
+export interface CompanyListFilter extends PageQuery {
+  status?: CompanyStatus;
+  from?: string;
+  to?: string;
+}
+
+/** The owner user an administrator creates with a company. */
+export interface NewCompanyOwner {
+  name: string;
+  email: string;
+  phone?: string;
+  password?: string;
+}
+
+/** Platform settings changes (undefined = unchanged; a feature flag set to null is removed). */
+export interface PlatformChanges {
+  platform_fee_bps?: number | null;
+  plan_override?: string | null;
+  feature_flags?: Record<string, boolean | null>;
+}
+
+/** What payments reads of a company's platform settings. */
+export interface CompanyPlatformSettings {
+  platformFeeBps: number | null;
+  planOverride: string | null;
+}
 
 /** What a document prints of its company. */
 export interface CompanyLetterhead {
@@ -73,22 +104,125 @@ export class CompaniesService implements OnModuleInit {
     if (actor.type !== 'company') throw ApiError.forbidden('WRONG_ACTOR', 'Only company users create a company.');
     const company = await this.ds.transaction(async (m) => {
       if (await this.users.lockCompanyOf(m, actor.id)) throw ApiError.conflict('COMPANY_EXISTS', 'You already have a company.');
-      const saved = await m.save(
-        m.create(Company, {
-          ownerId: actor.id,
-          name: dto.name,
-          email: dto.email ?? null,
-          phone: dto.phone ?? null,
-          address: dto.address ?? null,
-          timezone: dto.timezone ?? 'UTC',
-          currency: dto.currency ?? 'USD',
-          status: 'active',
-        }),
-      );
-      await this.users.assignCompany(m, actor.id, saved.id);
-      await recordEvents(m, { type: 'company.created', aggregateType: 'company', aggregateId: saved.id, companyId: saved.id, actorId: actor.id, payload: { name: saved.name } });
-      return saved;
+      return this.insert(m, actor.id, actor.id, dto);
     });
     return CompanyDto.of(company);
   }
+
+  /**
+   * An administrator creates a company with its owner (a new company user, e-mail unique: 409
+   * EMAIL_TAKEN) in one transaction, the same rows as registration followed by `/company/create`.
+   */
+  async createWithOwner(actorId: string, dto: CreateCompanyDto, owner: NewCompanyOwner, audit?: WriteAudit): Promise<CompanyWithPlatformDto> {
+    return this.ds.transaction(async (m) => {
+      const user = await this.users.create(m, { type: 'company', name: owner.name, email: owner.email, phone: owner.phone ?? null, password: owner.password ?? null });
+      const saved = CompanyWithPlatformDto.withPlatform(await this.insert(m, user.id, actorId, dto));
+      await audit?.(m, { id: saved.id, before: null, after: saved });
+      return saved;
+    });
+  }
+
+  /** The company row, the owner's membership and `company.created`, in the caller's transaction. */
+  private async insert(m: EntityManager, ownerId: string, actorId: string, dto: CreateCompanyDto): Promise<Company> {
+    const saved = await m.save(
+      m.create(Company, {
+        ownerId,
+        name: dto.name,
+        email: dto.email ?? null,
+        phone: dto.phone ?? null,
+        address: dto.address ?? null,
+        timezone: dto.timezone ?? 'UTC',
+        currency: dto.currency ?? 'USD',
+        status: 'active',
+      }),
+    );
+    await this.users.assignCompany(m, ownerId, saved.id);
+    await recordEvents(m, { type: 'company.created', aggregateType: 'company', aggregateId: saved.id, companyId: saved.id, actorId, payload: { name: saved.name } });
+    return m.findOneByOrFail(Company, { id: saved.id });
+  }
+
+  // ------------------------------------------------------------ platform administration (README "Platform administration")
+
+  /** Every company (deleted ones left out), for the platform's administrators. */
+  listAcross(query: CompanyListFilter): Promise<Page<CompanyWithPlatformDto>> {
+    const qb = this.ds.getRepository(Company).createQueryBuilder('c');
+    if (query.status) qb.andWhere('c.status = :status', { status: query.status });
+    if (query.q) qb.andWhere('(c.name ILIKE :q OR c.email ILIKE :q)', { q: likePattern(query.q) });
+    if (query.from) qb.andWhere(`c.createdAt >= ((:from)::date)::timestamp AT TIME ZONE 'UTC'`, { from: query.from });
+    if (query.to) qb.andWhere(`c.createdAt < ((:to)::date + 1)::timestamp AT TIME ZONE 'UTC'`, { to: query.to });
+    return paginate(qb, query, { sortable: { created_at: 'c.createdAt', name: 'c.name' }, map: CompanyWithPlatformDto.withPlatform });
+  }
+
+  /** A live company with its platform settings, else 404. */
+  async withPlatform(id: string, m: EntityManager = this.ds.manager): Promise<CompanyWithPlatformDto> {
+    const c = await m.getRepository(Company).findOneBy({ id });
+    if (!c) throw ApiError.notFound('Company');
+    return CompanyWithPlatformDto.withPlatform(c);
+  }
+
+  /**
+   * Activates or deactivates a company (repeating its state: 409 INVALID_TRANSITION). The access guard
+   * reads the status on every request, so its users' role routes answer 403 COMPANY_INACTIVE at once.
+   */
+  async setStatus(actorId: string, id: string, to: CompanyStatus, audit?: WriteAudit): Promise<CompanyWithPlatformDto> {
+    return this.ds.transaction(async (m) => {
+      const c = await this.lock(m, id);
+      if (c.status === to) throw ApiError.invalidTransition(c.status, to, 'Company');
+      const before = CompanyWithPlatformDto.withPlatform(c);
+      await m.update(Company, { id }, { status: to });
+      await recordEvents(m, { type: `company.${to === 'active' ? 'activated' : 'deactivated'}`, aggregateType: 'company', aggregateId: id, companyId: id, actorId, payload: { from: c.status, to } });
+      const after = await this.withPlatform(id, m);
+      await audit?.(m, { id, before, after });
+      return after;
+    });
+  }
+
+  /** Changes the platform settings (fields given; a flag set to null is removed). */
+  async updatePlatform(actorId: string, id: string, changes: PlatformChanges, audit?: WriteAudit): Promise<CompanyWithPlatformDto> {
+    return this.ds.transaction(async (m) => {
+      const c = await this.lock(m, id);
+      const before = CompanyWithPlatformDto.withPlatform(c);
+      const patch: Partial<Company> = {};
+      if (changes.platform_fee_bps !== undefined) patch.platformFeeBps = changes.platform_fee_bps;
+      if (changes.plan_override !== undefined) patch.planOverride = changes.plan_override;
+      if (changes.feature_flags !== undefined) {
+        const flags = { ...(c.featureFlags ?? {}) };
+        for (const [k, v] of Object.entries(changes.feature_flags)) {
+          if (v === null) delete flags[k];
+          else flags[k] = v;
+        }
+        patch.featureFlags = flags;
+      }
+      if (Object.keys(patch).length) await m.update(Company, { id }, patch);
+      await recordEvents(m, { type: 'company.platform_updated', aggregateType: 'company', aggregateId: id, companyId: id, actorId, payload: { fields: Object.keys(changes) } });
+      const after = await this.withPlatform(id, m);
+      await audit?.(m, { id, before, after });
+      return after;
+    });
+  }
+
+  /** The platform settings payments applies (fee, plan override); null when the company is gone. */
+  async platformSettings(companyId: string, m: EntityManager = this.ds.manager): Promise<CompanyPlatformSettings | null> {
+    const c = await m.getRepository(Company).findOne({ select: { id: true, platformFeeBps: true, planOverride: true }, where: { id: companyId } });
+    return c && { platformFeeBps: c.platformFeeBps, planOverride: c.planOverride };
+  }
+
+  /** Reports (admin dashboard): live companies per status, and those created in [from, to] (UTC dates). One statement. */
+  async statusCounts(from: string, to: string): Promise<{ status: CompanyStatus; total: number; created: number }[]> {
+    const rows = await this.ds.query<{ status: CompanyStatus; total: number; created: number }[]>(
+      `SELECT status, count(*)::int AS total, (count(*) FILTER (WHERE created_at >= $1::date AND created_at < $2::date + 1))::int AS created
+         FROM companies WHERE deleted_at IS NULL GROUP BY status ORDER BY status`,
+      [from, to],
+    );
+    return rows.map((r) => ({ status: r.status, total: Number(r.total), created: Number(r.created) }));
+  }
+
+  private async lock(m: EntityManager, id: string): Promise<Company> {
+    const c = await m.findOne(Company, { where: { id }, lock: { mode: 'pessimistic_write' } });
+    if (!c) throw ApiError.notFound('Company');
+    return c;
+  }
 }
+
+/** SQL for the time zone of the company whose id is in `idColumn` (UTC when it is gone), for another module's lists. */
+export const companyTimezoneSql = (idColumn: string) => `coalesce((SELECT tz.timezone FROM companies tz WHERE tz.id = ${idColumn}), 'UTC')`;

@@ -6,6 +6,7 @@ import { findScoped } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
 import { recordEvents } from '../../common/outbox/outbox';
+import type { WriteAudit } from '../../common/records/write-audit';
 import { UserDto } from '../users';
 import { CompanyDto } from './company.dto';
 import { Company } from './company.entity';
@@ -26,10 +27,12 @@ export class CompanyAdminService {
     private readonly settings: CompanySettingsService,
   ) {}
 
-  async updateCompany(companyId: string, actorId: string, dto: UpdateCompanyDto): Promise<CompanyDto> {
+  /** `audit` (platform administration) is called in the same transaction with the company before and after. */
+  async updateCompany(companyId: string, actorId: string, dto: UpdateCompanyDto, audit?: WriteAudit): Promise<CompanyDto> {
     const company = await this.ds.transaction(async (m) => {
       const c = await m.findOne(Company, { where: { id: companyId }, lock: { mode: 'pessimistic_write' } });
       if (!c) throw ApiError.notFound('Company');
+      const before = CompanyDto.of(c);
       if (dto.name !== undefined) c.name = dto.name;
       if (dto.email !== undefined) c.email = dto.email || null;
       if (dto.phone !== undefined) c.phone = dto.phone || null;
@@ -39,6 +42,7 @@ export class CompanyAdminService {
       const saved = await m.save(c);
       await this.settings.mirrorCompany(m, saved);
       await recordEvents(m, { type: 'company.updated', aggregateType: 'company', aggregateId: companyId, companyId, actorId, payload: { fields: Object.keys(dto) } });
+      await audit?.(m, { id: companyId, before, after: CompanyDto.of(saved) });
       return saved;
     });
     return CompanyDto.of(company);

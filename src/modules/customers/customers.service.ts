@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
@@ -11,7 +11,9 @@ import type { UserStatus } from '../users';
 import { CustomerDto, CustomerListQuery, CustomerProfileDto, UpdateCustomerDto, UpdateCustomerProfileDto } from './customer.dto';
 import { Customer } from './customer.entity';
 import { MemberProfiles, UsersService } from '../users';
-import { MemberDirectory } from './member-directory';
+import { Loaded, MemberDirectory } from './member-directory';
+import type { PlatformReach } from '../../common/access/tenant-policy';
+import type { WriteAudit } from '../../common/records/write-audit';
 
 /** Customers as the company manages them, and a customer's own profile. */
 @Injectable()
@@ -49,23 +51,41 @@ export class CustomersService implements OnModuleInit {
   }
 
   list(companyId: string, query: CustomerListQuery): Promise<Page<CustomerDto>> {
-    return this.directory.list(this.ds.manager, companyId, query, CustomerDto.of, (qb) => {
+    return this.page(companyId, query, CustomerDto.of);
+  }
+
+  /** The customers of the companies an administrator's `reach` covers, each with its company. */
+  listAcross(reach: PlatformReach, query: CustomerListQuery): Promise<Page<CustomerDto & { company_id: string }>> {
+    return this.page(reach, query, (c) => ({ ...CustomerDto.of(c), company_id: c.companyId }));
+  }
+
+  /** The company of a customer, or null: an administrator names a customer by id alone. */
+  companyOf(id: string): Promise<string | null> {
+    return this.directory.companyOf(this.ds.manager, id);
+  }
+
+  private page<R>(companyId: string | PlatformReach, query: CustomerListQuery, map: (c: Loaded<Customer>) => R): Promise<Page<R>> {
+    return this.directory.list(this.ds.manager, companyId, query, map, (qb) => {
       if (query.tax_exempt !== undefined) qb.andWhere('p.taxExempt = :taxExempt', { taxExempt: query.tax_exempt });
       if (query.pricing_profile_id) qb.andWhere('p.pricingProfileId = :pp', { pp: query.pricing_profile_id });
     });
   }
 
-  async update(actor: Actor, companyId: string, id: string, dto: UpdateCustomerDto): Promise<CustomerDto> {
+  /** `audit` (platform administration) is called in the same transaction with the customer before and after. */
+  async update(actor: Actor, companyId: string, id: string, dto: UpdateCustomerDto, audit?: WriteAudit): Promise<CustomerDto> {
     const saved = await this.ds.transaction(async (m) => {
       const customer = await this.directory.find(m, Scope.company(companyId), id, true);
+      const before = CustomerDto.of(customer);
       if (dto.pricing_profile_id) await this.assertPricingProfile(m, companyId, dto.pricing_profile_id);
-      return this.directory.update(m, actor.id, customer, dto, {
+      const saved = await this.directory.update(m, actor.id, customer, dto, {
         billingName: dto.billing_name,
         billingEmail: dto.billing_email,
         taxExempt: dto.tax_exempt,
         notes: dto.notes,
         pricingProfileId: dto.pricing_profile_id,
       });
+      await audit?.(m, { id, before, after: CustomerDto.of(saved) });
+      return saved;
     });
     return CustomerDto.of(saved);
   }
@@ -85,6 +105,24 @@ export class CustomersService implements OnModuleInit {
       return this.directory.update(m, actor.id, customer, dto, { billingName: dto.billing_name, billingEmail: dto.billing_email });
     });
     return CustomerProfileDto.of(saved);
+  }
+
+  /** The customer's demerit standing (accountability keeps it; placement reads it). Zero and not blocked when the row is absent. */
+  async demerit(m: EntityManager, companyId: string, customerId: string): Promise<{ points: number; blocked: boolean }> {
+    const row = await m.findOne(Customer, { select: { id: true, demeritPoints: true, demeritBlocked: true }, where: { id: customerId, companyId } });
+    return { points: row?.demeritPoints ?? 0, blocked: row?.demeritBlocked ?? false };
+  }
+
+  /** Reports (customers report): the demerit standing of many customers (absent ones left out). One statement. */
+  async demeritOf(customerIds: readonly string[], m: EntityManager = this.ds.manager): Promise<Map<string, { points: number; blocked: boolean }>> {
+    if (!customerIds.length) return new Map();
+    const rows = await m.find(Customer, { select: { id: true, demeritPoints: true, demeritBlocked: true }, where: { id: In([...customerIds]) } });
+    return new Map(rows.map((r) => [r.id, { points: r.demeritPoints, blocked: r.demeritBlocked }]));
+  }
+
+  /** Written by accountability in the transaction that changes the customer's violations (or when points leave the window). */
+  async setDemerit(m: EntityManager, companyId: string, customerId: string, standing: { points: number; blocked: boolean }): Promise<void> {
+    await m.update(Customer, { id: customerId, companyId }, { demeritPoints: standing.points, demeritBlocked: standing.blocked });
   }
 
   /** A live pricing profile of the company (asked of pricing); else 422. */

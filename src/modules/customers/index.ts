@@ -12,3 +12,4 @@ export { MemberDirectory } from './member-directory';
 export { MembersModule } from './members.module';
 export { MembersService } from './members.service';
 export { CreateMemberDto, MemberDto } from './member.dto';
+export { CustomerDto, CustomerListQuery, UpdateCustomerDto } from './customer.dto';

@@ -1,7 +1,7 @@
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { Scope } from '../../common/access/scope';
-import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
+import { companyOfRow, findScoped, PlatformReach, reachQuery } from '../../common/access/tenant-policy';
 import { likePattern, PageQuery, paginate } from '../../common/http/pagination';
 import { Page } from '../../common/http/envelope';
 import { recordEvents } from '../../common/outbox/outbox';
@@ -54,9 +54,17 @@ export class MemberDirectory<P extends MemberProfile> {
     return row as Loaded<P>;
   }
 
-  /** A page of the company's members: `q` on name, e-mail and phone; `status` filter. */
-  list<R>(m: EntityManager, companyId: string, query: MemberListQuery, map: (p: Loaded<P>) => R, extra?: (qb: SelectQueryBuilder<P>) => void): Promise<Page<R>> {
-    const qb = scopedQuery(m, this.entity, Scope.company(companyId), 'p').innerJoinAndSelect('p.user', 'u');
+  /** The company of a member (null when there is none): an administrator names a member by id alone. */
+  companyOf(m: EntityManager, id: string): Promise<string | null> {
+    return companyOfRow(m, this.entity, id);
+  }
+
+  /**
+   * A page of the company's members (or, for an administrator, of the companies `reach` covers): `q` on
+   * name, e-mail and phone; `status` filter.
+   */
+  list<R>(m: EntityManager, companyId: string | PlatformReach, query: MemberListQuery, map: (p: Loaded<P>) => R, extra?: (qb: SelectQueryBuilder<P>) => void): Promise<Page<R>> {
+    const qb = reachQuery(m, this.entity, typeof companyId === 'string' ? Scope.company(companyId) : companyId, 'p').innerJoinAndSelect('p.user', 'u');
     if (query.q) qb.andWhere('(u.name ILIKE :q OR u.email ILIKE :q OR u.phone ILIKE :q)', { q: likePattern(query.q) });
     if (query.status) qb.andWhere('u.status = :status', { status: query.status });
     extra?.(qb);

@@ -27,6 +27,7 @@ import { CompanyJobsService } from './company-jobs.service';
 import { DispatchContextController } from './dispatch-context.controller';
 import { DispatchContextService } from './dispatch-context.service';
 import { RouteCollapseService } from './route-collapse.service';
+import { DispatchReadModel } from './dispatch-read-model';
 
 /**
  * Dispatch (layer 5, issue #11): assignment, the job tree, driver execution (start, evidence, issues,
@@ -48,8 +49,8 @@ const DRIVER_SIDE = {
 @Module({
   imports: [JobsModule, OrdersModule, CatalogueModule, SitesModule, FleetModule, DriversModule, CustomersModule, AttendanceModule, MediaModule, QrCodesModule, UsersModule, CompaniesModule],
   controllers: [...COMPANY_SIDE.controllers, ...DRIVER_SIDE.controllers],
-  providers: [...COMPANY_SIDE.providers, ...DRIVER_SIDE.providers],
+  providers: [...COMPANY_SIDE.providers, ...DRIVER_SIDE.providers, DispatchReadModel],
   // The leave hook of assignment: the leaves module registers its calendar with it (assignment-leave-check.ts).
-  exports: [DriverLeaveCheck],
+  exports: [DriverLeaveCheck, DispatchReadModel],
 })
 export class DispatchModule {}

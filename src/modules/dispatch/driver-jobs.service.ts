@@ -4,6 +4,7 @@ import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { scopedQuery } from '../../common/access/tenant-policy';
 import { todayIn } from '../../common/dates';
+import { DriverLocations } from '../../common/live/driver-locations';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { AttendanceService } from '../attendance';
@@ -52,6 +53,7 @@ export class DriverJobsService {
     private readonly addresses: CustomerAddressesService,
     private readonly trucks: TrucksService,
     private readonly attendance: AttendanceService,
+    private readonly locations: DriverLocations,
   ) {}
 
   /** The company's date today (the caller's query brought the time zone; else it is read). */
@@ -129,7 +131,7 @@ export class DriverJobsService {
    * The newest point (by `recorded_at`) goes on the job, and the truck's position follows.
    */
   async sendLocation(scope: Scope, id: string, d: SendLocationDto): Promise<JobLocationDto> {
-    return this.ds.transaction(async (m) => {
+    const point = await this.ds.transaction(async (m) => {
       const job = await this.jobs.lock(m, scope, id);
       if (job.status !== 'in_progress') throw ApiError.conflict('JOB_STATE', `Locations are sent for a job in progress; this job is ${job.status}.`);
       const driverId = job.driverId!;
@@ -156,8 +158,12 @@ export class DriverJobsService {
         if (job.truckId) await this.trucks.follow(m, job.companyId, job.truckId, d.lat, d.lng, recordedAt);
       }
       const saved = await m.findOneByOrFail(JobLocation, { id: point.id });
-      return JobLocationDto.of(saved);
+      return { saved, orderId: job.orderId };
     });
+    // After the commit: the live view (company dispatch, the order's customer; README "Notifications and live push").
+    const { saved, orderId } = point;
+    this.locations.publish({ companyId: saved.companyId, driverId: saved.driverId, jobId: saved.jobId, orderId, lat: saved.lat, lng: saved.lng, recordedAt: saved.recordedAt });
+    return JobLocationDto.of(saved);
   }
 
   // ------------------------------------------------------------------ shared by the driver's views

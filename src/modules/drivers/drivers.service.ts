@@ -4,7 +4,8 @@ import { CompaniesService } from '../companies';
 import { ApiError } from '../../common/http/api-error';
 import { PlanLimits } from '../../common/records/plan-limits';
 import { DataSource, EntityManager } from 'typeorm';
-import { assertReachable, scopedQuery, type BodyRef } from '../../common/access/tenant-policy';
+import { assertReachable, scopedQuery, type BodyRef, type PlatformReach } from '../../common/access/tenant-policy';
+import type { WriteAudit } from '../../common/records/write-audit';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { Page } from '../../common/http/envelope';
@@ -51,10 +52,24 @@ export class DriversService implements OnModuleInit {
     return this.directory.list(this.ds.manager, companyId, query, DriverDto.of);
   }
 
-  async update(actor: Actor, companyId: string, id: string, dto: UpdateDriverDto): Promise<DriverDto> {
+  /** The drivers of the companies an administrator's `reach` covers, each with its company. */
+  listAcross(reach: PlatformReach, query: DriverListQuery): Promise<Page<DriverDto & { company_id: string }>> {
+    return this.directory.list(this.ds.manager, reach, query, (d) => ({ ...DriverDto.of(d), company_id: d.companyId }));
+  }
+
+  /** The company of a driver, or null: an administrator names a driver by id alone. */
+  companyOf(id: string): Promise<string | null> {
+    return this.directory.companyOf(this.ds.manager, id);
+  }
+
+  /** `audit` (platform administration) is called in the same transaction with the driver before and after. */
+  async update(actor: Actor, companyId: string, id: string, dto: UpdateDriverDto, audit?: WriteAudit): Promise<DriverDto> {
     const saved = await this.ds.transaction(async (m) => {
       const driver = await this.directory.find(m, Scope.company(companyId), id, true);
-      return this.directory.update(m, actor.id, driver, dto, { licenseNumber: dto.license_number, licenseExpiresOn: dto.license_expires_on, hiredOn: dto.hired_on, notes: dto.notes });
+      const before = DriverDto.of(driver);
+      const saved = await this.directory.update(m, actor.id, driver, dto, { licenseNumber: dto.license_number, licenseExpiresOn: dto.license_expires_on, hiredOn: dto.hired_on, notes: dto.notes });
+      await audit?.(m, { id, before, after: DriverDto.of(saved) });
+      return saved;
     });
     return DriverDto.of(saved);
   }
@@ -100,6 +115,13 @@ export class DriversService implements OnModuleInit {
       .addOrderBy('p.id', 'ASC');
     if (o.activeOnly) qb.andWhere(`u.status = 'active'`);
     return qb.getRawMany();
+  }
+
+  /** Reports (companies report): drivers per company (idx_drivers_company_id). */
+  async countsByCompany(companyIds: readonly string[], m: EntityManager = this.ds.manager): Promise<Map<string, number>> {
+    if (!companyIds.length) return new Map();
+    const rows = await m.query<{ company_id: string; n: number }[]>(`SELECT company_id, count(*)::int AS n FROM drivers WHERE company_id = ANY($1) GROUP BY company_id`, [[...companyIds]]);
+    return new Map(rows.map((r) => [r.company_id, Number(r.n)]));
   }
 
   async updateProfile(actor: Actor, companyId: string, dto: UpdateDriverProfileDto): Promise<DriverProfileDto> {

@@ -416,6 +416,17 @@ export class JobsService implements OnModuleInit {
               FROM jobs uj WHERE uj.order_id = ${orderIdColumn} AND uj.status = 'unassigned')`;
   }
 
+  /** The drivers with a job on the order that is not aborted (the order's chat members; chats ask at each request). */
+  async driversOnOrder(orderId: string, m: EntityManager = this.ds.manager): Promise<string[]> {
+    const rows: { driver_id: string }[] = await m.query(`SELECT DISTINCT driver_id FROM jobs WHERE order_id = $1 AND driver_id IS NOT NULL AND status <> 'aborted'`, [orderId]);
+    return rows.map((r) => r.driver_id);
+  }
+
+  /** SQL for "the driver bound as `:driverParam` has a job that is not aborted on the order in `orderIdColumn`" (the chats list of a driver). */
+  driverOnOrderSql(orderIdColumn: string, driverParam: string): string {
+    return `EXISTS (SELECT 1 FROM jobs dj WHERE dj.order_id = ${orderIdColumn} AND dj.driver_id = :${driverParam} AND dj.status <> 'aborted')`;
+  }
+
   // ── end of company-side dispatch reads ──
 
   // ── Driver-side reads (the driver's jobs, tracking, history, an order's jobs) ──
@@ -475,6 +486,23 @@ export class JobsService implements OnModuleInit {
       .andWhere('j.mergedIntoJobId IS NULL')
       .orderBy('j.sequence', 'ASC', 'NULLS LAST')
       .addOrderBy('j.createdAt', 'ASC')
+      .addOrderBy('j.id', 'ASC')
+      .take(limit)
+      .getMany();
+    return rows.map(view);
+  }
+
+  /** Reports (a customer's dashboard): the unfinished jobs of these orders from `from` on, soonest first, at most `limit` (idx_jobs_order). */
+  async upcomingOfOrders(companyId: string, orderIds: readonly string[], from: string, limit: number, m: EntityManager = this.ds.manager): Promise<JobView[]> {
+    if (!orderIds.length) return [];
+    const rows = await m
+      .createQueryBuilder(Job, 'j')
+      .where('j.companyId = :companyId AND j.orderId IN (:...orderIds)', { companyId, orderIds: [...orderIds] })
+      .andWhere(`j.status IN ('unassigned', 'assigned', 'in_progress')`)
+      .andWhere('j.scheduledDate >= :from', { from })
+      .andWhere('j.mergedIntoJobId IS NULL')
+      .orderBy('j.scheduledDate', 'ASC')
+      .addOrderBy('j.sequence', 'ASC', 'NULLS LAST')
       .addOrderBy('j.id', 'ASC')
       .take(limit)
       .getMany();

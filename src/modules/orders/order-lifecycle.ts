@@ -106,12 +106,12 @@ export class OrderLifecycle {
     order.number = Number(rows[0].number);
   }
 
-  /** Appends a bill's lines to the order (after its existing ones). */
-  async addLines(m: EntityManager, order: Order, bill: Bill, source: LineSource, changeRequestId: string | null = null): Promise<void> {
-    if (bill.lines.length === 0) return;
+  /** Appends a bill's lines to the order (after its existing ones); returns their ids, in order. */
+  async addLines(m: EntityManager, order: Order, bill: Bill, source: LineSource, changeRequestId: string | null = null): Promise<string[]> {
+    if (bill.lines.length === 0) return [];
     assertStorable(bill.lines.flatMap((l) => [l.quantity, l.unit_amount, l.amount]));
     const [{ next }] = await m.query<{ next: number }[]>(`SELECT coalesce(max(position), -1) + 1 AS next FROM order_lines WHERE order_id = $1`, [order.id]);
-    await m.insert(
+    const inserted = await m.insert(
       OrderLine,
       bill.lines.map((l, i) => ({
         companyId: order.companyId,
@@ -127,6 +127,7 @@ export class OrderLifecycle {
         voidedAt: null,
       })),
     );
+    return inserted.identifiers.map((x) => (x as { id: string }).id);
   }
 
   /**

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager, In, IsNull } from 'typeorm';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import type { AddressSnapshot } from '../customers';
 import { OrderLifecycle, paymentStatusOf, type ChangeActor } from './order-lifecycle';
-import { Order, type OrderStatus, type PaymentStatus } from './order.entity';
-import { finalBill, serviceFee } from './pricing-engine';
+import { Order, OrderLine, type OrderStatus, type PaymentStatus } from './order.entity';
+import { finalBill, flatFee, serviceFee, totalsOf } from './pricing-engine';
 import { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate, type PageQuery } from '../../common/http/pagination';
 import { scopedQuery } from '../../common/access/tenant-policy';
@@ -14,6 +14,7 @@ import { specificationNameSql, wasteTypeNameSql } from '../catalogue';
 import { userNameOrEmailMatches, userNameSql } from '../users';
 import type { JobsService } from '../jobs';
 import { parseOrderNumber } from './orders.dto';
+import { CompaniesService } from '../companies';
 
 /** What dispatch needs to know of an order to run its jobs (a plain copy, never the entity). */
 export interface OrderForJobs {
@@ -91,6 +92,25 @@ export interface DuesTotals {
 /** The orders with a balance (the partial indexes idx_orders_company_dues / idx_orders_customer_dues). */
 const DUE = `o.total_amount > o.paid_amount AND o.status <> 'rejected'`;
 
+/** An order marked overdue (or reminded) by the overdue job: `notice` 1 marked, 2 the 7-day reminder, 3 the 30-day one. */
+export interface OverdueOrder {
+  id: string;
+  companyId: string;
+  customerId: string;
+  number: number;
+  balanceAmount: number;
+  currency: string;
+  dueDate: string;
+  daysOverdue: number;
+  notice: 1 | 2 | 3;
+}
+
+/** Days overdue from which each notice is given: marked the day after the due date, reminders at 7 and 30 days. */
+export const OVERDUE_NOTICE_DAYS = [1, 7, 30] as const;
+
+/** The notices still to give (the partial index idx_orders_overdue_pending): none yet for this due date, or fewer than 3. */
+const NOTICE_PENDING = `(o.overdue_for IS DISTINCT FROM o.due_date OR o.overdue_notices < 3)`;
+
 const balanceOf = (o: Pick<Order, 'id' | 'companyId' | 'customerId' | 'number' | 'status' | 'paymentStatus' | 'totalAmount' | 'paidAmount' | 'currency' | 'dueDate'>): OrderBalance => ({
   id: o.id,
   companyId: o.companyId,
@@ -131,7 +151,10 @@ const forJobs = (o: Order): OrderForJobs => ({
  */
 @Injectable()
 export class OrderOperations {
-  constructor(private readonly lifecycle: OrderLifecycle) {}
+  constructor(
+    private readonly lifecycle: OrderLifecycle,
+    private readonly companies: CompaniesService,
+  ) {}
 
   /** The company's order, locked for the rest of the transaction; 404 when absent or another company's. */
   async lock(m: EntityManager, companyId: string, orderId: string): Promise<OrderForJobs> {
@@ -220,6 +243,45 @@ export class OrderOperations {
     });
   }
 
+  // ------------------------------------------------------------ policy fees (accountability, issue #14)
+
+  /**
+   * A policy fee (with the taxes the order's frozen terms put on fees) added to the order's bill as a
+   * `policy_fee` line of the final bill; totals and payment status follow. Returns the ids of the
+   * lines added (the fee, then its taxes) and their sum (0 and none for a zero fee).
+   */
+  async addViolationFee(m: EntityManager, companyId: string, orderId: string, amount: number, label: string): Promise<{ lineIds: string[]; amount: number }> {
+    const order = await this.lifecycle.lock(m, Scope.company(companyId), orderId);
+    const bill = flatFee(order.terms, 'policy_fee', label, amount);
+    const lineIds = await this.lifecycle.addLines(m, order, bill, 'final');
+    if (lineIds.length) await this.lifecycle.refreshTotals(m, order);
+    return { lineIds, amount: bill.total_amount };
+  }
+
+  /** Voids the lines `addViolationFee` added (a violation removed before any resolution): they stay on record, the balance goes down. */
+  async voidViolationFee(m: EntityManager, companyId: string, orderId: string, lineIds: readonly string[]): Promise<void> {
+    if (!lineIds.length) return;
+    const order = await this.lifecycle.lock(m, Scope.company(companyId), orderId);
+    await m.update(OrderLine, { orderId: order.id, id: In([...lineIds]), voidedAt: IsNull() }, { voidedAt: new Date() });
+    await this.lifecycle.refreshTotals(m, order);
+  }
+
+  /**
+   * Credits the lines `addViolationFee` added (a waived violation): a negated copy of each live one,
+   * described `<label>: <line>`, so the balance goes down by the fee and its taxes and the bill shows
+   * both. Returns the credit lines' ids and their sum (negative).
+   */
+  async creditViolationFee(m: EntityManager, companyId: string, orderId: string, lineIds: readonly string[], label: string): Promise<{ lineIds: string[]; amount: number }> {
+    if (!lineIds.length) return { lineIds: [], amount: 0 };
+    const order = await this.lifecycle.lock(m, Scope.company(companyId), orderId);
+    const lines = await m.find(OrderLine, { where: { orderId: order.id, id: In([...lineIds]), voidedAt: IsNull() }, order: { position: 'ASC' } });
+    if (!lines.length) return { lineIds: [], amount: 0 };
+    const credit = totalsOf(lines.map((l) => ({ kind: l.kind, description: `${label}: ${l.description}`, quantity: l.quantity, unit_amount: -l.unitAmount, amount: -l.amount })));
+    const ids = await this.lifecycle.addLines(m, order, credit, 'final');
+    await this.lifecycle.refreshTotals(m, order);
+    return { lineIds: ids, amount: credit.total_amount };
+  }
+
   // ------------------------------------------------------------ payments (issue #13)
 
   /** The order (the caller's scope: a customer reaches only theirs), locked for a payment; 404 otherwise. */
@@ -305,5 +367,50 @@ export class OrderOperations {
     const out = {} as DuesTotals;
     for (const k of ['orders_count', 'total_due_amount', 'overdue_count', 'overdue_amount', 'not_yet_due_amount', 'aged_0_30_amount', 'aged_31_60_amount', 'aged_61_90_amount', 'aged_90_plus_amount'] as const) out[k] = Number(row?.[k] ?? 0);
     return out;
+  }
+
+  // ------------------------------------------------------------ overdue (payments' scheduled job)
+
+  /**
+   * The companies that may have overdue notices to give at `now`: orders with a balance due before the
+   * latest "today" of any time zone (UTC's date + 1), with a notice pending. A superset: markOverdue
+   * decides with the company's own date.
+   */
+  async overdueCandidates(m: EntityManager, now: Date): Promise<string[]> {
+    const rows = await m.query<{ company_id: string }[]>(
+      `SELECT DISTINCT o.company_id FROM orders o WHERE ${DUE} AND ${NOTICE_PENDING} AND o.due_date < (($1::timestamptz AT TIME ZONE 'UTC')::date + 1)`,
+      [now],
+    );
+    return rows.map((r) => r.company_id);
+  }
+
+  /**
+   * Marks the company's orders overdue at `now` (the company's date): a balance (the dues lists'
+   * definition: not rejected, total above paid) and a due date before today. Each order gets one notice
+   * per due date and step (OVERDUE_NOTICE_DAYS: marked, 7 and 30 days; a late run gives only the highest
+   * step reached). Claims at most `limit` orders with `FOR UPDATE SKIP LOCKED` (another instance, or a
+   * payment holding an order, is skipped: the next run takes it) and returns those it marked; the caller
+   * records `order.overdue` for each in the same transaction.
+   */
+  async markOverdue(m: EntityManager, companyId: string, now: Date, limit: number): Promise<OverdueOrder[]> {
+    const tz = await this.companies.timezone(companyId, m);
+    const [{ today }] = await m.query<{ today: string }[]>(`SELECT (($1::timestamptz AT TIME ZONE $2)::date)::text AS today`, [now, tz]);
+    const days = `($2::date - o.due_date)`;
+    const level = `(CASE WHEN ${days} >= ${OVERDUE_NOTICE_DAYS[2]} THEN 3 WHEN ${days} >= ${OVERDUE_NOTICE_DAYS[1]} THEN 2 ELSE 1 END)`;
+    const given = `(CASE WHEN o.overdue_for = o.due_date THEN o.overdue_notices ELSE 0 END)`;
+    const rows = await m.query<{ id: string; number: number; customer_id: string; balance: number; currency: string; due_date: string; days: number; level: number }[]>(
+      `WITH c AS (
+         SELECT o.id, ${days} AS days, ${level} AS level FROM orders o
+          WHERE o.company_id = $1 AND ${DUE} AND ${NOTICE_PENDING} AND o.due_date < $2::date AND ${level} > ${given}
+          ORDER BY o.due_date, o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED),
+       u AS (
+         UPDATE orders o SET overdue_for = o.due_date, overdue_notices = c.level FROM c WHERE o.id = c.id
+         RETURNING o.id, o.number, o.customer_id, (o.total_amount - o.paid_amount) AS balance, o.currency, o.due_date::text AS due_date, c.days, c.level)
+       SELECT * FROM u`,
+      [companyId, today, limit],
+    );
+    return rows
+      .map((r) => ({ id: r.id, companyId, customerId: r.customer_id, number: Number(r.number), balanceAmount: Number(r.balance), currency: r.currency, dueDate: r.due_date, daysOverdue: Number(r.days), notice: Number(r.level) as 1 | 2 | 3 }))
+      .sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.number - b.number);
   }
 }

@@ -52,6 +52,8 @@ export interface FrozenTerms {
 // One index per sort the lists offer (migration 1764150000000-OrderListCounts): a page in either
 // direction is read from the index (the tiebreak id follows the sort's direction).
 @Index('idx_orders_company_created', ['companyId', 'createdAt', 'id'])
+// The platform administrators' list across companies (migration 1764400004000-Platform).
+@Index('idx_orders_created', ['createdAt', 'id'])
 @Index('idx_orders_company_customer_created', ['companyId', 'customerId', 'createdAt', 'id'])
 @Index('idx_orders_company_delivery', ['companyId', 'deliveryDate', 'id'])
 @Index('idx_orders_company_total', ['companyId', 'totalAmount', 'id'])
@@ -59,6 +61,9 @@ export interface FrozenTerms {
 // Dues (payments, migration 1764300000000-Ledger): orders with a balance, by due date.
 @Index('idx_orders_company_dues', ['companyId', 'dueDate', 'id'], { where: `total_amount > paid_amount AND status <> 'rejected'` })
 @Index('idx_orders_customer_dues', ['companyId', 'customerId', 'dueDate', 'id'], { where: `total_amount > paid_amount AND status <> 'rejected'` })
+// Overdue notices still to give (payments' overdue job, migration 1764400000000-MoneySchedule).
+@Index('idx_orders_overdue_pending', ['dueDate', 'companyId'], { where: `total_amount > paid_amount AND status <> 'rejected' AND (overdue_for IS DISTINCT FROM due_date OR overdue_notices < 3)` })
+@Check('orders_overdue_notices_check', `overdue_notices BETWEEN 0 AND 3`)
 @Check('orders_status_check', `status IN ('pending', 'approved', 'rejected', 'scheduled', 'delivered', 'completed', 'cancelled')`)
 @Check('orders_payment_status_check', `payment_status IN ('unpaid', 'partially_paid', 'paid', 'refunded')`)
 @Check('orders_time_window_check', `time_window IN ('anytime', 'morning', 'afternoon')`)
@@ -98,6 +103,10 @@ export class Order extends BaseEntity {
   @Column({ type: 'int' }) totalAmount: number;
   @Column({ type: 'int', default: 0 }) paidAmount: number;
   @Column({ type: 'date' }) dueDate: string;
+  /** The due date the overdue notices were given for (null: none yet); see OrderOperations.markOverdue. */
+  @Column({ type: 'date', nullable: true }) overdueFor: string | null;
+  /** Overdue notices given for `overdueFor`: 1 marked overdue, 2 the 7-day reminder, 3 the 30-day one. */
+  @Column({ type: 'smallint', default: 0 }) overdueNotices: number;
   /** The real delivery date (the rental clock starts), set when the delivery job completes. */
   @Column({ type: 'date', nullable: true }) deliveredOn: string | null;
   @Column({ type: 'timestamptz', nullable: true }) approvedAt: Date | null;

@@ -33,7 +33,14 @@ export class CustomerOrdersController {
   @Post('customer/orders')
   @Access('CU')
   @Idempotent()
-  @Endpoint({ summary: 'Place an order', description: PLACEMENT_RULES + ' Prices are frozen on the order. With the company\'s auto-approve setting the order is approved at once.', type: OrderWithLinesDto, status: 201, errors: [409, 422], codes: PLACEMENT_CODES })
+  @Endpoint({
+    summary: 'Place an order',
+    description: PLACEMENT_RULES + ' Prices are frozen on the order. With the company\'s auto-approve setting the order is approved at once. A customer whose demerit points reached the company\'s block threshold is refused (403 `DEMERIT_BLOCKED`). Past the company\'s plan limit on orders placed this calendar month (its time zone): 403 `PLAN_LIMIT` (`errors.limit`, `errors.plan`).',
+    type: OrderWithLinesDto,
+    status: 201,
+    errors: [403, 409, 422],
+    codes: { ...PLACEMENT_CODES, 403: ['DEMERIT_BLOCKED', 'PLAN_LIMIT'] },
+  })
   place(@CurrentActor() actor: Actor, @Body() dto: PlaceOrderDto) {
     return this.orders.place(actor, dto);
   }

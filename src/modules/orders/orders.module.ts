@@ -18,12 +18,13 @@ import { OrderOperations } from './order-operations';
 import { OrderTerms } from './order-terms';
 import { CompanyOrdersController, CustomerOrdersController, OrderDetailsController } from './orders.controller';
 import { OrdersService } from './orders.service';
+import { OrdersReadModel } from './orders-read-model';
 
 /** Orders: quotes and placement (pricing engine), approval, status history, changes, documents. */
 @Module({
   imports: [PricingModule, SitesModule, CompaniesModule, CompanyAdminModule, CatalogueModule, CustomersModule, PromotionsModule, JobsModule, UsersModule],
   controllers: [CustomerOrdersController, CompanyOrdersController, OrderDetailsController, OrderDocumentController, CustomerChangeRequestsController, CompanyChangeRequestsController],
-  providers: [OrdersService, OrderTerms, OrderLifecycle, OrderOperations, OrderDocumentService, ChangeRequestsService, OrderInUseChecks],
-  exports: [OrdersService, OrderTerms, OrderLifecycle, OrderOperations],
+  providers: [OrdersService, OrderTerms, OrderLifecycle, OrderOperations, OrderDocumentService, ChangeRequestsService, OrderInUseChecks, OrdersReadModel],
+  exports: [OrdersService, OrderTerms, OrderLifecycle, OrderOperations, OrdersReadModel],
 })
 export class OrdersModule {}

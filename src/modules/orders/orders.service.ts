@@ -2,18 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull, SelectQueryBuilder } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
-import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
+import { companyOfRow, findScoped, platformQuery, PlatformReach, reachQuery, scopedQuery } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate } from '../../common/http/pagination';
 import { currentManager, inTransaction } from '../../common/idempotency/request-transaction';
 import { recordEvents } from '../../common/outbox/outbox';
+import { PlanLimits } from '../../common/records/plan-limits';
 import { jsonValue } from '../../database/json-value';
 import { CompanySettingsService, type CompanySettingsDto } from '../companies';
 import { JobsService } from '../jobs';
 import { OpeningCalendar } from '../sites';
 import { CustomerCatalogueService, specificationNameSql, wasteTypeNameSql } from '../catalogue';
-import { CompaniesService } from '../companies';
+import { CompaniesService, companyTimezoneSql } from '../companies';
+import { CustomersService } from '../customers';
 import { userNameOrEmailMatches, userNameSql } from '../users';
 import { UsersService } from '../users';
 import { ONGOING_STATUSES, Order, OrderLine, OrderStatusChange, OrderStatusCount, type FrozenTerms } from './order.entity';
@@ -39,6 +41,15 @@ import {
 } from './orders.dto';
 import { addDays, flatFee, PROMOTION_REFUSALS, quoteRental, type Bill } from './pricing-engine';
 
+/** Orders placed in the company's current calendar month (its time zone), every status: the plan's `monthly_orders` (index idx_orders_company_created). */
+async function placedThisMonth(m: EntityManager, companyId: string, timezone: string, except: string): Promise<number> {
+  const [{ n }] = await m.query<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM orders WHERE company_id = $1 AND created_at >= (date_trunc('month', now() AT TIME ZONE $2) AT TIME ZONE $2) AND id <> $3`,
+    [companyId, timezone, except],
+  );
+  return n;
+}
+
 interface Priced {
   resolved: ResolvedTerms;
   bill: Bill;
@@ -59,6 +70,8 @@ export class OrdersService {
     private readonly users: UsersService,
     private readonly catalogue: CustomerCatalogueService,
     private readonly companies: CompaniesService,
+    private readonly customers: CustomersService,
+    private readonly limits: PlanLimits,
   ) {}
 
   // ------------------------------------------------------------ placement
@@ -81,6 +94,10 @@ export class OrdersService {
     const scope = Scope.of(actor);
     const companyId = scope.companyId;
     const placed = await inTransaction(this.ds, async (m) => {
+      // Demerit points (accountability keeps them on the customer): at or over the block threshold, no new orders.
+      if ((await this.customers.demerit(m, companyId, actor.id)).blocked) {
+        throw ApiError.forbidden('DEMERIT_BLOCKED', "Your demerit points have reached the company's block threshold: new orders are refused until points leave the window or a violation is waived.");
+      }
       const p = await this.price(m, scope, dto);
       const order = m.create(Order, {
         companyId,
@@ -121,6 +138,9 @@ export class OrdersService {
       const row = inserted.raw[0] as { id: string; created_at: Date; updated_at: Date };
       Object.assign(order, { id: row.id, createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) });
       await this.lifecycle.recordPlacement(m, order, p.bill, actor);
+      // The plan's monthly orders (payments registers the limits), counted without this one under a per-company
+      // lock held to the commit: taken here, next to the counter row's lock, so placements wait no longer.
+      await this.limits.assertBelow(m, companyId, 'monthly_orders', () => placedThisMonth(m, companyId, p.settings.timezone, order.id), { actorId: actor.id });
       await this.lifecycle.takeNumber(m, order);
       await this.lifecycle.recordStatusEvent(m, order, null, 'pending', actor, null, { total_amount: order.totalAmount });
       if (p.settings.auto_approve_orders) {
@@ -288,7 +308,41 @@ export class OrdersService {
   // ------------------------------------------------------------ reads
 
   async list(scope: Scope, q: CompanyOrderQuery, ongoing = false): Promise<Page<OrderDto>> {
-    const qb = withNames(scopedQuery(this.ds.manager, Order, scope, 'o'));
+    const qb = this.filtered(withNames(scopedQuery(this.ds.manager, Order, scope, 'o')), q, ongoing);
+    // Filtered by nothing but status (or ongoing) and customer, the total is a sum of counter rows; else an exact count(*).
+    const counted = !q.payment_status && !q.asset_specification_id && !q.date && !q.from && !q.to && !q.q;
+    const statuses = q.status ? (ongoing && !(ONGOING_STATUSES as readonly string[]).includes(q.status) ? [] : [q.status]) : ongoing ? ONGOING_STATUSES : null;
+    const today = await this.today(scope);
+    return paginate(qb, q, {
+      sortable: ORDER_SORTS,
+      mapRaw: (o, raw) => OrderDto.of(o, namesOf(raw), today),
+      count: counted ? () => this.countByStatus(scope, q.customer_id ?? null, statuses) : () => countRows(qb),
+    });
+  }
+
+  /**
+   * The orders of the companies an administrator's `reach` covers (read only), each with its company;
+   * `overdue` in each company's time zone. The same filters as the company's list.
+   */
+  async listAcross(reach: PlatformReach, q: CompanyOrderQuery): Promise<Page<OrderDto & { company_id: string }>> {
+    const qb = this.filtered(withNames(platformQuery(this.ds.manager, Order, reach, 'o')), q, false)
+      .addSelect('o.company_id', 'order_company_id')
+      .addSelect(companyTimezoneSql('o.company_id'), 'order_company_tz');
+    // As the company's list: filtered by nothing but status and customer (and company), the total is a sum of counter rows.
+    const counted = !reach.from && !reach.to && !q.payment_status && !q.asset_specification_id && !q.date && !q.from && !q.to && !q.q;
+    return paginate(qb, q, {
+      sortable: ORDER_SORTS,
+      mapRaw: (o, raw) => ({ ...OrderDto.of(o, namesOf(raw), todayIn(raw.order_company_tz as string)), company_id: raw.order_company_id as string }),
+      count: counted ? () => this.countByStatus(new PlatformReach(reach.companyId), q.customer_id ?? null, q.status ? [q.status] : null) : () => countRows(qb),
+    });
+  }
+
+  /** The company of an order, or null: an administrator names an order by id alone. */
+  companyOf(id: string): Promise<string | null> {
+    return companyOfRow(this.ds.manager, Order, id);
+  }
+
+  private filtered(qb: SelectQueryBuilder<Order>, q: CompanyOrderQuery, ongoing: boolean): SelectQueryBuilder<Order> {
     if (q.customer_id) qb.andWhere('o.customerId = :cid', { cid: q.customer_id });
     if (ongoing) qb.andWhere('o.status IN (:...ongoing)', { ongoing: ONGOING_STATUSES });
     if (q.status) qb.andWhere('o.status = :status', { status: q.status });
@@ -306,21 +360,13 @@ export class OrdersService {
         { q: likePattern(q.q), num },
       );
     }
-    // Filtered by nothing but status (or ongoing) and customer, the total is a sum of counter rows; else an exact count(*).
-    const counted = !q.payment_status && !q.asset_specification_id && !q.date && !q.from && !q.to && !q.q;
-    const statuses = q.status ? (ongoing && !(ONGOING_STATUSES as readonly string[]).includes(q.status) ? [] : [q.status]) : ongoing ? ONGOING_STATUSES : null;
-    const today = await this.today(scope);
-    return paginate(qb, q, {
-      sortable: { created_at: 'o.createdAt', delivery_date: 'o.deliveryDate', number: 'o.number', total_amount: 'o.totalAmount', status: 'o.status' },
-      mapRaw: (o, raw) => OrderDto.of(o, namesOf(raw), today),
-      count: counted ? () => this.countByStatus(scope, q.customer_id ?? null, statuses) : () => countRows(qb),
-    });
+    return qb;
   }
 
-  /** The number of orders `scope` reaches (of one customer, in some statuses) from the counter rows. */
-  private async countByStatus(scope: Scope, customerId: string | null, statuses: readonly string[] | null): Promise<number> {
+  /** The number of orders `scope` (or an administrator's reach, by company only) reaches (of one customer, in some statuses) from the counter rows. */
+  private async countByStatus(scope: Scope | PlatformReach, customerId: string | null, statuses: readonly string[] | null): Promise<number> {
     if (statuses && statuses.length === 0) return 0;
-    const qb = scopedQuery(this.ds.manager, OrderStatusCount, scope, 'c').select('coalesce(sum(c.n), 0)::int', 'n');
+    const qb = reachQuery(this.ds.manager, OrderStatusCount, scope, 'c').select('coalesce(sum(c.n), 0)::int', 'n');
     if (customerId) qb.andWhere('c.customerId = :cid', { cid: customerId });
     if (statuses) qb.andWhere('c.status IN (:...statuses)', { statuses });
     return (await qb.getRawOne<{ n: number }>())?.n ?? 0;
@@ -409,6 +455,8 @@ export class OrdersService {
  * of prices and taxes, the largest column) are never shown, and parsing them for every row of a page
  * cost PostgreSQL and Node more than the rest of the row (#10).
  */
+const ORDER_SORTS = { created_at: 'o.createdAt', delivery_date: 'o.deliveryDate', number: 'o.number', total_amount: 'o.totalAmount', status: 'o.status' };
+
 const ORDER_DTO_COLUMNS = [
   'id', 'number', 'status', 'paymentStatus', 'customerId', 'addressId', 'address', 'lotId', 'assetSpecificationId', 'wasteTypeId',
   'deliveryDate', 'pickupDate', 'timeWindow', 'notes', 'promotionCode', 'currency', 'subtotalAmount', 'discountAmount', 'taxAmount',

@@ -1,16 +1,23 @@
 import { Module } from '@nestjs/common';
+import { composeModule, ModuleGroup } from '../../common/module-group';
+import { CompaniesModule } from '../companies';
 import { CustomersModule } from '../customers';
 import { OrdersModule } from '../orders';
 import { CompanyPaymentsController, CustomerPaymentsController, WalletController } from './ledger/ledger.controllers';
 import { LedgerService } from './ledger/ledger.service';
 import { CreditOverpaidOrder, RefundCancelledOrder } from './ledger/refund-subscribers';
 import { PaymentProvider } from './provider/payment-provider';
-import { PAYMENT_PROVIDER, SandboxPaymentProvider } from './provider/sandbox-provider';
+import { PAYMENT_PROVIDER } from './provider/provider-factory';
+import { SandboxPaymentProvider } from './provider/sandbox-provider';
 import { MerchantReadiness } from './onboarding/merchant-readiness';
 import { OnboardingController } from './onboarding/onboarding.controller';
 import { OnboardingService } from './onboarding/onboarding.service';
+import { PlatformFees } from './onboarding/platform-fees';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
+import { SubscriptionRenewals } from './subscriptions/subscription-renewals';
+import { OverdueOrders } from './ledger/overdue-orders';
+import { MoneyJobs } from './scheduler/money-jobs';
 import { WebhookDeliverySubscriber } from './webhooks/webhook-delivery.subscriber';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
@@ -23,24 +30,21 @@ import { InboundWebhooksService } from './webhooks/inbound-webhooks.service';
  * It writes order balances through the orders module (OrderOperations) in the same transaction.
  */
 /** The ledger, the provider, payments, wallets and dues. */
-const LEDGER = {
+const LEDGER: ModuleGroup = {
   imports: [OrdersModule, CustomersModule],
   controllers: [CustomerPaymentsController, CompanyPaymentsController, WalletController],
   providers: [SandboxPaymentProvider, PAYMENT_PROVIDER, LedgerService, RefundCancelledOrder, CreditOverpaidOrder],
   exports: [PaymentProvider, LedgerService],
 };
 /** Merchant onboarding (the company's state with the provider, fees, terms). */
-const ONBOARDING = { imports: [] as never[], controllers: [OnboardingController], providers: [MerchantReadiness, OnboardingService], exports: [MerchantReadiness] };
+const ONBOARDING: ModuleGroup = { imports: [CompaniesModule], controllers: [OnboardingController], providers: [MerchantReadiness, OnboardingService, PlatformFees], exports: [MerchantReadiness] };
 /** Plans, subscriptions (trial, first month charged, cancel at period end) and the plan limits it registers. */
-const SUBSCRIPTIONS = { imports: [] as never[], controllers: [SubscriptionsController], providers: [SubscriptionsService], exports: [] as never[] };
+const SUBSCRIPTIONS: ModuleGroup = { imports: [CompaniesModule], controllers: [SubscriptionsController], providers: [SubscriptionsService, SubscriptionRenewals], exports: [SubscriptionsService] };
+/** Scheduled work (README "Scheduled work"): subscription renewals and overdue orders, each a service method taking `now`. */
+const SCHEDULE: ModuleGroup = { imports: [], controllers: [], providers: [OverdueOrders, MoneyJobs], exports: [] };
 
 /** Webhooks: outbound (endpoints, signed delivery by the event relay, the delivery log) and the provider's inbound events. */
-const WEBHOOKS = { imports: [] as never[], controllers: [WebhooksController, InboundWebhooksController], providers: [WebhooksService, WebhookDeliverySubscriber, InboundWebhooksService], exports: [] as never[] };
+const WEBHOOKS: ModuleGroup = { imports: [], controllers: [WebhooksController, InboundWebhooksController], providers: [WebhooksService, WebhookDeliverySubscriber, InboundWebhooksService], exports: [] };
 
-@Module({
-  imports: [...LEDGER.imports, ...ONBOARDING.imports, ...SUBSCRIPTIONS.imports, ...WEBHOOKS.imports],
-  controllers: [...LEDGER.controllers, ...ONBOARDING.controllers, ...SUBSCRIPTIONS.controllers, ...WEBHOOKS.controllers],
-  providers: [...LEDGER.providers, ...ONBOARDING.providers, ...SUBSCRIPTIONS.providers, ...WEBHOOKS.providers],
-  exports: [...LEDGER.exports, ...ONBOARDING.exports, ...SUBSCRIPTIONS.exports, ...WEBHOOKS.exports],
-})
+@Module(composeModule(LEDGER, ONBOARDING, SUBSCRIPTIONS, SCHEDULE, WEBHOOKS))
 export class PaymentsModule {}

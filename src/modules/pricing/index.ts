@@ -2,4 +2,5 @@
 export { PricingModule } from './pricing.module';
 export { PricingCatalog } from './pricing-catalog';
 export { PricingProfilesService } from './pricing-profiles.service';
-export type { FrozenTax } from './pricing-catalog';
+export type { FrozenTax, PolicyTerms } from './pricing-catalog';
+export { POLICY_CATEGORIES, type PolicyCategory } from './pricing-catalog';

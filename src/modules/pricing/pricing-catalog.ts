@@ -1,7 +1,7 @@
 import { jsonValue } from '../../database/json-value';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { PricingProfile, PricingProfileItem, TaxAppliesTo } from './pricing.entity';
+import { Policy, POLICY_CATEGORIES, PricingProfile, PricingProfileItem, TaxAppliesTo, type PolicyCategory } from './pricing.entity';
 
 /** A tax as an order freezes it. */
 export interface FrozenTax {
@@ -9,6 +9,19 @@ export interface FrozenTax {
   name: string;
   rate_bps: number;
   applies_to: TaxAppliesTo;
+}
+
+/** Policy categories, for other modules' documents (a violation copies its policy's). */
+export { POLICY_CATEGORIES, type PolicyCategory };
+
+/** A policy as a violation copies it. */
+export interface PolicyTerms {
+  id: string;
+  name: string;
+  category: PolicyCategory;
+  active: boolean;
+  demeritPoints: number;
+  feeAmount: number;
 }
 
 /**
@@ -52,6 +65,21 @@ export class PricingCatalog {
 
 
 
+
+  /**
+   * The company's live policies among `ids` (accountability copies their points and fee when a
+   * violation is recorded), share-locked until the caller's commit; ids that are absent, deleted or
+   * another company's are left out.
+   */
+  async policies(m: EntityManager, companyId: string, ids: readonly string[]): Promise<PolicyTerms[]> {
+    if (!ids.length) return [];
+    const rows = await m
+      .createQueryBuilder(Policy, 'p')
+      .where('p.companyId = :companyId AND p.id IN (:...ids)', { companyId, ids: [...ids] })
+      .setLock('pessimistic_read')
+      .getMany();
+    return rows.map((p) => ({ id: p.id, name: p.name, category: p.category, active: p.active, demeritPoints: p.demeritPoints, feeAmount: p.feeAmount }));
+  }
 
   /** The profile's price for a specification: the waste-type-specific item first, else the any-waste item. */
   itemFor(profile: PricingProfile, assetSpecificationId: string, wasteTypeId: string | null = null): PricingProfileItem | null {

@@ -108,6 +108,22 @@ export class UsersService {
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
+  /** Reports (admin dashboard): users per type and status, and those created in [from, to] (UTC dates). One statement. */
+  async typeCounts(from: string, to: string): Promise<{ type: UserType; status: UserStatus; total: number; created: number }[]> {
+    const rows = await this.ds.query<{ type: UserType; status: UserStatus; total: number; created: number }[]>(
+      `SELECT type, status, count(*)::int AS total, (count(*) FILTER (WHERE created_at >= $1::date AND created_at < $2::date + 1))::int AS created
+         FROM users GROUP BY type, status ORDER BY type, status`,
+      [from, to],
+    );
+    return rows.map((r) => ({ type: r.type, status: r.status, total: Number(r.total), created: Number(r.created) }));
+  }
+
+  /** The ids of a company's active company users (recipients of what concerns the company: chats, notifications). */
+  async companyUserIds(companyId: string, m: EntityManager = this.ds.manager): Promise<string[]> {
+    const rows = await m.getRepository(User).find({ select: { id: true }, where: { companyId, type: 'company', status: 'active' }, order: { createdAt: 'ASC' } });
+    return rows.map((r) => r.id);
+  }
+
   /** The user's company id, with the user row locked for the rest of the caller's transaction. */
   async lockCompanyOf(m: EntityManager, userId: string): Promise<string | null> {
     const user = await m.getRepository(User).findOne({ select: { id: true, companyId: true }, where: { id: userId }, lock: { mode: 'pessimistic_write' } });

@@ -60,7 +60,7 @@ const ALLOW_LIST: { method: string; path: string; reason: string }[] = [
 ];
 
 /** Kinds a customer owns privately inside its company (same-company isolation). */
-const CUSTOMER_PRIVATE: ReadonlySet<RecordKind> = new Set(['order', 'address', 'orderChangeRequest', 'transaction', 'instrument', 'walletTransaction']);
+const CUSTOMER_PRIVATE: ReadonlySet<RecordKind> = new Set(['order', 'address', 'orderChangeRequest', 'transaction', 'instrument', 'walletTransaction', 'chat', 'chatMessage', 'customerPolicyViolation', 'policyViolationDisputeMessage']);
 
 // ------------------------------------------------------------------ actors and access codes
 

@@ -28,8 +28,10 @@ import {
 } from './ledger.dto';
 import { LedgerService, PAYMENT_KINDS } from './ledger.service';
 
-const TOKEN_CODES = { 422: ['VALIDATION_FAILED', 'INVALID_PAYMENT_TOKEN'] };
-const PAY_CODES = { 409: ['NOTHING_DUE', 'AMOUNT_EXCEEDS_BALANCE', 'INSUFFICIENT_WALLET_BALANCE', 'MERCHANT_NOT_READY'], 422: ['VALIDATION_FAILED', 'AMOUNT_TOO_LARGE'] };
+/** The provider could not be reached (the Stripe adapter; nothing recorded, retry). */
+const PROVIDER_CODES = { 502: ['PAYMENT_PROVIDER_UNAVAILABLE'] };
+const TOKEN_CODES = { 422: ['VALIDATION_FAILED', 'INVALID_PAYMENT_TOKEN'], ...PROVIDER_CODES };
+const PAY_CODES = { 409: ['NOTHING_DUE', 'AMOUNT_EXCEEDS_BALANCE', 'INSUFFICIENT_WALLET_BALANCE', 'MERCHANT_NOT_READY', 'PAYMENT_PENDING'], 422: ['VALIDATION_FAILED', 'AMOUNT_TOO_LARGE'], ...PROVIDER_CODES };
 const NO_COMPANY = { 403: ['NO_COMPANY'] };
 
 @ApiTags('Payments (customer)')
@@ -39,7 +41,7 @@ export class CustomerPaymentsController {
 
   @Post('customer/psp/identity')
   @Access('CU')
-  @Endpoint({ summary: 'Register (or update) my buyer identity with the payment provider', description: 'Idempotent: the same identity again; `refund_to` changes where refunds of cancelled paid orders go.', type: BuyerDto, status: 201, errors: [422] })
+  @Endpoint({ summary: 'Register (or update) my buyer identity with the payment provider', description: 'Idempotent: the same identity again; `refund_to` changes where refunds of cancelled paid orders go.', type: BuyerDto, status: 201, errors: [422], codes: PROVIDER_CODES })
   identity(@CurrentActor() actor: Actor, @Body() dto: IdentityDto) {
     return this.ledger.identity(actor, dto);
   }
@@ -60,7 +62,8 @@ export class CustomerPaymentsController {
     description:
       'Give `instrument_id` or `use_wallet: true`. `amount` defaults to the balance and may not exceed it (409 `AMOUNT_EXCEEDS_BALANCE`; nothing due: 409 `NOTHING_DUE`). ' +
       'The order is locked, then charged once (idempotency key derived from the ledger row). A declined card answers 201 with the `failed` row and `failure_code`; the balance is unchanged. ' +
-      'Card payments need the company\'s merchant onboarding (409 `MERCHANT_NOT_READY`) unless the sandbox is configured.',
+      'Card payments need the company\'s merchant onboarding (409 `MERCHANT_NOT_READY`) unless the sandbox is configured. ' +
+      'A charge the provider settles later (Stripe `processing`) answers the `pending` row; its webhook settles it, and until then paying the order again is 409 `PAYMENT_PENDING`.',
     type: PaymentResultDto,
     status: 201,
     errors: [404, 409, 422],
@@ -75,7 +78,7 @@ export class CustomerPaymentsController {
   @Idempotent()
   @Endpoint({
     summary: 'Pay every order with a balance, oldest due first, in one charge (all or nothing)',
-    description: 'One provider charge (or one wallet debit) for the sum of the balances; one ledger row per order. A declined card answers 201 with `status: failed` and nothing paid. Nothing due: 409 `NOTHING_DUE`.',
+    description: 'One provider charge (or one wallet debit) for the sum of the balances; one ledger row per order. A declined card answers 201 with `status: failed` and nothing paid; a charge the provider settles later with `status: pending` (rows pending until its webhook; 409 `PAYMENT_PENDING` meanwhile). Nothing due: 409 `NOTHING_DUE`.',
     type: PayAllDuesResultDto,
     status: 201,
     errors: [409, 422],

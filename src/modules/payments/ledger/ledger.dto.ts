@@ -174,7 +174,7 @@ export class PaymentResultDto {
 }
 
 export class PayAllDuesResultDto {
-  @ApiProperty({ enum: ['succeeded', 'failed'] }) status: string;
+  @ApiProperty({ enum: ['succeeded', 'failed', 'pending'], description: '`pending`: the provider settles the charge later (its webhook).' }) status: string;
   @ApiProperty({ description: 'The whole amount charged (or refused), minor units.' }) amount: number;
   @ApiProperty({ nullable: true, type: String, example: 'card_declined' }) failure_code: string | null;
   @ApiProperty({ type: [TransactionDto], description: 'One row per order paid (one failed row when the charge failed).' }) transactions: TransactionDto[];

@@ -14,6 +14,7 @@ import { INT4_MAX } from '../../../common/validation/fields';
 import { CustomersService } from '../../customers';
 import { OrderOperations, type OrderBalance } from '../../orders';
 import { MerchantReadiness } from '../onboarding/merchant-readiness';
+import { PlatformFees } from '../onboarding/platform-fees';
 import { PaymentProvider, UnknownInstrumentToken } from '../provider/payment-provider';
 import {
   BuyerDto,
@@ -70,6 +71,7 @@ export class LedgerService {
     private readonly orders: OrderOperations,
     private readonly readiness: MerchantReadiness,
     private readonly customers: CustomersService,
+    private readonly fees: PlatformFees,
   ) {}
 
   // ------------------------------------------------------------ identities and instruments
@@ -191,10 +193,11 @@ export class LedgerService {
         row = await this.insertRow(m, { ...base, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', walletId: wallet.id, description: `Payment of ${order.number} from the wallet` }, actor.id);
       } else {
         const { instrument, buyer } = await this.instrumentOf(m, actor, order.companyId, dto.instrument_id!);
-        await this.readiness.assertCardReady(m, order.companyId);
+        const merchantRef = await this.readiness.assertCardReady(m, order.companyId);
+        await this.assertNoPendingCharge(m, [order.id]);
         const id = randomUUID();
         const key = `charge:${id}`;
-        const result = await this.provider.charge({ amount, currency: order.currency, buyerRef: buyer.providerRef, instrumentRef: instrument.providerRef, merchantRef: null, idempotencyKey: key, description: `Order ${order.number}` });
+        const result = await this.provider.chargeAllowingPending({ amount, currency: order.currency, buyerRef: buyer.providerRef, instrumentRef: instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, order.companyId, amount, 'card'), idempotencyKey: key, description: `Order ${order.number}` });
         row = await this.insertRow(m, { ...base, id, kind: 'charge', status: result.status, method: 'instrument', instrumentId: instrument.id, providerRef: result.reference, failureCode: result.failureCode ?? null, idempotencyKey: key }, actor.id);
       }
       const balance = row.status === 'succeeded' ? await this.settle(m, order.companyId, order.id) : order;
@@ -221,22 +224,31 @@ export class LedgerService {
           rows.push(await this.insertRow(m, { ...(i === 0 ? { id: batchId } : {}), companyId: o.companyId, customerId: o.customerId, orderId: o.id, amount: o.balanceAmount, currency, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', walletId: wallet.id, batchId, description: 'Pay all dues from the wallet' }, actor.id));
         }
       } else {
-        await this.readiness.assertCardReady(m, scope.companyId);
+        const merchantRef = await this.readiness.assertCardReady(m, scope.companyId);
+        await this.assertNoPendingCharge(m, dues.map((o) => o.id));
         const key = `charge:${batchId}`;
-        const result = await this.provider.charge({ amount: total, currency, buyerRef: card!.buyer.providerRef, instrumentRef: card!.instrument.providerRef, merchantRef: null, idempotencyKey: key, description: `Dues of ${dues.length} orders` });
+        const result = await this.provider.chargeAllowingPending({ amount: total, currency, buyerRef: card!.buyer.providerRef, instrumentRef: card!.instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, scope.companyId, total, 'card'), idempotencyKey: key, description: `Dues of ${dues.length} orders` });
         const common = { customerId: actor.id, companyId: scope.companyId, currency, method: 'instrument' as const, instrumentId: card!.instrument.id, providerRef: result.reference, batchId, kind: 'charge' as const };
         if (result.status === 'failed') {
           rows.push(await this.insertRow(m, { ...common, id: batchId, amount: total, status: 'failed', failureCode: result.failureCode ?? null, idempotencyKey: key, description: `Dues of ${dues.length} orders` }, actor.id));
           return { status: 'failed', amount: total, failure_code: result.failureCode ?? null, transactions: rows.map(TransactionDto.of), orders: dues.map(OrderBalanceDto.of) };
         }
         for (const [i, o] of dues.entries()) {
-          rows.push(await this.insertRow(m, { ...common, ...(i === 0 ? { id: batchId } : {}), orderId: o.id, amount: o.balanceAmount, status: 'succeeded', idempotencyKey: i === 0 ? key : `${key}:${i}` }, actor.id));
+          rows.push(await this.insertRow(m, { ...common, ...(i === 0 ? { id: batchId } : {}), orderId: o.id, amount: o.balanceAmount, status: result.status, idempotencyKey: i === 0 ? key : `${key}:${i}` }, actor.id));
         }
+        // A charge the provider settles later (Stripe `processing`): the rows stay pending until its webhook.
+        if (result.status === 'pending') return { status: 'pending', amount: total, failure_code: null, transactions: rows.map(TransactionDto.of), orders: dues.map(OrderBalanceDto.of) };
       }
       const after: OrderBalance[] = [];
       for (const o of dues) after.push(await this.settle(m, o.companyId, o.id));
       return { status: 'succeeded', amount: total, failure_code: null, transactions: rows.map(TransactionDto.of), orders: after.map(OrderBalanceDto.of) };
     });
+  }
+
+  /** 409 PAYMENT_PENDING while a card charge of one of these (locked) orders waits for the provider: paying again could pay twice. */
+  private async assertNoPendingCharge(m: EntityManager, orderIds: string[]): Promise<void> {
+    const pending = await m.exists(PaymentTransaction, { where: { orderId: In(orderIds), kind: 'charge', status: 'pending' } });
+    if (pending) throw ApiError.conflict('PAYMENT_PENDING', 'A card payment of this order is still being processed by the provider; wait for its outcome.');
   }
 
   /** The company records an offline payment (cash, cheque, bank transfer) against an order. */
@@ -290,7 +302,46 @@ export class LedgerService {
     return rows.length;
   }
 
-  async refundExcess(m: EntityManager, eventId: string, companyId: string, orderId: string, reason: 'cancelled' | 'completed'): Promise<void> {
+  /** The succeeded charges of an order (or with a provider reference), newest first, with what was refunded of each. */
+  private succeededCharges(m: EntityManager, by: 'order_id' | 'provider_ref', value: string) {
+    return m.query<{ id: string; company_id: string; customer_id: string; order_id: string | null; amount: number; currency: string; provider_ref: string; instrument_id: string | null; refunded: string }[]>(
+      `SELECT c.id, c.company_id, c.customer_id, c.order_id, c.amount, c.currency, c.provider_ref, c.instrument_id,
+              (SELECT coalesce(sum(r.amount), 0) FROM payment_transactions r WHERE r.related_transaction_id = c.id AND r.kind = 'refund' AND r.status = 'succeeded')::text AS refunded
+         FROM payment_transactions c WHERE c.${by} = $1 AND c.kind = 'charge' AND c.status = 'succeeded' ORDER BY c.created_at DESC, c.id DESC`,
+      [value],
+    );
+  }
+
+  /**
+   * The provider's word that a charge was refunded (inbound webhook, Stripe `charge.refunded`): `refundedTotal`
+   * is all the provider has refunded of the charge with this reference. What the ledger does not know yet
+   * (a refund made at the provider, e.g. in its dashboard) is recorded as succeeded refund rows against the
+   * charge's rows (newest first), keyed by the event, and their orders' paid amounts derived again. The
+   * orders are locked first, so a refund this service is making (refundExcess holds the order lock while it
+   * calls the provider) is counted once. Returns the amount recorded (0: the ledger already knew).
+   */
+  async applyProviderRefund(m: EntityManager, eventId: string, providerRef: string, refundedTotal: number, refundRef: string): Promise<number> {
+    const found = await m.find(PaymentTransaction, { where: { providerRef, kind: 'charge', status: 'succeeded' }, select: { id: true, companyId: true, orderId: true } });
+    const orderIds = [...new Set(found.map((c) => c.orderId).filter((id): id is string => !!id))].sort();
+    for (const orderId of orderIds) await this.orders.lockForPayment(m, Scope.company(found[0].companyId), orderId);
+    const charges = await this.succeededCharges(m, 'provider_ref', providerRef);
+    const known = charges.reduce((sum, c) => sum + Number(c.refunded), 0);
+    let missing = refundedTotal - known;
+    if (missing <= 0) return 0;
+    let recorded = 0;
+    for (const c of charges) {
+      const part = Math.min(missing, c.amount - Number(c.refunded));
+      if (part <= 0) continue;
+      await this.insertRow(m, { companyId: c.company_id, customerId: c.customer_id, orderId: c.order_id, amount: part, currency: c.currency, kind: 'refund', status: 'succeeded', method: 'instrument', instrumentId: c.instrument_id, relatedTransactionId: c.id, providerRef: refundRef, idempotencyKey: `refund:${eventId}:${c.id}`, description: 'Refund made at the payment provider' }, null);
+      if (c.order_id) await this.settle(m, c.company_id, c.order_id);
+      missing -= part;
+      recorded += part;
+      if (missing <= 0) break;
+    }
+    return recorded;
+  }
+
+  async refundExcess(m: EntityManager, eventId: string, companyId: string, orderId: string, reason: 'cancelled' | 'completed' | 'waived'): Promise<void> {
     const order = await this.orders.lockForPayment(m, Scope.company(companyId), orderId);
     const excess = order.paidAmount - Math.max(order.totalAmount, 0);
     if (excess <= 0) return;
@@ -299,12 +350,7 @@ export class LedgerService {
     let left = excess;
     const buyer = await m.findOne(PaymentBuyer, { where: { userId: order.customerId } });
     if (reason === 'cancelled' && buyer?.refundTo === 'instrument') {
-      const charges = await m.query<{ id: string; amount: number; provider_ref: string; instrument_id: string | null; refunded: string }[]>(
-        `SELECT c.id, c.amount, c.provider_ref, c.instrument_id,
-                (SELECT coalesce(sum(r.amount), 0) FROM payment_transactions r WHERE r.related_transaction_id = c.id AND r.kind = 'refund' AND r.status = 'succeeded')::text AS refunded
-           FROM payment_transactions c WHERE c.order_id = $1 AND c.kind = 'charge' AND c.status = 'succeeded' ORDER BY c.created_at DESC, c.id DESC`,
-        [orderId],
-      );
+      const charges = await this.succeededCharges(m, 'order_id', orderId);
       for (const c of charges) {
         const part = Math.min(left, c.amount - Number(c.refunded));
         if (part <= 0) continue;
@@ -318,7 +364,7 @@ export class LedgerService {
     }
     if (left > 0) {
       const walletId = await this.creditWallet(m, companyId, order.customerId, order.currency, left);
-      await this.insertRow(m, { companyId, customerId: order.customerId, orderId, walletId, amount: left, currency: order.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', idempotencyKey: `refund:${eventId}:wallet`, description: reason === 'cancelled' ? `Refund of ${order.number} (cancelled)` : `Overpayment of ${order.number} (final bill)` }, null);
+      await this.insertRow(m, { companyId, customerId: order.customerId, orderId, walletId, amount: left, currency: order.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', idempotencyKey: `refund:${eventId}:wallet`, description: reason === 'cancelled' ? `Refund of ${order.number} (cancelled)` : reason === 'waived' ? `Waived policy fee of ${order.number}` : `Overpayment of ${order.number} (final bill)` }, null);
     }
     await this.settle(m, companyId, orderId, reason === 'cancelled');
   }

@@ -19,15 +19,29 @@ export class MerchantReadiness {
   }
 
   async isCardReady(m: EntityManager, companyId: string): Promise<boolean> {
-    if (this.sandboxReady()) return true;
-    const account = await m.getRepository(MerchantAccount).findOne({ where: { companyId }, select: { id: true, state: true } });
-    return account?.state === 'approved';
+    return (await this.cardMerchant(m, companyId)).ready;
   }
 
-  /** Throws 409 MERCHANT_NOT_READY unless the company can take card payments. */
-  async assertCardReady(m: EntityManager, companyId: string): Promise<void> {
-    if (!(await this.isCardReady(m, companyId))) {
+  /**
+   * Whether the company can take card payments, and its merchant reference with the configured provider
+   * (the charge's destination): an approved account of another provider (created before PAYMENT_PROVIDER
+   * changed) is not a merchant of this one.
+   */
+  private async cardMerchant(m: EntityManager, companyId: string): Promise<{ ready: boolean; reference: string | null }> {
+    const account = await m.getRepository(MerchantAccount).findOne({ where: { companyId }, select: { id: true, state: true, provider: true, providerReference: true } });
+    const ours = account?.state === 'approved' && account.provider === this.config.paymentProvider;
+    return { ready: ours || this.sandboxReady(), reference: ours ? account.providerReference : null };
+  }
+
+  /**
+   * Throws 409 MERCHANT_NOT_READY unless the company can take card payments; answers its merchant
+   * reference with the provider (null when the sandbox stands in for an account).
+   */
+  async assertCardReady(m: EntityManager, companyId: string): Promise<string | null> {
+    const merchant = await this.cardMerchant(m, companyId);
+    if (!merchant.ready) {
       throw ApiError.conflict('MERCHANT_NOT_READY', 'The company has not finished merchant onboarding; it takes only offline payments.');
     }
+    return merchant.reference;
   }
 }

@@ -37,7 +37,7 @@ export class OnboardingController {
     summary: "The provider's return URL: start onboarding if needed, re-check the merchant's status with the provider and record it",
     description: STATES + START + 'Then the provider\'s status is recorded (`pending`, `approved` or `rejected`; a cancelled account the provider still has pending stays cancelled). Event `merchant_account.state_changed` on every move.',
     type: MerchantOnboardingDto,
-    codes: { 409: ['TERMS_NOT_ACCEPTED'] },
+    codes: { 409: ['TERMS_NOT_ACCEPTED'], 502: ['PAYMENT_PROVIDER_UNAVAILABLE'] },
   })
   complete(@CurrentActor() actor: Actor) {
     return this.onboarding.complete(actor);
@@ -49,7 +49,7 @@ export class OnboardingController {
     summary: 'Start (or resume) onboarding: create the merchant with the provider and answer its onboarding URL',
     description: STATES + START + 'Idempotent: a pending, approved or rejected account is answered as it is (no new merchant); a cancelled one gets a new merchant and link.',
     type: MerchantOnboardingDto,
-    codes: { 409: ['TERMS_NOT_ACCEPTED'] },
+    codes: { 409: ['TERMS_NOT_ACCEPTED'], 502: ['PAYMENT_PROVIDER_UNAVAILABLE'] },
   })
   start(@CurrentActor() actor: Actor) {
     return this.onboarding.start(actor);
@@ -61,7 +61,7 @@ export class OnboardingController {
     summary: "Re-check the merchant's status with the provider and record it (never creates a merchant)",
     description: STATES + '409 `ONBOARDING_NOT_STARTED` while no merchant exists (PUT complete starts one).',
     type: MerchantOnboardingDto,
-    codes: { 409: ['ONBOARDING_NOT_STARTED'] },
+    codes: { 409: ['ONBOARDING_NOT_STARTED'], 502: ['PAYMENT_PROVIDER_UNAVAILABLE'] },
   })
   recheck(@CurrentActor() actor: Actor) {
     return this.onboarding.recheck(actor);
@@ -139,7 +139,7 @@ export class OnboardingController {
 
   @Get('fee_details')
   @Access('CO')
-  @Endpoint({ summary: "The platform's fees and the company's payout schedule", description: 'Fees are the platform\'s configuration (the same for every company): card payments a percentage plus a fixed amount, offline payments and refunds free.', type: FeeDetailsDto })
+  @Endpoint({ summary: "The platform's fees and the company's payout schedule", description: 'Fees are the platform\'s configuration: card payments a percentage (the platform\'s default, or the company\'s own set by a platform administrator) plus a fixed amount, offline payments and refunds free.', type: FeeDetailsDto })
   fees(@CompanyId() companyId: string) {
     return this.onboarding.feeDetails(companyId);
   }

@@ -10,7 +10,7 @@ import { PaymentProvider } from '../provider/payment-provider';
 import { MerchantAccount, MerchantTermsAcceptance, type MerchantState, type PayoutSchedule } from './merchant-account.entity';
 import { MerchantReadiness } from './merchant-readiness';
 import { AcceptTermsDto, CancelOnboardingDto, FeeDetailsDto, FeeQuoteDto, FeeQuoteInputDto, MerchantOnboardingDto, TermsAcceptanceDto, TermsDto, UpdatePayoutScheduleDto } from './onboarding.dto';
-import { MERCHANT_TERMS, PLATFORM_FEES, platformFee } from './platform-fees';
+import { MERCHANT_TERMS, PLATFORM_FEES, PlatformFees } from './platform-fees';
 import { PAYOUT_SCHEDULES } from './merchant-account.entity';
 
 /** Who accepts terms, and from where. */
@@ -39,6 +39,7 @@ export class OnboardingService {
     private readonly ds: DataSource,
     private readonly provider: PaymentProvider,
     private readonly readiness: MerchantReadiness,
+    private readonly fees: PlatformFees,
   ) {}
 
   // ------------------------------------------------------------ reads
@@ -214,7 +215,7 @@ export class OnboardingService {
     const account = await m.getRepository(MerchantAccount).findOne({ where: { companyId }, select: { id: true, state: true, payoutSchedule: true } });
     return {
       currency: await this.currency(m, companyId),
-      card_percent_bps: PLATFORM_FEES.cardPercentBps,
+      card_percent_bps: await this.fees.cardPercentBps(m, companyId),
       card_fixed_amount: PLATFORM_FEES.cardFixedAmount,
       offline_percent_bps: PLATFORM_FEES.offlinePercentBps,
       offline_fixed_amount: PLATFORM_FEES.offlineFixedAmount,
@@ -228,7 +229,7 @@ export class OnboardingService {
   /** POST fee_details: what the platform would keep of a payment (nothing is saved). */
   async quote(companyId: string, dto: FeeQuoteInputDto): Promise<FeeQuoteDto> {
     const method = dto.method ?? 'card';
-    const fee = platformFee(dto.amount, method);
+    const fee = await this.fees.feeFor(this.ds.manager, companyId, dto.amount, method);
     return { amount: dto.amount, method, currency: await this.currency(this.ds.manager, companyId), platform_fee_amount: fee, net_amount: dto.amount - fee };
   }
 

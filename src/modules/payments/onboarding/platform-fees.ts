@@ -1,7 +1,11 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { applyBps, type Minor } from '../../../common/money';
+import { CompaniesService } from '../../companies';
 
 /**
- * The platform's fees (issue #13, `fee_details`): configuration in code, the same for every company,
+ * The platform's fees (issue #13, `fee_details`): configuration in code, the defaults for every company
+ * (an administrator may set a company's card percentage: `platformFee`),
  * in basis points and minor units of the company's currency. A change is a deploy (and a new terms
  * version when it matters to merchants), which keeps the fee a charge was taken with reproducible from
  * the code's history; see README "Merchant onboarding".
@@ -20,13 +24,36 @@ export const PLATFORM_FEES = {
 export const PAYMENT_METHODS_FOR_FEES = ['card', 'offline'] as const;
 export type FeeMethod = (typeof PAYMENT_METHODS_FOR_FEES)[number];
 
-/** The platform's fee on a payment of `amount` (half up, never more than the amount). */
-export function platformFee(amount: Minor, method: FeeMethod): Minor {
+/**
+ * The platform's fee on a payment of `amount` (half up, never more than the amount). `cardPercentBps`
+ * is the company's card percentage: the platform's administrators may set one per company (companies'
+ * `platform_fee_bps`, README "Platform administration"); else the default above.
+ */
+export function platformFee(amount: Minor, method: FeeMethod, cardPercentBps: number = PLATFORM_FEES.cardPercentBps): Minor {
   const fee =
     method === 'card'
-      ? applyBps(amount, PLATFORM_FEES.cardPercentBps) + PLATFORM_FEES.cardFixedAmount
+      ? applyBps(amount, cardPercentBps) + PLATFORM_FEES.cardFixedAmount
       : applyBps(amount, PLATFORM_FEES.offlinePercentBps) + PLATFORM_FEES.offlineFixedAmount;
   return Math.min(fee, amount);
+}
+
+/**
+ * The fees of one company: its card percentage is its platform setting (companies' `platform_fee_bps`,
+ * set by a platform administrator, read through the companies service), else the default. Every fee
+ * payments computes or shows for a company goes through it (charges, `fee_details`, quotes).
+ */
+@Injectable()
+export class PlatformFees {
+  constructor(private readonly companies: CompaniesService) {}
+
+  async cardPercentBps(m: EntityManager, companyId: string): Promise<number> {
+    return (await this.companies.platformSettings(companyId, m))?.platformFeeBps ?? PLATFORM_FEES.cardPercentBps;
+  }
+
+  /** The platform's fee on a payment of `amount` to the company. */
+  async feeFor(m: EntityManager, companyId: string, amount: Minor, method: FeeMethod): Promise<Minor> {
+    return platformFee(amount, method, await this.cardPercentBps(m, companyId));
+  }
 }
 
 /** The current merchant terms of service companies accept (`tos`); a new version needs a new acceptance. */

@@ -1,10 +1,11 @@
 /**
  * The payment provider behind one interface (issue #13). A Nest provider: inject `PaymentProvider`;
- * the implementation is chosen by `PAYMENT_PROVIDER` (only `sandbox` for now, see sandbox-provider.ts).
+ * the implementation is chosen by `PAYMENT_PROVIDER` (`sandbox`: sandbox-provider.ts, `stripe`:
+ * stripe-provider.ts; the binding is provider-factory.ts).
  * Every call that moves money carries an idempotency key derived from our transaction id, so a retry
  * after a timeout cannot move money twice (same key = same result).
  */
-export type ProviderName = 'sandbox';
+export type ProviderName = 'sandbox' | 'stripe';
 
 export interface BuyerInput {
   /** Our id of the buyer (the customer's user id); the provider may store it as metadata. */
@@ -30,6 +31,8 @@ export interface ChargeInput {
   instrumentRef: string;
   /** The company's merchant reference with the provider (null while the sandbox stands in). */
   merchantRef: string | null;
+  /** The platform's fee kept of a charge to a merchant (minor units; Stripe: `application_fee_amount`); ignored without a merchant. */
+  platformFeeAmount?: number;
   idempotencyKey: string;
   description?: string;
 }
@@ -40,6 +43,13 @@ export interface ChargeResult {
   reference: string;
   /** Why a failed charge failed (card_declined, insufficient_funds, authentication_required, ...). */
   failureCode?: string;
+}
+
+/** A charge the provider accepted but settles later (Stripe `processing`); its webhook says how it ended. */
+export interface PendingChargeResult {
+  status: 'pending';
+  reference: string;
+  failureCode?: undefined;
 }
 
 export interface RefundInput {
@@ -78,6 +88,13 @@ export abstract class PaymentProvider {
   abstract attachInstrument(token: string, buyerRef: string): Promise<AttachedInstrument>;
   /** Charges an instrument. Idempotent by `idempotencyKey`. A decline is a result, not an exception. */
   abstract charge(input: ChargeInput): Promise<ChargeResult>;
+  /**
+   * Like `charge`, but a charge the provider settles later answers `pending` instead of being waited for;
+   * for callers that keep a pending row for the provider's webhook to settle (the ledger). Default: `charge`.
+   */
+  chargeAllowingPending(input: ChargeInput): Promise<ChargeResult | PendingChargeResult> {
+    return this.charge(input);
+  }
   /** Refunds (part of) a charge. Idempotent by `idempotencyKey`. */
   abstract refund(input: RefundInput): Promise<RefundResult>;
   /** Starts merchant onboarding of a company. */

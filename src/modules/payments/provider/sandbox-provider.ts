@@ -78,6 +78,3 @@ export class SandboxPaymentProvider extends PaymentProvider {
     return [...this.charges.entries()].map(([key, c]) => ({ key, amount: c.input.amount, result: c.result, calls: c.calls }));
   }
 }
-
-/** The Nest provider of `PaymentProvider`: the implementation `PAYMENT_PROVIDER` names (only the sandbox for now). */
-export const PAYMENT_PROVIDER = { provide: PaymentProvider, useExisting: SandboxPaymentProvider };

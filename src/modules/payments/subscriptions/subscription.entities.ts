@@ -29,6 +29,7 @@ export class Plan extends BaseEntity {
 @Index('idx_subscriptions_company', ['companyId', 'createdAt'])
 @Index('uq_subscriptions_live', ['companyId'], { unique: true, where: `state <> 'cancelled'` })
 @Index('uq_subscriptions_trial', ['companyId'], { unique: true, where: 'is_trial' })
+@Index('idx_subscriptions_next_action', ['nextActionAt'], { where: `state <> 'cancelled'` })
 export class Subscription extends BaseEntity {
   @ForeignKey('companies', { name: 'subscriptions_company_id_fkey' })
   @Column({ type: 'uuid' })
@@ -52,4 +53,37 @@ export class Subscription extends BaseEntity {
   @ForeignKey('users', { name: 'subscriptions_created_by_fkey' })
   @Column({ type: 'uuid' })
   createdBy: string;
+  /** The card the company subscribed with, at the provider (null for a trial): renewals charge it. */
+  @Column({ type: 'text', nullable: true }) buyerReference: string | null;
+  @Column({ type: 'text', nullable: true }) instrumentReference: string | null;
+  /** The current period, from 1 (idempotency keys `subscription:<id>:period:<n>`). */
+  @Column({ type: 'integer', default: 1 }) periodNumber: number;
+  /** Failed renewal attempts of the next period (0 once it is paid). */
+  @Column({ type: 'integer', default: 0 }) renewalAttempts: number;
+  /** `past_due`: when the grace period ends (the company then falls to the free plan). */
+  @Column({ type: 'timestamptz', nullable: true }) graceEndsAt: Date | null;
+  @Column({ type: 'text', nullable: true }) lastFailureCode: string | null;
+  /** When the renewal job next looks at it: the period end, or the next retry of a past_due renewal. */
+  @Column({ type: 'timestamptz' }) nextActionAt: Date;
+}
+
+/** One charge of a subscription (first period, renewal, retry), succeeded or failed. */
+@Tenant({ customer: false, driver: false })
+@Entity('subscription_charges')
+@Check('subscription_charges_amount_check', `amount > 0`)
+@Check('subscription_charges_status_check', `status IN ('succeeded', 'failed')`)
+@Index('idx_subscription_charges_subscription', ['subscriptionId', 'createdAt'])
+@Index('idx_subscription_charges_company', ['companyId', 'createdAt'])
+export class SubscriptionCharge extends BaseEntity {
+  @ForeignKey('companies', { name: 'subscription_charges_company_id_fkey' }) @Column({ type: 'uuid' }) companyId: string;
+  @ForeignKey('subscriptions', { name: 'subscription_charges_subscription_id_fkey', onDelete: 'CASCADE' }) @Column({ type: 'uuid' }) subscriptionId: string;
+  @Column({ type: 'integer' }) periodNumber: number;
+  /** 1 for the first try of a period, then 2, 3… for the daily retries. */
+  @Column({ type: 'integer' }) attempt: number;
+  @Column({ type: 'integer' }) amount: number;
+  @Column({ type: 'text' }) currency: string;
+  @Column({ type: 'text' }) status: 'succeeded' | 'failed';
+  @Column({ type: 'text' }) providerReference: string;
+  @Column({ type: 'text', nullable: true }) failureCode: string | null;
+  @Index('uq_subscription_charges_key', { unique: true }) @Column({ type: 'text' }) idempotencyKey: string;
 }

@@ -8,8 +8,9 @@ import { PlanDto, SubscribeDto, SubscriptionDto } from './subscriptions.dto';
 import { SubscriptionsService } from './subscriptions.service';
 
 const STATES =
-  'States: `trialing` (a trial: one per company, ever) → `active` (first month charged) or, at the trial\'s end, `cancelled`; `active` → `cancelled` at the end of a cancelled period ' +
-  '(`past_due` is the renewal job\'s, not built yet). Without a subscription in force the company has the free plan and its limits. ';
+  'States: `trialing` (a trial: one per company, ever) → `active` (first month charged) or, at the trial\'s end, `cancelled`; `active` → `cancelled` at the end of a cancelled period. ' +
+  'At each period end the renewal job charges the next month to the card the company subscribed with: paid, the period is extended; declined, `past_due` (retried daily for a 7-day grace period, ' +
+  'the plan\'s limits still apply), then `cancelled`. Without a subscription in force the company has the free plan and its limits. ';
 const PLAN_PARAM = { name: 'plan', description: 'A plan code: `free`, `starter` or `pro` (GET /psp/plans); another is 404.', example: 'starter', type: String };
 
 @ApiTags('Subscriptions')
@@ -50,15 +51,15 @@ export class SubscriptionsController {
   @Access('CO')
   @ApiParam(PLAN_PARAM)
   @Endpoint({
-    summary: "Subscribe to a plan: the first month is charged to the company's card at once",
+    summary: "Subscribe to a plan: the first month is charged to the company's card at once (the card is kept for the renewals)",
     description:
       STATES +
       'The company pays as a buyer with a card token (`token`). A declined card is 409 `PAYMENT_FAILED` (`errors.token` = the failure code) and nothing is recorded; an unknown token 422 `INVALID_PAYMENT_TOKEN`. ' +
-      'A trial in force is replaced; another subscription in force is 409 `SUBSCRIPTION_EXISTS`; the free plan is 409 `PLAN_NOT_PURCHASABLE`.',
+      'A trial or a `past_due` subscription in force is replaced (how a past_due company pays with another card); an `active` one is 409 `SUBSCRIPTION_EXISTS`; the free plan is 409 `PLAN_NOT_PURCHASABLE`.',
     type: SubscriptionDto,
     status: 201,
     errors: [404],
-    codes: { 409: ['PAYMENT_FAILED', 'SUBSCRIPTION_EXISTS', 'PLAN_NOT_PURCHASABLE'], 422: ['VALIDATION_FAILED', 'INVALID_PAYMENT_TOKEN'] },
+    codes: { 409: ['PAYMENT_FAILED', 'SUBSCRIPTION_EXISTS', 'PLAN_NOT_PURCHASABLE'], 422: ['VALIDATION_FAILED', 'INVALID_PAYMENT_TOKEN'], 502: ['PAYMENT_PROVIDER_UNAVAILABLE'] },
   })
   subscribe(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Param('plan') plan: string, @Body() dto: SubscribeDto) {
     return this.subscriptions.subscribe(actor, companyId, plan, dto);
@@ -69,7 +70,7 @@ export class SubscriptionsController {
   @ApiIdParam('subscriptionId')
   @Endpoint({
     summary: 'Cancel a subscription at the end of its period (it stays in force until `current_period_end`)',
-    description: STATES + 'Asking again answers the same; an already cancelled subscription is 409 `INVALID_TRANSITION`.',
+    description: STATES + 'A `past_due` subscription (its period has ended) is cancelled at once. Asking again answers the same; an already cancelled subscription is 409 `INVALID_TRANSITION`.',
     type: SubscriptionDto,
     errors: [404],
     codes: { 409: ['INVALID_TRANSITION'] },

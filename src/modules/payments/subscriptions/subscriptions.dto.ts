@@ -17,7 +17,7 @@ export class SubscribeDto {
 export class PlanLimitsDto {
   @ApiProperty({ example: 25, description: 'Drivers the company may have (403 `PLAN_LIMIT` on the next POST /driver/create).' }) drivers: number;
   @ApiProperty({ example: 500, description: 'Live assets the company may have (403 `PLAN_LIMIT` on the next POST /assets).' }) assets: number;
-  @ApiProperty({ example: 2000, description: 'Orders per calendar month (informative: not enforced yet).' }) monthly_orders: number;
+  @ApiProperty({ example: 2000, description: "Orders placed per calendar month, in the company's time zone, whatever becomes of them (403 `PLAN_LIMIT` on the next POST /customer/orders)." }) monthly_orders: number;
 }
 
 export class PlanDto {
@@ -52,7 +52,9 @@ export class SubscriptionDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) current_period_start: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the period (or the trial) ends.' }) current_period_end: string | null;
   @ApiProperty({ example: false, description: 'Cancelled: stays in force until `current_period_end`, then `cancelled`.' }) cancel_at_period_end: boolean;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the cancellation was asked.' }) cancelled_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the cancellation was asked (or the subscription ended).' }) cancelled_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: '`past_due`: the renewal is retried daily until then; unpaid by then, the subscription is `cancelled` and the free plan applies.' }) grace_ends_at: string | null;
+  @ApiProperty({ type: String, nullable: true, example: null, description: "`past_due`: why the last renewal charge failed (the provider's code, e.g. `card_declined`)." }) last_failure_code: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) created_at: string | null;
 
   static of(s: Subscription, plan: Plan): SubscriptionDto {
@@ -67,12 +69,14 @@ export class SubscriptionDto {
       current_period_end: iso(s.currentPeriodEnd),
       cancel_at_period_end: s.cancelAtPeriodEnd,
       cancelled_at: iso(s.cancelledAt),
+      grace_ends_at: iso(s.graceEndsAt),
+      last_failure_code: s.lastFailureCode,
       created_at: iso(s.createdAt),
     };
   }
 
   /** No subscription: the free plan, in force without end. */
   static free(plan: Plan): SubscriptionDto {
-    return { id: null, plan: PlanDto.of(plan), state: 'active', trial: false, amount: 0, currency: plan.currency, current_period_start: null, current_period_end: null, cancel_at_period_end: false, cancelled_at: null, created_at: null };
+    return { id: null, plan: PlanDto.of(plan), state: 'active', trial: false, amount: 0, currency: plan.currency, current_period_start: null, current_period_end: null, cancel_at_period_end: false, cancelled_at: null, grace_ends_at: null, last_failure_code: null, created_at: null };
   }
 }

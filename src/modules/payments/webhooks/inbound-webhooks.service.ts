@@ -7,12 +7,15 @@ import { LedgerService } from '../ledger/ledger.service';
 import { OnboardingService } from '../onboarding/onboarding.service';
 import { InboundOutcome, WebhookInboundEvent } from './webhook.entities';
 import { InboundEventDto, InboundEventResultDto } from './inbound.dto';
+import { verifyStripeEvent, type VerifiedEvent } from './stripe-inbound';
 
 /** How far `X-Timestamp` may be from now (seconds) before the event is refused as stale (replay protection). */
 export const INBOUND_TOLERANCE_S = 300;
 const MERCHANT_STATUSES = ['pending', 'approved', 'rejected'] as const;
 
 const invalid = (message: string) => ApiError.badRequest('INVALID_SIGNATURE', message);
+/** What `apply` answers: the outcome, with why when the event changed nothing. */
+type Applied = InboundOutcome | { outcome: InboundOutcome; reason: string };
 const text = (v: unknown, max = 200): string | null => (typeof v === 'string' && v.trim() && v.length <= max ? v.trim() : null);
 
 /**
@@ -42,24 +45,36 @@ export class InboundWebhooksService {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid('The signature does not match.');
   }
 
-  async receive(provider: string, dto: InboundEventDto): Promise<InboundEventResultDto> {
+  /** `stripe`: the SDK's check of `Stripe-Signature` with STRIPE_WEBHOOK_SECRET (400 `INVALID_SIGNATURE`); the event mapped to the internal shape. */
+  verifyStripe(rawBody: Buffer | undefined, signature: string | undefined): VerifiedEvent {
+    return verifyStripeEvent(this.config.stripeWebhookSecret, rawBody, signature);
+  }
+
+  /**
+   * Records the event once per (provider, event id) and applies it in the same transaction. `dto` is
+   * the internal event (the sandbox's body as it is; a Stripe event mapped by stripe-inbound.ts); a
+   * `VerifiedEvent` also carries the provider's own id, type and body, which are what is recorded.
+   */
+  async receive(provider: string, received: InboundEventDto | VerifiedEvent): Promise<InboundEventResultDto> {
+    const v: VerifiedEvent = 'event' in received ? received : { id: received.id, type: received.type, payload: received, event: received };
     return this.ds.transaction(async (m) => {
       const claimed = await m.query<{ id: string }[]>(
         `INSERT INTO webhook_inbound_events (provider, event_id, type, payload, outcome) VALUES ($1, $2, $3, $4, 'ignored')
          ON CONFLICT (provider, event_id) DO NOTHING RETURNING id`,
-        [provider, dto.id, dto.type, JSON.stringify(dto)],
+        [provider, v.id, v.type, JSON.stringify(v.payload)],
       );
       if (!claimed.length) {
-        const seen = await m.getRepository(WebhookInboundEvent).findOneByOrFail({ provider, eventId: dto.id });
-        return { event: dto.id, type: seen.type, duplicate: true, outcome: seen.outcome };
+        const seen = await m.getRepository(WebhookInboundEvent).findOneByOrFail({ provider, eventId: v.id });
+        return { event: v.id, type: seen.type, duplicate: true, outcome: seen.outcome, reason: seen.reason };
       }
-      const outcome = await this.apply(m, dto);
-      if (outcome !== 'ignored') await m.update(WebhookInboundEvent, { id: claimed[0].id }, { outcome });
-      return { event: dto.id, type: dto.type, duplicate: false, outcome };
+      const applied = await this.apply(m, v.event);
+      const { outcome, reason } = typeof applied === 'string' ? { outcome: applied, reason: applied === 'ignored' ? `Event type ${v.type} is not handled.` : null } : applied;
+      await m.update(WebhookInboundEvent, { id: claimed[0].id }, { outcome, reason });
+      return { event: v.id, type: v.type, duplicate: false, outcome, reason };
     });
   }
 
-  private async apply(m: EntityManager, dto: InboundEventDto): Promise<InboundOutcome> {
+  private async apply(m: EntityManager, dto: InboundEventDto): Promise<Applied> {
     const data = dto.data ?? {};
     const reference = text(data.reference);
     switch (dto.type) {
@@ -68,12 +83,20 @@ export class InboundWebhooksService {
         if (!reference) throw ApiError.validation({ 'data.reference': ['data.reference must be a non-empty string'] });
         const status = dto.type === 'charge.succeeded' ? 'succeeded' : 'failed';
         const n = await this.ledger.applyProviderCharge(m, reference, status, text(data.failure_code, 100));
-        return n ? 'applied' : 'no_match';
+        return n ? 'applied' : { outcome: 'no_match', reason: 'No pending charge has this reference (settled when it was made, or not ours).' };
+      }
+      case 'charge.refunded': {
+        const refunded = data.amount_refunded;
+        if (!reference || typeof refunded !== 'number' || !Number.isSafeInteger(refunded) || refunded < 0) {
+          throw ApiError.validation({ data: ['data.reference (string) and data.amount_refunded (integer >= 0) are required'] });
+        }
+        const recorded = await this.ledger.applyProviderRefund(m, dto.id, reference, refunded, text(data.refund_reference) ?? reference);
+        return recorded ? 'applied' : { outcome: 'no_match', reason: 'The ledger already holds every refund of this charge, or no succeeded charge has this reference.' };
       }
       case 'merchant.updated': {
         const status = MERCHANT_STATUSES.find((s) => s === data.status);
         if (!reference || !status) throw ApiError.validation({ data: ['data.reference (string) and data.status (pending, approved, rejected) are required'] });
-        return (await this.onboarding.applyProviderStatus(m, reference, status)) ? 'applied' : 'no_match';
+        return (await this.onboarding.applyProviderStatus(m, reference, status)) ? 'applied' : { outcome: 'no_match', reason: 'No merchant account has this reference.' };
       }
       default:
         return 'ignored';

@@ -29,4 +29,6 @@ export class InboundEventResultDto {
   @ApiProperty({ description: 'True when this event id was received before: nothing was changed again.', example: false }) duplicate: boolean;
   @ApiProperty({ enum: INBOUND_OUTCOMES, description: '`applied`; `no_match` (no pending charge or merchant with this reference); `ignored` (a type not handled).', example: 'applied' })
   outcome: InboundOutcome;
+  @ApiProperty({ type: String, nullable: true, description: 'Why the event changed nothing (`no_match`, `ignored`); null when applied.', example: null })
+  reason: string | null;
 }

@@ -68,4 +68,6 @@ export class WebhookInboundEvent extends BaseEntity {
   @Column({ type: 'text' }) type: string;
   @Column({ type: 'jsonb' }) payload: object;
   @Column({ type: 'text' }) outcome: InboundOutcome;
+  /** Why the event changed nothing (no_match, ignored); null when applied. */
+  @Column({ type: 'text', nullable: true }) reason: string | null;
 }

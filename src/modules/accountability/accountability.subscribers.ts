@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { EventSubscriber, type EventHandler, type RelayedEvent } from '../../common/outbox/event-subscriber';
+import { LedgerService } from '../payments';
+import { DemeritService } from './demerit.service';
+
+/**
+ * A waived violation's fee was credited on the order's bill; when the order had been paid beyond its
+ * new total, the difference goes to the customer's wallet through the ledger's overpayment path
+ * (`LedgerService.refundExcess`, keyed by the event id: exactly once).
+ */
+@Injectable()
+@EventSubscriber({ name: 'accountability.credit-waived-fee', events: ['policy_violation.resolved'] })
+export class CreditWaivedFee implements EventHandler<'policy_violation.resolved'> {
+  constructor(private readonly ledger: LedgerService) {}
+  async handle(event: RelayedEvent<'policy_violation.resolved'>, m: EntityManager): Promise<void> {
+    if (!event.companyId || event.payload.resolution !== 'waived') return;
+    await this.ledger.refundExcess(m, event.id, event.companyId, event.payload.order_id, 'waived');
+  }
+}
+
+/** New demerit thresholds or window: the company's standings are recomputed (customers blocked or unblocked accordingly). */
+@Injectable()
+@EventSubscriber({ name: 'accountability.settings-changed', events: ['company.settings_updated', 'company.settings_reset'] })
+export class RecomputeOnSettings implements EventHandler<'company.settings_updated' | 'company.settings_reset'> {
+  constructor(private readonly demerit: DemeritService) {}
+  async handle(event: RelayedEvent<'company.settings_updated' | 'company.settings_reset'>, m: EntityManager): Promise<void> {
+    if (!event.companyId) return;
+    const fields = event.type === 'company.settings_updated' ? ((event.payload as { fields?: string[] }).fields ?? []) : null;
+    if (fields && !fields.some((f) => f.startsWith('demerit_'))) return;
+    await this.demerit.refreshCompany(m, event.companyId);
+  }
+}

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Scope } from '../../../common/access/scope';
+import type { EventType } from '../../../common/outbox/event-catalogue';
+import { EventHandler, EventSubscriber, RelayedEvent } from '../../../common/outbox/event-subscriber';
+import { JobsService } from '../../jobs';
+import { UsersService } from '../../users';
+import { afterCommit } from '../push/after-commit';
+import { LivePush } from '../push/live-push';
+import { NotificationDto } from './notification.dto';
+import { NOTIFICATION_RULES, NOTIFIED_EVENTS, type Draft, type RuleContext } from './notification-rules';
+import { NotificationDraft, NotificationsService } from './notifications.service';
+
+/**
+ * Makes the notifications of an event (NOTIFICATION_RULES) inside the relay's transaction, then, once
+ * they are committed, pushes each to its user's live connections (`notification`, the row as the list
+ * shows it). A redelivered event makes no second row and pushes nothing again.
+ */
+@Injectable()
+@EventSubscriber({ name: 'notifications', events: NOTIFIED_EVENTS })
+export class MakeNotifications implements EventHandler {
+  constructor(
+    private readonly notifications: NotificationsService,
+    private readonly users: UsersService,
+    private readonly jobs: JobsService,
+    private readonly push: LivePush,
+  ) {}
+
+  async handle(event: RelayedEvent, m: EntityManager): Promise<void> {
+    const rule = NOTIFICATION_RULES[event.type] as ((e: RelayedEvent, ctx: RuleContext) => Draft[] | Promise<Draft[]>) | undefined;
+    const companyId = event.companyId;
+    if (!rule || !companyId) return;
+    const ctx: RuleContext = {
+      jobDriver: async (jobId) => {
+        try {
+          return (await this.jobs.find(Scope.company(companyId), jobId, m)).driverId;
+        } catch {
+          return null; // the job is gone
+        }
+      },
+    };
+    const drafts = await rule(event, ctx);
+    let companyUsers: string[] | undefined;
+    const resolved: NotificationDraft[] = [];
+    for (const d of drafts) {
+      const userIds: string[] = [];
+      for (const to of d.to) {
+        if (!to) continue;
+        if (to === 'company') userIds.push(...(companyUsers ??= await this.users.companyUserIds(companyId, m)));
+        else userIds.push(to);
+      }
+      const data = Object.fromEntries(Object.entries(d.data).filter((kv): kv is [string, string] => typeof kv[1] === 'string'));
+      resolved.push({ userIds: userIds.filter((id) => id !== event.actorId), title: d.title, body: d.body, data });
+    }
+    const made = await this.notifications.make(m, { id: event.id, type: event.type as EventType, companyId }, resolved);
+    if (made.length) afterCommit(m, () => made.forEach((n) => this.push.toUsers([n.userId], 'notification', NotificationDto.of(n))));
+  }
+}

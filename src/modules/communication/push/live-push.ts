@@ -1,0 +1,50 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Server } from 'socket.io';
+
+/** The socket.io rooms (README "Notifications and live push"). */
+export const rooms = {
+  user: (userId: string) => `user:${userId}`,
+  dispatch: (companyId: string) => `company:${companyId}:dispatch`,
+  token: (jti: string) => `token:${jti}`,
+};
+
+/**
+ * Sends to the apps' live connections (the gateway's socket.io server; with REDIS_URL the rooms are
+ * shared by every instance through the Redis adapter, so a push from any instance reaches a client
+ * connected to another). Best effort: a client that is not connected gets nothing and reads the API.
+ */
+@Injectable()
+export class LivePush {
+  private readonly logger = new Logger('LivePush');
+  private server?: Server;
+
+  /** Called by the gateway once its server exists. */
+  attach(server: Server): void {
+    this.server = server;
+  }
+
+  toUsers(userIds: readonly string[], event: string, data: unknown): void {
+    const ids = [...new Set(userIds)];
+    if (!ids.length) return;
+    this.emit(ids.map(rooms.user), event, data);
+  }
+
+  toDispatch(companyId: string, event: string, data: unknown): void {
+    this.emit([rooms.dispatch(companyId)], event, data);
+  }
+
+  /** Every socket opened with this token, on every instance. */
+  disconnectToken(jti: string): void {
+    if (!this.server) return;
+    this.server.in(rooms.token(jti)).disconnectSockets(true);
+  }
+
+  private emit(to: string[], event: string, data: unknown): void {
+    if (!this.server) return;
+    try {
+      this.server.to(to).emit(event, data);
+    } catch (err) {
+      this.logger.warn({ msg: 'live push failed', event, error: (err as Error).message });
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import { DataSource } from 'typeorm';
+import { ActorResolver } from '../../../common/access/jwt.strategy';
+import type { ModuleGroup } from '../../../common/module-group';
+import { JobsModule } from '../../jobs';
+import { OrdersModule } from '../../orders';
+import { AfterCommitHooks } from './after-commit';
+import { LiveGateway } from './live.gateway';
+import { LivePush } from './live-push';
+import { DisconnectRevokedTokens, PushDriverLocations, PushJobChanges, PushToUsers } from './push-subscribers';
+
+/**
+ * Live push (issue #14): the socket.io gateway, what sends to it (`LivePush`), and the subscribers that
+ * push jobs, chat messages, notification reads and driver locations, and disconnect revoked tokens.
+ */
+export const PUSH: ModuleGroup = {
+  imports: [JobsModule, OrdersModule],
+  controllers: [],
+  providers: [
+    AfterCommitHooks,
+    LivePush,
+    LiveGateway,
+    // The access layer's resolver (token → user, company, revocation), for the socket handshake.
+    { provide: ActorResolver, useFactory: (ds: DataSource) => new ActorResolver(ds), inject: [DataSource] },
+    PushJobChanges,
+    PushToUsers,
+    DisconnectRevokedTokens,
+    PushDriverLocations,
+  ],
+  exports: [],
+};

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { specificationNameSql } from '../catalogue';
+import type { OrderStatus } from './order.entity';
+
+/** What the reports' counters count of one order now. */
+export interface OrderFacts {
+  companyId: string;
+  customerId: string;
+  /** The service (delivery) date the order counts on. */
+  day: string;
+  status: OrderStatus;
+  totalAmount: number;
+  paidAmount: number;
+  dueDate: string;
+  assetSpecificationId: string;
+  /** The real delivery date (the rental's first day), null before. */
+  deliveredOn: string | null;
+  /** The company's date of the completion (the rental's last day), null before. */
+  endedOn: string | null;
+}
+
+/** A customer's order as the dashboards list it. */
+export interface OrderSummaryRow {
+  id: string;
+  number: number;
+  status: OrderStatus;
+  specification_name: string;
+  delivery_date: string;
+  delivered_on: string | null;
+  pickup_date: string | null;
+  total_amount: number;
+  balance_amount: number;
+  created_at: string;
+}
+
+/**
+ * Reads of orders for the reports module (layer 7), each one statement over an index: the facts its
+ * rollup subscribers count, and a customer's orders for their dashboard.
+ */
+@Injectable()
+export class OrdersReadModel {
+  constructor(private readonly ds: DataSource) {}
+
+  /** The order's facts (null when it is not the company's); `timezone`: the company's, for the completion date. */
+  async facts(m: EntityManager, companyId: string, orderId: string, timezone: string): Promise<OrderFacts | null> {
+    const [row] = await m.query<{ customer_id: string; day: string; status: OrderStatus; total_amount: number; paid_amount: number; due_date: string; spec: string; delivered_on: string | null; ended_on: string | null }[]>(
+      `SELECT customer_id, delivery_date::text AS day, status, total_amount, paid_amount, due_date::text AS due_date, asset_specification_id AS spec,
+              delivered_on::text AS delivered_on, (completed_at AT TIME ZONE $3)::date::text AS ended_on
+         FROM orders WHERE id = $1 AND company_id = $2`,
+      [orderId, companyId, timezone],
+    );
+    if (!row) return null;
+    return {
+      companyId,
+      customerId: row.customer_id,
+      day: row.day,
+      status: row.status,
+      totalAmount: Number(row.total_amount),
+      paidAmount: Number(row.paid_amount),
+      dueDate: row.due_date,
+      assetSpecificationId: row.spec,
+      deliveredOn: row.delivered_on,
+      endedOn: row.ended_on,
+    };
+  }
+
+  /** A customer's orders in some statuses, newest first (then by number: placements in the same instant), at most `limit` (idx_orders_company_customer_created). */
+  async ofCustomer(companyId: string, customerId: string, o: { statuses?: readonly OrderStatus[]; limit: number }): Promise<OrderSummaryRow[]> {
+    const rows = await this.ds.query<OrderSummaryRow[]>(
+      `SELECT o.id, o.number, o.status, coalesce(${specificationNameSql('o.asset_specification_id')}, '') AS specification_name,
+              o.delivery_date::text AS delivery_date, o.delivered_on::text AS delivered_on, o.pickup_date::text AS pickup_date,
+              o.total_amount, (o.total_amount - o.paid_amount) AS balance_amount, o.created_at
+         FROM orders o
+        WHERE o.company_id = $1 AND o.customer_id = $2 ${o.statuses ? 'AND o.status = ANY($4)' : ''}
+        ORDER BY o.created_at DESC, o.number DESC
+        LIMIT $3`,
+      o.statuses ? [companyId, customerId, o.limit, o.statuses] : [companyId, customerId, o.limit],
+    );
+    return rows.map((r) => ({ ...r, number: Number(r.number), total_amount: Number(r.total_amount), balance_amount: Number(r.balance_amount), created_at: new Date(r.created_at).toISOString() }));
+  }
+}

@@ -1,0 +1,230 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Actor } from '../../common/access/actor';
+import { PlatformReach } from '../../common/access/tenant-policy';
+import { ApiError } from '../../common/http/api-error';
+import type { WriteAudit } from '../../common/records/write-audit';
+import { AuthService } from '../auth';
+import { AssetSpecificationsService, AssetsService, UpdateAssetDto, UpdateAssetSpecificationDto, WasteTypesService } from '../catalogue';
+import { CompaniesService, CompanyAdminService, type CompanyStatus, UpdateCompanyDto } from '../companies';
+import { CustomersService, MembersService, UpdateCustomerDto } from '../customers';
+import { DriversService, UpdateDriverDto } from '../drivers';
+import { OrdersService } from '../orders';
+import { SubscriptionsService } from '../payments';
+import { AuditEntry } from './audit-entry.entity';
+import {
+  AdminAssetQuery,
+  AdminAssetSpecificationQuery,
+  AdminCompanyDetailDto,
+  AdminCompanyQuery,
+  AdminCreateAssetDto,
+  AdminCreateAssetSpecificationDto,
+  AdminCreateCompanyDto,
+  AdminCreateMemberDto,
+  AdminCustomerQuery,
+  AdminDriverQuery,
+  AdminOrderQuery,
+  AdminWasteTypeQuery,
+  AuditEntryDto,
+  UpdatePlatformSettingsDto,
+} from './platform.dto';
+
+/** How many audit entries the company view shows. */
+export const COMPANY_AUDIT_ENTRIES = 20;
+
+type TargetType = 'company' | 'customer' | 'driver' | 'asset_specification' | 'asset';
+
+
+/** The list query without the administrators' own filters (they went into the reach). */
+function withoutReach<Q extends { company_id?: string; from?: string; to?: string; status?: string }>(q: Q, keepStatus = true) {
+  const { company_id: _c, from: _f, to: _t, ...rest } = q;
+  if (!keepStatus) delete (rest as { status?: string }).status;
+  return rest;
+}
+
+/** `status=active|inactive` of the catalogue lists: their `active` flag. */
+const activeOf = (status: string | undefined, active: boolean | undefined) => (status === undefined ? active : status === 'active');
+
+/**
+ * Platform administration (issue #15): an administrator's work across companies through the services
+ * the companies' own routes use, with the target company as scope (no second implementation of a
+ * rule). Every write is recorded in the audit log inside the write's transaction (the services take a
+ * `WriteAudit`); lists go through the owning services with a `PlatformReach`.
+ */
+@Injectable()
+export class PlatformService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly companies: CompaniesService,
+    private readonly companyAdmin: CompanyAdminService,
+    private readonly members: MembersService,
+    private readonly customers: CustomersService,
+    private readonly drivers: DriversService,
+    private readonly specs: AssetSpecificationsService,
+    private readonly assets: AssetsService,
+    private readonly wasteTypes: WasteTypesService,
+    private readonly orders: OrdersService,
+    private readonly subscriptions: SubscriptionsService,
+    private readonly auth: AuthService,
+  ) {}
+
+  /** The audit entry writer of one administrator's action on one kind of record of `companyId` (null: the record's own id is the company). */
+  private audit(admin: Actor, action: string, targetType: TargetType, companyId: string | null): WriteAudit {
+    return async (m, change) => {
+      await m.insert(AuditEntry, {
+        adminId: admin.id,
+        action,
+        targetType,
+        targetId: change.id,
+        companyId: companyId ?? change.id,
+        before: change.before,
+        after: change.after,
+      });
+    };
+  }
+
+  /** The company a create names: 404 when there is none (or it is deleted). */
+  private async company(companyId: string): Promise<string> {
+    if (!(await this.companies.summary(companyId))) throw ApiError.notFound('Company');
+    return companyId;
+  }
+
+  /**
+   * The reach of a list: the company filter and the creation dates. A company in the path
+   * (`…/{companyId}/get`) must exist (404) and wins over `company_id`.
+   */
+  private async reach(q: { company_id?: string; from?: string; to?: string }, companyId?: string): Promise<PlatformReach> {
+    if (companyId) await this.company(companyId);
+    return new PlatformReach(companyId ?? q.company_id ?? null, q.from ?? null, q.to ?? null);
+  }
+
+  /**
+   * Work on a record named by id alone: `work` runs with the record's company (404 as `what` when there
+   * is no such record), as the company's own route would; the answer carries `company_id`.
+   */
+  private async inCompanyOf<R extends object>(find: Promise<string | null>, what: string, work: (companyId: string) => Promise<R>): Promise<R & { company_id: string }> {
+    const companyId = await find;
+    if (!companyId) throw ApiError.notFound(what);
+    return { ...(await work(companyId)), company_id: companyId };
+  }
+
+  // ------------------------------------------------------------ companies
+
+  listCompanies(q: AdminCompanyQuery) {
+    return this.companies.listAcross(q);
+  }
+
+  async showCompany(id: string): Promise<AdminCompanyDetailDto> {
+    const company = await this.companies.withPlatform(id);
+    const entries = await this.ds.getRepository(AuditEntry).find({ where: { companyId: id }, order: { createdAt: 'DESC', id: 'DESC' }, take: COMPANY_AUDIT_ENTRIES });
+    return { ...company, audit: entries.map(AuditEntryDto.of) };
+  }
+
+  /** The company and its owner; without a password the owner is mailed a code to set one (after the commit). */
+  async createCompany(admin: Actor, dto: AdminCreateCompanyDto) {
+    const { owner, ...company } = dto;
+    const created = await this.companies.createWithOwner(admin.id, company, owner, this.audit(admin, 'company.created', 'company', null));
+    if (!owner.password) {
+      await this.auth.sendPasswordCode(owner.email, `Your ${created.name} account`, `A platform administrator created ${created.name} with you as its owner. Set your password at /auth/reset-password with this code`);
+    }
+    return created;
+  }
+
+  async updateCompany(admin: Actor, id: string, dto: UpdateCompanyDto) {
+    await this.companyAdmin.updateCompany(id, admin.id, dto, this.audit(admin, 'company.updated', 'company', id));
+    return this.companies.withPlatform(id);
+  }
+
+  setCompanyStatus(admin: Actor, id: string, to: CompanyStatus) {
+    return this.companies.setStatus(admin.id, id, to, this.audit(admin, to === 'active' ? 'company.activated' : 'company.deactivated', 'company', id));
+  }
+
+  async updatePlatform(admin: Actor, id: string, dto: UpdatePlatformSettingsDto) {
+    if (dto.plan_override && !(await this.subscriptions.planExists(dto.plan_override))) throw ApiError.validation({ plan_override: ['is not a plan code'] });
+    return this.companies.updatePlatform(admin.id, id, dto, this.audit(admin, 'company.platform_updated', 'company', id));
+  }
+
+  // ------------------------------------------------------------ customers and drivers
+
+  async createMember(admin: Actor, type: 'customer' | 'driver', dto: AdminCreateMemberDto) {
+    const { company_id, ...member } = dto;
+    const companyId = await this.company(company_id);
+    return this.members.create(admin, companyId, type, member, this.audit(admin, `${type}.created`, type, companyId));
+  }
+
+  async listCustomers(q: AdminCustomerQuery, companyId?: string) {
+    return this.customers.listAcross(await this.reach(q, companyId), withoutReach(q));
+  }
+
+  showCustomer(id: string) {
+    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (companyId) => this.customers.show(companyId, id));
+  }
+
+  updateCustomer(admin: Actor, id: string, dto: UpdateCustomerDto) {
+    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (companyId) => this.customers.update(admin, companyId, id, dto, this.audit(admin, 'customer.updated', 'customer', companyId)));
+  }
+
+  async listDrivers(q: AdminDriverQuery, companyId?: string) {
+    return this.drivers.listAcross(await this.reach(q, companyId), withoutReach(q));
+  }
+
+  showDriver(id: string) {
+    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (companyId) => this.drivers.show(companyId, id));
+  }
+
+  updateDriver(admin: Actor, id: string, dto: UpdateDriverDto) {
+    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (companyId) => this.drivers.update(admin, companyId, id, dto, this.audit(admin, 'driver.updated', 'driver', companyId)));
+  }
+
+  // ------------------------------------------------------------ catalogue
+
+  async listSpecifications(q: AdminAssetSpecificationQuery, companyId?: string) {
+    return this.specs.listAcross(await this.reach(q, companyId), { ...withoutReach(q, false), active: activeOf(q.status, q.active) });
+  }
+
+  async createSpecification(admin: Actor, dto: AdminCreateAssetSpecificationDto) {
+    const { company_id, ...spec } = dto;
+    const companyId = await this.company(company_id);
+    return { ...(await this.specs.create(admin, companyId, spec, this.audit(admin, 'asset_specification.created', 'asset_specification', companyId))), company_id: companyId };
+  }
+
+  showSpecification(id: string) {
+    return this.inCompanyOf(this.specs.companyOf(id), 'Asset specification', (companyId) => this.specs.get(companyId, id));
+  }
+
+  updateSpecification(admin: Actor, id: string, dto: UpdateAssetSpecificationDto) {
+    return this.inCompanyOf(this.specs.companyOf(id), 'Asset specification', (companyId) => this.specs.update(admin, companyId, id, dto, this.audit(admin, 'asset_specification.updated', 'asset_specification', companyId)));
+  }
+
+  async listAssets(q: AdminAssetQuery, companyId?: string) {
+    return this.assets.listAcross(await this.reach(q, companyId), withoutReach(q));
+  }
+
+  async createAsset(admin: Actor, dto: AdminCreateAssetDto) {
+    const { company_id, ...asset } = dto;
+    const companyId = await this.company(company_id);
+    return { ...(await this.assets.create(admin, companyId, asset, this.audit(admin, 'asset.created', 'asset', companyId))), company_id: companyId };
+  }
+
+  showAsset(id: string) {
+    return this.inCompanyOf(this.assets.companyOf(id), 'Asset', (companyId) => this.assets.get(companyId, id));
+  }
+
+  updateAsset(admin: Actor, id: string, dto: UpdateAssetDto) {
+    return this.inCompanyOf(this.assets.companyOf(id), 'Asset', (companyId) => this.assets.update(admin, companyId, id, dto, this.audit(admin, 'asset.updated', 'asset', companyId)));
+  }
+
+  async listWasteTypes(q: AdminWasteTypeQuery) {
+    return this.wasteTypes.listAcross(await this.reach(q), { ...withoutReach(q, false), active: activeOf(q.status, q.active) });
+  }
+
+  // ------------------------------------------------------------ orders (read only)
+
+  async listOrders(q: AdminOrderQuery, companyId?: string) {
+    return this.orders.listAcross(await this.reach(q, companyId), withoutReach(q));
+  }
+
+  showOrder(id: string) {
+    return this.inCompanyOf(this.orders.companyOf(id), 'Order', (companyId) => this.orders.full(companyId, id));
+  }
+}
