@@ -71,6 +71,13 @@ describe('Payments: the Stripe adapter', () => {
     expect(stub.seen('/v1/accounts')).toEqual([expect.objectContaining({ body: expect.objectContaining({ type: 'express', metadata: { company_id: w.company.companyId } }) })]);
     expect(stub.seen('/v1/account_links')[0].body).toEqual({ account, type: 'account_onboarding', return_url: `${PUBLIC}/api/v1/psp/onboarding/complete`, refresh_url: `${PUBLIC}/api/v1/psp/onboarding/cancel` });
 
+    // The link expired (the refresh URL): PUT complete again gives a fresh link for the same account.
+    const refreshed = (await co('put', 'psp/onboarding/complete').expect(200)).body.data;
+    expect(refreshed).toMatchObject({ state: 'pending', provider_reference: account });
+    expect(refreshed.onboarding_url).not.toBe(started.onboarding_url);
+    expect(stub.seen('/v1/accounts')).toHaveLength(1);
+    expect(stub.seen('/v1/account_links').map((r) => r.body.account)).toEqual([account, account]);
+
     // The return URL while Stripe still waits for details: pending, read from the account.
     expect((await co('post', 'psp/onboarding/complete').expect(200)).body.data.state).toBe('pending');
     stub.setAccount(account, 'approved');

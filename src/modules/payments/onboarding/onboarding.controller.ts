@@ -123,7 +123,7 @@ export class OnboardingController {
 
   @Delete('cancel')
   @Access('CO')
-  @Endpoint({ summary: 'Withdraw the cancellation: cancelled → pending, with the same merchant and onboarding URL', description: STATES + 'Other states: 409 `INVALID_TRANSITION`. Event `merchant_account.state_changed`.', type: MerchantOnboardingDto, codes: { 409: ['INVALID_TRANSITION'] } })
+  @Endpoint({ summary: 'Withdraw the cancellation: cancelled → pending, with the same merchant and a fresh onboarding URL', description: STATES + 'Other states: 409 `INVALID_TRANSITION`. Event `merchant_account.state_changed`.', type: MerchantOnboardingDto, codes: { 409: ['INVALID_TRANSITION'], 502: ['PAYMENT_PROVIDER_UNAVAILABLE'] } })
   resume(@CurrentActor() actor: Actor) {
     return this.onboarding.resume(actor);
   }

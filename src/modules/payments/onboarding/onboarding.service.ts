@@ -59,13 +59,15 @@ export class OnboardingService {
   /**
    * PUT complete: starts onboarding (creates the merchant with the provider) when there is none
    * (not_started) or it was abandoned for good (cancelled: a new merchant and link); answers the state
-   * with its onboarding URL. Pending, approved and rejected accounts are answered as they are.
+   * with its onboarding URL. A pending account gets a fresh link for the same merchant (links expire);
+   * approved and rejected accounts are answered as they are.
    */
   async start(actor: Actor): Promise<MerchantOnboardingDto> {
     const companyId = Scope.of(actor).companyId;
     return this.ds.transaction(async (m) => {
       const a = await this.lockAccount(m, companyId);
-      await this.ensureStarted(m, a, actor);
+      if (a.state === 'pending' && a.providerReference) await this.refreshLink(m, a);
+      else await this.ensureStarted(m, a, actor);
       return this.view(m, companyId);
     });
   }
@@ -140,7 +142,7 @@ export class OnboardingService {
     });
   }
 
-  /** DELETE cancel: undoes a cancellation: cancelled → pending, with the same merchant and link. Else 409 INVALID_TRANSITION. */
+  /** DELETE cancel: undoes a cancellation: cancelled → pending, with the same merchant and a fresh link. Else 409 INVALID_TRANSITION. */
   async resume(actor: Actor): Promise<MerchantOnboardingDto> {
     const companyId = Scope.of(actor).companyId;
     return this.ds.transaction(async (m) => {
@@ -149,7 +151,7 @@ export class OnboardingService {
       a.state = 'pending';
       a.cancelledAt = null;
       a.cancelReason = null;
-      await m.save(a);
+      await this.refreshLink(m, a);
       await this.moved(m, a, actor, 'cancelled', 'resumed');
       return this.view(m, companyId);
     });
@@ -263,6 +265,12 @@ export class OnboardingService {
   private async currency(m: EntityManager, companyId: string): Promise<string> {
     const [row] = await m.query<{ currency: string }[]>(`SELECT currency FROM companies WHERE id = $1`, [companyId]);
     return row?.currency ?? 'USD';
+  }
+
+  /** A pending merchant's link anew from the provider (saves the account): links expire, the merchant stays. */
+  private async refreshLink(m: EntityManager, a: MerchantAccount): Promise<void> {
+    a.onboardingUrl = await this.provider.onboardingLink(a.providerReference!);
+    await m.save(a);
   }
 
   /** not_started or cancelled → pending with a new merchant (the current terms accepted, else 409 TERMS_NOT_ACCEPTED). */

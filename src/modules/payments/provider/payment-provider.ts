@@ -101,4 +101,6 @@ export abstract class PaymentProvider {
   abstract createMerchant(companyId: string): Promise<MerchantCreated>;
   /** The merchant's state with the provider. */
   abstract merchantStatus(reference: string): Promise<MerchantStatus>;
+  /** A fresh onboarding URL for an existing merchant (a provider's links expire: Stripe's within minutes). */
+  abstract onboardingLink(reference: string): Promise<string>;
 }

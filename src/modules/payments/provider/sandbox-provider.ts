@@ -13,6 +13,7 @@ export const SANDBOX_TOKENS = {
 export type SandboxToken = keyof typeof SANDBOX_TOKENS;
 export const isSandboxToken = (t: string): t is SandboxToken => Object.hasOwn(SANDBOX_TOKENS, t);
 
+const sandboxOnboardingUrl = (reference: string) => `https://sandbox.payments.local/onboarding/${reference}`;
 const digest = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 24);
 
 /**
@@ -66,7 +67,11 @@ export class SandboxPaymentProvider extends PaymentProvider {
 
   createMerchant(companyId: string): Promise<MerchantCreated> {
     const reference = `acct_sbx_${digest(companyId)}`;
-    return Promise.resolve({ reference, onboardingUrl: `https://sandbox.payments.local/onboarding/${reference}` });
+    return Promise.resolve({ reference, onboardingUrl: sandboxOnboardingUrl(reference) });
+  }
+
+  onboardingLink(reference: string): Promise<string> {
+    return Promise.resolve(sandboxOnboardingUrl(reference));
   }
 
   merchantStatus(_reference: string): Promise<MerchantStatus> {

@@ -159,9 +159,14 @@ export class StripePaymentProvider extends PaymentProvider {
       metadata: { company_id: companyId },
       capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
     });
+    return { reference: account.id, onboardingUrl: await this.onboardingLink(account.id) };
+  }
+
+  /** A new Account Link for the account (they expire within minutes): returns to our complete route, refreshes through cancel. */
+  async onboardingLink(reference: string): Promise<string> {
     const base = this.config.publicBaseUrl ?? '';
-    const link = await this.api().accountLinks.create({ account: account.id, type: 'account_onboarding', return_url: base + ONBOARDING_RETURN_PATH, refresh_url: base + ONBOARDING_REFRESH_PATH });
-    return { reference: account.id, onboardingUrl: link.url };
+    const link = await this.api().accountLinks.create({ account: reference, type: 'account_onboarding', return_url: base + ONBOARDING_RETURN_PATH, refresh_url: base + ONBOARDING_REFRESH_PATH });
+    return link.url;
   }
 
   async merchantStatus(reference: string): Promise<MerchantStatus> {
