@@ -65,14 +65,14 @@ describe('statements per request', () => {
 
   // An Idempotency-Key adds five: the key's advisory lock, its lookup, the savepoint around the work
   // (a failed placement rolls back alone, its 4xx answer is stored), and the stored answer.
-  // Issue #13/#14 added five: the customer's demerit flag (accountability), and the plan's monthly orders
-  // limit: the company's plan override (platform), the per-company advisory lock, the plan in force (one
-  // join of plans and subscriptions) and the month's count.
-  it('POST /customer/orders: placement in ≤ 17 statements (≤ 22 with an Idempotency-Key)', async () => {
+  // Issues #13/#14 added four: the customer's demerit flag (accountability), and the plan's monthly orders
+  // limit: the per-company advisory lock, the plan in force (one statement: plans, the live subscription
+  // and the administrator's plan override) and the month's count.
+  it('POST /customer/orders: placement in ≤ 16 statements (≤ 21 with an Idempotency-Key)', async () => {
     const plain = await count(() => t.req('post', '/api/v1/customer/orders', { token: w.customer.token, body: orderBody(w) }), 201);
-    within(plain, 17);
+    within(plain, 16);
     const keyed = await count(() => t.req('post', '/api/v1/customer/orders', { token: w.customer.token, body: orderBody(w), headers: { 'idempotency-key': randomUUID() } }), 201);
-    within(keyed, 22);
+    within(keyed, 21);
   });
 
   it('PATCH /approve/order/{orderId}: approval with its jobs in ≤ 10 statements', async () => {

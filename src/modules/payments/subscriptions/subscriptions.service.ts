@@ -8,7 +8,7 @@ import { ApiError } from '../../../common/http/api-error';
 import { inTransaction } from '../../../common/idempotency/request-transaction';
 import { recordEvents } from '../../../common/outbox/outbox';
 import { PlanLimits } from '../../../common/records/plan-limits';
-import { CompaniesService } from '../../companies';
+import { CompaniesService, companyPlanOverrideSql } from '../../companies';
 import { PaymentProvider, UnknownInstrumentToken } from '../provider/payment-provider';
 import { Plan, Subscription, SubscriptionCharge } from './subscription.entities';
 import { PlanDto, SubscribeDto, SubscriptionDto } from './subscriptions.dto';
@@ -231,18 +231,17 @@ export class SubscriptionsService implements OnModuleInit {
    * `plan_override`, README "Platform administration"), else the subscription's, else the free plan.
    */
   private async planInForce(m: EntityManager, companyId: string): Promise<Plan> {
-    const override = (await this.companies.platformSettings(companyId, m))?.planOverride;
-    if (override) {
-      const plan = await m.findOneBy(Plan, { code: override });
-      if (plan) return plan;
-    }
-    // One statement: the free plan and the plan of the live subscription, with what says whether it is over.
+    // One statement: the free plan, the plan an administrator forces on the company, and the plan of the
+    // live subscription with what says whether it is over.
     const { entities, raw } = await m
       .createQueryBuilder(Plan, 'p')
       .leftJoin(Subscription, 's', `s.plan_id = p.id AND s.company_id = :companyId AND s.state <> 'cancelled'`, { companyId })
       .addSelect(['s.id AS s_id', 's.state AS s_state', 's.current_period_end AS s_end', 's.cancel_at_period_end AS s_cancel', 's.grace_ends_at AS s_grace'])
-      .where('(p.code = :free OR s.id IS NOT NULL)', { free: FREE_PLAN })
-      .getRawAndEntities<{ p_id: string; s_id: string | null; s_state: Subscription['state'] | null; s_end: Date | null; s_cancel: boolean | null; s_grace: Date | null }>();
+      .addSelect(`p.code = ${companyPlanOverrideSql(':companyId')}`, 'p_forced')
+      .where(`(p.code = :free OR s.id IS NOT NULL OR p.code = ${companyPlanOverrideSql(':companyId')})`, { free: FREE_PLAN })
+      .getRawAndEntities<{ p_id: string; p_forced: boolean | null; s_id: string | null; s_state: Subscription['state'] | null; s_end: Date | null; s_cancel: boolean | null; s_grace: Date | null }>();
+    const forced = raw.find((r) => r.p_forced);
+    if (forced) return entities.find((p) => p.id === forced.p_id)!;
     const sub = raw.find((r) => r.s_id);
     const live = sub && m.create(Subscription, { state: sub.s_state!, currentPeriodEnd: new Date(sub.s_end!), cancelAtPeriodEnd: !!sub.s_cancel, graceEndsAt: sub.s_grace && new Date(sub.s_grace) });
     const plan = live && !overReason(live, new Date()) ? entities.find((p) => p.id === sub.p_id) : entities.find((p) => p.code === FREE_PLAN);
