@@ -5,7 +5,10 @@ import { recordEvents } from '../../src/common/outbox/outbox';
 import { companyActor, CompanyActor, memberActor } from '../support/actors';
 import { approvedOrder, assignOrder, dispatchWorld, DispatchWorld, inDays } from '../support/dispatch-fixtures';
 import { placeOrder } from '../support/order-fixtures';
+import { adminToken } from '../support/admin';
 import { relayAll } from '../support/tenant-world';
+
+const ADMIN_KEY = 'push-test-admin-key';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type Row = Record<string, any>;
@@ -34,7 +37,7 @@ describe('Live push across two instances', () => {
   const clients: Socket[] = [];
 
   const instance = (databaseUrl?: string) =>
-    startTestApp({ env: { REDIS_URL }, ...(databaseUrl ? { databaseUrl } : {}), configure: (c) => (c.redisPrefix = `haulops-test-${prefix}:`) });
+    startTestApp({ env: { REDIS_URL, ADMIN_REGISTRATION_KEY: ADMIN_KEY }, ...(databaseUrl ? { databaseUrl } : {}), configure: (c) => (c.redisPrefix = `haulops-test-${prefix}:`) });
   const prefix = randomUUID();
   const urlOf = (t: TestApp) => `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
 
@@ -177,5 +180,29 @@ describe('Live push across two instances', () => {
     const within = new Promise<string>((resolve) => setTimeout(() => resolve('still connected after 1 s'), 1000).unref());
     expect(await Promise.race([closed, within])).toBe('io server disconnect');
     expect(other.socket.connected).toBe(true);
+  });
+
+  it("a deactivated customer's sockets, and a deactivated company's people's sockets, are disconnected at once", async () => {
+    const closedIn1s = (c: Client) =>
+      Promise.race([new Promise<string>((resolve) => c.socket.on('disconnect', (reason) => resolve(reason))), new Promise<string>((resolve) => setTimeout(() => resolve('still connected after 1 s'), 1000).unref())]);
+    const customer = await memberActor(a, w.company, 'customer');
+    const customerSocket = await connect(b, { token: customer.token });
+    const ownerSocket = await connect(b, { token: w.company.token });
+    const closedCustomer = closedIn1s(customerSocket);
+    await a.req('post', `/api/v1/customer/${customer.id}/deactivate`, { token: w.company.token }).expect((r) => expect([200, 201]).toContain(r.status));
+    await relay();
+    expect(await closedCustomer).toBe('io server disconnect');
+    expect(ownerSocket.socket.connected).toBe(true);
+
+    const doomed = await companyActor(a, 'Doomed Push Co');
+    const doomedDriver = await memberActor(a, doomed, 'driver');
+    const sockets = [await connect(b, { token: doomed.token }), await connect(b, { token: doomedDriver.token })];
+    const closed = sockets.map(closedIn1s);
+    const admin = await adminToken(a, ADMIN_KEY);
+    await a.req('post', `/api/v1/admin/companies/${doomed.companyId}/deactivate`, { token: admin }).expect(200);
+    await relay();
+    expect(await Promise.all(closed)).toEqual(['io server disconnect', 'io server disconnect']);
+    expect(ownerSocket.socket.connected).toBe(true);
+    expect((await refusal(connect(b, { token: doomed.token }))).code).toBe('COMPANY_INACTIVE');
   });
 });

@@ -5,6 +5,8 @@ import type { Server } from 'socket.io';
 export const rooms = {
   user: (userId: string) => `user:${userId}`,
   dispatch: (companyId: string) => `company:${companyId}:dispatch`,
+  /** Every socket of a company's people: its users, customers and drivers. */
+  company: (companyId: string) => `company:${companyId}`,
   token: (jti: string) => `token:${jti}`,
 };
 
@@ -35,8 +37,22 @@ export class LivePush {
 
   /** Every socket opened with this token, on every instance. */
   disconnectToken(jti: string): void {
+    this.disconnect(rooms.token(jti));
+  }
+
+  /** Every socket of a user who lost access (deactivated), on every instance. */
+  disconnectUser(userId: string): void {
+    this.disconnect(rooms.user(userId));
+  }
+
+  /** Every socket of a deactivated company's people, on every instance. */
+  disconnectCompany(companyId: string): void {
+    this.disconnect(rooms.company(companyId));
+  }
+
+  private disconnect(room: string): void {
     if (!this.server) return;
-    this.server.in(rooms.token(jti)).disconnectSockets(true);
+    this.server.in(room).disconnectSockets(true);
   }
 
   private emit(to: string[], event: string, data: unknown): void {

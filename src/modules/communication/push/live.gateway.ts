@@ -88,7 +88,8 @@ export class LiveGateway implements OnGatewayInit, OnApplicationShutdown {
   /** Authenticates the handshake and joins the caller's rooms. */
   private async admit(socket: Socket): Promise<void> {
     const actor = await this.authenticate(tokenOf(socket));
-    await socket.join([rooms.user(actor.id), rooms.token(actor.jti), ...(actor.type === 'company' && actor.companyId ? [rooms.dispatch(actor.companyId)] : [])]);
+    const company = actor.companyId ? [rooms.company(actor.companyId), ...(actor.type === 'company' ? [rooms.dispatch(actor.companyId)] : [])] : [];
+    await socket.join([rooms.user(actor.id), rooms.token(actor.jti), ...company]);
   }
 
   private async authenticate(token: string | undefined): Promise<Actor> {

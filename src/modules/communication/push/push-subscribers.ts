@@ -89,6 +89,21 @@ export class DisconnectRevokedTokens implements EventHandler<'auth.token_revoked
   }
 }
 
+/**
+ * The same access rules as the API for open sockets: a deactivated company's people and a deactivated
+ * customer or driver are disconnected at once (their next handshake is refused, as their requests are 403).
+ */
+@Injectable()
+@EventSubscriber({ name: 'live-push-deactivated', events: ['company.deactivated', 'customer.deactivated', 'driver.deactivated'] })
+export class DisconnectDeactivated implements EventHandler<'company.deactivated' | 'customer.deactivated' | 'driver.deactivated'> {
+  constructor(private readonly push: LivePush) {}
+
+  handle(event: RelayedEvent<'company.deactivated' | 'customer.deactivated' | 'driver.deactivated'>, m: EntityManager): void {
+    if (event.type === 'company.deactivated') afterCommit(m, () => this.push.disconnectCompany(event.aggregateId));
+    else afterCommit(m, () => this.push.disconnectUser(event.aggregateId));
+  }
+}
+
 /** Orders whose customer is known (an order's customer never changes), so that a location point costs no query. */
 const CUSTOMER_CACHE_SIZE = 10_000;
 

@@ -6,7 +6,7 @@ import { OrdersModule } from '../../orders';
 import { AfterCommitHooks } from './after-commit';
 import { LiveGateway } from './live.gateway';
 import { LivePush } from './live-push';
-import { DisconnectRevokedTokens, PushDriverLocations, PushJobChanges, PushToUsers } from './push-subscribers';
+import { DisconnectDeactivated, DisconnectRevokedTokens, PushDriverLocations, PushJobChanges, PushToUsers } from './push-subscribers';
 
 /**
  * Live push (issue #14): the socket.io gateway, what sends to it (`LivePush`), and the subscribers that
@@ -24,6 +24,7 @@ export const PUSH: ModuleGroup = {
     PushJobChanges,
     PushToUsers,
     DisconnectRevokedTokens,
+    DisconnectDeactivated,
     PushDriverLocations,
   ],
   exports: [],
