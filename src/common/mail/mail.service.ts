@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import nodemailer, { Transporter } from 'nodemailer';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { MailMessage } from './mail-message.entity';
 
@@ -20,7 +20,12 @@ export class MailService implements OnApplicationShutdown {
     if (config.smtpUrl) this.transport = nodemailer.createTransport(config.smtpUrl);
   }
 
-  async send(to: string, subject: string, body: string): Promise<void> {
+  /**
+   * Sends (or keeps in the local outbox) and records the message. `manager`: record it through this
+   * manager (an event subscriber's, which holds the embedded database's one connection). `retry`: a
+   * failed SMTP delivery throws instead of being recorded as failed, so that the relay tries again.
+   */
+  async send(to: string, subject: string, body: string, opts: { manager?: EntityManager; retry?: boolean } = {}): Promise<void> {
     let status: MailMessage['status'] = 'outbox';
     let error: string | null = null;
     if (this.transport) {
@@ -31,11 +36,12 @@ export class MailService implements OnApplicationShutdown {
         status = 'failed';
         error = (e as Error).message;
         this.logger.warn({ msg: 'mail delivery failed', to, subject, error });
+        if (opts.retry) throw e;
       }
     } else {
       this.logger.log({ msg: 'mail (no SMTP configured; kept in the local outbox)', to, subject, body });
     }
-    await this.ds.getRepository(MailMessage).insert({ to, subject, body, status, error });
+    await (opts.manager ?? this.ds.manager).getRepository(MailMessage).insert({ to, subject, body, status, error });
   }
 
   onApplicationShutdown(): void {

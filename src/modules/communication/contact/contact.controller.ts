@@ -1,26 +1,25 @@
-import { Body, Controller, Injectable, Logger, Post } from '@nestjs/common';
+import { Body, Controller, Injectable, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Access } from '../../../common/access/access.decorator';
 import { Actor, CurrentActor } from '../../../common/access/actor';
 import { withMessage } from '../../../common/http/envelope';
 import { Endpoint } from '../../../common/http/openapi';
 import { MailService } from '../../../common/mail/mail.service';
+import { EventHandler, EventSubscriber, RelayedEvent } from '../../../common/outbox/event-subscriber';
 import { recordEvents } from '../../../common/outbox/outbox';
+import { UsersService } from '../../users';
 import { AppConfig } from '../../../config/app-config';
 import { ContactMessageDto, ContactUsDto } from './contact.dto';
 import { ContactMessage } from './contact-message.entity';
 
-/** The contact form: kept in `contact_messages`, then mailed to PLATFORM_CONTACT_EMAIL after the commit. */
+/**
+ * The contact form: kept in `contact_messages` with the event `contact_message.sent`; the relay's
+ * subscriber (`MailContactMessage`) mails it to PLATFORM_CONTACT_EMAIL (at least once, retried).
+ */
 @Injectable()
 export class ContactService {
-  private readonly logger = new Logger('Contact');
-
-  constructor(
-    private readonly ds: DataSource,
-    private readonly mail: MailService,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly ds: DataSource) {}
 
   async send(actor: Actor, dto: ContactUsDto): Promise<ContactMessageDto> {
     const saved = await this.ds.transaction(async (m) => {
@@ -29,12 +28,30 @@ export class ContactService {
       await recordEvents(m, { type: 'contact_message.sent', aggregateType: 'contact_message', aggregateId: row.id, companyId: actor.companyId, actorId: actor.id, payload: { subject: dto.subject } });
       return m.findOneByOrFail(ContactMessage, { id: row.id });
     });
-    // The message is kept whatever the mail does (a failed SMTP delivery is recorded in mail_messages).
-    const from = `${actor.name} <${actor.email}> (${actor.type}${actor.companyId ? `, company ${actor.companyId}` : ''})`;
-    await this.mail.send(this.config.platformContactEmail, `[Contact] ${dto.subject}`, `From: ${from}\nMessage id: ${saved.id}\n\n${dto.message}`).catch((e: unknown) => {
-      this.logger.error({ msg: 'contact message not mailed', contact_message_id: saved.id, error: (e as Error).message });
-    });
     return { id: saved.id, subject: saved.subject, message: saved.message, created_at: saved.createdAt.toISOString() };
+  }
+}
+
+/**
+ * Mails a contact message to the platform's address, with its author's name, e-mail and account type
+ * (so that the platform answers by e-mail). A failed SMTP delivery throws: the relay tries again later
+ * (README "Events"); the message itself was kept when it was sent.
+ */
+@Injectable()
+@EventSubscriber({ name: 'contact-mail', events: ['contact_message.sent'] })
+export class MailContactMessage implements EventHandler<'contact_message.sent'> {
+  constructor(
+    private readonly mail: MailService,
+    private readonly users: UsersService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async handle(event: RelayedEvent<'contact_message.sent'>, m: EntityManager): Promise<void> {
+    const row = await m.findOneBy(ContactMessage, { id: event.aggregateId });
+    if (!row) return;
+    const author = await this.users.profile(row.userId, m);
+    const from = `${author.name} <${author.email}> (${author.type}${author.company_id ? `, company ${author.company_id}` : ''})`;
+    await this.mail.send(this.config.platformContactEmail, `[Contact] ${row.subject}`, `From: ${from}\nMessage id: ${row.id}\n\n${row.message}`, { manager: m, retry: true });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ModuleGroup } from '../../../common/module-group';
-import { ContactController, ContactService } from './contact.controller';
+import { UsersModule } from '../../users';
+import { ContactController, ContactService, MailContactMessage } from './contact.controller';
 
-/** The contact form (issue #14): kept and mailed to the platform. */
-export const CONTACT: ModuleGroup = { imports: [], controllers: [ContactController], providers: [ContactService], exports: [] };
+/** The contact form (issue #14): kept, and mailed to the platform by a relay subscriber. */
+export const CONTACT: ModuleGroup = { imports: [UsersModule], controllers: [ContactController], providers: [ContactService, MailContactMessage], exports: [] };
