@@ -174,6 +174,17 @@ describe('Payments: the Stripe adapter', () => {
     // Stripe then reports the refund (charge.refunded): the ledger already holds it.
     const known = await hook(event('charge.refunded', { id: stub.paymentIntents.get(charge.provider_reference).latest_charge, object: 'charge', payment_intent: charge.provider_reference, amount_refunded: amount, refunded: false })).expect(200);
     expect(known.body.data).toMatchObject({ duplicate: false, outcome: 'no_match', reason: expect.stringMatching(/already holds/) });
+
+    // Days later the refund fails at the bank (refund.failed): the refund row fails, the wallet gets the money; a replay changes nothing.
+    const walletBefore = (await cu('get', 'wallet').expect(200)).body.data.balance_amount as number;
+    const failed = event('refund.failed', { id: refunds[0].provider_reference, object: 'refund', amount, payment_intent: charge.provider_reference, status: 'failed', failure_reason: 'expired_or_canceled_card' }, 'evt_refund_failed_1');
+    expect((await hook(failed).expect(200)).body.data).toMatchObject({ duplicate: false, outcome: 'applied' });
+    expect((await hook(failed).expect(200)).body.data).toMatchObject({ duplicate: true, outcome: 'applied' });
+    const rows = (await cu('get', `customer/transactions?order_id=${o.id}`).expect(200)).body.data as { kind: string; status: string; amount: number; failure_code: string | null; related_transaction_id: string | null }[];
+    expect(rows.find((r) => r.kind === 'refund')).toMatchObject({ status: 'failed', failure_code: 'expired_or_canceled_card' });
+    expect(rows.filter((r) => r.kind === 'wallet_credit')).toEqual([expect.objectContaining({ status: 'succeeded', amount, related_transaction_id: refunds[0].id })]);
+    expect((await cu('get', 'wallet').expect(200)).body.data.balance_amount).toBe(walletBefore + amount);
+    expect(await order(o.id)).toMatchObject({ paid_amount: cancelled.total_amount, payment_status: 'refunded' });
   });
 
   it('settles a processing charge from its signed webhook, once; a replay is a duplicate; a bad signature is 400', async () => {

@@ -137,7 +137,13 @@ export class LedgerService {
     const entity = m.create(PaymentTransaction, { orderId: null, walletId: null, instrumentId: null, relatedTransactionId: null, batchId: null, method: null, providerRef: null, failureCode: null, offlineReference: null, idempotencyKey: null, description: null, createdBy: actorId, ...row });
     await m.insert(PaymentTransaction, entity);
     const saved = await m.findOneOrFail(PaymentTransaction, { where: { id: entity.id } });
-    await recordEvents(m, {
+    await this.recordRowEvent(m, saved, actorId);
+    return saved;
+  }
+
+  /** `payment_transaction.recorded` for a row as it is now (written, or its status settled). */
+  private recordRowEvent(m: EntityManager, saved: PaymentTransaction, actorId: string | null): Promise<void> {
+    return recordEvents(m, {
       type: 'payment_transaction.recorded',
       aggregateType: 'payment_transaction',
       aggregateId: saved.id,
@@ -145,7 +151,6 @@ export class LedgerService {
       actorId,
       payload: { kind: saved.kind, status: saved.status, amount: saved.amount, currency: saved.currency, customer_id: saved.customerId, order_id: saved.orderId, method: saved.method, failure_code: saved.failureCode },
     });
-    return saved;
   }
 
   /** The order's paid amount recomputed from its succeeded ledger rows and written with its payment status. */
@@ -289,14 +294,7 @@ export class LedgerService {
     for (const row of rows) {
       await m.update(PaymentTransaction, { id: row.id }, { status, failureCode: status === 'failed' ? (failureCode ?? 'provider_declined') : null });
       const saved = await m.findOneOrFail(PaymentTransaction, { where: { id: row.id } });
-      await recordEvents(m, {
-        type: 'payment_transaction.recorded',
-        aggregateType: 'payment_transaction',
-        aggregateId: saved.id,
-        companyId: saved.companyId,
-        actorId: null,
-        payload: { kind: saved.kind, status: saved.status, amount: saved.amount, currency: saved.currency, customer_id: saved.customerId, order_id: saved.orderId, method: saved.method, failure_code: saved.failureCode },
-      });
+      await this.recordRowEvent(m, saved, null);
       if (saved.orderId && status === 'succeeded') await this.settle(m, saved.companyId, saved.orderId);
     }
     return rows.length;
@@ -339,6 +337,36 @@ export class LedgerService {
       if (missing <= 0) break;
     }
     return recorded;
+  }
+
+  /**
+   * The provider's word that a refund it had accepted failed later (Stripe `refund.failed`: a refund is
+   * `pending` at Stripe for days, and the ledger records it succeeded when accepted). The refund rows with
+   * this reference become failed, and the money goes to the customer's wallet instead, as for a refund the
+   * provider refuses at once (a `wallet_credit` row linked to the refund, keyed by the event). Orders are
+   * locked first, as everywhere in the ledger. Returns the amount credited (0: no succeeded refund has this reference).
+   */
+  async applyRefundFailure(m: EntityManager, eventId: string, refundRef: string, failureCode: string | null): Promise<number> {
+    const found = await m.find(PaymentTransaction, { where: { providerRef: refundRef, kind: 'refund', status: 'succeeded' }, order: { id: 'ASC' } });
+    for (const orderId of [...new Set(found.map((r) => r.orderId).filter((id): id is string => !!id))].sort()) {
+      await this.orders.lockForPayment(m, Scope.company(found[0].companyId), orderId);
+    }
+    const rows = await m
+      .createQueryBuilder(PaymentTransaction, 't')
+      .where(`t.providerRef = :refundRef AND t.kind = 'refund' AND t.status = 'succeeded'`, { refundRef })
+      .orderBy('t.id')
+      .setLock('pessimistic_write')
+      .getMany();
+    let credited = 0;
+    for (const row of rows) {
+      await m.update(PaymentTransaction, { id: row.id }, { status: 'failed', failureCode: failureCode ?? 'refund_failed' });
+      await this.recordRowEvent(m, await m.findOneOrFail(PaymentTransaction, { where: { id: row.id } }), null);
+      const walletId = await this.creditWallet(m, row.companyId, row.customerId, row.currency, row.amount);
+      await this.insertRow(m, { companyId: row.companyId, customerId: row.customerId, orderId: row.orderId, walletId, amount: row.amount, currency: row.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', relatedTransactionId: row.id, idempotencyKey: `refund-failed:${eventId}:${row.id}`, description: 'Refund failed at the payment provider: credited to the wallet' }, null);
+      if (row.orderId) await this.settle(m, row.companyId, row.orderId, true);
+      credited += row.amount;
+    }
+    return credited;
   }
 
   async refundExcess(m: EntityManager, eventId: string, companyId: string, orderId: string, reason: 'cancelled' | 'completed' | 'waived'): Promise<void> {

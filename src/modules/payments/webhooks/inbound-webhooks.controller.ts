@@ -29,6 +29,7 @@ export class InboundWebhooksController {
       'No token: the signature authenticates the provider (400 `INVALID_SIGNATURE` when missing, wrong, stale or not configured). ' +
       '`charge.succeeded` / `charge.failed` (Stripe: `payment_intent.succeeded` / `payment_intent.payment_failed`) settle the pending ledger charge with `data.reference` (the order\'s paid amount derived again); ' +
       '`charge.refunded` (Stripe: the same) records what the provider refunded beyond what the ledger holds; ' +
+      '`refund.failed` (Stripe: the same) fails the refund with `data.reference` and credits its amount to the customer\'s wallet instead; ' +
       '`merchant.updated` (Stripe: `account.updated`) records the merchant\'s onboarding state (`data.status`). Other types are recorded and ignored; `reason` says why an event changed nothing. ' +
       'A replayed event id answers 200 with `duplicate: true` and changes nothing.',
     type: InboundEventResultDto,

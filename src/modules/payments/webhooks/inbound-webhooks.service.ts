@@ -93,6 +93,11 @@ export class InboundWebhooksService {
         const recorded = await this.ledger.applyProviderRefund(m, dto.id, reference, refunded, text(data.refund_reference) ?? reference);
         return recorded ? 'applied' : { outcome: 'no_match', reason: 'The ledger already holds every refund of this charge, or no succeeded charge has this reference.' };
       }
+      case 'refund.failed': {
+        if (!reference) throw ApiError.validation({ 'data.reference': ['data.reference (the refund) must be a non-empty string'] });
+        const credited = await this.ledger.applyRefundFailure(m, dto.id, reference, text(data.failure_code, 100));
+        return credited ? 'applied' : { outcome: 'no_match', reason: 'No succeeded refund has this reference (already failed, or made outside the ledger).' };
+      }
       case 'merchant.updated': {
         const status = MERCHANT_STATUSES.find((s) => s === data.status);
         if (!reference || !status) throw ApiError.validation({ data: ['data.reference (string) and data.status (pending, approved, rejected) are required'] });

@@ -18,7 +18,9 @@ const idOf = (v: string | { id: string } | null | undefined): string | null => (
  * `payment_intent.succeeded` / `payment_intent.payment_failed` → `charge.succeeded` / `charge.failed`
  * (`reference`: the PaymentIntent, our ledger's provider reference; `failure_code`); `charge.refunded` →
  * `charge.refunded` (`reference`: its PaymentIntent, `amount_refunded`, `refund_reference`: the charge);
- * `account.updated` → `merchant.updated` (`reference`: the connected account, `status` from it). Any other
+ * `refund.failed` → `refund.failed` (`reference`: the Refund, our refund row's provider reference;
+ * `failure_code`: its `failure_reason`); `account.updated` → `merchant.updated` (`reference`: the connected
+ * account, `status` from it). Any other
  * type keeps its name and is recorded as ignored.
  */
 export function stripeInbound(event: Stripe.Event): InboundEventDto {
@@ -33,6 +35,10 @@ export function stripeInbound(event: Stripe.Event): InboundEventDto {
     case 'charge.refunded': {
       const charge = event.data.object;
       return internal('charge.refunded', { reference: idOf(charge.payment_intent) ?? charge.id, amount_refunded: charge.amount_refunded, refund_reference: charge.id });
+    }
+    case 'refund.failed': {
+      const refund = event.data.object;
+      return internal('refund.failed', { reference: refund.id, failure_code: refund.failure_reason ?? 'refund_failed' });
     }
     case 'account.updated': {
       const account = event.data.object;
