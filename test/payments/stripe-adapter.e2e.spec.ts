@@ -108,7 +108,8 @@ describe('Payments: the Stripe adapter', () => {
     expect(tx).toMatchObject({ kind: 'charge', status: 'succeeded', amount: o.total_amount, provider_reference: expect.stringMatching(/^pi_/) });
     expect(paid.body.data.order).toMatchObject({ paid_amount: o.total_amount, balance_amount: 0, payment_status: 'paid' });
     const [sent] = stub.seen('/v1/payment_intents').slice(before);
-    expect(sent.idempotencyKey).toBe(`charge:${tx.id}`);
+    // The request's Idempotency-Key gives the provider's (README "Stripe adapter").
+    expect(sent.idempotencyKey).toMatch(/^charge:req:[0-9a-f]{40}$/);
     expect(sent.body).toMatchObject({
       amount: String(o.total_amount),
       currency: 'usd',
@@ -116,7 +117,7 @@ describe('Payments: the Stripe adapter', () => {
       off_session: 'true',
       transfer_data: { destination: account },
       application_fee_amount: String(platformFee(o.total_amount, 'card')),
-      metadata: { idempotency_key: `charge:${tx.id}` },
+      metadata: { idempotency_key: sent.idempotencyKey },
     });
     expect(stub.paymentIntents.get(tx.provider_reference)).toMatchObject({ status: 'succeeded', customer: expect.stringMatching(/^cus_/) });
 
@@ -152,6 +153,21 @@ describe('Payments: the Stripe adapter', () => {
     expect((await cu('get', `customer/transactions?order_id=${o.id}`).expect(200)).body.data).toEqual([]);
     expect((await order(o.id)).balance_amount).toBe(o.total_amount);
     await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa.id }).expect(201);
+    expect((await order(o.id)).balance_amount).toBe(0);
+  });
+
+  it('a request retried with its Idempotency-Key after Stripe charged but its answers were lost pays once', async () => {
+    const o = await placeOrder(t, w);
+    const headers = { 'Idempotency-Key': `lost-answer-${o.id}` };
+    const before = stub.paymentIntents.size;
+    stub.dropAnswers = 3; // the first try and the SDK's two retries (same Stripe key) are all cut after Stripe did the work
+    const lost = await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa.id }, headers).expect(502);
+    expect(lost.body.code).toBe('PAYMENT_PROVIDER_UNAVAILABLE');
+    expect(stub.paymentIntents.size).toBe(before + 1); // Stripe did charge
+    expect((await order(o.id)).balance_amount).toBe(o.total_amount); // we recorded nothing
+    const retried = await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa.id }, headers).expect(201);
+    expect(stub.paymentIntents.size).toBe(before + 1); // the same PaymentIntent, not a second charge
+    expect(stub.paymentIntents.get(retried.body.data.transaction.provider_reference)).toMatchObject({ status: 'succeeded', amount: o.total_amount });
     expect((await order(o.id)).balance_amount).toBe(0);
   });
 

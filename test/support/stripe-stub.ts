@@ -61,6 +61,8 @@ export interface StripeStub {
   settleIntent(id: string, outcome: 'succeeded' | 'failed'): any;
   /** While true, every request answers 500 `api_error` with `Stripe-Should-Retry: false` (Stripe is down). */
   outage: boolean;
+  /** The next this many requests are carried out, but their answers are lost (the connection is cut). */
+  dropAnswers: number;
   close(): Promise<void>;
 }
 
@@ -99,7 +101,7 @@ export async function startStripeStub(): Promise<StripeStub> {
   const accounts = new Map<string, any>();
   const tokensOfMethods = new Map<string, Card>();
   const idempotent = new Map<string, { fingerprint: string; status: number; body: string }>();
-  const stub = { outage: false } as StripeStub;
+  const stub = { outage: false, dropAnswers: 0 } as StripeStub;
 
   const intentError = (pi: any, card: Card) => ({ code: card.decline!.code, decline_code: card.decline!.decline_code, message: card.decline!.message, type: 'card_error', charge: pi.latest_charge, payment_method: { id: pi.payment_method, object: 'payment_method' } });
 
@@ -226,6 +228,11 @@ export async function startStripeStub(): Promise<StripeStub> {
       const key = header('idempotency-key');
       requests.push({ method, path, body, idempotencyKey: key, stripeAccount: header('stripe-account') });
       const send = (status: number, payload: string, replayed = false) => {
+        if (stub.dropAnswers > 0) {
+          // Done (and kept for its idempotency key), but the answer is lost on the way back.
+          stub.dropAnswers--;
+          return res.socket?.destroy();
+        }
         res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req'), ...(replayed ? { 'idempotent-replayed': 'true' } : {}) });
         res.end(payload);
       };
@@ -284,6 +291,6 @@ export async function startStripeStub(): Promise<StripeStub> {
       return pi;
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
-  } satisfies Omit<StripeStub, 'outage'>);
+  } satisfies Omit<StripeStub, 'outage' | 'dropAnswers'>);
   return stub;
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../../common/access/access.decorator';
 import { Actor, CurrentActor } from '../../../common/access/actor';
@@ -61,7 +61,7 @@ export class CustomerPaymentsController {
     summary: 'Pay (part of) one of my orders by card or from my wallet',
     description:
       'Give `instrument_id` or `use_wallet: true`. `amount` defaults to the balance and may not exceed it (409 `AMOUNT_EXCEEDS_BALANCE`; nothing due: 409 `NOTHING_DUE`). ' +
-      'The order is locked, then charged once (idempotency key derived from the ledger row). A declined card answers 201 with the `failed` row and `failure_code`; the balance is unchanged. ' +
+      'The order is locked, then charged once (the provider\'s idempotency key derived from this request\'s `Idempotency-Key`, so that retrying a request that failed with the same key cannot charge twice; without one, from the ledger row). A declined card answers 201 with the `failed` row and `failure_code`; the balance is unchanged. ' +
       'Card payments need the company\'s merchant onboarding (409 `MERCHANT_NOT_READY`) unless the sandbox is configured. ' +
       'A charge the provider settles later (Stripe `processing`) answers the `pending` row; its webhook settles it, and until then paying the order again is 409 `PAYMENT_PENDING`.',
     type: PaymentResultDto,
@@ -69,8 +69,8 @@ export class CustomerPaymentsController {
     errors: [404, 409, 422],
     codes: PAY_CODES,
   })
-  pay(@CurrentActor() actor: Actor, @IdParam('order') id: string, @Body() dto: PayOrderDto) {
-    return this.ledger.pay(actor, id, dto);
+  pay(@CurrentActor() actor: Actor, @IdParam('order') id: string, @Body() dto: PayOrderDto, @Headers('idempotency-key') key?: string) {
+    return this.ledger.pay(actor, id, dto, key);
   }
 
   @Post('customer/payments/pay-all-dues')
@@ -84,8 +84,8 @@ export class CustomerPaymentsController {
     errors: [409, 422],
     codes: PAY_CODES,
   })
-  payAll(@CurrentActor() actor: Actor, @Body() dto: PayAllDuesDto) {
-    return this.ledger.payAllDues(actor, dto);
+  payAll(@CurrentActor() actor: Actor, @Body() dto: PayAllDuesDto, @Headers('idempotency-key') key?: string) {
+    return this.ledger.payAllDues(actor, dto, key);
   }
 
   @Get('customer/orders/pending-dues')

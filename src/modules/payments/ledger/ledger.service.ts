@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../../../common/access/actor';
 import { Scope } from '../../../common/access/scope';
@@ -63,6 +63,16 @@ const bodyNotFound = (field: string) => ApiError.validation({ [field]: ['not fou
  * wallet's balance. Card charges go through the `PaymentProvider` inside that transaction, after the
  * lock, with an idempotency key derived from the row's id.
  */
+/**
+ * The provider's idempotency key of a card charge. With the request's `Idempotency-Key`, it is derived
+ * from that key (and the caller): a request that failed after the provider charged (Stripe unreachable
+ * once it had accepted the PaymentIntent: 502, nothing recorded) and is retried with the same key finds
+ * that same charge at the provider instead of making a second one. Without one, from our transaction id.
+ */
+export function chargeKey(actorId: string, requestKey: string | undefined, transactionId: string): string {
+  return requestKey ? `charge:req:${createHash('sha256').update(`${actorId}\n${requestKey}`).digest('hex').slice(0, 40)}` : `charge:${transactionId}`;
+}
+
 @Injectable()
 export class LedgerService {
   constructor(
@@ -183,7 +193,7 @@ export class LedgerService {
   }
 
   /** A customer pays (part of) one order's balance by card or from the wallet. A declined card is answered with the failed row. */
-  async pay(actor: Actor, orderId: string, dto: PayOrderDto): Promise<PaymentResultDto> {
+  async pay(actor: Actor, orderId: string, dto: PayOrderDto, requestKey?: string): Promise<PaymentResultDto> {
     const scope = Scope.of(actor);
     return inTransaction(this.ds, async (m) => {
       const order = await this.orders.lockForPayment(m, scope, orderId);
@@ -201,7 +211,7 @@ export class LedgerService {
         const merchantRef = await this.readiness.assertCardReady(m, order.companyId);
         await this.assertNoPendingCharge(m, [order.id]);
         const id = randomUUID();
-        const key = `charge:${id}`;
+        const key = chargeKey(actor.id, requestKey, id);
         const result = await this.provider.chargeAllowingPending({ amount, currency: order.currency, buyerRef: buyer.providerRef, instrumentRef: instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, order.companyId, amount, 'card'), idempotencyKey: key, description: `Order ${order.number}` });
         row = await this.insertRow(m, { ...base, id, kind: 'charge', status: result.status, method: 'instrument', instrumentId: instrument.id, providerRef: result.reference, failureCode: result.failureCode ?? null, idempotencyKey: key }, actor.id);
       }
@@ -211,7 +221,7 @@ export class LedgerService {
   }
 
   /** Every order of the customer with a balance, oldest due first, in ONE charge (or from the wallet): all or nothing. */
-  async payAllDues(actor: Actor, dto: PayAllDuesDto): Promise<PayAllDuesResultDto> {
+  async payAllDues(actor: Actor, dto: PayAllDuesDto, requestKey?: string): Promise<PayAllDuesResultDto> {
     const scope = Scope.of(actor);
     return inTransaction(this.ds, async (m) => {
       this.assertOneMethod(dto);
@@ -231,7 +241,7 @@ export class LedgerService {
       } else {
         const merchantRef = await this.readiness.assertCardReady(m, scope.companyId);
         await this.assertNoPendingCharge(m, dues.map((o) => o.id));
-        const key = `charge:${batchId}`;
+        const key = chargeKey(actor.id, requestKey, batchId);
         const result = await this.provider.chargeAllowingPending({ amount: total, currency, buyerRef: card!.buyer.providerRef, instrumentRef: card!.instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, scope.companyId, total, 'card'), idempotencyKey: key, description: `Dues of ${dues.length} orders` });
         const common = { customerId: actor.id, companyId: scope.companyId, currency, method: 'instrument' as const, instrumentId: card!.instrument.id, providerRef: result.reference, batchId, kind: 'charge' as const };
         if (result.status === 'failed') {
