@@ -7,8 +7,10 @@
 // over two years (`--report-main-orders` of them for the measured company), three jobs each (delivery,
 // relocation, pickup: 3M jobs at 1M orders), a station ticket per completed pickup, the measured
 // company's assets and its drivers' attendance; then the rollups (`report_order_facts`,
-// `report_daily_counters`) derived from those rows by the same rules as the reports' event subscribers
-// (the relay is off in the benchmark). Measures every dashboard and report route and the floor, counts
+// `report_daily_counters`, `report_monthly_counters`) by the Reports migration's backfill
+// (`backfillReportRollups`, the subscribers' rules in SQL; the relay is off in the benchmark; no ledger
+// rows are seeded, so `collected` is 0). `--save-world FILE` with `--keep-db` keeps what
+// `--reuse-world FILE` needs to measure the same database again without seeding. Measures every dashboard and report route and the floor, counts
 // statements per request, prints one table. See README "Dashboards, analytics and reports".
 'use strict';
 
@@ -23,41 +25,13 @@ module.exports = async function reportsBench(b) {
 
   const admin = await b.adminClient();
   let server = await b.startServer(b.APP_PORT, { ADMIN_REGISTRATION_KEY: KEY });
-  const t0 = Date.now();
-  const worlds = await pool(Array.from({ length: 1 + COMPANIES }, (_, i) => i), 4, async (i) => {
-    const w = await seedCompany(b.APP_PORT, i, i === 0 ? 20 : 3);
-    const co = (p, body, s = 201) => call(b.APP_PORT, 'POST', p, body, w.token, s);
-    w.stationId = (await co('station/create', { name: 'Transfer station', latitude: 40.05, longitude: -89.05, dump_cost_per_tonne_amount: 6500, waste_type_ids: [w.wasteId] })).id;
-    w.drivers = [];
-    for (let k = 0; k < (i === 0 ? DRIVERS : 1); k++) {
-      const email = `driver${k}.${i}.${Date.now()}@bench.test`;
-      const d = await co('driver/create', { name: `Driver ${k} of ${i}`, email, password: 'secret-pass-1' });
-      const login = await call(b.APP_PORT, 'POST', 'auth/login', { email, password: 'secret-pass-1' }, undefined, 200);
-      w.drivers.push({ id: d.id, token: login.token });
-    }
-    return w;
-  });
-  const adminToken = (await call(b.APP_PORT, 'POST', 'admin/auth/register', { name: 'Bench admin', email: `admin.${Date.now()}@bench.test`, password: 'secret-pass-1', registration_key: KEY }, undefined, 201)).token;
-  const main = worlds[0];
-  log(`seeded ${worlds.length} companies (station, drivers) through the API in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-
+  // `--reuse-world FILE`: measure the database a `--keep-db --save-world FILE` run seeded (no seeding).
+  const { main, adminToken } = b.reuseWorld ?? (await seed(b, server, { TOTAL, MAIN, COMPANIES, DRIVERS, SPAN, KEY }));
   const db = await b.openDb();
   const q = db.q;
-  const t1 = Date.now();
-  const others = worlds.slice(1);
-  for (const [i, w] of worlds.entries()) await seedHistory(q, b.columns, w, i === 0 ? MAIN : Math.floor((TOTAL - MAIN) / others.length));
-  await q(`INSERT INTO assets (company_id, code, asset_specification_id, status, created_at, updated_at)
-           SELECT $1, 'RO20-' || lpad(g::text, 4, '0'), $2, 'available', now() - interval '800 days', now() FROM generate_series(1, 60) g`, [main.companyId, main.specId]);
-  await q(`INSERT INTO attendances (company_id, driver_id, work_date, status, checked_in_at, checked_out_at)
-           SELECT $1, d, current_date - g, 'checked_out', ((current_date - g) + time '07:00') AT TIME ZONE 'America/Chicago', ((current_date - g) + time '15:30') AT TIME ZONE 'America/Chicago'
-             FROM unnest($2::uuid[]) d CROSS JOIN generate_series(1, ${SPAN}) g`, [main.companyId, main.drivers.map((d) => d.id)]);
-  log(`seeded the history by SQL in ${((Date.now() - t1) / 1000).toFixed(1)} s; deriving the rollups`);
-  const t2 = Date.now();
-  await deriveRollups(q);
-  await q('VACUUM (ANALYZE)');
+
   const n = (await q(`SELECT (SELECT count(*) FROM orders)::int AS orders, (SELECT count(*) FROM jobs)::int AS jobs, (SELECT count(*) FROM station_tickets)::int AS tickets, (SELECT count(*) FROM report_daily_counters)::int AS cells,
                              (SELECT count(*) FROM orders WHERE company_id = $1)::int AS main`, [main.companyId])).rows[0];
-  log(`${n.orders} orders (${n.main} of the measured company), ${n.jobs} jobs, ${n.tickets} tickets, ${n.cells} rollup cells; rollups derived in ${((Date.now() - t2) / 1000).toFixed(1)} s`);
 
   // Consistency: the rollups say what the rows say (one figure of each source, measured company, all time).
   const check = (await q(`SELECT (SELECT sum(amount) FROM report_daily_counters WHERE company_id = $1 AND metric = 'billed')::bigint AS billed,
@@ -119,6 +93,53 @@ module.exports = async function reportsBench(b) {
   await admin.end();
 };
 
+/** Companies through the API, the history by SQL, the rollups from the rows; `--save-world FILE` keeps what a `--reuse-world` run needs. */
+async function seed(b, server, { TOTAL, MAIN, COMPANIES, DRIVERS, SPAN, KEY }) {
+  const { log, pool, call, seedCompany } = b;
+  const t0 = Date.now();
+  const worlds = await pool(Array.from({ length: 1 + COMPANIES }, (_, i) => i), 4, async (i) => {
+    const w = await seedCompany(b.APP_PORT, i, i === 0 ? 20 : 3);
+    const co = (p, body, s = 201) => call(b.APP_PORT, 'POST', p, body, w.token, s);
+    w.stationId = (await co('station/create', { name: 'Transfer station', latitude: 40.05, longitude: -89.05, dump_cost_per_tonne_amount: 6500, waste_type_ids: [w.wasteId] })).id;
+    w.drivers = [];
+    for (let k = 0; k < (i === 0 ? DRIVERS : 1); k++) {
+      const email = `driver${k}.${i}.${Date.now()}@bench.test`;
+      const d = await co('driver/create', { name: `Driver ${k} of ${i}`, email, password: 'secret-pass-1' });
+      const login = await call(b.APP_PORT, 'POST', 'auth/login', { email, password: 'secret-pass-1' }, undefined, 200);
+      w.drivers.push({ id: d.id, token: login.token });
+    }
+    return w;
+  });
+  const adminToken = (await call(b.APP_PORT, 'POST', 'admin/auth/register', { name: 'Bench admin', email: `admin.${Date.now()}@bench.test`, password: 'secret-pass-1', registration_key: KEY }, undefined, 201)).token;
+  const main = worlds[0];
+  log(`seeded ${worlds.length} companies (station, drivers) through the API in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+  const db = await b.openDb();
+  const q = db.q;
+  const t1 = Date.now();
+  const others = worlds.slice(1);
+  for (const [i, w] of worlds.entries()) await seedHistory(q, b.columns, w, i === 0 ? MAIN : Math.floor((TOTAL - MAIN) / others.length));
+  await q(`INSERT INTO assets (company_id, code, asset_specification_id, status, created_at, updated_at)
+           SELECT $1, 'RO20-' || lpad(g::text, 4, '0'), $2, 'available', now() - interval '800 days', now() FROM generate_series(1, 60) g`, [main.companyId, main.specId]);
+  await q(`INSERT INTO attendances (company_id, driver_id, work_date, status, checked_in_at, checked_out_at)
+           SELECT $1, d, current_date - g, 'checked_out', ((current_date - g) + time '07:00') AT TIME ZONE 'America/Chicago', ((current_date - g) + time '15:30') AT TIME ZONE 'America/Chicago'
+             FROM unnest($2::uuid[]) d CROSS JOIN generate_series(1, ${SPAN}) g`, [main.companyId, main.drivers.map((d) => d.id)]);
+  log(`seeded the history by SQL in ${((Date.now() - t1) / 1000).toFixed(1)} s; deriving the rollups`);
+  const t2 = Date.now();
+  // The rollups from the rows by the Reports migration's backfill (what an existing install runs).
+  await require('../dist/migrations/1764400006000-Reports.js').backfillReportRollups({ query: (sql, params) => q(sql, params) });
+  await q('VACUUM (ANALYZE)');
+  const n = (await q(`SELECT (SELECT count(*) FROM orders)::int AS orders, (SELECT count(*) FROM jobs)::int AS jobs, (SELECT count(*) FROM station_tickets)::int AS tickets, (SELECT count(*) FROM report_daily_counters)::int AS cells,
+                             (SELECT count(*) FROM orders WHERE company_id = $1)::int AS main`, [main.companyId])).rows[0];
+  log(`${n.orders} orders (${n.main} of the measured company), ${n.jobs} jobs, ${n.tickets} tickets, ${n.cells} rollup cells; rollups derived in ${((Date.now() - t2) / 1000).toFixed(1)} s`);
+
+  await db.close();
+  const world = { db: b.DB_NAME, jwtSecret: b.JWT_SECRET, adminToken, main: { companyId: main.companyId, ownerId: main.ownerId, token: main.token, customers: [{ token: main.customers[0].token }], drivers: [{ token: main.drivers[0].token }] } };
+  const at = process.argv.indexOf('--save-world');
+  if (at >= 0) require('node:fs').writeFileSync(process.argv[at + 1], JSON.stringify(world, null, 2));
+  return world;
+}
+
 /**
  * `count` orders of the company over two years, copied from its placed template order (lines and
  * history), shaped by their delivery date d: future → approved; the last 7 days → delivered; older →
@@ -167,54 +188,4 @@ async function seedHistory(q, columns, w, count) {
   await q(`UPDATE order_counters SET last_number = $2 WHERE company_id = $1`, [w.companyId, start + count]);
   await q(`DELETE FROM order_status_counts WHERE company_id = $1`, [w.companyId]);
   await q(`INSERT INTO order_status_counts (company_id, customer_id, status, n) SELECT company_id, customer_id, status, count(*) FROM orders WHERE company_id = $1 GROUP BY 1, 2, 3`, [w.companyId]);
-}
-
-/**
- * The rollups from the rows, by the subscribers' rules (src/modules/reports/report-subscribers.ts):
- * per order (its delivery date) `orders` by status, `billed` and `customer_billed` unless pending or
- * rejected, `dues` and `customer_dues` by due date while it has a balance, `rent` +1 on its delivery and −1 the day after
- * its completion; `collected` = paid amounts on the completion day (the seeded orders were paid then; no
- * ledger rows are seeded: no dashboard reads them); per completed job (its local completion date)
- * `jobs` by type, `driver_jobs` (no location points: 0 m), `deliveries` on time or late; per ticket
- * `tonnage` by the order's waste type and `driver_tonnage`; per day checked out `worked` (no breaks are
- * seeded: check-out − check-in).
- */
-async function deriveRollups(q) {
-  const tz = `coalesce((SELECT c.timezone FROM companies c WHERE c.id = x.company_id), 'UTC')`;
-  await q(`TRUNCATE report_daily_counters, report_order_facts`);
-  await q(`INSERT INTO report_order_facts (order_id, company_id, customer_id, day, status, billed_amount, balance_amount, due_date, asset_specification_id, delivered_on, ended_on)
-           SELECT x.id, x.company_id, x.customer_id, x.delivery_date, x.status, CASE WHEN x.status IN ('pending', 'rejected') THEN 0 ELSE x.total_amount END,
-                  x.total_amount - x.paid_amount, x.due_date, x.asset_specification_id, x.delivered_on, (x.completed_at AT TIME ZONE ${tz})::date
-             FROM orders x`);
-  await q(`INSERT INTO report_daily_counters (company_id, metric, day, dim, count, amount)
-           SELECT company_id, 'orders', day, status, count(*), 0 FROM report_order_facts GROUP BY company_id, day, status
-           UNION ALL SELECT company_id, 'billed', day, '', count(*), sum(billed_amount) FROM report_order_facts WHERE status NOT IN ('pending', 'rejected') GROUP BY company_id, day
-           UNION ALL SELECT company_id, 'customer_billed', day, customer_id::text, count(*), sum(billed_amount) FROM report_order_facts WHERE status NOT IN ('pending', 'rejected') GROUP BY company_id, day, customer_id
-           UNION ALL SELECT company_id, 'dues', due_date, '', count(*), sum(balance_amount) FROM report_order_facts WHERE balance_amount > 0 AND status <> 'rejected' GROUP BY company_id, due_date
-           UNION ALL SELECT company_id, 'customer_dues', due_date, customer_id::text, count(*), sum(balance_amount) FROM report_order_facts WHERE balance_amount > 0 AND status <> 'rejected' GROUP BY company_id, due_date, customer_id
-           UNION ALL SELECT company_id, 'rent', day, dim, sum(n)::int, 0 FROM (
-             SELECT company_id, delivered_on AS day, asset_specification_id::text AS dim, 1 AS n FROM report_order_facts WHERE delivered_on IS NOT NULL
-             UNION ALL SELECT company_id, ended_on + 1, asset_specification_id::text, -1 FROM report_order_facts WHERE delivered_on IS NOT NULL AND ended_on IS NOT NULL) r
-             GROUP BY company_id, day, dim`);
-  await q(`INSERT INTO report_daily_counters (company_id, metric, day, dim, count, amount)
-           SELECT x.company_id, 'collected', (x.completed_at AT TIME ZONE ${tz})::date AS day, '', count(*), sum(x.paid_amount)
-             FROM orders x WHERE x.paid_amount > 0 AND x.completed_at IS NOT NULL GROUP BY 1, 3`);
-  await q(`INSERT INTO report_daily_counters (company_id, metric, day, dim, count, amount)
-           SELECT company_id, 'jobs', day, type, count(*), 0 FROM (SELECT x.company_id, x.type, (x.completed_at AT TIME ZONE ${tz})::date AS day FROM jobs x WHERE x.status = 'completed') s GROUP BY 1, 3, 4
-           UNION ALL
-           SELECT company_id, 'driver_jobs', day, driver_id::text, count(*), 0 FROM (SELECT x.company_id, x.driver_id, (x.completed_at AT TIME ZONE ${tz})::date AS day FROM jobs x WHERE x.status = 'completed' AND x.driver_id IS NOT NULL) s GROUP BY 1, 3, 4
-           UNION ALL
-           SELECT company_id, 'deliveries', day, CASE WHEN day <= scheduled_date THEN 'on_time' ELSE 'late' END, count(*), 0
-             FROM (SELECT x.company_id, x.scheduled_date, (x.completed_at AT TIME ZONE ${tz})::date AS day FROM jobs x WHERE x.status = 'completed' AND x.type = 'delivery') s GROUP BY 1, 3, 4`);
-  await q(`INSERT INTO report_daily_counters (company_id, metric, day, dim, count, amount)
-           SELECT company_id, 'worked', work_date, driver_id::text, 1, floor(extract(epoch FROM checked_out_at - checked_in_at) / 60)
-             FROM attendances WHERE status = 'checked_out'`);
-  await q(`INSERT INTO report_daily_counters (company_id, metric, day, dim, count, amount)
-           SELECT company_id, 'tonnage', day, waste_type_id::text, count(*), sum(net_kg) FROM (
-             SELECT x.company_id, o.waste_type_id, t.net_kg, (x.completed_at AT TIME ZONE ${tz})::date AS day
-               FROM station_tickets t JOIN jobs x ON x.id = t.job_id JOIN orders o ON o.id = x.order_id WHERE x.status = 'completed') s GROUP BY 1, 3, 4
-           UNION ALL
-           SELECT company_id, 'driver_tonnage', day, driver_id::text, count(*), sum(net_kg) FROM (
-             SELECT x.company_id, x.driver_id, t.net_kg, (x.completed_at AT TIME ZONE ${tz})::date AS day
-               FROM station_tickets t JOIN jobs x ON x.id = t.job_id WHERE x.status = 'completed' AND x.driver_id IS NOT NULL) s GROUP BY 1, 3, 4`);
 }

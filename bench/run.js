@@ -41,8 +41,10 @@ const APP_PORT = opt('port', 3901);
 const FLOOR_PORT = APP_PORT + 1;
 const COUNT_PORT = APP_PORT + 2;
 // BENCH_JWT_SECRET: a fixed secret, to sign tokens for a kept database (--keep-db) when profiling by hand.
-const JWT_SECRET = process.env.BENCH_JWT_SECRET ?? randomBytes(32).toString('hex');
-const DB_NAME = `haulops_bench_${Date.now()}`;
+// `--reports --reuse-world FILE`: the database, secret and tokens a `--reports --keep-db` run saved in FILE (bench/reports.js).
+const REUSE_WORLD = args.includes('--reuse-world') ? JSON.parse(fs.readFileSync(args[args.indexOf('--reuse-world') + 1], 'utf8')) : undefined;
+const JWT_SECRET = REUSE_WORLD?.jwtSecret ?? process.env.BENCH_JWT_SECRET ?? randomBytes(32).toString('hex');
+const DB_NAME = REUSE_WORLD?.db ?? `haulops_bench_${Date.now()}`;
 const DB_URL = (() => {
   const u = new URL(ADMIN_URL);
   u.pathname = `/${DB_NAME}`;
@@ -418,14 +420,14 @@ async function main() {
 
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  if (!REUSE_WORLD) await admin.query(`CREATE DATABASE ${DB_NAME}`);
   // `--reports`: the dashboards and reports at 1M orders and 3M jobs instead (bench/reports.js).
   if (flag('reports')) {
     if (EMBEDDED) throw new Error('--reports runs on PostgreSQL only');
     const floorToken = (sub) => new JwtService({ secret: JWT_SECRET }).sign({ sub, typ: 'company', jti: randomBytes(8).toString('hex') }, { algorithm: 'HS256', expiresIn: '1d' });
     return require('./reports')({
       log, opt, flag, pool, call, seedCompany, columns, startServer, startProcess, stopProcess, waitFor, openDb, measure, countStatements, median, floorToken,
-      adminClient: async () => admin, APP_PORT, FLOOR_PORT, DB_URL, DB_NAME, JWT_SECRET, ROUNDS, DURATION, CONNECTIONS,
+      adminClient: async () => admin, reuseWorld: REUSE_WORLD, APP_PORT, FLOOR_PORT, DB_URL, DB_NAME, JWT_SECRET, ROUNDS, DURATION, CONNECTIONS,
     });
   }
   log(`database ${EMBEDDED ? `(embedded in ${DATA_DIR}; floor on PostgreSQL ${DB_NAME})` : DB_NAME}`);

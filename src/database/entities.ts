@@ -31,7 +31,7 @@ import { WebhookDelivery, WebhookEndpoint, WebhookInboundEvent } from '../module
 import { Chat, ChatMessage, ChatRead } from '../modules/communication/chats/chat.entities';
 import { Notification } from '../modules/communication/notifications/notification.entity';
 import { ContactMessage } from '../modules/communication/contact/contact-message.entity';
-import { ReportDailyCounter, ReportOrderFact } from '../modules/reports/report.entities';
+import { ReportDailyCounter, ReportMonthlyCounter, ReportOrderFact } from '../modules/reports/report.entities';
 import { AuditEntry } from '../modules/platform/audit-entry.entity';
 import { CustomerDemerit, DisputeMessage, PolicyViolation } from '../modules/accountability/accountability.entities';
 /** Every TypeORM entity. A new module adds its entities here and its tables in a migration. */
@@ -63,7 +63,7 @@ export const ENTITIES = [
   Plan, Subscription, SubscriptionCharge,
   Chat, ChatMessage, ChatRead,
   Notification, ContactMessage,
-  ReportDailyCounter, ReportOrderFact,
+  ReportDailyCounter, ReportMonthlyCounter, ReportOrderFact,
   AuditEntry,
   PolicyViolation, DisputeMessage, CustomerDemerit,
 ];

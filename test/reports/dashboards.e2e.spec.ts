@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { backfillReportRollups } from '../../migrations/1764400006000-Reports';
 import { OutboxRelay } from '../../src/common/outbox/outbox-relay';
 import { companyActor, memberActor, MemberActor, PASSWORD, uniqueEmail } from '../support/actors';
 import { approvedOrder, assignOrder, coPost, dispatchWorld, DispatchWorld } from '../support/dispatch-fixtures';
@@ -318,6 +319,44 @@ describe('Dashboards, analytics and reports', () => {
     expect(other.top_customers).toEqual([]);
     expect(other.drivers).toEqual([]);
     expect(other.dues_ageing.orders_count).toBe(0);
+  });
+
+  it('backfill: the rollups rebuilt from the rows (the migration of an existing install) give the same figures', async () => {
+    const paths: [string, string][] = [
+      [w.company.token, `company/dashboard?${range}`],
+      [w.company.token, `analytics?${range}`],
+      [w.company.token, `reports?report=drivers&${range}`],
+      [w.company.token, `reports?report=utilisation&${range}`],
+      [w.customer.token, 'customer/dashboard'],
+      [w.driver.token, 'driver/dashboard'],
+      [admin, `admin/dashboard?${range}`],
+      [admin, `admin/get/customers/report?${range}&company_id=${w.company.companyId}`],
+    ];
+    const figures = async () => Promise.all(paths.map(([token, path]) => data(token, path)));
+    // A whole month reads the monthly cells of the per-dimension metrics: the same figures as its days so far (all completed today).
+    const monthStart = `${today.slice(0, 7)}-01`;
+    const monthEnd = new Date(Date.UTC(Number(today.slice(0, 4)), Number(today.slice(5, 7)), 0)).toISOString().slice(0, 10);
+    for (const report of ['drivers', 'jobs', 'tonnage']) {
+      const whole = (await data(w.company.token, `reports?report=${report}&from=${monthStart}&to=${monthEnd}`)) as Row;
+      expect(whole.rows).toEqual(((await data(w.company.token, `reports?report=${report}&from=${monthStart}&to=${today}`)) as Row).rows);
+      expect(whole.rows.length).toBeGreaterThan(0);
+    }
+    const before = await figures();
+    const cells = await t.ds.query(`SELECT company_id, metric, day::text, dim, count, amount FROM report_daily_counters WHERE count <> 0 OR amount <> 0 ORDER BY 1, 2, 3, 4`);
+    expect(await t.ds.query(`SELECT company_id, metric, month::text, dim, count::int, amount::bigint FROM report_monthly_counters WHERE count <> 0 OR amount <> 0 ORDER BY 1, 2, 3, 4`)).toEqual(
+      await t.ds.query(`SELECT company_id, metric, date_trunc('month', day)::date::text AS month, dim, sum(count)::int AS count, sum(amount)::bigint AS amount FROM report_daily_counters
+                         WHERE metric NOT IN ('dues', 'customer_dues', 'rent') GROUP BY 1, 2, 3, 4 HAVING sum(count) <> 0 OR sum(amount) <> 0 ORDER BY 1, 2, 3, 4`),
+    );
+    await t.ds.query(`TRUNCATE report_daily_counters, report_monthly_counters, report_order_facts`);
+    expect(((await data(w.company.token, `company/dashboard?${range}`)) as Row).revenue.billed_amount).toBe(0);
+    await backfillReportRollups(t.ds.manager);
+    expect(await figures()).toEqual(before);
+    expect(await t.ds.query(`SELECT company_id, metric, day::text, dim, count, amount FROM report_daily_counters WHERE count <> 0 OR amount <> 0 ORDER BY 1, 2, 3, 4`)).toEqual(cells);
+    // The monthly cells are the daily ones summed (kept so by the subscribers, and by the backfill).
+    const monthly = `SELECT company_id, metric, month::text, dim, count::int, amount::bigint FROM report_monthly_counters WHERE count <> 0 OR amount <> 0 ORDER BY 1, 2, 3, 4`;
+    const summed = `SELECT company_id, metric, date_trunc('month', day)::date::text AS month, dim, sum(count)::int AS count, sum(amount)::bigint AS amount FROM report_daily_counters
+                     WHERE metric NOT IN ('dues', 'customer_dues', 'rent') GROUP BY 1, 2, 3, 4 HAVING sum(count) <> 0 OR sum(amount) <> 0 ORDER BY 1, 2, 3, 4`;
+    expect(await t.ds.query(monthly)).toEqual(await t.ds.query(summed));
   });
 
   it('a later change moves the figures (last: it changes the world)', async () => {

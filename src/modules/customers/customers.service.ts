@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
@@ -113,11 +113,9 @@ export class CustomersService implements OnModuleInit {
     return { points: row?.demeritPoints ?? 0, blocked: row?.demeritBlocked ?? false };
   }
 
-  /** Reports (customers report): the demerit standing of many customers (absent ones left out). One statement. */
-  async demeritOf(customerIds: readonly string[], m: EntityManager = this.ds.manager): Promise<Map<string, { points: number; blocked: boolean }>> {
-    if (!customerIds.length) return new Map();
-    const rows = await m.find(Customer, { select: { id: true, demeritPoints: true, demeritBlocked: true }, where: { id: In([...customerIds]) } });
-    return new Map(rows.map((r) => [r.id, { points: r.demeritPoints, blocked: r.demeritBlocked }]));
+  /** The SQL of `demerit` as a JSON object {points, blocked} (a scalar subquery; arguments are SQL), for a read that composes it into its own statement. */
+  static demeritSql(companyId: string, customerId: string): string {
+    return `coalesce((SELECT json_build_object('points', dc.demerit_points, 'blocked', dc.demerit_blocked) FROM customers dc WHERE dc.id = ${customerId} AND dc.company_id = ${companyId}), json_build_object('points', 0, 'blocked', false))`;
   }
 
   /** Written by accountability in the transaction that changes the customer's violations (or when points leave the window). */

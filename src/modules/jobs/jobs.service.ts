@@ -492,21 +492,20 @@ export class JobsService implements OnModuleInit {
     return rows.map(view);
   }
 
-  /** Reports (a customer's dashboard): the unfinished jobs of these orders from `from` on, soonest first, at most `limit` (idx_jobs_order). */
-  async upcomingOfOrders(companyId: string, orderIds: readonly string[], from: string, limit: number, m: EntityManager = this.ds.manager): Promise<JobView[]> {
-    if (!orderIds.length) return [];
-    const rows = await m
-      .createQueryBuilder(Job, 'j')
-      .where('j.companyId = :companyId AND j.orderId IN (:...orderIds)', { companyId, orderIds: [...orderIds] })
-      .andWhere(`j.status IN ('unassigned', 'assigned', 'in_progress')`)
-      .andWhere('j.scheduledDate >= :from', { from })
-      .andWhere('j.mergedIntoJobId IS NULL')
-      .orderBy('j.scheduledDate', 'ASC')
-      .addOrderBy('j.sequence', 'ASC', 'NULLS LAST')
-      .addOrderBy('j.id', 'ASC')
-      .take(limit)
-      .getMany();
-    return rows.map(view);
+  /**
+   * The SQL of the orders' unfinished jobs from a date on (not merged into another), by date, sequence
+   * and id, at most `limit`, for a read that composes it into its own statement (the dashboards; the
+   * arguments are SQL: parameters, or a subquery of order ids): columns id, order_id, type, status,
+   * scheduled_date, and ord (the rank); idx_jobs_order.
+   */
+  static upcomingOfOrdersSql(companyId: string, orderIds: string, from: string, limit: string): string {
+    return `SELECT j.id, j.order_id, j.type, j.status, j.scheduled_date::text AS scheduled_date,
+                   (row_number() OVER (ORDER BY j.scheduled_date, j.sequence NULLS LAST, j.id))::int AS ord
+              FROM jobs j
+             WHERE j.company_id = ${companyId} AND j.order_id IN (${orderIds}) AND j.status IN ('unassigned', 'assigned', 'in_progress')
+               AND j.scheduled_date >= ${from}::date AND j.merged_into_job_id IS NULL
+             ORDER BY j.scheduled_date, j.sequence NULLS LAST, j.id
+             LIMIT ${limit}`;
   }
 
   /** Whether the driver has a job in progress other than these (a driver works one job, with its merged pickups, at a time). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { specificationNameSql } from '../catalogue';
 import type { OrderStatus } from './order.entity';
 
@@ -36,12 +36,10 @@ export interface OrderSummaryRow {
 
 /**
  * Reads of orders for the reports module (layer 7), each one statement over an index: the facts its
- * rollup subscribers count, and a customer's orders for their dashboard.
+ * rollup subscribers count, and the SQL of a customer's orders for their dashboard's one statement.
  */
 @Injectable()
 export class OrdersReadModel {
-  constructor(private readonly ds: DataSource) {}
-
   /** The order's facts (null when it is not the company's); `timezone`: the company's, for the completion date. */
   async facts(m: EntityManager, companyId: string, orderId: string, timezone: string): Promise<OrderFacts | null> {
     const [row] = await m.query<{ customer_id: string; day: string; status: OrderStatus; total_amount: number; paid_amount: number; due_date: string; spec: string; delivered_on: string | null; ended_on: string | null }[]>(
@@ -65,18 +63,25 @@ export class OrdersReadModel {
     };
   }
 
-  /** A customer's orders in some statuses, newest first (then by number: placements in the same instant), at most `limit` (idx_orders_company_customer_created). */
-  async ofCustomer(companyId: string, customerId: string, o: { statuses?: readonly OrderStatus[]; limit: number }): Promise<OrderSummaryRow[]> {
-    const rows = await this.ds.query<OrderSummaryRow[]>(
-      `SELECT o.id, o.number, o.status, coalesce(${specificationNameSql('o.asset_specification_id')}, '') AS specification_name,
-              o.delivery_date::text AS delivery_date, o.delivered_on::text AS delivered_on, o.pickup_date::text AS pickup_date,
-              o.total_amount, (o.total_amount - o.paid_amount) AS balance_amount, o.created_at
-         FROM orders o
-        WHERE o.company_id = $1 AND o.customer_id = $2 ${o.statuses ? 'AND o.status = ANY($4)' : ''}
-        ORDER BY o.created_at DESC, o.number DESC
-        LIMIT $3`,
-      o.statuses ? [companyId, customerId, o.limit, o.statuses] : [companyId, customerId, o.limit],
-    );
-    return rows.map((r) => ({ ...r, number: Number(r.number), total_amount: Number(r.total_amount), balance_amount: Number(r.balance_amount), created_at: new Date(r.created_at).toISOString() }));
+  /**
+   * The SQL of a customer's orders in some statuses (all when `statuses` is null), newest first (then by
+   * number: placements in the same instant), at most `limit`, as `OrderSummaryRow` columns plus ord (the
+   * rank), for a read that composes it into its own statement (the arguments are SQL: parameters);
+   * idx_orders_company_customer_created.
+   */
+  static ofCustomerSql(companyId: string, customerId: string, statuses: string | null, limit: string): string {
+    return `SELECT o.id, o.number, o.status, coalesce(${specificationNameSql('o.asset_specification_id')}, '') AS specification_name,
+                   o.delivery_date::text AS delivery_date, o.delivered_on::text AS delivered_on, o.pickup_date::text AS pickup_date,
+                   o.total_amount, (o.total_amount - o.paid_amount) AS balance_amount, to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+                   (row_number() OVER (ORDER BY o.created_at DESC, o.number DESC))::int AS ord
+              FROM orders o
+             WHERE o.company_id = ${companyId} AND o.customer_id = ${customerId} ${statuses ? `AND o.status = ANY(${statuses})` : ''}
+             ORDER BY o.created_at DESC, o.number DESC
+             LIMIT ${limit}`;
+  }
+
+  /** The ids of a customer's orders in some statuses (SQL for a subquery; arguments are SQL), idx_orders_customer. */
+  static idsOfCustomerSql(companyId: string, customerId: string, statuses: string): string {
+    return `SELECT o.id FROM orders o WHERE o.customer_id = ${customerId} AND o.status = ANY(${statuses}) AND o.company_id = ${companyId}`;
   }
 }

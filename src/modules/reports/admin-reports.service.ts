@@ -82,12 +82,7 @@ export class AdminReportsService {
   async customersReport(q: CustomersReportQuery): Promise<Page<CustomerReportRowDto>> {
     const r = this.range(q);
     const page = await this.customers.listAcross(new PlatformReach(q.company_id ?? null), { page: q.page, per_page: q.per_page, q: q.q });
-    const ids = page.items.map((c) => c.id);
-    const [billed, balances, demerit] = await Promise.all([
-      this.counters.customerTotals(page.items.map((c) => c.company_id), ids, r),
-      this.counters.customerDues(page.items.map((c) => ({ companyId: c.company_id, customerId: c.id }))),
-      this.customers.demeritOf(ids),
-    ]);
+    const figures = await this.counters.customerFigures(page.items.map((c) => ({ companyId: c.company_id, customerId: c.id })), r);
     return new Page(
       page.items.map((c) => ({
         customer_id: c.id,
@@ -95,11 +90,11 @@ export class AdminReportsService {
         name: c.name,
         email: c.email,
         status: c.status,
-        orders: billed.get(c.id)?.count ?? 0,
-        billed_amount: billed.get(c.id)?.amount ?? 0,
-        balance_amount: balances.get(c.id)?.amount ?? 0,
-        overdue_amount: balances.get(c.id)?.overdueAmount ?? 0,
-        demerit_points: demerit.get(c.id)?.points ?? 0,
+        orders: figures.get(c.id)?.count ?? 0,
+        billed_amount: figures.get(c.id)?.billed ?? 0,
+        balance_amount: figures.get(c.id)?.balance ?? 0,
+        overdue_amount: figures.get(c.id)?.overdue ?? 0,
+        demerit_points: figures.get(c.id)?.points ?? 0,
         created_at: c.created_at,
       })),
       page.meta,

@@ -3,9 +3,9 @@ import { DataSource } from 'typeorm';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { AttendanceService } from '../attendance';
-import { CompaniesService } from '../companies';
+import { CompaniesService, companyCurrencySql } from '../companies';
 import { CustomersService } from '../customers';
-import { JobsService } from '../jobs';
+import { JobsService, type JobStatus, type JobType } from '../jobs';
 import { OrdersReadModel, orderNumber, type OrderSummaryRow } from '../orders';
 import { ReportCounters } from './report-counters';
 import { bps, datesOf, monthOf, resolveRange, round, type DateRange } from './report-range';
@@ -15,7 +15,8 @@ const NEXT_JOBS = 10;
 const RECENT_ORDERS = 5;
 const ACTIVE_RENTALS = 50;
 
-const orderRow = (o: OrderSummaryRow): CustomerOrderRowDto => ({ ...o, number: orderNumber(o.number) });
+/** A row of `OrdersReadModel.ofCustomerSql` as the dashboard lists it (its rank left out). */
+const orderRow = ({ ord: _, ...o }: OrderSummaryRow & { ord?: number }): CustomerOrderRowDto => ({ ...o, number: orderNumber(o.number), total_amount: Number(o.total_amount), balance_amount: Number(o.balance_amount) });
 
 /** The customer's and the driver's dashboards, and the driver's report (README "Dashboards, analytics and reports"). */
 @Injectable()
@@ -24,8 +25,6 @@ export class MemberDashboardsService {
     private readonly ds: DataSource,
     private readonly counters: ReportCounters,
     private readonly companies: CompaniesService,
-    private readonly customers: CustomersService,
-    private readonly orders: OrdersReadModel,
     private readonly jobs: JobsService,
     private readonly attendance: AttendanceService,
   ) {}
@@ -34,27 +33,32 @@ export class MemberDashboardsService {
     return todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId)));
   }
 
-  /** Containers on site, the next jobs, balance and overdue, demerit points, the latest orders. */
+  /**
+   * Containers on site, the next jobs, balance and overdue, demerit points, the latest orders, the
+   * currency: one statement composed of the owning modules' SQL (orders, jobs, customers, companies)
+   * and the customer's `customer_dues` cells (idx_report_daily_counters_dim).
+   */
   async customer(scope: Scope): Promise<CustomerDashboardDto> {
-    const customerId = scope.customerId!;
-    const c = scope.companyId;
     const today = await this.today(scope);
-    const [active, ongoing, recent, dues, demerit, company] = await Promise.all([
-      this.orders.ofCustomer(c, customerId, { statuses: ['delivered'], limit: ACTIVE_RENTALS }),
-      this.orders.ofCustomer(c, customerId, { statuses: ['approved', 'scheduled', 'delivered'], limit: 100 }),
-      this.orders.ofCustomer(c, customerId, { limit: RECENT_ORDERS }),
-      this.counters.customerDues([{ companyId: c, customerId }]),
-      this.customers.demerit(this.ds.manager, c, customerId),
-      this.companies.withPlatform(c),
-    ]);
-    const next = await this.jobs.upcomingOfOrders(c, ongoing.map((o) => o.id), today, NEXT_JOBS);
+    const [row] = await this.ds.query<{ active: OrderSummaryRow[]; recent: OrderSummaryRow[]; next: { id: string; order_id: string; type: JobType; status: JobStatus; scheduled_date: string }[]; dues: { count: number; amount: number; overdue_count: number; overdue_amount: number }; demerit: { points: number; blocked: boolean }; currency: string }[]>(
+      `SELECT (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM (${OrdersReadModel.ofCustomerSql('$1::uuid', '$2::uuid', '$3', '$4')}) x) AS active,
+              (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM (${OrdersReadModel.ofCustomerSql('$1::uuid', '$2::uuid', null, '$5')}) x) AS recent,
+              (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM (${JobsService.upcomingOfOrdersSql('$1::uuid', OrdersReadModel.idsOfCustomerSql('$1::uuid', '$2::uuid', '$6'), '$7', '$8')}) x) AS next,
+              (SELECT json_build_object('count', coalesce(sum(d.count), 0), 'amount', coalesce(sum(d.amount), 0),
+                                        'overdue_count', coalesce(sum(d.count) FILTER (WHERE d.day < $7::date), 0), 'overdue_amount', coalesce(sum(d.amount) FILTER (WHERE d.day < $7::date), 0))
+                 FROM report_daily_counters d WHERE d.company_id = $1::uuid AND d.metric = 'customer_dues' AND d.dim = ($2::uuid)::text) AS dues,
+              ${CustomersService.demeritSql('$1::uuid', '$2::uuid')} AS demerit,
+              ${companyCurrencySql('$1::uuid')} AS currency`,
+      [scope.companyId, scope.customerId, ['delivered'], ACTIVE_RENTALS, RECENT_ORDERS, ['approved', 'scheduled', 'delivered'], today, NEXT_JOBS],
+    );
+    const d = row.dues;
     return {
-      currency: company.currency,
-      active_rentals: active.map(orderRow),
-      next_jobs: next.map((j) => ({ id: j.id, order_id: j.orderId, type: j.type, status: j.status, scheduled_date: j.scheduledDate })),
-      balance: { orders_count: dues.get(customerId)?.count ?? 0, balance_amount: dues.get(customerId)?.amount ?? 0, overdue_count: dues.get(customerId)?.overdueCount ?? 0, overdue_amount: dues.get(customerId)?.overdueAmount ?? 0 },
-      demerit,
-      recent_orders: recent.map(orderRow),
+      currency: row.currency,
+      active_rentals: row.active.map(orderRow),
+      next_jobs: row.next.map((j) => ({ id: j.id, order_id: j.order_id, type: j.type, status: j.status, scheduled_date: j.scheduled_date })),
+      balance: { orders_count: Number(d.count), balance_amount: Number(d.amount), overdue_count: Number(d.overdue_count), overdue_amount: Number(d.overdue_amount) },
+      demerit: row.demerit,
+      recent_orders: row.recent.map(orderRow),
     };
   }
 

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { companyTimezoneSql } from '../companies';
+import { CustomersService } from '../customers';
 import type { DateRange } from './report-range';
 import type { ReportMetric } from './report.entities';
+
+/** The metrics also kept per month (`report_monthly_counters`): all but those read over their whole history. */
+export const MONTHLY = new Set<ReportMetric>(['orders', 'billed', 'customer_billed', 'collected', 'jobs', 'driver_jobs', 'driver_tonnage', 'tonnage', 'deliveries', 'worked']);
 
 /** One summed cell of the counters. */
 export interface CounterRow {
@@ -21,23 +25,42 @@ export interface CounterRow {
 export class ReportCounters {
   constructor(private readonly ds: DataSource) {}
 
-  /** Adds `count` and `amount` to a cell (created at zero). No-op when both are 0. `prune`: a cell back at zero is removed (the dues: only open balances stay). */
+  /**
+   * Adds `count` and `amount` to a cell (created at zero), and to its month's cell for the metrics kept
+   * per month (one statement). No-op when both are 0. `prune`: a cell back at zero is removed (the dues:
+   * only open balances stay).
+   */
   async add(m: EntityManager, companyId: string, metric: ReportMetric, day: string, dim: string, count: number, amount = 0, prune = false): Promise<void> {
     if (!count && !amount) return;
+    const daily = `INSERT INTO report_daily_counters (company_id, metric, day, dim, count, amount) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (company_id, metric, day, dim) DO UPDATE SET count = report_daily_counters.count + EXCLUDED.count, amount = report_daily_counters.amount + EXCLUDED.amount`;
     await m.query(
-      `INSERT INTO report_daily_counters (company_id, metric, day, dim, count, amount) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (company_id, metric, day, dim) DO UPDATE SET count = report_daily_counters.count + EXCLUDED.count, amount = report_daily_counters.amount + EXCLUDED.amount`,
+      MONTHLY.has(metric)
+        ? `WITH d AS (${daily} RETURNING 1)
+           INSERT INTO report_monthly_counters (company_id, metric, month, dim, count, amount) VALUES ($1, $2, date_trunc('month', $3::date)::date, $4, $5, $6)
+           ON CONFLICT (company_id, metric, month, dim) DO UPDATE SET count = report_monthly_counters.count + EXCLUDED.count, amount = report_monthly_counters.amount + EXCLUDED.amount`
+        : daily,
       [companyId, metric, day, dim, count, amount],
     );
     if (prune) await m.query(`DELETE FROM report_daily_counters WHERE company_id = $1 AND metric = $2 AND day = $3 AND dim = $4 AND count = 0 AND amount = 0`, [companyId, metric, day, dim]);
   }
 
-  /** Sets a cell to the larger of its amount and `amount` (count 1): a day's worked minutes, which only grow. */
+  /**
+   * Sets a cell to the larger of its amount and `amount` (count 1): a day's worked minutes, which only
+   * grow; then its month's cell is summed again from the month's days (a maximum is not a delta).
+   */
   async keepMax(m: EntityManager, companyId: string, metric: ReportMetric, day: string, dim: string, amount: number): Promise<void> {
     await m.query(
       `INSERT INTO report_daily_counters (company_id, metric, day, dim, count, amount) VALUES ($1, $2, $3, $4, 1, $5)
        ON CONFLICT (company_id, metric, day, dim) DO UPDATE SET amount = greatest(report_daily_counters.amount, EXCLUDED.amount)`,
       [companyId, metric, day, dim, amount],
+    );
+    await m.query(
+      `INSERT INTO report_monthly_counters (company_id, metric, month, dim, count, amount)
+       SELECT $1::uuid, $2::text, date_trunc('month', $3::date)::date, $4::text, sum(count), sum(amount) FROM report_daily_counters
+        WHERE company_id = $1::uuid AND metric = $2::text AND dim = $4::text AND day >= date_trunc('month', $3::date)::date AND day < (date_trunc('month', $3::date) + interval '1 month')::date
+       ON CONFLICT (company_id, metric, month, dim) DO UPDATE SET count = EXCLUDED.count, amount = EXCLUDED.amount`,
+      [companyId, metric, day, dim],
     );
   }
 
@@ -55,31 +78,24 @@ export class ReportCounters {
     return out;
   }
 
-  /** Every cell of a metric up to `to` (the whole history: the open dues by due date, the rental deltas), per day and dimension. */
-  async history(companyId: string, metric: ReportMetric, to: string): Promise<CounterRow[]> {
-    const rows = await this.ds.query<{ day: string; dim: string; count: number; amount: string }[]>(
-      `SELECT day::text AS day, dim, count, amount::text AS amount FROM report_daily_counters WHERE company_id = $1 AND metric = $2 AND day <= $3 ORDER BY day`,
-      [companyId, metric, to],
-    );
-    return rows.map((x) => ({ day: x.day, dim: x.dim, count: Number(x.count), amount: Number(x.amount) }));
-  }
-
   /**
-   * Open balances of these customers (`customer_dues` cells, idx_report_daily_counters_dim): orders,
-   * amount, and the part past due on each company's date (its time zone, companies module SQL).
+   * Per customer of a report page, in one statement: `customer_billed` over the range, the open balance
+   * and its part past due on the company's date (`customer_dues` cells; idx_report_daily_counters_dim
+   * for both), and the demerit standing (customers module SQL).
    */
-  async customerDues(customers: readonly { companyId: string; customerId: string }[]): Promise<Map<string, { count: number; amount: number; overdueCount: number; overdueAmount: number }>> {
+  async customerFigures(customers: readonly { companyId: string; customerId: string }[], r: DateRange): Promise<Map<string, { count: number; billed: number; balance: number; overdue: number; points: number }>> {
     if (!customers.length) return new Map();
-    const rows = await this.ds.query<{ dim: string; count: string; amount: string; overdue_count: string; overdue_amount: string }[]>(
-      `SELECT x.dim, sum(x.count)::bigint::text AS count, sum(x.amount)::bigint::text AS amount,
-              coalesce(sum(x.count) FILTER (WHERE x.day < (now() AT TIME ZONE ${companyTimezoneSql('x.company_id')})::date), 0)::bigint::text AS overdue_count,
-              coalesce(sum(x.amount) FILTER (WHERE x.day < (now() AT TIME ZONE ${companyTimezoneSql('x.company_id')})::date), 0)::bigint::text AS overdue_amount
-         FROM unnest($1::uuid[], $2::text[]) AS c(company_id, dim)
-         JOIN report_daily_counters x ON x.company_id = c.company_id AND x.metric = 'customer_dues' AND x.dim = c.dim
-        GROUP BY x.dim`,
-      [customers.map((c) => c.companyId), customers.map((c) => c.customerId)],
+    const rows = await this.ds.query<{ id: string; count: string; billed: string; balance: string; overdue: string; demerit: { points: number } }[]>(
+      `SELECT c.id::text AS id, b.count, b.billed, d.balance, d.overdue, ${CustomersService.demeritSql('c.company_id', 'c.id')} AS demerit
+         FROM unnest($1::uuid[], $2::uuid[]) AS c(company_id, id)
+         CROSS JOIN LATERAL (SELECT coalesce(sum(x.count), 0)::bigint::text AS count, coalesce(sum(x.amount), 0)::bigint::text AS billed FROM report_daily_counters x
+                              WHERE x.company_id = c.company_id AND x.metric = 'customer_billed' AND x.dim = c.id::text AND x.day BETWEEN $3 AND $4) b
+         CROSS JOIN LATERAL (SELECT coalesce(sum(x.amount), 0)::bigint::text AS balance,
+                                    coalesce(sum(x.amount) FILTER (WHERE x.day < (now() AT TIME ZONE ${companyTimezoneSql('c.company_id')})::date), 0)::bigint::text AS overdue
+                               FROM report_daily_counters x WHERE x.company_id = c.company_id AND x.metric = 'customer_dues' AND x.dim = c.id::text) d`,
+      [customers.map((c) => c.companyId), customers.map((c) => c.customerId), r.from, r.to],
     );
-    return new Map(rows.map((x) => [x.dim, { count: Number(x.count), amount: Number(x.amount), overdueCount: Number(x.overdue_count), overdueAmount: Number(x.overdue_amount) }]));
+    return new Map(rows.map((x) => [x.id, { count: Number(x.count), billed: Number(x.billed), balance: Number(x.balance), overdue: Number(x.overdue), points: Number(x.demerit.points) }]));
   }
 
   /** A metric summed per company over a range, for these companies. */
@@ -95,19 +111,6 @@ export class ReportCounters {
     return new Map(rows.map((x) => [x.company_id, { count: Number(x.count), amount: Number(x.amount) }]));
   }
 
-  /** `customer_billed` summed per customer over a range, for these customers of these companies. */
-  async customerTotals(companyIds: readonly string[], customerIds: readonly string[], r: DateRange): Promise<Map<string, { count: number; amount: number }>> {
-    if (!customerIds.length) return new Map();
-    const rows = await this.ds.query<{ dim: string; count: string; amount: string }[]>(
-      `SELECT dim, sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount
-         FROM report_daily_counters
-        WHERE company_id = ANY($1) AND metric = 'customer_billed' AND day BETWEEN $3 AND $4 AND dim = ANY($2)
-        GROUP BY dim`,
-      [[...new Set(companyIds)], [...customerIds], r.from, r.to],
-    );
-    return new Map(rows.map((x) => [x.dim, { count: Number(x.count), amount: Number(x.amount) }]));
-  }
-
   /** A metric of every company summed per day (the platform's figures; idx_report_daily_counters_metric_day). */
   async platformByDay(metric: ReportMetric, r: DateRange): Promise<CounterRow[]> {
     const rows = await this.ds.query<{ day: string; count: string; amount: string }[]>(
@@ -116,17 +119,5 @@ export class ReportCounters {
       [metric, r.from, r.to],
     );
     return rows.map((x) => ({ day: x.day, dim: '', count: Number(x.count), amount: Number(x.amount) }));
-  }
-
-  /** The customers of a metric with the largest amounts over a range (top customers), with their counts. */
-  async top(companyId: string, metric: ReportMetric, r: DateRange, limit: number): Promise<{ dim: string; count: number; amount: number }[]> {
-    const rows = await this.ds.query<{ dim: string; count: string; amount: string }[]>(
-      `SELECT dim, sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount
-         FROM report_daily_counters
-        WHERE company_id = $1 AND metric = $2 AND day BETWEEN $3 AND $4
-        GROUP BY dim ORDER BY sum(amount) DESC, dim LIMIT $5`,
-      [companyId, metric, r.from, r.to, limit],
-    );
-    return rows.map((x) => ({ dim: x.dim, count: Number(x.count), amount: Number(x.amount) }));
   }
 }

@@ -7,7 +7,7 @@ export type ReportMetric = (typeof REPORT_METRICS)[number];
 
 /**
  * A rollup cell: per company, metric, day (the company's local date) and dimension, a count and an
- * amount. Written only by the reports module's event subscribers (and the benchmark's seeding).
+ * amount. Written only by the reports module's event subscribers (and the Reports migration's backfill).
  */
 @Tenant({ customer: false, driver: false })
 @Entity('report_daily_counters')
@@ -21,6 +21,20 @@ export class ReportDailyCounter {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_report_daily_counters' }) metric: ReportMetric;
   @PrimaryColumn({ type: 'date', primaryKeyConstraintName: 'pk_report_daily_counters' }) day: string;
   @PrimaryColumn({ type: 'text', default: '', primaryKeyConstraintName: 'pk_report_daily_counters' }) dim: string;
+  @Column({ type: 'int', default: 0 }) count: number;
+  @Column({ type: 'bigint', default: 0 }) amount: string;
+}
+
+/** The daily cells summed per month (its first day), for the metrics read over ranges (not `dues`, `customer_dues`, `rent`). Written with the daily cells. */
+@Tenant({ customer: false, driver: false })
+@Entity('report_monthly_counters')
+export class ReportMonthlyCounter {
+  @ForeignKey('companies', { name: 'report_monthly_counters_company_id_fkey' })
+  @PrimaryColumn({ type: 'uuid', primaryKeyConstraintName: 'pk_report_monthly_counters' })
+  companyId: string;
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_report_monthly_counters' }) metric: ReportMetric;
+  @PrimaryColumn({ type: 'date', primaryKeyConstraintName: 'pk_report_monthly_counters' }) month: string;
+  @PrimaryColumn({ type: 'text', default: '', primaryKeyConstraintName: 'pk_report_monthly_counters' }) dim: string;
   @Column({ type: 'int', default: 0 }) count: number;
   @Column({ type: 'bigint', default: 0 }) amount: string;
 }
