@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
@@ -17,4 +18,13 @@ export async function preparedQuery<T>(ds: DataSource, name: string, text: strin
     ds.logger.logQueryError(e as Error, text, params);
     throw e;
   }
+}
+
+/**
+ * `preparedQuery` for SQL built per request from a bounded set of shapes (the reports: which parts a
+ * route wants, how a range splits into days and whole months): the statement is named after its text,
+ * so each shape is parsed and planned once per connection. Not for text that embeds values.
+ */
+export function preparedByText<T>(ds: DataSource, prefix: string, text: string, params: unknown[]): Promise<T[]> {
+  return preparedQuery<T>(ds, `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text, params);
 }

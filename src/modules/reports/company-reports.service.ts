@@ -9,6 +9,7 @@ import { userNameSql } from '../users';
 import type { DuesTotalsDto } from '../payments';
 import { addDays, bps, datesOf, monthOf, resolveRange, round, type DateRange } from './report-range';
 import type { ReportMetric } from './report.entities';
+import { preparedByText } from '../../database/prepared-query';
 import type {
   AnalyticsDto,
   CompanyDashboardDto,
@@ -271,7 +272,7 @@ export class CompanyReportsService {
     }
     if (want.currency) parts.push(`SELECT 'currency', NULL, '', '', ${companyCurrencySql(c)}, '0', '0', 0`);
     const rows = parts.length
-      ? await this.ds.query<{ part: string; metric: ReportMetric; day: string; dim: string; name: string | null; count: string; amount: string; ord: number }[]>(`SELECT ${SERIAL}, * FROM (${parts.join('\n UNION ALL\n')}) AS x (part, metric, day, dim, name, count, amount, ord)`, params)
+      ? await preparedByText<{ part: string; metric: ReportMetric; day: string; dim: string; name: string | null; count: string; amount: string; ord: number }>(this.ds, 'report', `SELECT ${SERIAL}, * FROM (${parts.join('\n UNION ALL\n')}) AS x (part, metric, day, dim, name, count, amount, ord)`, params)
       : [];
     const out: Read = {
       cells: new Map((want.metrics ?? []).map((k) => [k, []])),

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { preparedByText } from '../../database/prepared-query';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { AttendanceService } from '../attendance';
@@ -40,7 +41,10 @@ export class MemberDashboardsService {
    */
   async customer(scope: Scope): Promise<CustomerDashboardDto> {
     const today = await this.today(scope);
-    const [row] = await this.ds.query<{ active: OrderSummaryRow[]; recent: OrderSummaryRow[]; next: { id: string; order_id: string; type: JobType; status: JobStatus; scheduled_date: string }[]; dues: { count: number; amount: number; overdue_count: number; overdue_amount: number }; demerit: { points: number; blocked: boolean }; currency: string }[]>(
+    // A named prepared statement (the text is the same for every customer): planned once per connection.
+    const [row] = await preparedByText<{ active: OrderSummaryRow[]; recent: OrderSummaryRow[]; next: { id: string; order_id: string; type: JobType; status: JobStatus; scheduled_date: string }[]; dues: { count: number; amount: number; overdue_count: number; overdue_amount: number }; demerit: { points: number; blocked: boolean }; currency: string }>(
+      this.ds,
+      'customer_dashboard',
       `SELECT (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM (${OrdersReadModel.ofCustomerSql('$1::uuid', '$2::uuid', '$3', '$4')}) x) AS active,
               (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM (${OrdersReadModel.ofCustomerSql('$1::uuid', '$2::uuid', null, '$5')}) x) AS recent,
               (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM (${JobsService.upcomingOfOrdersSql('$1::uuid', OrdersReadModel.idsOfCustomerSql('$1::uuid', '$2::uuid', '$6'), '$7', '$8')}) x) AS next,

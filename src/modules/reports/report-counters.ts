@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedByText } from '../../database/prepared-query';
 import { companyTimezoneSql } from '../companies';
 import { CustomersService } from '../customers';
 import type { DateRange } from './report-range';
@@ -66,7 +67,9 @@ export class ReportCounters {
 
   /** Several metrics of one dimension (a driver) over a range, per day: metric → rows. One statement. */
   async readDim(companyId: string, metrics: readonly ReportMetric[], dim: string, r: DateRange): Promise<Map<ReportMetric, CounterRow[]>> {
-    const rows = await this.ds.query<{ metric: ReportMetric; day: string; count: string; amount: string }[]>(
+    const rows = await preparedByText<{ metric: ReportMetric; day: string; count: string; amount: string }>(
+      this.ds,
+      'report_counters',
       `SELECT metric, day::text AS day, count::text AS count, amount::text AS amount
          FROM report_daily_counters
         WHERE company_id = $1 AND metric = ANY($2) AND day BETWEEN $3 AND $4 AND dim = $5
@@ -85,7 +88,9 @@ export class ReportCounters {
    */
   async customerFigures(customers: readonly { companyId: string; customerId: string }[], r: DateRange): Promise<Map<string, { count: number; billed: number; balance: number; overdue: number; points: number }>> {
     if (!customers.length) return new Map();
-    const rows = await this.ds.query<{ id: string; count: string; billed: string; balance: string; overdue: string; demerit: { points: number } }[]>(
+    const rows = await preparedByText<{ id: string; count: string; billed: string; balance: string; overdue: string; demerit: { points: number } }>(
+      this.ds,
+      'report_counters',
       `SELECT c.id::text AS id, b.count, b.billed, d.balance, d.overdue, ${CustomersService.demeritSql('c.company_id', 'c.id')} AS demerit
          FROM unnest($1::uuid[], $2::uuid[]) AS c(company_id, id)
          CROSS JOIN LATERAL (SELECT coalesce(sum(x.count), 0)::bigint::text AS count, coalesce(sum(x.amount), 0)::bigint::text AS billed FROM report_daily_counters x
@@ -101,7 +106,9 @@ export class ReportCounters {
   /** A metric summed per company over a range, for these companies. */
   async acrossCompanies(metric: ReportMetric, r: DateRange, companyIds: readonly string[]): Promise<Map<string, { count: number; amount: number }>> {
     if (!companyIds.length) return new Map();
-    const rows = await this.ds.query<{ company_id: string; count: string; amount: string }[]>(
+    const rows = await preparedByText<{ company_id: string; count: string; amount: string }>(
+      this.ds,
+      'report_counters',
       `SELECT company_id, sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount
          FROM report_daily_counters
         WHERE company_id = ANY($1) AND metric = $2 AND day BETWEEN $3 AND $4
@@ -113,7 +120,9 @@ export class ReportCounters {
 
   /** A metric of every company summed per day (the platform's figures; idx_report_daily_counters_metric_day). */
   async platformByDay(metric: ReportMetric, r: DateRange): Promise<CounterRow[]> {
-    const rows = await this.ds.query<{ day: string; count: string; amount: string }[]>(
+    const rows = await preparedByText<{ day: string; count: string; amount: string }>(
+      this.ds,
+      'report_counters',
       `SELECT day::text AS day, sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount
          FROM report_daily_counters WHERE metric = $1 AND day BETWEEN $2 AND $3 GROUP BY day ORDER BY day`,
       [metric, r.from, r.to],
