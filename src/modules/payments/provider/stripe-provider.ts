@@ -65,29 +65,34 @@ export class StripePaymentProvider extends PaymentProvider {
   }
 
   /**
-   * The SDK, with its failures that are not about the card or the request (Stripe unreachable, its 5xx,
-   * rate limit, our key refused, an idempotency conflict) turned into 502 `PAYMENT_PROVIDER_UNAVAILABLE`:
-   * the caller's transaction rolls back, nothing is recorded, and a retry is safe (idempotency keys).
+   * Runs an SDK call with its failures that are not about the card or the request (Stripe unreachable,
+   * its 5xx, rate limit, our key refused, an idempotency conflict) turned into 502
+   * `PAYMENT_PROVIDER_UNAVAILABLE`: the caller's transaction rolls back, nothing is recorded, and a retry
+   * is safe (idempotency keys). Card and request errors pass through to the callers' own handling.
    */
-  private api(): Stripe {
-    return providerCalls(this.stripe);
+  private async call<T>(fn: (stripe: Stripe) => Promise<T>): Promise<T> {
+    try {
+      return await fn(this.stripe);
+    } catch (e) {
+      throw providerFailure(e);
+    }
   }
 
   async createBuyer(input: BuyerInput): Promise<{ reference: string }> {
-    const customer = await this.api().customers.create({ email: input.email ?? undefined, name: input.name ?? undefined, metadata: { user_id: input.userId } });
+    const customer = await this.call((s) => s.customers.create({ email: input.email ?? undefined, name: input.name ?? undefined, metadata: { user_id: input.userId } }));
     return { reference: customer.id };
   }
 
   async attachInstrument(token: string, buyerRef: string): Promise<AttachedInstrument> {
     let pm: Stripe.PaymentMethod;
     try {
-      pm = await this.api().paymentMethods.create({ type: 'card', card: { token } });
+      pm = await this.call((s) => s.paymentMethods.create({ type: 'card', card: { token } }));
     } catch (e) {
       // An unknown, used or malformed token (400 invalid_request_error) or a card refused on creation.
       if (e instanceof Stripe.errors.StripeInvalidRequestError || e instanceof Stripe.errors.StripeCardError) throw new UnknownInstrumentToken(token);
       throw e;
     }
-    await this.api().paymentMethods.attach(pm.id, { customer: buyerRef });
+    await this.call((s) => s.paymentMethods.attach(pm.id, { customer: buyerRef }));
     const card = pm.card;
     if (!card) throw new UnknownInstrumentToken(token);
     return { reference: pm.id, brand: card.brand, last4: card.last4, expMonth: card.exp_month, expYear: card.exp_year };
@@ -98,7 +103,7 @@ export class StripePaymentProvider extends PaymentProvider {
     let result = await this.chargeAllowingPending(input);
     for (let i = 0; result.status === 'pending' && i < PENDING_POLLS; i++) {
       await new Promise((r) => setTimeout(r, PENDING_POLL_MS));
-      result = intentResult(await this.api().paymentIntents.retrieve(result.reference));
+      result = intentResult(await this.call((s) => s.paymentIntents.retrieve(result.reference)));
     }
     if (result.status === 'pending') throw new ChargeStillPending(result.reference);
     return result;
@@ -122,7 +127,7 @@ export class StripePaymentProvider extends PaymentProvider {
       if (input.platformFeeAmount) params.application_fee_amount = input.platformFeeAmount;
     }
     try {
-      const pi = await this.api().paymentIntents.create(params, { idempotencyKey: input.idempotencyKey });
+      const pi = await this.call((s) => s.paymentIntents.create(params, { idempotencyKey: input.idempotencyKey }));
       return intentResult(pi);
     } catch (e) {
       if (e instanceof Stripe.errors.StripeCardError) {
@@ -135,12 +140,12 @@ export class StripePaymentProvider extends PaymentProvider {
   async refund(input: RefundInput): Promise<RefundResult> {
     try {
       // A destination charge's refund takes the money back from the company and gives back the platform's fee.
-      const pi = await this.api().paymentIntents.retrieve(input.chargeRef);
+      const pi = await this.call((s) => s.paymentIntents.retrieve(input.chargeRef));
       const destination = pi.transfer_data?.destination;
-      const refund = await this.api().refunds.create(
+      const refund = await this.call((s) => s.refunds.create(
         { payment_intent: input.chargeRef, amount: input.amount, ...(destination ? { reverse_transfer: true, refund_application_fee: true } : {}), metadata: { idempotency_key: input.idempotencyKey } },
         { idempotencyKey: input.idempotencyKey },
-      );
+      ));
       // `pending`: accepted, paid out later (a later failure is Stripe's `refund.failed`, see README).
       if (refund.status === 'failed' || refund.status === 'canceled') return { status: 'failed', reference: refund.id, failureCode: refund.failure_reason ?? refund.status };
       return { status: 'succeeded', reference: refund.id };
@@ -154,23 +159,23 @@ export class StripePaymentProvider extends PaymentProvider {
   }
 
   async createMerchant(companyId: string): Promise<MerchantCreated> {
-    const account = await this.api().accounts.create({
+    const account = await this.call((s) => s.accounts.create({
       type: 'express',
       metadata: { company_id: companyId },
       capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
-    });
+    }));
     return { reference: account.id, onboardingUrl: await this.onboardingLink(account.id) };
   }
 
   /** A new Account Link for the account (they expire within minutes): returns to our complete route, refreshes through cancel. */
   async onboardingLink(reference: string): Promise<string> {
     const base = this.config.publicBaseUrl ?? '';
-    const link = await this.api().accountLinks.create({ account: reference, type: 'account_onboarding', return_url: base + ONBOARDING_RETURN_PATH, refresh_url: base + ONBOARDING_REFRESH_PATH });
+    const link = await this.call((s) => s.accountLinks.create({ account: reference, type: 'account_onboarding', return_url: base + ONBOARDING_RETURN_PATH, refresh_url: base + ONBOARDING_REFRESH_PATH }));
     return link.url;
   }
 
   async merchantStatus(reference: string): Promise<MerchantStatus> {
-    return stripeAccountStatus(await this.api().accounts.retrieve(reference));
+    return stripeAccountStatus(await this.call((s) => s.accounts.retrieve(reference)));
   }
 }
 
@@ -192,32 +197,8 @@ function intentResult(pi: Stripe.PaymentIntent): ChargeResult | PendingChargeRes
 
 const UNAVAILABLE = [Stripe.errors.StripeConnectionError, Stripe.errors.StripeAPIError, Stripe.errors.StripeRateLimitError, Stripe.errors.StripeAuthenticationError, Stripe.errors.StripePermissionError, Stripe.errors.StripeIdempotencyError];
 
-/** 502 for a Stripe failure of the provider itself (see `StripePaymentProvider.api`); anything else as it is. */
+/** 502 for a Stripe failure of the provider itself (see `StripePaymentProvider.call`); anything else as it is. */
 export function providerFailure(e: unknown): unknown {
   if (!UNAVAILABLE.some((k) => e instanceof k)) return e;
   return new ApiError(HttpStatus.BAD_GATEWAY, 'PAYMENT_PROVIDER_UNAVAILABLE', 'The payment provider could not be reached; nothing was recorded. Try again in a moment.');
-}
-
-/** The SDK's resources with each method's rejection passed through `providerFailure` (one proxy per client). */
-const proxies = new WeakMap<Stripe, Stripe>();
-function providerCalls(stripe: Stripe): Stripe {
-  let proxy = proxies.get(stripe);
-  if (!proxy) {
-    const wrapResource = (resource: object) =>
-      new Proxy(resource, {
-        get(target, prop, receiver) {
-          const value = Reflect.get(target, prop, receiver) as unknown;
-          if (typeof value !== 'function') return value;
-          return (...args: unknown[]) => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).catch((e: unknown) => Promise.reject(providerFailure(e)));
-        },
-      });
-    proxy = new Proxy(stripe, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        return value && typeof value === 'object' ? wrapResource(value) : value;
-      },
-    });
-    proxies.set(stripe, proxy);
-  }
-  return proxy;
 }
