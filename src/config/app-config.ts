@@ -57,6 +57,20 @@ export class AppConfig {
   stripeApiBase?: { protocol: 'http' | 'https'; host: string; port: number };
   /** The public URL of this API (scheme, host, optional path prefix), for URLs handed to the provider (Stripe Account Link return/refresh). */
   publicBaseUrl?: string;
+  /**
+   * Time limits (docs/time-limits.md): sized so that no request waits more than about 15 s.
+   * PostgreSQL's pool size, how long a request waits for a pooled connection (also on the embedded
+   * database's single connection), and the session's `statement_timeout`, `lock_timeout` and
+   * `idle_in_transaction_session_timeout` (PostgreSQL only; 0 turns one off). Migrations run without them.
+   */
+  databasePoolSize = 10;
+  databaseAcquireTimeoutMs = 5_000;
+  databaseStatementTimeoutMs = 10_000;
+  databaseLockTimeoutMs = 3_000;
+  databaseIdleInTransactionTimeoutMs = 10_000;
+  /** The payment provider's answer time per attempt, and how often a failed network call is retried (with the same idempotency key). */
+  paymentProviderTimeoutMs = 6_000;
+  paymentProviderMaxRetries = 1;
 }
 
 export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
@@ -171,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   stripeConfig(env, c);
   c.paymentSandboxMerchantReady = boolOf(env, 'PAYMENT_SANDBOX_MERCHANT_READY', c.paymentSandboxMerchantReady);
   c.paymentWebhookSecret = env.PAYMENT_WEBHOOK_SECRET?.trim() || undefined;
+  timeLimits(env, c);
 
   const secret = env.JWT_SECRET?.trim();
   if (secret !== undefined && secret !== '') {
@@ -180,6 +195,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     c.jwtSecret = persistentSecret(c.dataDir);
   }
   return c;
+}
+
+/** DATABASE_POOL_SIZE, DATABASE_*_TIMEOUT_MS and PAYMENT_PROVIDER_TIMEOUT_MS / _MAX_RETRIES. */
+function timeLimits(env: Record<string, string | undefined>, c: AppConfig): void {
+  c.databasePoolSize = intOf(env, 'DATABASE_POOL_SIZE', c.databasePoolSize, 1, 500);
+  c.databaseAcquireTimeoutMs = intOf(env, 'DATABASE_ACQUIRE_TIMEOUT_MS', c.databaseAcquireTimeoutMs, 100, 600_000);
+  c.databaseStatementTimeoutMs = intOf(env, 'DATABASE_STATEMENT_TIMEOUT_MS', c.databaseStatementTimeoutMs, 0, 3_600_000);
+  c.databaseLockTimeoutMs = intOf(env, 'DATABASE_LOCK_TIMEOUT_MS', c.databaseLockTimeoutMs, 0, 3_600_000);
+  c.databaseIdleInTransactionTimeoutMs = intOf(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', c.databaseIdleInTransactionTimeoutMs, 0, 3_600_000);
+  c.paymentProviderTimeoutMs = intOf(env, 'PAYMENT_PROVIDER_TIMEOUT_MS', c.paymentProviderTimeoutMs, 100, 120_000);
+  c.paymentProviderMaxRetries = intOf(env, 'PAYMENT_PROVIDER_MAX_RETRIES', c.paymentProviderMaxRetries, 0, 5);
+  const lockBelowStatement = c.databaseLockTimeoutMs > 0 && (c.databaseStatementTimeoutMs === 0 || c.databaseLockTimeoutMs < c.databaseStatementTimeoutMs);
+  if (c.databaseLockTimeoutMs > 0 && !lockBelowStatement) {
+    throw new ConfigError('DATABASE_LOCK_TIMEOUT_MS', `must be below DATABASE_STATEMENT_TIMEOUT_MS (${c.databaseStatementTimeoutMs}), or a wait for a lock ends as a cancelled statement`);
+  }
 }
 
 /** STRIPE_* and PUBLIC_BASE_URL: checked whatever the provider; the key and the public URL are required with `stripe`. */

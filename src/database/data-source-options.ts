@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataSource, DataSourceOptions, LoggerOptions } from 'typeorm';
+import { DataSource, DataSourceOptions, LoggerOptions, MigrationExecutor } from 'typeorm';
 import { appLogger } from '../common/logger';
 import { PinoTypeOrmLogger } from './typeorm-logger';
 import { MIGRATIONS } from '../../migrations';
@@ -41,7 +41,15 @@ export function databaseTarget(config: AppConfig): DatabaseTarget {
     maxQueryExecutionTime: 1000,
   };
   if (config.databaseUrl) {
-    return { options: { ...common, url: config.databaseUrl, extra: { max: 10 } } as DataSourceOptions };
+    // node-postgres sends the three timeouts as startup parameters: every pooled session has them (RESET returns to them).
+    const extra = {
+      max: config.databasePoolSize,
+      connectionTimeoutMillis: config.databaseAcquireTimeoutMs,
+      statement_timeout: config.databaseStatementTimeoutMs,
+      lock_timeout: config.databaseLockTimeoutMs,
+      idle_in_transaction_session_timeout: config.databaseIdleInTransactionTimeoutMs,
+    };
+    return { options: { ...common, url: config.databaseUrl, extra } as DataSourceOptions };
   }
   const path = config.embeddedPath ?? join(config.dataDir, 'pgdata');
   if (!path.startsWith('memory://')) mkdirSync(path, { recursive: true });
@@ -68,7 +76,8 @@ export function databaseTarget(config: AppConfig): DatabaseTarget {
       username: pg.user,
       password: pg.password,
       database: pg.database,
-      extra: { connection: pg.connection, max: 1, idleTimeoutMillis: 0 },
+      // One session: a request waits for it at most DATABASE_ACQUIRE_TIMEOUT_MS (then 503 DATABASE_BUSY), never without end.
+      extra: { connection: pg.connection, max: 1, idleTimeoutMillis: 0, connectionTimeoutMillis: config.databaseAcquireTimeoutMs },
     } as DataSourceOptions,
   };
 }
@@ -81,7 +90,32 @@ export async function openDataSource(target: DatabaseTarget, runMigrations = tru
     if (ds.isInitialized) await destroy();
     await target.embedded?.close();
   };
+  // The pool's first connect must not wait for the engine's start-up: DATABASE_ACQUIRE_TIMEOUT_MS would count it.
+  await target.embedded?.waitReady;
   await ds.initialize();
-  if (runMigrations) await ds.runMigrations({ transaction: 'each' });
+  if (runMigrations) await migrate(ds);
   return ds;
+}
+
+/** Session limits a migration must not be held to: a backfill may run for minutes, and waits for the locks it needs. */
+const MIGRATION_SESSION = ['statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout'];
+
+/**
+ * Runs the pending migrations (each in its own transaction) on one session with the request time limits
+ * off, then gives the session back with them as the pool set them (RESET returns to the startup values).
+ */
+export async function migrate(ds: DataSource): Promise<void> {
+  const runner = ds.createQueryRunner();
+  try {
+    for (const name of MIGRATION_SESSION) await runner.query(`SET ${name} = 0`);
+    const executor = new MigrationExecutor(ds, runner);
+    executor.transaction = 'each';
+    await executor.executePendingMigrations();
+  } finally {
+    try {
+      for (const name of MIGRATION_SESSION) await runner.query(`RESET ${name}`);
+    } finally {
+      await runner.release();
+    }
+  }
 }
