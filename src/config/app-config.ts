@@ -27,7 +27,7 @@ export class AppConfig {
   /** Throttle window and limit of PUB-T / TOK-T routes (seed §8: 5 a minute). */
   throttleLimit = 5;
   throttleTtlMs = 60_000;
-  /** Key prefix in Redis, so that test runs and deployments do not share counters by accident. */
+  /** Key prefix in Redis (REDIS_PREFIX): throttle counts and socket.io channels, so that deployments and test runs on one Redis stay apart. */
   redisPrefix = 'haulops:';
   /** Outbox relay (src/common/outbox/outbox-relay.ts): background polling on/off, poll interval, batch size. */
   outboxRelayEnabled = true;
@@ -158,8 +158,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   c.metricsToken = metricsToken || undefined;
 
+  const production = env.NODE_ENV?.trim() === 'production';
   const tp = env.TRUST_PROXY?.trim();
   if (!tp || tp === 'false') c.trustProxy = false;
+  else if (tp === 'true' && production) throw new ConfigError('TRUST_PROXY', "must be the proxies' hop count or addresses in production, not true: with true any client can name its own address in X-Forwarded-For and step around the throttle");
   else if (tp === 'true') c.trustProxy = true;
   else if (/^\d+$/.test(tp)) c.trustProxy = Number(tp);
   else if (/^[\w.:/,\s-]+$/.test(tp)) c.trustProxy = tp;
@@ -187,10 +189,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   c.paymentWebhookSecret = env.PAYMENT_WEBHOOK_SECRET?.trim() || undefined;
   timeLimits(env, c);
 
+  const prefix = env.REDIS_PREFIX?.trim();
+  if (prefix !== undefined && prefix !== '') {
+    if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) throw new ConfigError('REDIS_PREFIX', `must be 1 to 64 letters, digits or _ . : - (got '${prefix}')`);
+    c.redisPrefix = prefix;
+  }
+
   const secret = env.JWT_SECRET?.trim();
   if (secret !== undefined && secret !== '') {
     if (secret.length < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 characters long');
     c.jwtSecret = secret;
+  } else if (c.databaseUrl) {
+    // A secret generated into DATA_DIR is one instance's own: the others on the same database would refuse its tokens.
+    throw new ConfigError('JWT_SECRET', 'is required with DATABASE_URL: every instance on one database must sign tokens with the same secret (only the embedded database generates one into DATA_DIR)');
   } else {
     c.jwtSecret = persistentSecret(c.dataDir);
   }
