@@ -57,6 +57,9 @@ export class AppConfig {
   stripeApiBase?: { protocol: 'http' | 'https'; host: string; port: number };
   /** The public URL of this API (scheme, host, optional path prefix), for URLs handed to the provider (Stripe Account Link return/refresh). */
   publicBaseUrl?: string;
+  /** Where uploads live (docs/fleet.md): `local` (DATA_DIR/uploads) or `s3` (the S3_* bucket; required for a fleet). */
+  mediaStorage: 'local' | 's3' = 'local';
+  s3?: { bucket: string; region: string; endpoint?: string; forcePathStyle: boolean; accessKeyId?: string; secretAccessKey?: string };
   /**
    * Time limits (docs/time-limits.md): sized so that no request waits more than about 15 s.
    * PostgreSQL's pool size, how long a request waits for a pooled connection (also on the embedded
@@ -189,6 +192,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   c.paymentWebhookSecret = env.PAYMENT_WEBHOOK_SECRET?.trim() || undefined;
   timeLimits(env, c);
 
+  storageConfig(env, c);
+
   const prefix = env.REDIS_PREFIX?.trim();
   if (prefix !== undefined && prefix !== '') {
     if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) throw new ConfigError('REDIS_PREFIX', `must be 1 to 64 letters, digits or _ . : - (got '${prefix}')`);
@@ -221,6 +226,23 @@ function timeLimits(env: Record<string, string | undefined>, c: AppConfig): void
   if (c.databaseLockTimeoutMs > 0 && !lockBelowStatement) {
     throw new ConfigError('DATABASE_LOCK_TIMEOUT_MS', `must be below DATABASE_STATEMENT_TIMEOUT_MS (${c.databaseStatementTimeoutMs}), or a wait for a lock ends as a cancelled statement`);
   }
+}
+
+/** MEDIA_STORAGE and S3_*: the bucket is required with `s3`; S3_ENDPOINT names an S3-compatible server (MinIO), path-style by default. */
+function storageConfig(env: Record<string, string | undefined>, c: AppConfig): void {
+  const kind = (env.MEDIA_STORAGE?.trim() || 'local').toLowerCase();
+  if (kind !== 'local' && kind !== 's3') throw new ConfigError('MEDIA_STORAGE', `must be local or s3 (got '${kind}')`);
+  c.mediaStorage = kind;
+  if (kind === 'local') return;
+  const bucket = env.S3_BUCKET?.trim();
+  if (!bucket) throw new ConfigError('S3_BUCKET', 'is required with MEDIA_STORAGE=s3');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError('S3_BUCKET', `must be a bucket name (3-63 of a-z 0-9 . -; got '${bucket}')`);
+  const endpoint = urlOf(env, 'S3_ENDPOINT', ['http:', 'https:']);
+  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || undefined;
+  if (!accessKeyId !== !secretAccessKey) throw new ConfigError(accessKeyId ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID', 'is required with the other (or set neither to use the AWS default credential chain)');
+  const region = env.S3_REGION?.trim() || 'us-east-1';
+  c.s3 = { bucket, region, endpoint, forcePathStyle: boolOf(env, 'S3_FORCE_PATH_STYLE', Boolean(endpoint)), accessKeyId, secretAccessKey };
 }
 
 /** STRIPE_* and PUBLIC_BASE_URL: checked whatever the provider; the key and the public URL are required with `stripe`. */
