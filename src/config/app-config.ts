@@ -27,7 +27,7 @@ export class AppConfig {
   /** Throttle window and limit of PUB-T / TOK-T routes (seed §8: 5 a minute). */
   throttleLimit = 5;
   throttleTtlMs = 60_000;
-  /** Key prefix in Redis, so that test runs and deployments do not share counters by accident. */
+  /** Key prefix in Redis (REDIS_PREFIX): throttle counts and socket.io channels, so that deployments and test runs on one Redis stay apart. */
   redisPrefix = 'haulops:';
   /** Outbox relay (src/common/outbox/outbox-relay.ts): background polling on/off, poll interval, batch size. */
   outboxRelayEnabled = true;
@@ -57,6 +57,23 @@ export class AppConfig {
   stripeApiBase?: { protocol: 'http' | 'https'; host: string; port: number };
   /** The public URL of this API (scheme, host, optional path prefix), for URLs handed to the provider (Stripe Account Link return/refresh). */
   publicBaseUrl?: string;
+  /** Where uploads live (docs/fleet.md): `local` (DATA_DIR/uploads) or `s3` (the S3_* bucket; required for a fleet). */
+  mediaStorage: 'local' | 's3' = 'local';
+  s3?: { bucket: string; region: string; endpoint?: string; forcePathStyle: boolean; accessKeyId?: string; secretAccessKey?: string };
+  /**
+   * Time limits (docs/time-limits.md): sized so that no request waits more than about 15 s.
+   * PostgreSQL's pool size, how long a request waits for a pooled connection (also on the embedded
+   * database's single connection), and the session's `statement_timeout`, `lock_timeout` and
+   * `idle_in_transaction_session_timeout` (PostgreSQL only; 0 turns one off). Migrations run without them.
+   */
+  databasePoolSize = 10;
+  databaseAcquireTimeoutMs = 5_000;
+  databaseStatementTimeoutMs = 10_000;
+  databaseLockTimeoutMs = 3_000;
+  databaseIdleInTransactionTimeoutMs = 10_000;
+  /** The payment provider's answer time per attempt, and how often a failed network call is retried (with the same idempotency key). */
+  paymentProviderTimeoutMs = 6_000;
+  paymentProviderMaxRetries = 1;
 }
 
 export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
@@ -144,8 +161,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   c.metricsToken = metricsToken || undefined;
 
+  const production = env.NODE_ENV?.trim() === 'production';
   const tp = env.TRUST_PROXY?.trim();
   if (!tp || tp === 'false') c.trustProxy = false;
+  else if (tp === 'true' && production) throw new ConfigError('TRUST_PROXY', "must be the proxies' hop count or addresses in production, not true: with true any client can name its own address in X-Forwarded-For and step around the throttle");
   else if (tp === 'true') c.trustProxy = true;
   else if (/^\d+$/.test(tp)) c.trustProxy = Number(tp);
   else if (/^[\w.:/,\s-]+$/.test(tp)) c.trustProxy = tp;
@@ -171,15 +190,59 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   stripeConfig(env, c);
   c.paymentSandboxMerchantReady = boolOf(env, 'PAYMENT_SANDBOX_MERCHANT_READY', c.paymentSandboxMerchantReady);
   c.paymentWebhookSecret = env.PAYMENT_WEBHOOK_SECRET?.trim() || undefined;
+  timeLimits(env, c);
+
+  storageConfig(env, c);
+
+  const prefix = env.REDIS_PREFIX?.trim();
+  if (prefix !== undefined && prefix !== '') {
+    if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) throw new ConfigError('REDIS_PREFIX', `must be 1 to 64 letters, digits or _ . : - (got '${prefix}')`);
+    c.redisPrefix = prefix;
+  }
 
   const secret = env.JWT_SECRET?.trim();
   if (secret !== undefined && secret !== '') {
     if (secret.length < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 characters long');
     c.jwtSecret = secret;
+  } else if (c.databaseUrl) {
+    // A secret generated into DATA_DIR is one instance's own: the others on the same database would refuse its tokens.
+    throw new ConfigError('JWT_SECRET', 'is required with DATABASE_URL: every instance on one database must sign tokens with the same secret (only the embedded database generates one into DATA_DIR)');
   } else {
     c.jwtSecret = persistentSecret(c.dataDir);
   }
   return c;
+}
+
+/** DATABASE_POOL_SIZE, DATABASE_*_TIMEOUT_MS and PAYMENT_PROVIDER_TIMEOUT_MS / _MAX_RETRIES. */
+function timeLimits(env: Record<string, string | undefined>, c: AppConfig): void {
+  c.databasePoolSize = intOf(env, 'DATABASE_POOL_SIZE', c.databasePoolSize, 1, 500);
+  c.databaseAcquireTimeoutMs = intOf(env, 'DATABASE_ACQUIRE_TIMEOUT_MS', c.databaseAcquireTimeoutMs, 100, 600_000);
+  c.databaseStatementTimeoutMs = intOf(env, 'DATABASE_STATEMENT_TIMEOUT_MS', c.databaseStatementTimeoutMs, 0, 3_600_000);
+  c.databaseLockTimeoutMs = intOf(env, 'DATABASE_LOCK_TIMEOUT_MS', c.databaseLockTimeoutMs, 0, 3_600_000);
+  c.databaseIdleInTransactionTimeoutMs = intOf(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', c.databaseIdleInTransactionTimeoutMs, 0, 3_600_000);
+  c.paymentProviderTimeoutMs = intOf(env, 'PAYMENT_PROVIDER_TIMEOUT_MS', c.paymentProviderTimeoutMs, 100, 120_000);
+  c.paymentProviderMaxRetries = intOf(env, 'PAYMENT_PROVIDER_MAX_RETRIES', c.paymentProviderMaxRetries, 0, 5);
+  const lockBelowStatement = c.databaseLockTimeoutMs > 0 && (c.databaseStatementTimeoutMs === 0 || c.databaseLockTimeoutMs < c.databaseStatementTimeoutMs);
+  if (c.databaseLockTimeoutMs > 0 && !lockBelowStatement) {
+    throw new ConfigError('DATABASE_LOCK_TIMEOUT_MS', `must be below DATABASE_STATEMENT_TIMEOUT_MS (${c.databaseStatementTimeoutMs}), or a wait for a lock ends as a cancelled statement`);
+  }
+}
+
+/** MEDIA_STORAGE and S3_*: the bucket is required with `s3`; S3_ENDPOINT names an S3-compatible server (MinIO), path-style by default. */
+function storageConfig(env: Record<string, string | undefined>, c: AppConfig): void {
+  const kind = (env.MEDIA_STORAGE?.trim() || 'local').toLowerCase();
+  if (kind !== 'local' && kind !== 's3') throw new ConfigError('MEDIA_STORAGE', `must be local or s3 (got '${kind}')`);
+  c.mediaStorage = kind;
+  if (kind === 'local') return;
+  const bucket = env.S3_BUCKET?.trim();
+  if (!bucket) throw new ConfigError('S3_BUCKET', 'is required with MEDIA_STORAGE=s3');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError('S3_BUCKET', `must be a bucket name (3-63 of a-z 0-9 . -; got '${bucket}')`);
+  const endpoint = urlOf(env, 'S3_ENDPOINT', ['http:', 'https:']);
+  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || undefined;
+  if (!accessKeyId !== !secretAccessKey) throw new ConfigError(accessKeyId ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID', 'is required with the other (or set neither to use the AWS default credential chain)');
+  const region = env.S3_REGION?.trim() || 'us-east-1';
+  c.s3 = { bucket, region, endpoint, forcePathStyle: boolOf(env, 'S3_FORCE_PATH_STYLE', Boolean(endpoint)), accessKeyId, secretAccessKey };
 }
 
 /** STRIPE_* and PUBLIC_BASE_URL: checked whatever the provider; the key and the public URL are required with `stripe`. */

@@ -2,7 +2,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataSource, DataSourceOptions, LoggerOptions } from 'typeorm';
+import { Logger } from 'pino';
+import { DataSource, DataSourceOptions, LoggerOptions, MigrationExecutor, QueryRunner } from 'typeorm';
 import { appLogger } from '../common/logger';
 import { PinoTypeOrmLogger } from './typeorm-logger';
 import { MIGRATIONS } from '../../migrations';
@@ -14,6 +15,8 @@ export interface DatabaseTarget {
   options: DataSourceOptions;
   /** The embedded database, when there is no DATABASE_URL; closed after the pool. */
   embedded?: PGlite;
+  /** Where the migrations say what they did and whom they waited for. */
+  logger: Logger;
 }
 
 /**
@@ -26,6 +29,7 @@ export interface DatabaseTarget {
  * a query through the DataSource would wait for the connection the transaction holds.
  */
 export function databaseTarget(config: AppConfig): DatabaseTarget {
+  const logger = appLogger(config).child({ context: 'Migrations' });
   const common = {
     type: 'postgres' as const,
     entities: ENTITIES,
@@ -41,7 +45,15 @@ export function databaseTarget(config: AppConfig): DatabaseTarget {
     maxQueryExecutionTime: 1000,
   };
   if (config.databaseUrl) {
-    return { options: { ...common, url: config.databaseUrl, extra: { max: 10 } } as DataSourceOptions };
+    // node-postgres sends the three timeouts as startup parameters: every pooled session has them (RESET returns to them).
+    const extra = {
+      max: config.databasePoolSize,
+      connectionTimeoutMillis: config.databaseAcquireTimeoutMs,
+      statement_timeout: config.databaseStatementTimeoutMs,
+      lock_timeout: config.databaseLockTimeoutMs,
+      idle_in_transaction_session_timeout: config.databaseIdleInTransactionTimeoutMs,
+    };
+    return { logger, options: { ...common, url: config.databaseUrl, extra } as DataSourceOptions };
   }
   const path = config.embeddedPath ?? join(config.dataDir, 'pgdata');
   if (!path.startsWith('memory://')) mkdirSync(path, { recursive: true });
@@ -61,6 +73,7 @@ export function databaseTarget(config: AppConfig): DatabaseTarget {
   }) as typeof pg.connection.emit;
   return {
     embedded,
+    logger,
     options: {
       ...common,
       host: pg.host,
@@ -68,7 +81,8 @@ export function databaseTarget(config: AppConfig): DatabaseTarget {
       username: pg.user,
       password: pg.password,
       database: pg.database,
-      extra: { connection: pg.connection, max: 1, idleTimeoutMillis: 0 },
+      // One session: a request waits for it at most DATABASE_ACQUIRE_TIMEOUT_MS (then 503 DATABASE_BUSY), never without end.
+      extra: { connection: pg.connection, max: 1, idleTimeoutMillis: 0, connectionTimeoutMillis: config.databaseAcquireTimeoutMs },
     } as DataSourceOptions,
   };
 }
@@ -81,7 +95,48 @@ export async function openDataSource(target: DatabaseTarget, runMigrations = tru
     if (ds.isInitialized) await destroy();
     await target.embedded?.close();
   };
+  // The pool's first connect must not wait for the engine's start-up: DATABASE_ACQUIRE_TIMEOUT_MS would count it.
+  await target.embedded?.waitReady;
   await ds.initialize();
-  if (runMigrations) await ds.runMigrations({ transaction: 'each' });
+  if (runMigrations) await migrate(ds, target.embedded ? undefined : target.logger);
   return ds;
+}
+
+/** The session advisory lock (two int keys: 'haul', 'migr') that serialises the migrations of instances starting together. */
+const MIGRATION_LOCK = [0x68617531, 0x6d696772];
+
+async function lockMigrations(runner: QueryRunner, logger: Logger): Promise<void> {
+  const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1, $2) AS locked', MIGRATION_LOCK);
+  if (locked) return;
+  const started = Date.now();
+  logger.info('another instance is running the migrations: waiting for it');
+  await runner.query('SELECT pg_advisory_lock($1, $2)', MIGRATION_LOCK);
+  logger.info({ waited_ms: Date.now() - started }, 'the other instance finished its migrations');
+}
+
+/** Session limits a migration must not be held to: a backfill may run for minutes, and waits for the locks it needs. */
+const MIGRATION_SESSION = ['statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout'];
+
+/**
+ * Runs the pending migrations (each in its own transaction) on one session with the request time limits
+ * off, then gives the session back with them as the pool set them (RESET returns to the startup values).
+ */
+export async function migrate(ds: DataSource, exclusive?: Logger): Promise<void> {
+  const runner = ds.createQueryRunner();
+  try {
+    for (const name of MIGRATION_SESSION) await runner.query(`SET ${name} = 0`);
+    // Many instances starting at once on one PostgreSQL: one migrates, the others wait here and then find nothing to do.
+    if (exclusive) await lockMigrations(runner, exclusive);
+    const executor = new MigrationExecutor(ds, runner);
+    executor.transaction = 'each';
+    const done = await executor.executePendingMigrations();
+    if (exclusive) exclusive.info({ migrations_run: done.length }, done.length ? `ran ${done.length} migrations` : 'no migration to run');
+  } finally {
+    if (exclusive) await runner.query('SELECT pg_advisory_unlock($1, $2)', MIGRATION_LOCK).catch(() => undefined);
+    try {
+      for (const name of MIGRATION_SESSION) await runner.query(`RESET ${name}`);
+    } finally {
+      await runner.release();
+    }
+  }
 }

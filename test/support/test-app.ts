@@ -60,6 +60,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * The database time limits of the test apps (docs/time-limits.md): wider than production's, because the tests'
+ * bursts (50 concurrent placements of one company serialise on its numbering lock) run on a shared, loaded
+ * machine where a production-sized limit would turn a slow wait into 503. test/database/time-limits.e2e.spec.ts
+ * tests the limits themselves with its own values.
+ */
+const TEST_TIME_LIMITS = { DATABASE_ACQUIRE_TIMEOUT_MS: '60000', DATABASE_STATEMENT_TIMEOUT_MS: '60000', DATABASE_LOCK_TIMEOUT_MS: '45000', DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '60000' };
+
 let ipCounter = 0;
 /** A distinct client address per call, so that tests not about the throttle never hit it. */
 export const freshIp = () => {
@@ -81,7 +89,7 @@ export async function startTestApp(
   const db = options.db ?? (await testDatabaseKind());
   const dataDir = mkdtempSync(join(tmpdir(), 'haulops-test-'));
   let dbName: string | undefined;
-  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'error', TRUST_PROXY: 'true', JWT_SECRET: 'test-secret-'.padEnd(48, 'x'), OUTBOX_RELAY_ENABLED: 'false', SCHEDULER_ENABLED: 'false', PASSWORD_HASH_COST: '10', ...options.env };
+  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'error', TRUST_PROXY: 'true', JWT_SECRET: 'test-secret-'.padEnd(48, 'x'), OUTBOX_RELAY_ENABLED: 'false', SCHEDULER_ENABLED: 'false', PASSWORD_HASH_COST: '10', ...TEST_TIME_LIMITS, ...options.env };
   if (db === 'postgres' && options.databaseUrl) {
     env.DATABASE_URL = options.databaseUrl;
   } else if (db === 'postgres') {

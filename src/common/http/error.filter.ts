@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ThrottlerException } from '@nestjs/throttler';
 import { currentRequestId } from '../logger';
 import { ApiError } from './api-error';
-import { sqlState } from '../../database/pg-errors';
+import { isDatabaseBusy, sqlState } from '../../database/pg-errors';
 
 const DEFAULT_CODES: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -51,7 +51,9 @@ export class ErrorFilter implements ExceptionFilter {
     const response = ctx.getResponse();
     const { status, body, headers } = this.describe(exception);
     body.request_id = currentRequestId();
-    if (status >= 500) {
+    if (body.code === 'DATABASE_BUSY') {
+      this.logger.warn(exception instanceof Error ? exception.message : String(exception));
+    } else if (status >= 500) {
       this.logger.error(exception instanceof Error ? exception : String(exception), (exception as Error)?.stack);
     }
     for (const [k, v] of Object.entries(headers ?? {})) httpAdapter.setHeader(response, k, v);
@@ -94,6 +96,10 @@ export class ErrorFilter implements ExceptionFilter {
     }
     if (code === '40001' || code === '40P01') {
       return { status: 409, body: { success: false, message: 'Concurrent update; retry the request.', code: 'CONCURRENT_UPDATE' } };
+    }
+    // A time limit of docs/time-limits.md: nothing was changed; the same request may succeed in a moment.
+    if (isDatabaseBusy(e)) {
+      return { status: 503, body: { success: false, message: 'The database is busy; retry the request in a moment.', code: 'DATABASE_BUSY' }, headers: { 'Retry-After': '1' } };
     }
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { success: false, message: 'Internal server error.', code: 'INTERNAL_ERROR' } };
   }

@@ -30,7 +30,8 @@ export const GENERIC_ERROR_CODES: Partial<Record<number, readonly string[]>> = {
   415: ['UNSUPPORTED_MEDIA_TYPE'],
   422: ['VALIDATION_FAILED'],
   429: ['THROTTLED'],
-  503: ['SERVICE_UNAVAILABLE'],
+  // A time limit of the database (lock, statement, pooled connection): any route that reads or writes (error filter).
+  503: ['SERVICE_UNAVAILABLE', 'DATABASE_BUSY'],
 };
 
 const ERROR_TEXT: Record<number, string> = {
@@ -103,6 +104,7 @@ const ERROR_EXAMPLES: Record<string, { message: string; errors?: Record<string, 
   ACCOUNT_LOCKED: { message: 'Too many failed logins; try again in 60 seconds.' },
   SERVICE_UNAVAILABLE: { message: 'Service unavailable.' },
   DATABASE_UNAVAILABLE: { message: 'The database is not reachable.' },
+  DATABASE_BUSY: { message: 'The database is busy; retry the request in a moment.' },
   // Dispatch, the driver's side (job execution, evidence, locations).
   ON_BREAK: { message: 'You are on a break: end it first.' },
   JOB_MERGED: { message: 'This pickup was merged into a swap: work the swap, and the pickup completes with it.' },
@@ -158,7 +160,7 @@ export function ApiErrors(errors: Partial<Record<number, readonly string[]>>) {
       const codes = [...new Set([...Object.keys(responses[key]?.examples ?? {}), ...(GENERIC_ERROR_CODES[status] ?? []), ...(own ?? [])])];
       if (!codes.length) throw new Error(`ApiErrors: name the codes of status ${status} (e.g. \`codes: { ${status}: ['SOME_CODE'] }\`)`);
       const { schema, examples } = errorResponseContent(status, codes);
-      responses[key] = { description: describeError(status, codes), schema, examples, ...(status === 429 ? { headers: RETRY_AFTER } : {}) };
+      responses[key] = { description: describeError(status, codes), schema, examples, ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}) };
     }
     Reflect.defineMetadata(DECORATORS.API_RESPONSE, responses, descriptor.value);
     return descriptor;
@@ -227,6 +229,7 @@ export function Endpoint(o: EndpointOptions) {
   const errors: Partial<Record<number, readonly string[]>> = {};
   for (const s of o.errors ?? []) errors[s] = o.codes?.[s] ?? [];
   for (const [s, codes] of Object.entries(o.codes ?? {})) errors[Number(s)] = codes ?? [];
+  errors[503] ??= []; // every route may meet a database time limit (DATABASE_BUSY, Retry-After)
   const decorators = [
     ApiOperation({ summary: o.summary, description: o.description }),
     ApiExtraModels(ErrorResponse, PageMetaDto, ...(o.type ? [o.type] : []), ...(o.meta ? [o.meta] : [])),

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
-import { join } from 'node:path';
 import { AppConfig } from '../../config/app-config';
 import { MediaController } from './media.controller';
 import { MediaService } from './media.service';
-import { LocalDiskStorage, MediaStorage } from './media-storage';
+import { MediaStorage, mediaStorage } from './media-storage';
 
 @Module({
   controllers: [MediaController],
-  providers: [MediaService, { provide: MediaStorage, useFactory: (c: AppConfig) => new LocalDiskStorage(join(c.dataDir, 'uploads')), inject: [AppConfig] }],
+  providers: [MediaService, { provide: MediaStorage, useFactory: mediaStorage, inject: [AppConfig] }],
   exports: [MediaService],
 })
 export class MediaModule {}

@@ -12,8 +12,8 @@ export const ONBOARDING_REFRESH_PATH = '/api/v1/psp/onboarding/cancel';
 export function stripeClient(config: AppConfig): Stripe {
   const base = config.stripeApiBase;
   return new Stripe(config.stripeSecretKey ?? 'sk_test_unconfigured', {
-    maxNetworkRetries: 2,
-    timeout: 20_000,
+    maxNetworkRetries: config.paymentProviderMaxRetries,
+    timeout: config.paymentProviderTimeoutMs,
     telemetry: false,
     appInfo: { name: 'HaulOps' },
     ...(base ? { protocol: base.protocol, host: base.host, port: base.port } : {}),
