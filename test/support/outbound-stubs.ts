@@ -44,3 +44,24 @@ export function forbiddenConnector(): Connector & { calls: string[] } {
   };
   return Object.assign(connector, { calls });
 }
+
+/** Every form issue #28 lists as answered 201 before: each must be refused. */
+export const ISSUE_FORMS = [
+  'http://127.0.0.1:8080/hook',
+  'http://localhost:8080/hook',
+  'https://127.0.0.1',
+  'https://localhost',
+  'https://localhost.',
+  'https://169.254.169.254/latest/meta-data/',
+  'https://metadata.google.internal/computeMetadata/v1/',
+  'https://[::1]',
+  'https://[::ffff:127.0.0.1]',
+  'https://10.0.0.5',
+  'https://192.168.1.10',
+  'https://172.16.0.1',
+  'https://100.64.0.1',
+  'https://0.0.0.0',
+  'https://2130706433',
+  'https://0x7f000001',
+  'https://127.1',
+];

@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { MockAgent } from 'undici';
 import { ConfigError, loadConfig } from '../../../src/config/app-config';
 import { addressProblem, OutboundHttpClient, OutboundPolicy, parseTarget, pinnedConnector, STRICT_POLICY } from '../../../src/common/http/outbound';
-import { forbiddenConnector, stubResolver } from '../../support/outbound-stubs';
+import { forbiddenConnector, ISSUE_FORMS, stubResolver } from '../../support/outbound-stubs';
 
 jest.setTimeout(30_000);
 
@@ -12,26 +12,6 @@ jest.setTimeout(30_000);
  * to; every other address is checked with a stub resolver and a connector that fails when called.
  */
 
-/** Every form issue #28 lists as answered 201 before: each must be refused. */
-export const ISSUE_FORMS = [
-  'http://127.0.0.1:8080/hook',
-  'http://localhost:8080/hook',
-  'https://127.0.0.1',
-  'https://localhost',
-  'https://localhost.',
-  'https://169.254.169.254/latest/meta-data/',
-  'https://metadata.google.internal/computeMetadata/v1/',
-  'https://[::1]',
-  'https://[::ffff:127.0.0.1]',
-  'https://10.0.0.5',
-  'https://192.168.1.10',
-  'https://172.16.0.1',
-  'https://100.64.0.1',
-  'https://0.0.0.0',
-  'https://2130706433',
-  'https://0x7f000001',
-  'https://127.1',
-];
 /** More forms of the same ranges (and the ones refused before, which must stay refused). */
 const MORE_FORMS = [
   'https://0177.0.0.1/',
