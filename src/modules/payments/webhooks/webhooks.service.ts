@@ -75,8 +75,8 @@ export class WebhooksService {
 
   /** Changes the URL (checked again) and/or the events; at least one of them. */
   async update(scope: Scope, id: string, dto: UpdateWebhookDto): Promise<WebhookEndpointViewDto> {
+    await this.endpoint(this.ds.manager, scope, id); // 404 before anything else (and before the URL is looked up)
     if (dto.url === undefined && dto.events === undefined) throw ApiError.validation({ url: ['give url or events (or both)'], events: ['give url or events (or both)'] });
-    await this.endpoint(this.ds.manager, scope, id); // 404 before the URL is looked up
     if (dto.url !== undefined) await this.checkUrl(dto.url);
     return this.ds.transaction(async (m) => {
       const e = await this.endpoint(m, scope, id, true);
