@@ -8,7 +8,8 @@ import { ApiError } from '../../../common/http/api-error';
 import { Page } from '../../../common/http/envelope';
 import { OutboundHttpClient } from '../../../common/http/outbound';
 import { countRows, paginate, PageQuery } from '../../../common/http/pagination';
-import { recordEvents } from '../../../common/outbox/outbox';
+import type { EventType } from '../../../common/outbox/event-catalogue';
+import { DomainEvent, EventAbout, recordEvents } from '../../../common/outbox/outbox';
 import { findRelayedEvent } from '../../../common/outbox/outbox-read';
 import { PING_EVENT, WebhookDelivery, WebhookEndpoint } from './webhook.entities';
 import { CreateWebhookDto, RotateSecretDto, UpdateWebhookDto, WebhookDeliveryDto, WebhookDeliveryQuery, WebhookEndpointDto, WebhookEndpointViewDto } from './webhooks.dto';
@@ -17,6 +18,10 @@ import { WebhookLog } from './webhook-log';
 
 /** Hours the previous secret keeps signing after a rotation unless the request says otherwise. */
 export const DEFAULT_GRACE_HOURS = 24;
+
+type EndpointEventType = Extract<EventType, `webhook_endpoint.${string}`>;
+/** One of the endpoint's events, type and payload checked together. */
+type EndpointEvent = { [K in EndpointEventType]: Omit<DomainEvent<K>, keyof EventAbout> }[EndpointEventType];
 
 const newSecret = () => `whsec_${randomBytes(32).toString('hex')}`;
 const urlNotAllowed = (reason: string) => ApiError.unprocessable('URL_NOT_ALLOWED', `This URL is not allowed: ${reason}.`, { url: [`url ${reason}`] });
@@ -47,8 +52,9 @@ export class WebhooksService {
     return findScoped(m, WebhookEndpoint, scope, id, { what: 'Webhook endpoint', lock });
   }
 
-  private event(m: EntityManager, type: Parameters<typeof recordEvents>[1]['type'], e: WebhookEndpoint, actorId: string | null, payload?: object): Promise<void> {
-    return recordEvents(m, { type, aggregateType: 'webhook_endpoint', aggregateId: e.id, companyId: e.companyId, actorId, payload } as Parameters<typeof recordEvents>[1]);
+  /** A `webhook_endpoint.*` event about `e`, in the caller's transaction. */
+  private event(m: EntityManager, e: WebhookEndpoint, actorId: string | null, event: EndpointEvent): Promise<void> {
+    return recordEvents(m, { ...event, aggregateType: 'webhook_endpoint', aggregateId: e.id, companyId: e.companyId, actorId } as DomainEvent<EndpointEventType>);
   }
 
   /** Registers an endpoint for the caller's company (company users only) and answers its secret, once. */
@@ -59,7 +65,7 @@ export class WebhooksService {
     return this.ds.transaction(async (m) => {
       const repo = m.getRepository(WebhookEndpoint);
       const row = await repo.save(repo.create({ companyId, url: dto.url, events: [...new Set(dto.events)], secret: newSecret(), createdBy: actor.id, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null }));
-      await this.event(m, 'webhook_endpoint.created', row, actor.id, { events: row.events });
+      await this.event(m, row, actor.id, { type: 'webhook_endpoint.created', payload: { events: row.events } });
       return WebhookEndpointDto.withSecret(row);
     });
   }
@@ -86,7 +92,7 @@ export class WebhooksService {
       if (events && events.join() !== e.events.join()) (e.events = events), fields.push('events');
       if (fields.length) {
         await m.update(WebhookEndpoint, { id: e.id }, { url: e.url, events: e.events });
-        await this.event(m, 'webhook_endpoint.updated', e, scope.actorId, { fields });
+        await this.event(m, e, scope.actorId, { type: 'webhook_endpoint.updated', payload: { fields } });
       }
       return WebhookEndpointViewDto.of(await this.endpoint(m, scope, id));
     });
@@ -98,7 +104,7 @@ export class WebhooksService {
       const e = await this.endpoint(m, scope, id, true);
       if (enabled === !e.disabledAt) return WebhookEndpointViewDto.of(e);
       await m.update(WebhookEndpoint, { id: e.id }, { disabledAt: enabled ? null : new Date() });
-      await this.event(m, enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled', e, scope.actorId);
+      await this.event(m, e, scope.actorId, { type: enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled' });
       return WebhookEndpointViewDto.of(await this.endpoint(m, scope, id));
     });
   }
@@ -108,7 +114,7 @@ export class WebhooksService {
     await this.ds.transaction(async (m) => {
       const e = await this.endpoint(m, scope, id, true);
       await m.softDelete(WebhookEndpoint, { id: e.id });
-      await this.event(m, 'webhook_endpoint.deleted', e, scope.actorId);
+      await this.event(m, e, scope.actorId, { type: 'webhook_endpoint.deleted' });
     });
   }
 
@@ -122,7 +128,7 @@ export class WebhooksService {
       const e = await this.endpoint(m, scope, id, true);
       const expires = hours > 0 ? new Date(Date.now() + hours * 3_600_000) : null;
       await m.update(WebhookEndpoint, { id: e.id }, { secret: newSecret(), previousSecret: expires ? e.secret : null, previousSecretExpiresAt: expires });
-      await this.event(m, 'webhook_endpoint.secret_rotated', e, scope.actorId, { previous_secret_expires_at: expires?.toISOString() ?? null });
+      await this.event(m, e, scope.actorId, { type: 'webhook_endpoint.secret_rotated', payload: { previous_secret_expires_at: expires?.toISOString() ?? null } });
       return WebhookEndpointDto.withSecret(await this.endpoint(m, scope, id));
     });
   }
