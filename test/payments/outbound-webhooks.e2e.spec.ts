@@ -360,6 +360,15 @@ describe('outbound webhook endpoints a company manages (loopback listeners only)
     expect((await t.req('get', `${BASE}/${ep.id}`, { token: co.token }).expect(200)).body.data).toMatchObject({ enabled: true, events: ['payment_transaction.recorded'] });
   });
 
+  it('the OpenAPI document says which URLs are allowed on the routes that take one', async () => {
+    const doc = (await t.req('get', '/api/documentation-json').expect(200)).body;
+    for (const op of [doc.paths['/api/v1/psp/create/webhook'].post, doc.paths['/api/v1/psp/webhook-endpoints/{webhookEndpoint}'].patch]) {
+      for (const words of ['https://', 'URL_NOT_ALLOWED', 'private', 'link-local', 'IPv4-mapped', 'metadata.google.internal', 'redirects are not followed', 'every delivery']) expect(op.description).toContain(words);
+      expect(Object.keys(op.responses['422'].content['application/json'].examples)).toContain('URL_NOT_ALLOWED');
+    }
+    expect(doc.paths['/api/v1/psp/webhook-endpoints/{webhookEndpoint}/rotate-secret'].post.description).toContain('sha256=<new>, sha256=<old>');
+  });
+
   it('bad input is 422', async () => {
     const rx = await receiver();
     const ep = await create(co, rx.url);
