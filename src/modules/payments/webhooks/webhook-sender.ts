@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
 import { OutboundHttpClient } from '../../../common/http/outbound';
-import type { RelayedEvent } from '../../../common/outbox/event-subscriber';
 import type { WebhookDeliveryStatus } from './webhook.entities';
 
 /** `sha256=<hex>`: HMAC-SHA256 with the endpoint's secret over `${timestamp}.${body}`. */
@@ -28,7 +27,7 @@ export function signatureHeader(keys: SigningKeys, timestamp: string, body: stri
 }
 
 /** The JSON body of a delivery: `{ id, type, created_at, aggregate_type, aggregate_id, data }`. */
-export function webhookBody(event: Pick<RelayedEvent, 'id' | 'type' | 'createdAt' | 'aggregateType' | 'aggregateId' | 'payload'>): string {
+export function webhookBody(event: { id: string; type: string; createdAt: Date; aggregateType: string; aggregateId: string; payload: unknown }): string {
   return JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt.toISOString(), aggregate_type: event.aggregateType, aggregate_id: event.aggregateId, data: event.payload });
 }
 

@@ -137,7 +137,7 @@ export class WebhooksService {
   async ping(scope: Scope, id: string): Promise<WebhookDeliveryDto> {
     const e = await this.endpoint(this.ds.manager, scope, id);
     const eventId = randomUUID();
-    const body = webhookBody({ id: eventId, type: PING_EVENT as never, createdAt: new Date(), aggregateType: 'webhook_endpoint', aggregateId: e.id, payload: {} as never });
+    const body = webhookBody({ id: eventId, type: PING_EVENT, createdAt: new Date(), aggregateType: 'webhook_endpoint', aggregateId: e.id, payload: {} });
     const sent = await this.sender.send(e, eventId, body);
     const row = await WebhookLog.insert(this.ds.manager, { companyId: e.companyId, endpointId: e.id, eventId, eventType: PING_EVENT, attempt: 1, ...sent, status: sent.status === 'failed' ? 'dead' : sent.status });
     return WebhookDeliveryDto.of(row);
