@@ -3,6 +3,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import type { Connector } from '../../src/common/http/outbound';
 import { recordEvents } from '../../src/common/outbox/outbox';
+import { SENDS_PER_MINUTE } from '../../src/modules/payments/webhooks/webhooks.controller';
 import { OutboxRelay } from '../../src/common/outbox/outbox-relay';
 import { companyActor, CompanyActor, memberActor } from '../support/actors';
 import { forbiddenConnector, ISSUE_FORMS, loopbackConnector, stubResolver } from '../support/outbound-stubs';
@@ -358,6 +359,16 @@ describe('outbound webhook endpoints a company manages (loopback listeners only)
     await t.req('get', `${BASE}/not-a-uuid`, { token: co.token }).expect(404);
     // Still there and unchanged.
     expect((await t.req('get', `${BASE}/${ep.id}`, { token: co.token }).expect(200)).body.data).toMatchObject({ enabled: true, events: ['payment_transaction.recorded'] });
+  });
+
+  it('throttles pings and retries per client address (each makes the server send now)', async () => {
+    const rx = await receiver();
+    const ep = await create(co, rx.url);
+    const ip = '10.99.28.1';
+    for (let i = 0; i < SENDS_PER_MINUTE; i++) await t.req('post', `${BASE}/${ep.id}/ping`, { token: co.token, ip }).expect(201);
+    const r = await t.req('post', `${BASE}/${ep.id}/ping`, { token: co.token, ip }).expect(429);
+    expect(r.body.code).toBe('THROTTLED');
+    expect(rx.got).toHaveLength(SENDS_PER_MINUTE);
   });
 
   it('the OpenAPI document says which URLs are allowed on the routes that take one', async () => {

@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { Throttle } from '@nestjs/throttler';
 import { Access } from '../../../common/access/access.decorator';
 import { Actor, CurrentActor } from '../../../common/access/actor';
 import { CurrentScope, Scope } from '../../../common/access/scope';
@@ -7,6 +8,7 @@ import { withMessage } from '../../../common/http/envelope';
 import { ApiIdParam, IdParam } from '../../../common/http/id-param';
 import { Endpoint } from '../../../common/http/openapi';
 import { PageQuery } from '../../../common/http/pagination';
+import { ThrottleGuard } from '../../../common/throttle/throttle.guard';
 import { CreateWebhookDto, RotateSecretDto, UpdateWebhookDto, URL_RULES, WebhookDeliveryDto, WebhookDeliveryQuery, WebhookEndpointDto, WebhookEndpointViewDto } from './webhooks.dto';
 import { WebhooksService } from './webhooks.service';
 
@@ -17,6 +19,8 @@ const DELIVERY =
   'an attempt whose address is not allowed is `blocked` and not retried. ';
 const ENDPOINT_PARAM = 'One of the company\'s webhook endpoints; another company\'s, or a deleted one, is 404.';
 const EXT = 'extension, issue #28';
+/** Pings and manual retries per client address per minute: each makes the server send a request now. */
+export const SENDS_PER_MINUTE = 30;
 
 @ApiTags('Webhooks')
 @Controller('api/v1/psp')
@@ -107,15 +111,18 @@ export class WebhooksController {
 
   @Post('webhook-endpoints/:webhookEndpoint/ping')
   @Access('CO')
+  @UseGuards(ThrottleGuard)
+  @Throttle({ default: { limit: SENDS_PER_MINUTE, ttl: 60_000 } })
   @ApiIdParam('webhookEndpoint', ENDPOINT_PARAM)
   @Endpoint({
     summary: `Send a signed test ping to a webhook endpoint now and answer the attempt (${EXT})`,
     description:
       'The body is `{ id, type: "webhook.ping", created_at, aggregate_type: "webhook_endpoint", aggregate_id, data: {} }`, signed like any delivery and sent through the same guarded client ' +
-      '(the URL is resolved and checked again: `blocked` when it is not allowed). Answers 201 with the attempt whatever it came to: `succeeded` (2xx), `dead` (any other answer or none: a ping is not retried) or `blocked`.',
+      '(the URL is resolved and checked again: `blocked` when it is not allowed). Answers 201 with the attempt whatever it came to: `succeeded` (2xx), `dead` (any other answer or none: a ping is not retried) or `blocked`. ' +
+      `${SENDS_PER_MINUTE} pings and retries a minute per client address (429).`,
     type: WebhookDeliveryDto,
     status: 201,
-    errors: [404],
+    errors: [404, 429],
   })
   ping(@CurrentScope() scope: Scope, @IdParam('webhookEndpoint') id: string) {
     return this.webhooks.ping(scope, id);
@@ -131,6 +138,8 @@ export class WebhooksController {
 
   @Post('webhook-endpoints/:webhookEndpoint/deliveries/:webhookDelivery/retry')
   @Access('CO')
+  @UseGuards(ThrottleGuard)
+  @Throttle({ default: { limit: SENDS_PER_MINUTE, ttl: 60_000 } })
   @ApiIdParam('webhookEndpoint', ENDPOINT_PARAM)
   @ApiIdParam('webhookDelivery', 'One of this endpoint\'s delivery attempts (any attempt of the event).')
   @Endpoint({
@@ -138,10 +147,11 @@ export class WebhooksController {
     description:
       'The event as it was recorded, signed with the current secret(s), through the guarded client (checked again). Only when the event has not reached the endpoint and nothing retries it any more ' +
       '(its last attempt `dead` or `blocked`): otherwise 409 `NOT_RETRYABLE` (delivered already, the relay still retries it, a ping). A disabled endpoint is 409 `ENDPOINT_DISABLED`. ' +
-      'Answers 201 with the attempt: `succeeded`, `dead` (failed again: retry it again) or `blocked`. Receivers see an event at least once: de-duplicate by `X-Event-Id`.',
+      'Answers 201 with the attempt: `succeeded`, `dead` (failed again: retry it again) or `blocked`. Receivers see an event at least once: de-duplicate by `X-Event-Id`. ' +
+      `${SENDS_PER_MINUTE} pings and retries a minute per client address (429).`,
     type: WebhookDeliveryDto,
     status: 201,
-    errors: [404],
+    errors: [404, 429],
     codes: { 409: ['NOT_RETRYABLE', 'ENDPOINT_DISABLED'] },
   })
   retry(@CurrentScope() scope: Scope, @IdParam('webhookEndpoint') id: string, @IdParam('webhookDelivery') deliveryId: string) {
