@@ -12,6 +12,7 @@ import { EnvelopeInterceptor } from './http/envelope';
 import { IdempotencyInterceptor } from './idempotency/idempotent';
 import { MailService } from './mail/mail.service';
 import { OutboxRelay } from './outbox/outbox-relay';
+import { OutboundHttpClient, outboundClientFor } from './http/outbound';
 import { DriverLocations } from './live/driver-locations';
 import { InUseRegistry } from './records/in-use';
 import { PlanLimits } from './records/plan-limits';
@@ -23,7 +24,7 @@ import { ThrottleGuard } from './throttle/throttle.guard';
 /**
  * The conventions every module relies on, registered once: configuration, access guard (global,
  * default deny), JWT, throttle (Redis-backed when REDIS_URL is set), error filter, success envelope,
- * idempotency, mail, the in-use registry, the outbox relay and the metrics (GET /metrics).
+ * idempotency, mail, the outbound HTTP client for user-supplied URLs, the in-use registry, the outbox relay and the metrics (GET /metrics).
  */
 @Global()
 @Module({})
@@ -52,6 +53,7 @@ export class CommonModule {
         ThrottleGuard,
         MailService,
         OutboxRelay,
+        { provide: OutboundHttpClient, useFactory: () => outboundClientFor(config) },
         InUseRegistry,
         DriverLocations,
         PlanLimits,
@@ -61,7 +63,7 @@ export class CommonModule {
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [AppConfig, JwtModule, MailService, OutboxRelay, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, DriverLocations, PlanLimits, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
+      exports: [AppConfig, JwtModule, MailService, OutboxRelay, OutboundHttpClient, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, DriverLocations, PlanLimits, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
     };
   }
 }

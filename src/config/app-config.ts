@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import type { Connector, Resolver } from '../common/http/outbound/outbound-client';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -74,6 +75,20 @@ export class AppConfig {
   /** The payment provider's answer time per attempt, and how often a failed network call is retried (with the same idempotency key). */
   paymentProviderTimeoutMs = 6_000;
   paymentProviderMaxRetries = 1;
+  /**
+   * The outbound HTTP client for URLs users supply (src/common/http/outbound; docs/outbound-webhooks.md):
+   * `http:` allowed beside `https:` (OUTBOUND_ALLOW_HTTP) and loopback targets allowed (OUTBOUND_ALLOW_LOOPBACK),
+   * both for development and tests only (refused with NODE_ENV=production); connect and total timeouts; how
+   * much of an answer is read.
+   */
+  outboundAllowHttp = false;
+  outboundAllowLoopback = false;
+  outboundConnectTimeoutMs = 3000;
+  outboundTimeoutMs = 5000;
+  outboundMaxResponseBytes = 64 * 1024;
+  /** Tests' stand-ins for the outbound client's DNS resolver and connector (not environment settings). */
+  outboundResolver?: Resolver;
+  outboundConnector?: Connector;
 }
 
 export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
@@ -199,6 +214,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) throw new ConfigError('REDIS_PREFIX', `must be 1 to 64 letters, digits or _ . : - (got '${prefix}')`);
     c.redisPrefix = prefix;
   }
+  outboundConfig(env, c);
 
   const secret = env.JWT_SECRET?.trim();
   if (secret !== undefined && secret !== '') {
@@ -266,6 +282,19 @@ function stripeConfig(env: Record<string, string | undefined>, c: AppConfig): vo
     if (!c.stripeSecretKey) throw new ConfigError('STRIPE_SECRET_KEY', 'is required with PAYMENT_PROVIDER=stripe');
     if (!c.publicBaseUrl) throw new ConfigError('PUBLIC_BASE_URL', 'is required with PAYMENT_PROVIDER=stripe (the Account Link return and refresh URLs)');
   }
+}
+
+/** OUTBOUND_*: the two development switches are refused in production; the limits are bounded. */
+function outboundConfig(env: Record<string, string | undefined>, c: AppConfig): void {
+  const production = env.NODE_ENV?.trim() === 'production';
+  for (const [name, key] of [['OUTBOUND_ALLOW_HTTP', 'outboundAllowHttp'], ['OUTBOUND_ALLOW_LOOPBACK', 'outboundAllowLoopback']] as const) {
+    const on = boolOf(env, name, false);
+    if (on && production) throw new ConfigError(name, 'must not be true with NODE_ENV=production (development and tests only)');
+    c[key] = on;
+  }
+  c.outboundConnectTimeoutMs = intOf(env, 'OUTBOUND_CONNECT_TIMEOUT_MS', c.outboundConnectTimeoutMs, 100, 30_000);
+  c.outboundTimeoutMs = intOf(env, 'OUTBOUND_TIMEOUT_MS', c.outboundTimeoutMs, 100, 60_000);
+  c.outboundMaxResponseBytes = intOf(env, 'OUTBOUND_MAX_RESPONSE_KB', c.outboundMaxResponseBytes / 1024, 1, 1024) * 1024;
 }
 
 function persistentSecret(dataDir: string): string {

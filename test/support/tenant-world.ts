@@ -2,6 +2,8 @@ import { MemberActor, memberActor } from './actors';
 import { inDays, orderWorld, OrderWorld, placeOrder } from './order-fixtures';
 import { freshIp, TestApp } from './test-app';
 import { OutboxRelay } from '../../src/common/outbox/outbox-relay';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 
 /**
  * A company with ONE record of every kind a mounted route takes as a path id, built through HTTP only
@@ -57,6 +59,8 @@ export const RECORD_KINDS = [
   'notification',
   'customerNotification',
   'driverNotification',
+  'webhookEndpoint',
+  'webhookDelivery',
 ] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
@@ -87,6 +91,22 @@ const HOLIDAY = () => inDays(300);
 /** Runs the outbox relay until it finds nothing due (at most 20 batches): every event recorded so far is handled. */
 export async function relayAll(t: TestApp): Promise<void> {
   for (let i = 0; i < 20 && (await t.app.get(OutboxRelay).runOnce()).claimed > 0; i++);
+}
+
+/** A listener on 127.0.0.1 (one per process, unref'd) that answers 204: where the worlds' webhook endpoints point. */
+let hookListener: Promise<string> | undefined;
+function hookUrl(): Promise<string> {
+  hookListener ??= new Promise<string>((resolve) => {
+    const server: Server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(204).end());
+    });
+    server.listen(0, '127.0.0.1', () => {
+      server.unref();
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);
+    });
+  });
+  return hookListener;
 }
 
 export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld> {
@@ -178,6 +198,9 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
   await send('post', `driver/jobs/${drop.id}/complete`, undefined, w.driver.token, 200);
   const [violation] = await co(`orders/${delivered.id}/violated-policies`, { policy_ids: [policy.id], note: 'Overfilled.', evidence_media_ids: [upload.body.data.id] });
   const dispute = await send('post', `customer/policy-violations/${violation.id}/dispute-messages`, { body: 'It was level with the rim.' }, w.customer.token, 201);
+  // An outbound webhook endpoint (to a listener on 127.0.0.1; the test app allows loopback) and one delivery of it: a ping.
+  const webhook = await co('psp/create/webhook', { url: await hookUrl(), events: ['order.placed'] });
+  const webhookPing = await co(`psp/webhook-endpoints/${webhook.id}/ping`, undefined);
   // Notifications (made by the relay's subscribers): the owner's (order placed), the customer's (order approved), the driver's (job assigned).
   await relayAll(t);
   const firstNotification = async (path: string, token: string) => {
@@ -240,6 +263,8 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
       notification,
       customerNotification,
       driverNotification,
+      webhookEndpoint: webhook.id,
+      webhookDelivery: webhookPing.id,
     },
   };
 }
@@ -291,6 +316,8 @@ export const PARAM_KINDS: Record<string, RecordKind> = {
   assetSpecificationId: 'assetSpecification',
   chat: 'chat',
   message: 'chatMessage',
+  webhookEndpoint: 'webhookEndpoint',
+  webhookDelivery: 'webhookDelivery',
 };
 
 /**

@@ -9,6 +9,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { createApp } from '../../src/app.setup';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { loopbackConnector, stubResolver } from './outbound-stubs';
 import { prebuiltOpenApiDocument, reportValidationStats, validatedHttp } from './openapi-validator';
 import { ADMIN_DATABASE_URL, createTestDatabase, databaseUrl, newTestDatabaseName } from './template-db';
 
@@ -82,6 +83,8 @@ export const freshIp = () => {
  * which is then neither created nor dropped here. The outbox relay's background polling is off unless
  * `env` sets `OUTBOX_RELAY_ENABLED=true` (tests drive it with `app.get(OutboxRelay).runOnce()`); so are the
  * scheduled jobs (`SCHEDULER_ENABLED=false`: tests call the jobs' service methods with a chosen `now`).
+ * Outbound HTTP to user-supplied URLs may reach loopback over http (`OUTBOUND_ALLOW_HTTP`, `OUTBOUND_ALLOW_LOOPBACK`;
+ * set them to 'false' to test the production policy) through a table resolver and a loopback-only connector.
  */
 export async function startTestApp(
   options: { env?: Record<string, string>; modules?: Type[]; db?: 'postgres' | 'embedded'; databaseUrl?: string; configure?: (c: AppConfig) => void; buildOpenApiDocument?: boolean } = {},
@@ -89,7 +92,7 @@ export async function startTestApp(
   const db = options.db ?? (await testDatabaseKind());
   const dataDir = mkdtempSync(join(tmpdir(), 'haulops-test-'));
   let dbName: string | undefined;
-  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'error', TRUST_PROXY: 'true', JWT_SECRET: 'test-secret-'.padEnd(48, 'x'), OUTBOX_RELAY_ENABLED: 'false', SCHEDULER_ENABLED: 'false', PASSWORD_HASH_COST: '10', ...TEST_TIME_LIMITS, ...options.env };
+  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'error', TRUST_PROXY: 'true', JWT_SECRET: 'test-secret-'.padEnd(48, 'x'), OUTBOX_RELAY_ENABLED: 'false', SCHEDULER_ENABLED: 'false', PASSWORD_HASH_COST: '10', OUTBOUND_ALLOW_HTTP: 'true', OUTBOUND_ALLOW_LOOPBACK: 'true', ...TEST_TIME_LIMITS, ...options.env };
   if (db === 'postgres' && options.databaseUrl) {
     env.DATABASE_URL = options.databaseUrl;
   } else if (db === 'postgres') {
@@ -100,6 +103,11 @@ export async function startTestApp(
   const config = loadConfig(env);
   if (db === 'embedded') config.embeddedPath = 'memory://';
   options.configure?.(config);
+  // Outbound HTTP (user-supplied URLs): no DNS query ever leaves the test (a table resolver: `localhost` only,
+  // unless the test gives its own) and no connection but to loopback (the OUTBOUND_ALLOW_* defaults above let tests' endpoints
+  // point at listeners on 127.0.0.1).
+  config.outboundResolver ??= stubResolver({ localhost: ['127.0.0.1'] });
+  config.outboundConnector ??= loopbackConnector();
   const modules = options.modules ?? [];
   const openApiDocument = modules.length || options.buildOpenApiDocument ? undefined : (prebuiltOpenApiDocument() as OpenAPIObject | undefined);
   const app = await createApp(config, modules, { openApiDocument });

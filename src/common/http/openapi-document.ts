@@ -51,7 +51,7 @@ export const API_TAGS: Record<string, string> = {
   Jobs: 'The company\'s jobs: lists, the job tree (date → driver → sequence), adding, editing, bulk edits, deleting and aborting jobs, route collapse.',
   'Merchant onboarding': 'The company\'s merchant account with the payment provider: onboarding state (start, return and refresh URLs, restart), the platform\'s fees and payout schedule, the merchant terms of service.',
   Subscriptions: "The company's plan (free, starter, pro: price, trial, limits on drivers, assets and monthly orders), its one trial, its subscription charged through the payment provider, cancel at period end.",
-  Webhooks: 'Outbound webhook endpoints (signed event deliveries, retried, logged) and the payment provider\'s inbound events.',
+  Webhooks: 'Outbound webhook endpoints (signed event deliveries, retried, logged; only URLs that reach public addresses over https: see each route) and the payment provider\'s inbound events.',
   Notifications: "A company user's own notifications (orders placed, payments, disputes, plan limits…): list with the unread count, read, read all, delete.",
   'Notifications (customer)': "A customer's own notifications (order progress, payments, violations and disputes, demerit thresholds): list with the unread count, read, read all, delete.",
   'Notifications (driver)': "A driver's own notifications (jobs assigned or changed, leave decisions, chat messages): list with the unread count, read, read all, delete.",

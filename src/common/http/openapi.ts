@@ -124,6 +124,10 @@ const ERROR_EXAMPLES: Record<string, { message: string; errors?: Record<string, 
   ONBOARDING_NOT_STARTED: { message: 'Merchant onboarding has not started: PUT /api/v1/psp/onboarding/complete starts it.' },
   // Chats.
   NOT_AUTHOR: { message: 'Only the author can change or delete a message.' },
+  // Outbound webhook endpoints (issue #28).
+  URL_NOT_ALLOWED: { message: 'This URL is not allowed: 10.0.0.5 is a private address; only public addresses are allowed.', errors: { url: ['url 10.0.0.5 is a private address; only public addresses are allowed'] } },
+  NOT_RETRYABLE: { message: 'The relay still retries this event: it can be retried by hand once it is dead.' },
+  ENDPOINT_DISABLED: { message: 'This endpoint is disabled: enable it first.' },
   // Inbound payment webhooks.
   INVALID_SIGNATURE: { message: 'The signature does not match.' },
   TERMS_VERSION_OUTDATED: { message: 'The current merchant terms are version 2025-06-01.', errors: { version: ['must be the current version 2025-06-01'] } },

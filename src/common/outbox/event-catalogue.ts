@@ -207,6 +207,15 @@ interface NamedEvents {
   'notification.deleted': { notification_id: string };
   /** A message sent through the contact form (the aggregate is the message, the actor the user). */
   'contact_message.sent': { subject: string };
+
+  // Outbound webhook endpoints (payments module, issue #28): the aggregate is the endpoint, the actor the company user.
+  'webhook_endpoint.created': { events: string[] };
+  'webhook_endpoint.updated': FieldsPayload;
+  'webhook_endpoint.disabled': NoPayload;
+  'webhook_endpoint.enabled': NoPayload;
+  'webhook_endpoint.deleted': NoPayload;
+  /** A new signing secret; the previous one signs beside it until `previous_secret_expires_at` (null: it stopped at once). */
+  'webhook_endpoint.secret_rotated': { previous_secret_expires_at: string | null };
 }
 
 /** A job's status move (jobs module): `job.assigned`, `job.in_progress`, `job.completed`, `job.aborted`. */

@@ -21,7 +21,7 @@ interface Subscriber {
   handler: EventHandler;
 }
 
-interface EventRow {
+export interface EventRow {
   id: string;
   type: string;
   aggregate_type: string;
@@ -273,7 +273,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 }
 
 /** The row as its subscribers see it; recordEvents wrote it, so its payload is its type's. */
-function relayedEvent(row: EventRow, attempt: number): RelayedEvent {
+export function relayedEvent(row: EventRow, attempt: number): RelayedEvent {
   return {
     id: row.id,
     type: row.type,

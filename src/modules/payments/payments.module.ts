@@ -21,6 +21,7 @@ import { MoneyJobs } from './scheduler/money-jobs';
 import { WebhookDeliverySubscriber } from './webhooks/webhook-delivery.subscriber';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
+import { WebhookSender } from './webhooks/webhook-sender';
 import { InboundWebhooksController } from './webhooks/inbound-webhooks.controller';
 import { InboundWebhooksService } from './webhooks/inbound-webhooks.service';
 
@@ -44,7 +45,7 @@ const SUBSCRIPTIONS: ModuleGroup = { imports: [CompaniesModule], controllers: [S
 const SCHEDULE: ModuleGroup = { imports: [], controllers: [], providers: [OverdueOrders, MoneyJobs], exports: [] };
 
 /** Webhooks: outbound (endpoints, signed delivery by the event relay, the delivery log) and the provider's inbound events. */
-const WEBHOOKS: ModuleGroup = { imports: [], controllers: [WebhooksController, InboundWebhooksController], providers: [WebhooksService, WebhookDeliverySubscriber, InboundWebhooksService], exports: [] };
+const WEBHOOKS: ModuleGroup = { imports: [], controllers: [WebhooksController, InboundWebhooksController], providers: [WebhooksService, WebhookSender, WebhookDeliverySubscriber, InboundWebhooksService], exports: [] };
 
 @Module(composeModule(LEDGER, ONBOARDING, SUBSCRIPTIONS, SCHEDULE, WEBHOOKS))
 export class PaymentsModule {}

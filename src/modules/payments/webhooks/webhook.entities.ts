@@ -1,4 +1,4 @@
-import { Check, Column, Entity, ForeignKey, Index } from 'typeorm';
+import { Check, Column, DeleteDateColumn, Entity, ForeignKey, Index } from 'typeorm';
 import { BaseEntity } from '../../../database/base.entity';
 import { Tenant } from '../../../common/access/tenant-policy';
 
@@ -16,13 +16,16 @@ export const WEBHOOK_EVENTS = [
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
 /**
- * A company's outbound webhook endpoint (issue #13): the relay POSTs the subscribed events to `url`,
+ * A company's outbound webhook endpoint (issues #13, #28): the relay POSTs the subscribed events to `url`,
  * signed with `secret` (HMAC-SHA256). The secret is kept as it is (it is needed to sign every delivery)
- * and answered only once, by the registration.
+ * and answered only once, by the registration or a rotation; after a rotation `previousSecret` signs
+ * beside it until `previousSecretExpiresAt`. A disabled endpoint is sent nothing; a deleted one is gone
+ * for its company (its delivery log stays).
  */
 @Tenant({ customer: false, driver: false })
 @Entity('webhook_endpoints')
 @Index('idx_webhook_endpoints_company', ['companyId', 'createdAt'])
+@Check('webhook_endpoints_previous_secret_check', `(previous_secret IS NULL) = (previous_secret_expires_at IS NULL)`)
 export class WebhookEndpoint extends BaseEntity {
   @ForeignKey('companies', { name: 'webhook_endpoints_company_id_fkey' }) @Column({ type: 'uuid' }) companyId: string;
   @Column({ type: 'text' }) url: string;
@@ -32,13 +35,29 @@ export class WebhookEndpoint extends BaseEntity {
   @ForeignKey('users', { name: 'webhook_endpoints_created_by_fkey' })
   @Column({ type: 'uuid' })
   createdBy: string;
+  @Column({ type: 'text', nullable: true }) previousSecret: string | null;
+  @Column({ type: 'timestamptz', nullable: true }) previousSecretExpiresAt: Date | null;
+  @Column({ type: 'timestamptz', nullable: true }) disabledAt: Date | null;
+  @DeleteDateColumn({ type: 'timestamptz', nullable: true }) deletedAt: Date | null;
 }
+
+/**
+ * What an attempt came to: `succeeded` (2xx); `failed` (the relay tries again); `dead` (failed, and
+ * nothing tries again: the relay's last try, a manual retry or a ping); `blocked` (the URL's host is, or
+ * now resolves to, an address that is not allowed: nothing was sent, never retried by the relay).
+ */
+export const WEBHOOK_DELIVERY_STATUSES = ['succeeded', 'failed', 'dead', 'blocked'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+/** The event type of a test ping (POST …/ping): not a domain event, never retried. */
+export const PING_EVENT = 'webhook.ping';
 
 /** One POST of one event to one endpoint (every attempt, failed or not). */
 @Tenant({ customer: false, driver: false })
 @Entity('webhook_deliveries')
 @Index('idx_webhook_deliveries_endpoint', ['endpointId', 'eventId'])
+@Index('idx_webhook_deliveries_endpoint_created', ['endpointId', 'createdAt', 'id'])
 @Check('webhook_deliveries_attempt_check', `attempt >= 1`)
+@Check('webhook_deliveries_status_check', `status IN ('succeeded', 'failed', 'dead', 'blocked')`)
 export class WebhookDelivery extends BaseEntity {
   @ForeignKey('companies', { name: 'webhook_deliveries_company_id_fkey' }) @Column({ type: 'uuid' }) companyId: string;
   @ForeignKey('webhook_endpoints', { name: 'webhook_deliveries_endpoint_id_fkey' }) @Column({ type: 'uuid' }) endpointId: string;
@@ -49,6 +68,7 @@ export class WebhookDelivery extends BaseEntity {
   @Column({ type: 'int', nullable: true }) statusCode: number | null;
   @Column({ type: 'int' }) durationMs: number;
   @Column({ type: 'text', nullable: true }) error: string | null;
+  @Column({ type: 'text' }) status: WebhookDeliveryStatus;
 }
 
 export const INBOUND_OUTCOMES = ['applied', 'no_match', 'ignored'] as const;
