@@ -272,6 +272,7 @@ export async function acquireDataFolderLock(folder: string, options: LockOptions
   let waiting = false;
   let unreadable = 0;
   for (;;) {
+    me.since = new Date().toISOString();
     if (tryCreate(dir, me)) return new DataFolderLock(path, dir, me, options.onLost);
     const { holder, heartbeat } = readHolder(dir);
     const elapsed = Date.now() - started;
