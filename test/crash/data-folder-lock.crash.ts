@@ -206,8 +206,8 @@ describe('one process per embedded data folder (the built server)', () => {
       holder_pid: killed.child.pid,
       why: `process ${killed.child.pid} no longer exists`,
     });
-    // Well under the wait limit (15 s): the stale lock was taken over, not waited out.
-    expect(restartMs).toBeLessThan(15_000);
+    // Taken over at once, not waited out (the start's duration is the machine's: not asserted).
+    expect(server.logs.filter((l) => String(l.msg).includes('waiting'))).toEqual([]);
     process.stdout.write(`restart after kill -9: listening in ${restartMs} ms\n`);
     // Writes acknowledged before the kill are checked below; cut ones may or may not have committed.
     const after = new Load(server.port, world, 'kill-after', CLIENTS, random).start();
