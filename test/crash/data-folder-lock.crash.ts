@@ -11,8 +11,8 @@ import { amcheckFindings, Attempt, Load, openSql, prng, ROOT, ServerProcess, see
  *
  * 1. a second server on the folder while the first runs: refused at once (exit 75, the folder and the
  *    holder named), nothing of the folder touched; so is the migration CLI (dist/ormconfig.js);
- * 2. a restart racing the previous close (SIGTERM while a request keeps the old server draining, the new
- *    one started at once): the new one waits for the lock, then opens the folder;
+ * 2. a restart racing the previous close (the new server started, the old one sent SIGTERM while a request
+ *    keeps it draining): the new one waits for the lock, then opens the folder;
  * 3. kill -9 under load, then an immediate start: not blocked by the lock left behind.
  *
  * After 1 and after 2-3 (3 kills the server 2 started): every b-tree index passes amcheck and every
@@ -139,6 +139,7 @@ describe('one process per embedded data folder (the built server)', () => {
     attempts.push(...(await load.stop()));
     // The first server is idle now (relay and scheduler off): the folder must stay exactly as it is (the lock
     // directory next to it is the first server's: its heartbeat touches holder.json; its content must not change).
+    await sleep(500);
     const before = snapshot(pgdata);
     const holderBefore = readFileSync(join(dataDir, 'pgdata.lock', 'holder.json'), 'utf8');
 
@@ -169,9 +170,14 @@ describe('one process per embedded data folder (the built server)', () => {
     const load = new Load(old.port, world, 'race', CLIENTS, random).start();
     await loadUntilAcks(load, 10);
     const hanging = await hangingRequest(old.port);
-    await sleep(100);
+    // The new server is started first; the old one gets SIGTERM once the new one's module graph is being
+    // built (its first InstanceLoader line: the lock is tried within about a second of it). The old one then
+    // stays `closing` for the drain's 7 s (the hanging request), and the new one is certain to meet it so,
+    // however slow the machine (a `running` holder gets the 1 s grace to turn `closing`).
+    let newcomer: ServerProcess | undefined;
+    const next = ServerProcess.start(env, 90_000, (s) => (newcomer = s));
+    for (const until = Date.now() + 60_000; !newcomer?.logs.some((l) => l.context === 'InstanceLoader') && Date.now() < until; ) await sleep(5);
     old.kill('SIGTERM');
-    const next = ServerProcess.start(env);
     const oldExit = await old.exited;
     attempts.push(...(await load.stop()));
     hanging.destroy();

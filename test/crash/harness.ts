@@ -78,8 +78,8 @@ export class ServerProcess {
     collect(child.stderr);
   }
 
-  /** Starts `node dist/src/main.js` and waits for its `listening` line (or its death). */
-  static async start(env: Record<string, string>, timeoutMs = 90_000): Promise<ServerProcess> {
+  /** Starts `node dist/src/main.js` and waits for its `listening` line (or its death); `spawned` gets the process at once. */
+  static async start(env: Record<string, string>, timeoutMs = 90_000, spawned?: (s: ServerProcess) => void): Promise<ServerProcess> {
     const port = await freePort();
     const child = spawn(process.execPath, ['dist/src/main.js'], {
       cwd: ROOT,
@@ -87,6 +87,7 @@ export class ServerProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const server = new ServerProcess(child, port);
+    spawned?.(server);
     const deadline = Date.now() + timeoutMs;
     let dead = false;
     void server.exited.then(() => (dead = true));
