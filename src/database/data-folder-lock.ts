@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 /**
  * One process per embedded data folder (issue #30; docs/embedded-database.md).
@@ -14,9 +15,11 @@ import { basename, dirname, join, resolve } from 'node:path';
  *
  * A lock whose holder is gone is taken over at once, without trusting a PID alone (PIDs are reused; the
  * embedded engine's own is always 42): on the same host and boot the holder is alive only if its pid
- * exists and, where /proc gives it, that pid's start time is the one recorded. The holder touches its
- * file every few seconds: a holder on another host (a shared volume), or on a system without /proc
- * whose pid exists, counts as gone once that heartbeat is older than STALE_MS.
+ * exists and, where /proc gives it, that pid's start time is the one recorded. Where that cannot be
+ * told (a holder on another host name: another container or machine on a shared volume; no /proc), the
+ * heartbeat decides: the holder touches its file every HEARTBEAT_MS from a worker thread (so a main
+ * thread blocked by the embedded engine does not stop it; it stops only with the process). Such a
+ * holder is alive once its heartbeat is seen to advance, gone once it is older than STALE_MS.
  *
  * A newcomer facing a live holder: a `closing` one (a server between SIGTERM and exit) is waited for,
  * up to `waitMs`; a `running` one refuses it after RUNNING_GRACE_MS (room for a holder that has just
@@ -50,6 +53,8 @@ export interface LockOptions {
   onTakeover?: (holder: Holder | undefined, why: string) => void;
   /** Told if the lock directory is found not to be this holder's any more (removed by hand). Never thrown. */
   onLost?: (found: Holder | undefined) => void;
+  /** Tests: another STALE_MS. */
+  staleMs?: number;
 }
 
 export const DEFAULT_LOCK_WAIT_MS = 15_000;
@@ -57,10 +62,12 @@ export const DEFAULT_LOCK_WAIT_MS = 15_000;
 export const EXIT_DATA_FOLDER_IN_USE = 75;
 /** A running holder gets this long to mark itself closing (a restart's SIGTERM may not be handled yet). */
 export const RUNNING_GRACE_MS = 1_000;
-/** The holder touches holder.json this often. */
-export const HEARTBEAT_MS = 5_000;
-/** A heartbeat older than this: the holder is gone (holders on another host, or without /proc, only). */
-export const STALE_MS = 60_000;
+/** The holder touches holder.json this often (from a worker thread). */
+export const HEARTBEAT_MS = 1_000;
+/** A heartbeat older than this: the holder is gone (holders judged by their heartbeat only). */
+export const STALE_MS = 10_000;
+/** The main thread checks this often that the lock is still its own. */
+const OWNERSHIP_CHECK_MS = 5_000;
 const POLL_MS = 100;
 
 export class DataFolderLockError extends Error {
@@ -113,19 +120,43 @@ function readHolder(dir: string): { holder?: Holder; heartbeat?: number } {
   }
 }
 
-/** Why the holder is gone, or undefined when it may be alive. */
-export function goneBecause(holder: Holder, heartbeat: number | undefined, now = Date.now()): string | undefined {
-  const sameHost = holder.hostname === hostname();
-  const stale = heartbeat === undefined || now - heartbeat > STALE_MS;
-  if (!sameHost) return stale ? `no heartbeat from host ${holder.hostname} for ${STALE_MS} ms` : undefined;
-  const boot = bootId();
-  if (holder.boot_id && boot && holder.boot_id !== boot) return 'the host has restarted since';
-  if (!pidExists(holder.pid)) return `process ${holder.pid} no longer exists`;
-  const ticks = procStartTicks(holder.pid);
-  if (holder.start_ticks && ticks) return ticks === holder.start_ticks ? undefined : `process ${holder.pid} is another process now (pid reused)`;
-  // No start time to compare (no /proc): the pid exists; the heartbeat tells a reused pid.
-  return stale ? `process ${holder.pid} exists but has not touched the lock for ${STALE_MS} ms (pid reused?)` : undefined;
+interface Judgement {
+  /** Why the holder is gone; undefined when it is (or may be) alive. */
+  gone?: string;
+  /** Alive by its heartbeat only: proven once the heartbeat is seen to advance. */
+  byHeartbeat: boolean;
 }
+
+/** Is the holder gone? By process identity on the same host; by its heartbeat where identity cannot be told. */
+export function judge(holder: Holder, heartbeat: number | undefined, staleMs = STALE_MS, now = Date.now()): Judgement {
+  const stale = heartbeat === undefined || now - heartbeat > staleMs;
+  if (holder.hostname !== hostname()) {
+    return { gone: stale ? `no heartbeat from host ${holder.hostname} for ${staleMs} ms` : undefined, byHeartbeat: true };
+  }
+  const boot = bootId();
+  if (holder.boot_id && boot && holder.boot_id !== boot) return { gone: 'the host has restarted since', byHeartbeat: false };
+  if (!pidExists(holder.pid)) return { gone: `process ${holder.pid} no longer exists`, byHeartbeat: false };
+  const ticks = procStartTicks(holder.pid);
+  if (holder.start_ticks && ticks) return { gone: ticks === holder.start_ticks ? undefined : `process ${holder.pid} is another process now (pid reused)`, byHeartbeat: false };
+  // No start time to compare (no /proc): the pid exists; the heartbeat tells a reused pid.
+  return { gone: stale ? `process ${holder.pid} exists but has not touched the lock for ${staleMs} ms (pid reused?)` : undefined, byHeartbeat: true };
+}
+
+/**
+ * The heartbeat, in a worker thread of its own: it touches holder.json every HEARTBEAT_MS while the file
+ * is still this holder's, whatever the main thread is doing (PGlite runs queries and migrations on it).
+ */
+const HEARTBEAT_WORKER = `
+const { readFileSync, utimesSync } = require('node:fs');
+const { file, nonce, every } = require('node:worker_threads').workerData;
+setInterval(() => {
+  try {
+    if (JSON.parse(readFileSync(file, 'utf8')).nonce !== nonce) return;
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {}
+}, every);
+`;
 
 const describe = (folder: string, h: Holder) =>
   `DATA_DIR ${folder} is in use by process ${h.pid}${h.hostname !== hostname() ? ` on ${h.hostname}` : ''} (${h.opener}) since ${h.since}`;
@@ -141,7 +172,8 @@ export function markDataFoldersClosing(): void {
 
 export class DataFolderLock {
   private released = false;
-  private readonly heartbeat: NodeJS.Timeout;
+  private readonly ownership: NodeJS.Timeout;
+  private readonly heartbeat: Worker;
   private readonly onExit = () => this.release();
 
   constructor(
@@ -150,7 +182,16 @@ export class DataFolderLock {
     private holder: Holder,
     private readonly onLost?: (found: Holder | undefined) => void,
   ) {
-    this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS).unref();
+    this.heartbeat = new Worker(HEARTBEAT_WORKER, {
+      eval: true,
+      workerData: { file: join(dir, 'holder.json'), nonce: holder.nonce, every: HEARTBEAT_MS },
+      resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1, stackSizeMb: 1 },
+      stdout: false,
+      stderr: false,
+    });
+    this.heartbeat.on('error', () => undefined); // a failed heartbeat only makes the lock look stale to other hosts
+    this.heartbeat.unref();
+    this.ownership = setInterval(() => this.checkOwnership(), OWNERSHIP_CHECK_MS).unref();
     process.on('exit', this.onExit);
     held.add(this);
   }
@@ -164,19 +205,12 @@ export class DataFolderLock {
     return !this.released && readHolder(this.dir).holder?.nonce === this.holder.nonce;
   }
 
-  private beat(): void {
+  private checkOwnership(): void {
     if (this.released) return;
     const found = readHolder(this.dir).holder;
     if (found?.nonce !== this.holder.nonce) {
-      clearInterval(this.heartbeat);
+      clearInterval(this.ownership);
       this.onLost?.(found);
-      return;
-    }
-    try {
-      const now = new Date();
-      utimesSync(join(this.dir, 'holder.json'), now, now);
-    } catch {
-      /* the next beat tries again */
     }
   }
 
@@ -186,6 +220,8 @@ export class DataFolderLock {
     const tmp = join(this.dir, `holder.${randomBytes(4).toString('hex')}.tmp`);
     try {
       writeFileSync(tmp, JSON.stringify(this.holder));
+      const now = new Date();
+      utimesSync(tmp, now, now);
       renameSync(tmp, join(this.dir, 'holder.json'));
     } catch {
       rmSync(tmp, { force: true });
@@ -196,7 +232,8 @@ export class DataFolderLock {
   release(): void {
     if (this.released) return;
     this.released = true;
-    clearInterval(this.heartbeat);
+    clearInterval(this.ownership);
+    void this.heartbeat.terminate().catch(() => undefined);
     process.removeListener('exit', this.onExit);
     held.delete(this);
     if (readHolder(this.dir).holder?.nonce !== this.holder.nonce) return; // not ours any more: leave it
@@ -268,9 +305,12 @@ export async function acquireDataFolderLock(folder: string, options: LockOptions
     nonce: randomBytes(12).toString('hex'),
     opener: options.opener ?? basename(process.argv[1] ?? 'node'),
   };
+  const staleMs = options.staleMs ?? STALE_MS;
   const started = Date.now();
   let waiting = false;
   let unreadable = 0;
+  /** A holder judged by its heartbeat: the heartbeat first seen (alive once it has changed). */
+  let seen: { nonce: string; heartbeat?: number; proven: boolean } | undefined;
   for (;;) {
     me.since = new Date().toISOString();
     if (tryCreate(dir, me)) return new DataFolderLock(path, dir, me, options.onLost);
@@ -282,13 +322,18 @@ export async function acquireDataFolderLock(folder: string, options: LockOptions
         throw new DataFolderLockError(`DATA_DIR ${path} is locked by ${dir}, which names no holder; if no process uses the folder, remove ${dir}`, path);
       }
     } else {
-      const why = goneBecause(holder, heartbeat);
-      if (why) {
-        if (takeOver(dir, holder)) options.onTakeover?.(holder, why);
+      const { gone, byHeartbeat } = judge(holder, heartbeat, staleMs);
+      if (gone) {
+        if (takeOver(dir, holder)) options.onTakeover?.(holder, gone);
         continue;
       }
       if (holder.nonce === me.nonce) throw new Error(`data folder lock ${dir}: already ours`);
-      if (holder.state === 'closing' ? elapsed >= waitMs : elapsed >= Math.min(RUNNING_GRACE_MS, waitMs)) {
+      if (seen?.nonce !== holder.nonce) seen = { nonce: holder.nonce, heartbeat, proven: !byHeartbeat };
+      else if (heartbeat !== seen.heartbeat) seen.proven = true;
+      // A holder alive by its heartbeat alone is refused only once the heartbeat has moved (a dead one's
+      // goes stale instead, and is taken over above: no refusal after a kill -9 on another container).
+      const decided = seen.proven;
+      if (decided && (holder.state === 'closing' ? elapsed >= waitMs : elapsed >= Math.min(RUNNING_GRACE_MS, waitMs))) {
         const tail = holder.state === 'closing' ? `, still closing after ${elapsed} ms (DATA_DIR_LOCK_WAIT_MS=${waitMs})` : '';
         throw new DataFolderLockError(`${describe(path, holder)}${tail}; stop it first`, path, holder);
       }

@@ -1,6 +1,6 @@
 import { transformFileSync } from '@swc/core';
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireDataFolderLock, DataFolderLock, DataFolderLockError, Holder, lockDirOf, markDataFoldersClosing, STALE_MS } from '../../src/database/data-folder-lock';
@@ -8,7 +8,8 @@ import { acquireDataFolderLock, DataFolderLock, DataFolderLockError, Holder, loc
 /**
  * The data folder lock (src/database/data-folder-lock.ts) in one process, with hand-made holder files:
  * gone holders taken over at once (pid gone, pid reused, another host's stale heartbeat), live ones
- * refused (running) or waited for (closing), released on release() and on every exit of the process.
+ * refused (running; another host's once its heartbeat moves) or waited for (closing), the heartbeat
+ * going on while the main thread is blocked, released on release() and on every exit of the process.
  * The built server with it: test/crash/data-folder-lock.crash.ts.
  */
 
@@ -125,13 +126,37 @@ describe('data folder lock', () => {
     expect(why).toEqual(['the host has restarted since']);
   });
 
-  it("another host's holder: respected while its heartbeat is fresh, taken over once it is stale", async () => {
+  it("another host's holder: refused once its heartbeat is seen to move; taken over when it is stale or stops", async () => {
     plant({ pid: 4242, hostname: 'elsewhere' });
-    await expect(acquireDataFolderLock(folder, { waitMs: 0 })).rejects.toThrow(`DATA_DIR ${folder} is in use by process 4242 on elsewhere (server) since`);
+    const file = join(lockDirOf(folder), 'holder.json');
+    const beat = setInterval(() => utimesSync(file, new Date(), new Date()), 200);
+    try {
+      await expect(acquireDataFolderLock(folder, { waitMs: 0 })).rejects.toThrow(`DATA_DIR ${folder} is in use by process 4242 on elsewhere (server) since`);
+    } finally {
+      clearInterval(beat);
+    }
+    // Stale already (its container was killed a while ago): taken over at once.
     plant({ pid: 4242, hostname: 'elsewhere' }, STALE_MS + 5_000);
     const why: string[] = [];
-    await take({ onTakeover: (_h, w) => why.push(w) });
+    const t = Date.now();
+    (await take({ onTakeover: (_h, w) => why.push(w) })).release();
+    expect(Date.now() - t).toBeLessThan(500);
     expect(why).toEqual([`no heartbeat from host elsewhere for ${STALE_MS} ms`]);
+    // Fresh but not moving (killed just now): not refused; taken over once it is stale.
+    plant({ pid: 4242, hostname: 'elsewhere' });
+    await take({ staleMs: 1_500, onTakeover: (_h, w) => why.push(w) });
+    expect(why[1]).toBe('no heartbeat from host elsewhere for 1500 ms');
+  });
+
+  it('the heartbeat goes on while the main thread is blocked (a worker thread touches holder.json)', async () => {
+    await take();
+    const file = join(lockDirOf(folder), 'holder.json');
+    const before = statSync(file).mtimeMs;
+    const until = Date.now() + 2_500;
+    while (Date.now() < until) {
+      /* a long synchronous query */
+    }
+    expect(statSync(file).mtimeMs).toBeGreaterThan(before);
   });
 
   it('a lock directory without a holder file is not taken over blindly', async () => {
