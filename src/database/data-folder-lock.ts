@@ -19,7 +19,9 @@ import { Worker } from 'node:worker_threads';
  * told (a holder on another host name: another container or machine on a shared volume; no /proc), the
  * heartbeat decides: the holder touches its file every HEARTBEAT_MS from a worker thread (so a main
  * thread blocked by the embedded engine does not stop it; it stops only with the process). Such a
- * holder is alive once its heartbeat is seen to advance, gone once it is older than STALE_MS.
+ * holder is alive once its heartbeat is seen to move, gone once it has been watched not moving for
+ * STALE_MS (or for QUIET_CONFIRM_MS when it was already older than STALE_MS: the clocks of two hosts
+ * alone never decide).
  *
  * A newcomer facing a live holder: a `closing` one (a server between SIGTERM and exit) is waited for,
  * up to `waitMs`; a `running` one refuses it after RUNNING_GRACE_MS (room for a holder that has just
@@ -47,8 +49,8 @@ export interface LockOptions {
   waitMs?: number;
   /** Named in the holder file and in the message a refused opener gets. */
   opener?: string;
-  /** Told once when the opener starts waiting for a closing holder. */
-  onWait?: (holder: Holder) => void;
+  /** Told once when the opener starts waiting: for a closing holder, or for the heartbeat of one on another host. */
+  onWait?: (holder: Holder, reason: 'closing' | 'heartbeat') => void;
   /** Told when the lock was taken from a holder that is gone (kill -9, power loss). */
   onTakeover?: (holder: Holder | undefined, why: string) => void;
   /** Told if the lock directory is found not to be this holder's any more (removed by hand). Never thrown. */
@@ -66,6 +68,8 @@ export const RUNNING_GRACE_MS = 1_000;
 export const HEARTBEAT_MS = 1_000;
 /** A heartbeat older than this: the holder is gone (holders judged by their heartbeat only). */
 export const STALE_MS = 10_000;
+/** A heartbeat already older than STALE_MS by our clock is gone once watched not moving this long. */
+export const QUIET_CONFIRM_MS = 3 * HEARTBEAT_MS;
 /** The main thread checks this often that the lock is still its own. */
 const OWNERSHIP_CHECK_MS = 5_000;
 const POLL_MS = 100;
@@ -120,26 +124,18 @@ function readHolder(dir: string): { holder?: Holder; heartbeat?: number } {
   }
 }
 
-interface Judgement {
-  /** Why the holder is gone; undefined when it is (or may be) alive. */
-  gone?: string;
-  /** Alive by its heartbeat only: proven once the heartbeat is seen to advance. */
-  byHeartbeat: boolean;
-}
-
-/** Is the holder gone? By process identity on the same host; by its heartbeat where identity cannot be told. */
-export function judge(holder: Holder, heartbeat: number | undefined, staleMs = STALE_MS, now = Date.now()): Judgement {
-  const stale = heartbeat === undefined || now - heartbeat > staleMs;
-  if (holder.hostname !== hostname()) {
-    return { gone: stale ? `no heartbeat from host ${holder.hostname} for ${staleMs} ms` : undefined, byHeartbeat: true };
-  }
+/**
+ * By process identity, on the same host: why the holder is gone, or `alive`. `heartbeat`: identity cannot
+ * be told (another host name; no /proc and the pid exists): the caller watches the heartbeat.
+ */
+export function judgeByIdentity(holder: Holder): { gone: string } | 'alive' | 'heartbeat' {
+  if (holder.hostname !== hostname()) return 'heartbeat';
   const boot = bootId();
-  if (holder.boot_id && boot && holder.boot_id !== boot) return { gone: 'the host has restarted since', byHeartbeat: false };
-  if (!pidExists(holder.pid)) return { gone: `process ${holder.pid} no longer exists`, byHeartbeat: false };
+  if (holder.boot_id && boot && holder.boot_id !== boot) return { gone: 'the host has restarted since' };
+  if (!pidExists(holder.pid)) return { gone: `process ${holder.pid} no longer exists` };
   const ticks = procStartTicks(holder.pid);
-  if (holder.start_ticks && ticks) return { gone: ticks === holder.start_ticks ? undefined : `process ${holder.pid} is another process now (pid reused)`, byHeartbeat: false };
-  // No start time to compare (no /proc): the pid exists; the heartbeat tells a reused pid.
-  return { gone: stale ? `process ${holder.pid} exists but has not touched the lock for ${staleMs} ms (pid reused?)` : undefined, byHeartbeat: true };
+  if (holder.start_ticks && ticks) return ticks === holder.start_ticks ? 'alive' : { gone: `process ${holder.pid} is another process now (pid reused)` };
+  return 'heartbeat'; // no start time to compare (no /proc): the pid exists, but may be reused
 }
 
 /**
@@ -309,8 +305,8 @@ export async function acquireDataFolderLock(folder: string, options: LockOptions
   const started = Date.now();
   let waiting = false;
   let unreadable = 0;
-  /** A holder judged by its heartbeat: the heartbeat first seen (alive once it has changed). */
-  let seen: { nonce: string; heartbeat?: number; proven: boolean } | undefined;
+  /** The holder watched: its heartbeat as last seen, when that was first seen (our clock), whether it has moved. */
+  let seen: { nonce: string; heartbeat?: number; since: number; moved: boolean } | undefined;
   for (;;) {
     me.since = new Date().toISOString();
     if (tryCreate(dir, me)) return new DataFolderLock(path, dir, me, options.onLost);
@@ -322,24 +318,35 @@ export async function acquireDataFolderLock(folder: string, options: LockOptions
         throw new DataFolderLockError(`DATA_DIR ${path} is locked by ${dir}, which names no holder; if no process uses the folder, remove ${dir}`, path);
       }
     } else {
-      const { gone, byHeartbeat } = judge(holder, heartbeat, staleMs);
+      const now = Date.now();
+      if (seen?.nonce !== holder.nonce) seen = { nonce: holder.nonce, heartbeat, since: now, moved: false };
+      else if (heartbeat !== seen.heartbeat) seen = { ...seen, heartbeat, since: now, moved: true };
+      const identity = judgeByIdentity(holder);
+      let gone = typeof identity === 'object' ? identity.gone : undefined;
+      if (identity === 'heartbeat') {
+        // Watched not moving for staleMs, or already old by our clock and watched not moving for a few beats.
+        const quiet = now - seen.since;
+        const old = heartbeat === undefined || now - heartbeat > staleMs;
+        if (quiet >= staleMs || (old && quiet >= QUIET_CONFIRM_MS)) {
+          gone = holder.hostname !== hostname() ? `no heartbeat from host ${holder.hostname} for ${staleMs} ms` : `process ${holder.pid} exists but has not touched the lock for ${staleMs} ms (pid reused?)`;
+        }
+      }
       if (gone) {
         if (takeOver(dir, holder)) options.onTakeover?.(holder, gone);
+        seen = undefined;
         continue;
       }
       if (holder.nonce === me.nonce) throw new Error(`data folder lock ${dir}: already ours`);
-      if (seen?.nonce !== holder.nonce) seen = { nonce: holder.nonce, heartbeat, proven: !byHeartbeat };
-      else if (heartbeat !== seen.heartbeat) seen.proven = true;
       // A holder alive by its heartbeat alone is refused only once the heartbeat has moved (a dead one's
-      // goes stale instead, and is taken over above: no refusal after a kill -9 on another container).
-      const decided = seen.proven;
+      // stops instead and is taken over above: no refusal after a kill -9 in another container).
+      const decided = identity === 'alive' || seen.moved;
       if (decided && (holder.state === 'closing' ? elapsed >= waitMs : elapsed >= Math.min(RUNNING_GRACE_MS, waitMs))) {
         const tail = holder.state === 'closing' ? `, still closing after ${elapsed} ms (DATA_DIR_LOCK_WAIT_MS=${waitMs})` : '';
         throw new DataFolderLockError(`${describe(path, holder)}${tail}; stop it first`, path, holder);
       }
-      if (holder.state === 'closing' && !waiting) {
+      if (!waiting && (holder.state === 'closing' || !decided)) {
         waiting = true;
-        options.onWait?.(holder);
+        options.onWait?.(holder, decided ? 'closing' : 'heartbeat');
       }
     }
     await sleep(POLL_MS);

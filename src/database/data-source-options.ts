@@ -62,7 +62,10 @@ export async function databaseTarget(config: AppConfig, targetOptions: TargetOpt
     lock = await acquireDataFolderLock(path, {
       waitMs: config.dataDirLockWaitMs,
       opener: targetOptions.opener,
-      onWait: (h) => logger.warn({ msg: 'data folder in use by a process that is closing; waiting', folder: path, holder_pid: h.pid, since: h.since, wait_ms: config.dataDirLockWaitMs }),
+      onWait: (h, reason) =>
+        reason === 'closing'
+          ? logger.warn({ msg: 'data folder in use by a process that is closing; waiting', folder: path, holder_pid: h.pid, since: h.since, wait_ms: config.dataDirLockWaitMs })
+          : logger.warn({ msg: 'data folder held by a process on another host; watching its heartbeat', folder: path, holder_pid: h.pid, holder_host: h.hostname, since: h.since }),
       onTakeover: (h, why) => logger.warn({ msg: 'data folder lock taken over from a process that is gone', folder: path, holder_pid: h?.pid, since: h?.since, why }),
       onLost: (found) => logger.error({ msg: 'data folder lock lost: its lock directory no longer names this process', folder: path, found_pid: found?.pid }),
     });
