@@ -293,7 +293,16 @@ async function seedOrders(q, w, count) {
   await q(`INSERT INTO order_status_counts (company_id, customer_id, status, n) SELECT company_id, customer_id, status, count(*) FROM orders WHERE company_id = $1 GROUP BY 1, 2, 3`, [w.companyId]);
 }
 
-/** A query function on the benchmark database: PostgreSQL through pg, or the embedded files through PGlite (server stopped). */
+/**
+ * The embedded folder's lock, taken as the server takes it (dist/src/database/data-folder-lock.js;
+ * docs/embedded-database.md): the benchmark never opens a folder a server holds (refused: it stops).
+ */
+function lockEmbedded(dataDir) {
+  const { acquireDataFolderLock } = require(path.join(ROOT, 'dist/src/database/data-folder-lock'));
+  return acquireDataFolderLock(path.join(dataDir, 'pgdata'), { opener: 'bench', waitMs: 15_000 });
+}
+
+/** A query function on the benchmark database: PostgreSQL through pg, or the embedded files through PGlite (server stopped; folder locked). */
 async function openDb() {
   if (!EMBEDDED) {
     const c = new Client({ connectionString: DB_URL });
@@ -301,9 +310,34 @@ async function openDb() {
     return { q: (s, p) => c.query(s, p), close: () => c.end() };
   }
   const { PGlite } = require('@electric-sql/pglite');
+  const lock = await lockEmbedded(DATA_DIR);
   const db = new PGlite(path.join(DATA_DIR, 'pgdata'));
   await db.waitReady;
-  return { q: (s, p) => db.query(s, p), close: () => db.close() };
+  return {
+    q: (s, p) => db.query(s, p),
+    close: async () => {
+      try {
+        await db.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}
+
+/**
+ * A copy of the embedded folder in a DATA_DIR of its own, for the statement-counting server: one server
+ * per folder (two on one folder corrupt it). Copied under the folder's lock, so while no server runs on it.
+ */
+async function copyForCounting() {
+  const lock = await lockEmbedded(DATA_DIR);
+  try {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'haulops-bench-count-'));
+    fs.cpSync(path.join(DATA_DIR, 'pgdata'), path.join(dir, 'pgdata'), { recursive: true });
+    return dir;
+  } finally {
+    lock.release();
+  }
 }
 
 // ------------------------------------------------------------------ measuring
@@ -364,9 +398,13 @@ async function measure(route, server) {
   return { rps: ok / res.duration, p50: res.latency.p50, p99: res.latency.p99, rss, bad, total: res.requests.total };
 }
 
-/** Statements per request, counted: a second server with LOG_LEVEL=debug logs each statement TypeORM sends (one JSON line each). */
-async function countStatements(routes) {
-  const server = await startServer(COUNT_PORT, { LOG_LEVEL: 'debug' }, true);
+/**
+ * Statements per request, counted: a second server with LOG_LEVEL=debug logs each statement TypeORM sends (one JSON line each).
+ * Embedded: `dataDir`, a copy of the folder (copyForCounting), removed afterwards; never the measured server's folder.
+ */
+async function countStatements(routes, dataDir) {
+  if (EMBEDDED && !dataDir) throw new Error('countStatements: the embedded database is counted on a copy of its folder (copyForCounting)');
+  const server = await startServer(COUNT_PORT, { LOG_LEVEL: 'debug', ...(dataDir ? { DATA_DIR: dataDir } : {}) }, true);
   const out = {};
   try {
     for (const route of routes) {
@@ -392,6 +430,7 @@ async function countStatements(routes) {
     }
   } finally {
     await stopProcess(server);
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
   return out;
 }
@@ -460,8 +499,11 @@ async function main() {
   // Orders to approve: pending ones of the measured company, one per request.
   const pending = (await db.q(`SELECT id FROM orders WHERE company_id = $1 AND status = 'pending' ORDER BY number DESC`, [main.companyId])).rows.map((r) => r.id);
   const ownerId = (await db.q(`SELECT id FROM users WHERE company_id = $1 AND type = 'company' LIMIT 1`, [main.companyId])).rows[0]?.id;
+  // The statement-counting server's folder (embedded): a copy, taken now that no server holds the folder.
+  let countDir;
   if (EMBEDDED) {
     await db.close();
+    countDir = await copyForCounting();
     server = await startServer(APP_PORT);
   }
 
@@ -519,7 +561,7 @@ async function main() {
   // The approval count must be taken on orders still pending.
   const approveCountStart = approveNext + 1000;
   approveNext = approveCountStart;
-  const stmts = await countStatements(routes);
+  const stmts = await countStatements(routes, countDir);
 
   // 3. Grow the measured company to GROWN_ORDERS and measure the list again (interleaved with the floor).
   if (EMBEDDED) {
@@ -532,10 +574,11 @@ async function main() {
   log(`grew the measured company from ${have} to ${GROWN_ORDERS} orders`);
   if (EMBEDDED) {
     await db.close();
+    countDir = await copyForCounting();
     server = await startServer(APP_PORT);
   }
   await runRounds([routes[0], grown]);
-  Object.assign(stmts, await countStatements([grown]));
+  Object.assign(stmts, await countStatements([grown], countDir));
   const hwm = (() => {
     try {
       return Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) * 1024;

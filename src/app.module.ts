@@ -44,7 +44,8 @@ export class AppModule {
         CommonModule.forRoot(config),
         DiscoveryModule,
         TypeOrmModule.forRootAsync({
-          useFactory: () => (target = databaseTarget(config)).options,
+          // The embedded data folder is locked here, before PGlite opens it (refused: DataFolderLockError, main.ts exits 75).
+          useFactory: async () => (target = await databaseTarget(config, { opener: 'server' })).options,
           // Opened and migrated here; destroying the DataSource also closes the embedded database.
           dataSourceFactory: async () => openDataSource(target),
         }),

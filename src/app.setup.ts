@@ -31,6 +31,8 @@ export async function createApp(config: AppConfig, extraModules: Type[] = [], op
     bodyParser: false,
     // Literal segments win over parameters whatever the module order (`/customer/profile` before `/customer/:customerId`).
     routeResolutionStrategy: 'specificity',
+    // A failed start is thrown to the caller (main.ts: exit 75 for a data folder in use, 1 otherwise) instead of exiting here.
+    abortOnError: false,
   });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app.setup';
 import { shutdownOnSignals } from './common/shutdown/graceful-shutdown';
 import { ConfigError, loadConfig } from './config/app-config';
+import { DataFolderLockError, EXIT_DATA_FOLDER_IN_USE } from './database/data-folder-lock';
 
 async function bootstrap() {
   let config;
@@ -16,14 +17,26 @@ async function bootstrap() {
     throw e;
   }
   const started = Date.now();
-  const app = await createApp(config);
-  await app.listen(config.port, '0.0.0.0');
+  let app;
+  try {
+    app = await createApp(config);
+    await app.listen(config.port, '0.0.0.0');
+  } catch (e) {
+    if (e instanceof DataFolderLockError) {
+      // Nothing of the folder was touched (the lock is taken before the embedded database opens it).
+      process.stderr.write(`${e.message}\n`);
+      process.exit(EXIT_DATA_FOLDER_IN_USE);
+    }
+    new Logger('Bootstrap').error({ msg: 'start failed', error: e instanceof Error ? e.message : String(e) });
+    process.exit(1);
+  }
   // SIGTERM/SIGINT: stop accepting, answer what was received, close kept-alive connections, stop the relay, close the database; exit within 10 s.
   shutdownOnSignals(app);
   new Logger('Bootstrap').log({
     msg: 'listening',
     port: config.port,
     database: config.databaseUrl ? 'postgres' : `embedded (${config.dataDir}/pgdata)`,
+    ...(config.databaseUrl ? {} : { data_folder_lock: `${config.dataDir}/pgdata.lock` }),
     throttle_store: config.redisUrl ? 'redis' : 'memory',
     startup_ms: Date.now() - started,
     docs: `/api/documentation`,

@@ -25,6 +25,8 @@ export class AppConfig {
   logStream?: { write(line: string): void };
   /** Where the embedded database lives (default DATA_DIR/pgdata); tests use `memory://`. */
   embeddedPath?: string;
+  /** How long an opener of the embedded data folder waits for a previous holder that is closing (src/database/data-folder-lock.ts). */
+  dataDirLockWaitMs = 15_000;
   /** Throttle window and limit of PUB-T / TOK-T routes (seed §8: 5 a minute). */
   throttleLimit = 5;
   throttleTtlMs = 60_000;
@@ -163,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
   const dataDir = env.DATA_DIR?.trim() || './data';
   c.dataDir = isAbsolute(dataDir) ? dataDir : resolve(process.cwd(), dataDir);
+  c.dataDirLockWaitMs = intOf(env, 'DATA_DIR_LOCK_WAIT_MS', c.dataDirLockWaitMs, 0, 600_000);
 
   const key = env.ADMIN_REGISTRATION_KEY?.trim();
   if (key !== undefined && key !== '' && key.length < 12) {

@@ -9,6 +9,7 @@ import { PinoTypeOrmLogger } from './typeorm-logger';
 import { MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
 import { ENTITIES } from './entities';
+import { acquireDataFolderLock, DataFolderLock } from './data-folder-lock';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export interface DatabaseTarget {
@@ -17,6 +18,13 @@ export interface DatabaseTarget {
   embedded?: PGlite;
   /** Where the migrations say what they did and whom they waited for. */
   logger: Logger;
+  /** The lock on the embedded data folder, taken before PGlite opened it; released once PGlite has closed. */
+  lock?: DataFolderLock;
+}
+
+export interface TargetOptions {
+  /** Named in the lock's holder file and in the message a refused opener gets (default: the script's name). */
+  opener?: string;
 }
 
 /**
@@ -27,8 +35,12 @@ export interface DatabaseTarget {
  *
  * With one connection, code inside a transaction must use that transaction's EntityManager only;
  * a query through the DataSource would wait for the connection the transaction holds.
+ *
+ * The embedded folder is locked first (src/database/data-folder-lock.ts; docs/embedded-database.md): one
+ * process per folder. Held by another live process: `DataFolderLockError` (waits up to
+ * `config.dataDirLockWaitMs` for one that is closing), before PGlite touches anything.
  */
-export function databaseTarget(config: AppConfig): DatabaseTarget {
+export async function databaseTarget(config: AppConfig, targetOptions: TargetOptions = {}): Promise<DatabaseTarget> {
   const logger = appLogger(config).child({ context: 'Migrations' });
   const common = {
     type: 'postgres' as const,
@@ -56,11 +68,31 @@ export function databaseTarget(config: AppConfig): DatabaseTarget {
     return { logger, options: { ...common, url: config.databaseUrl, extra } as DataSourceOptions };
   }
   const path = config.embeddedPath ?? join(config.dataDir, 'pgdata');
-  if (!path.startsWith('memory://')) mkdirSync(path, { recursive: true });
+  let lock: DataFolderLock | undefined;
+  if (!path.startsWith('memory://')) {
+    const log = appLogger(config);
+    lock = await acquireDataFolderLock(path, {
+      waitMs: config.dataDirLockWaitMs,
+      opener: targetOptions.opener,
+      onWait: (h, reason) =>
+        reason === 'closing'
+          ? log.warn({ msg: 'data folder in use by a process that is closing; waiting', folder: path, holder_pid: h.pid, since: h.since, wait_ms: config.dataDirLockWaitMs })
+          : log.warn({ msg: 'data folder held by a process on another host; watching its heartbeat', folder: path, holder_pid: h.pid, holder_host: h.hostname, since: h.since }),
+      onTakeover: (h, why) => log.warn({ msg: 'data folder lock taken over from a process that is gone', folder: path, holder_pid: h?.pid, since: h?.since, why }),
+      onLost: (found) => log.error({ msg: 'data folder lock lost: its lock directory no longer names this process', folder: path, found_pid: found?.pid }),
+    });
+    mkdirSync(path, { recursive: true });
+  }
   // PGlite's defaults (shared_buffers 128 MB, maintenance_work_mem 64 MB) live in the process's own
   // WebAssembly memory, which never shrinks: smaller settings keep the embedded server's RSS in
   // bounds (measured on an existing data folder: 310 MB at start with the defaults, 175 MB with 16 MB buffers).
-  const embedded = new PGlite(path, { postgresqlconf: ['shared_buffers = 32MB', 'maintenance_work_mem = 16MB', 'temp_buffers = 4MB'] });
+  let embedded: PGlite;
+  try {
+    embedded = new PGlite(path, { postgresqlconf: ['shared_buffers = 32MB', 'maintenance_work_mem = 16MB', 'temp_buffers = 4MB'] });
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
   const pg = createPgConfig(embedded);
   // PGlite runs each query on the main thread and answers at once: under load, queued queries would
   // run back to back and the server would stop accepting connections and reading signals. Handing
@@ -74,6 +106,7 @@ export function databaseTarget(config: AppConfig): DatabaseTarget {
   return {
     embedded,
     logger,
+    lock,
     options: {
       ...common,
       host: pg.host,
@@ -87,14 +120,32 @@ export function databaseTarget(config: AppConfig): DatabaseTarget {
   };
 }
 
-/** Builds, initialises and migrates the DataSource; destroying it also closes the embedded database. */
-export async function openDataSource(target: DatabaseTarget, runMigrations = true): Promise<DataSource> {
+/** Closes the embedded database (if any), then releases its folder's lock, whatever happened. */
+export async function closeEmbedded(target: DatabaseTarget): Promise<void> {
+  try {
+    if (target.embedded && !target.embedded.closed) await target.embedded.close();
+  } finally {
+    target.lock?.release();
+  }
+}
+
+/** The DataSource of a target (not initialised); destroying it also closes the embedded database and releases its lock. */
+export function dataSourceOf(target: DatabaseTarget): DataSource {
   const ds = new DataSource(target.options);
   const destroy = ds.destroy.bind(ds);
   ds.destroy = async () => {
-    if (ds.isInitialized) await destroy();
-    await target.embedded?.close();
+    try {
+      if (ds.isInitialized) await destroy();
+    } finally {
+      await closeEmbedded(target);
+    }
   };
+  return ds;
+}
+
+/** Builds, initialises and migrates the DataSource; destroying it also closes the embedded database. */
+export async function openDataSource(target: DatabaseTarget, runMigrations = true): Promise<DataSource> {
+  const ds = dataSourceOf(target);
   // The pool's first connect must not wait for the engine's start-up: DATABASE_ACQUIRE_TIMEOUT_MS would count it.
   await target.embedded?.waitReady;
   await ds.initialize();

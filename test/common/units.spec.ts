@@ -57,6 +57,8 @@ describe('configuration', () => {
     ['MAIL_FROM', 'nobody'],
     ['TRUST_PROXY', 'yes please!'],
     ['LOG_LEVEL', 'chatty'],
+    ['DATA_DIR_LOCK_WAIT_MS', '-1'],
+    ['DATA_DIR_LOCK_WAIT_MS', '600001'],
   ])('names the bad variable %s=%s', (name, value) => {
     expect(() => loadConfig({ DATA_DIR: dir(), [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name} `));
   });

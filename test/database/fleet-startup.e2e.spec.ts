@@ -64,7 +64,7 @@ describe('simultaneous starts on one PostgreSQL', () => {
         lines.map(async (log) => {
           const config = loadConfig({ ...base, DATABASE_URL: databaseUrl(name), LOG_LEVEL: 'info' });
           config.logStream = { write: (line: string) => void log.push(JSON.parse(line)) };
-          return openDataSource(databaseTarget(config));
+          return openDataSource(await databaseTarget(config));
         }),
       );
       try {

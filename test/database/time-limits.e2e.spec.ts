@@ -86,7 +86,7 @@ describe('time limits on PostgreSQL', () => {
     try {
       // 1 ms: most migration statements (tables, indexes, the rollup backfills) take longer than that.
       const config = loadConfig({ ...base, DATABASE_URL: databaseUrl(name), DATABASE_STATEMENT_TIMEOUT_MS: '1', DATABASE_LOCK_TIMEOUT_MS: '0', LOG_LEVEL: 'silent' });
-      const ds = await openDataSource(databaseTarget(config));
+      const ds = await openDataSource(await databaseTarget(config));
       const session = ds.createQueryRunner();
       try {
         await expect(session.query('SELECT pg_sleep(0.2)')).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '57014' }) });

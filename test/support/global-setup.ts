@@ -76,7 +76,7 @@ async function ensureTemplate(admin: Client, name: string): Promise<boolean> {
   await admin.query(`CREATE DATABASE ${ident(building)}`);
   try {
     const config = loadConfig({ DATABASE_URL: databaseUrl(building), JWT_SECRET: 'template-build-'.padEnd(48, 'x'), LOG_LEVEL: 'error' });
-    const ds = await openDataSource(databaseTarget(config));
+    const ds = await openDataSource(await databaseTarget(config));
     await ds.destroy();
     // No connections allowed: a stray session on the template would make every clone fail.
     await admin.query(`ALTER DATABASE ${ident(building)} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);

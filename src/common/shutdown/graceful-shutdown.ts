@@ -1,5 +1,6 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
+import { markDataFoldersClosing } from '../../database/data-folder-lock';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { DrainReport, httpDrainOf } from './http-drain';
 
@@ -18,7 +19,8 @@ export const SHUTDOWN_DEFAULTS: ShutdownOptions = { drainDeadlineMs: 7000, idleG
 /**
  * On SIGTERM or SIGINT (once; a second signal is logged and ignored):
  *
- * 1. logs `shutdown started` (open connections, requests in progress);
+ * 1. marks its embedded data folder's lock `closing` (a restart waits for it: docs/embedded-database.md);
+ *    logs `shutdown started` (open connections, requests in progress);
  * 2. drains HTTP (`HttpDrain`: no new connections, every answer with `Connection: close`, idle
  *    keep-alive connections closed; requests already received are answered) while the outbox relay
  *    stops polling and finishes its batch;
@@ -61,6 +63,8 @@ export function shutdownOnSignals(app: INestApplication<Server>, options: Shutdo
       return;
     }
     started = Date.now();
+    // A server started now on the same embedded data folder waits for this one to close it, instead of being refused.
+    markDataFoldersClosing();
     void shutdown(signal);
   };
   process.on('SIGTERM', onSignal);
