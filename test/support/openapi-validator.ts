@@ -43,9 +43,10 @@ interface Route {
 const OPENAPI_ONLY = new Set(['example', 'xml', 'externalDocs', 'discriminator', 'nullable']);
 
 /**
- * OpenAPI 3.0 schema → JSON Schema 2020-12: `nullable`, component refs, closed objects (an object
- * schema with `properties` and no `additionalProperties` admits no other property; the members of an
- * `allOf` are closed by the schema that holds them, through `unevaluatedProperties`).
+ * OpenAPI 3.0 schema → JSON Schema 2020-12: `nullable` (strictly: only with a `type` beside it, and
+ * an enum must list null itself), component refs, closed objects (an object schema with `properties`
+ * and no `additionalProperties` admits no other property; the members of an `allOf` are closed by the
+ * schema that holds them, through `unevaluatedProperties`).
  */
 function toJsonSchema(s: unknown, inAllOf = false): unknown {
   if (Array.isArray(s)) return s.map((x) => toJsonSchema(x));
@@ -65,15 +66,11 @@ function toJsonSchema(s: unknown, inAllOf = false): unknown {
     out.type ??= 'object';
     out.unevaluatedProperties = false;
   }
-  if (src.nullable === true) {
-    // `nullable` admits null besides what the rest says (`allOf: [$ref]` included, as generators read it).
-    if (out.allOf || out.$ref || out.anyOf || out.oneOf) return { anyOf: [{ type: 'null' }, out] };
-    if (typeof out.type === 'string') {
-      out.type = [out.type, 'null'];
-      if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    } else {
-      return { anyOf: [out, { type: 'null' }] };
-    }
+  if (src.nullable === true && typeof out.type === 'string') {
+    // Strict OpenAPI 3.0.3 reading, as strict tools apply it: `nullable` adds null to the `type` of the
+    // same schema object, and nothing else. Beside `allOf`/`$ref` without a `type` it is ignored, beside
+    // `type` an `allOf: [$ref]` still refuses null, and an `enum` admits null only when it lists it.
+    out.type = [out.type, 'null'];
   }
   return out;
 }
