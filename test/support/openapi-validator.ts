@@ -21,7 +21,7 @@ export const OUTSIDE_DOCUMENT: { pattern: RegExp; why: string }[] = [
 ];
 
 type Schema = Record<string, unknown>;
-interface OpenApiDocument {
+export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, Schema>; responses?: Record<string, ResponseObject> };
 }
@@ -48,21 +48,23 @@ const OPENAPI_ONLY = new Set(['example', 'xml', 'externalDocs', 'discriminator',
  * and no `additionalProperties` admits no other property; the members of an `allOf` are closed by the
  * schema that holds them, through `unevaluatedProperties`).
  */
-function toJsonSchema(s: unknown, inAllOf = false): unknown {
-  if (Array.isArray(s)) return s.map((x) => toJsonSchema(x));
+export function toJsonSchema(s: unknown, inAllOf = false, open = false): unknown {
+  if (Array.isArray(s)) return s.map((x) => toJsonSchema(x, false, open));
   if (!s || typeof s !== 'object') return s;
   const src = s as Schema;
   const out: Schema = {};
   for (const [k, v] of Object.entries(src)) {
     if (OPENAPI_ONLY.has(k)) continue;
     if (k === '$ref' && typeof v === 'string') out.$ref = v.replace('#/components/schemas/', 'openapi-components#/$defs/');
-    else if (k === 'properties' || k === 'patternProperties' || k === '$defs') out[k] = Object.fromEntries(Object.entries(v as Schema).map(([p, ps]) => [p, toJsonSchema(ps)]));
-    else if (k === 'allOf') out.allOf = (v as unknown[]).map((x) => toJsonSchema(x, true));
+    else if (k === 'properties' || k === 'patternProperties' || k === '$defs') out[k] = Object.fromEntries(Object.entries(v as Schema).map(([p, ps]) => [p, toJsonSchema(ps, false, open)]));
+    else if (k === 'allOf') out.allOf = (v as unknown[]).map((x) => toJsonSchema(x, true, open));
+    // What a `not` excludes (fields that exclude each other) is a partial shape: never closed.
+    else if (k === 'not') out.not = toJsonSchema(v, false, true);
     else if (k === 'format' && v === 'binary') continue;
-    else out[k] = toJsonSchema(v);
+    else out[k] = toJsonSchema(v, false, open);
   }
   const isObject = out.type === 'object' || ((out.properties || out.allOf) && !out.type);
-  if (!inAllOf && isObject && (out.properties || out.allOf) && out.additionalProperties === undefined) {
+  if (!inAllOf && !open && isObject && (out.properties || out.allOf) && out.additionalProperties === undefined) {
     out.type ??= 'object';
     out.unevaluatedProperties = false;
   }
@@ -75,7 +77,15 @@ function toJsonSchema(s: unknown, inAllOf = false): unknown {
   return out;
 }
 
-const describeErrors = (errors: ErrorObject[] | null | undefined) =>
+/** A strict ajv (2020-12, every error, unknown keywords refused) with the document's component schemas as `openapi-components`. */
+export function strictAjv(doc: OpenApiDocument): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'openapi-components', $defs: toJsonSchema(doc.components?.schemas ?? {}) as Schema });
+  return ajv;
+}
+
+export const describeErrors = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? [])
     .slice(0, 12)
     .map((e) => `  ${e.instancePath || '(body)'} ${e.message}${e.keyword === 'unevaluatedProperties' ? `: '${(e.params as { unevaluatedProperty: string }).unevaluatedProperty}'` : e.keyword === 'enum' ? ` ${JSON.stringify((e.params as { allowedValues: unknown }).allowedValues)}` : ''}`)
@@ -96,9 +106,7 @@ export class OpenApiResponseValidator {
   private readonly errorEnvelope?: ValidateFunction;
 
   constructor(readonly doc: OpenApiDocument) {
-    this.ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-    addFormats(this.ajv);
-    this.ajv.addSchema({ $id: 'openapi-components', $defs: toJsonSchema(doc.components?.schemas ?? {}) as Schema });
+    this.ajv = strictAjv(doc);
     this.routes = Object.entries(doc.paths).map(([template, operations]) => {
       const segments = template.split('/').slice(1);
       const regex = new RegExp('^/' + segments.map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/') + '$');

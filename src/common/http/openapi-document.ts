@@ -3,7 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { documentOpenAccess } from '../access/access.decorator';
 import { ACCESS_CODES, ACCESS_RULES } from '../access/access-codes';
 import { documentPropertyConventions, documentResponseFields } from './openapi-examples';
-import { documentHeaderParameters, documentNullables, documentQueryParameters } from './openapi-strict';
+import { documentExclusiveFields, documentHeaderParameters, documentNullables, documentQueryParameters } from './openapi-strict';
 import { describeError, errorExample, errorResponseContent, GENERIC_ERROR_CODES } from './openapi';
 
 /** One description per controller tag (the top-level `tags`; `redocly lint` fails on a tag without one). */
@@ -106,6 +106,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   documentNullables(doc);
   documentHeaderParameters(doc);
   documentQueryParameters(doc);
+  documentExclusiveFields(doc);
   documentOpenAccess(doc);
   documentRequestErrors(doc);
   // The error examples the responses refer to, once each.

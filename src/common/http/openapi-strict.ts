@@ -54,6 +54,31 @@ export function documentNullables(doc: OpenAPIObject): void {
   }
 }
 
+/** DTO class name → groups of fields that exclude each other (`@ExclusiveFields`). */
+const EXCLUSIVE_FIELDS = new Map<string, string[][]>();
+
+/**
+ * Fields of a request body that exclude each other (`['instrument_id', 'use_wallet']`): the schema says so
+ * with `not: { required: [...] }` (each group), so that validators and example checks refuse a body that
+ * mixes them. The route's service still answers such a body 422 as before; this documents the rule.
+ */
+export const ExclusiveFields =
+  (...groups: string[][]): ClassDecorator =>
+  (target) => {
+    EXCLUSIVE_FIELDS.set(target.name, groups);
+  };
+
+/** `not` on the schemas of the classes marked `@ExclusiveFields`. */
+export function documentExclusiveFields(doc: OpenAPIObject): void {
+  for (const [name, groups] of EXCLUSIVE_FIELDS) {
+    const schema = doc.components?.schemas?.[name] as Schema | undefined;
+    if (!schema) continue;
+    // `properties` names the fields again (empty schemas: the object's own say what each is) for the linters' sake.
+    const alternatives = groups.map((g) => ({ properties: Object.fromEntries(g.map((f) => [f, {}])), required: g }));
+    schema.not = alternatives.length === 1 ? alternatives[0] : { anyOf: alternatives };
+  }
+}
+
 /** Header names as they are written in the document (HTTP header names are case-insensitive). */
 const HEADER_CASE: Record<string, string> = { accept: 'Accept', 'idempotency-key': 'Idempotency-Key' };
 
