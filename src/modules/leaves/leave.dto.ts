@@ -132,7 +132,7 @@ export class LeaveQuery extends PageQuery {
 
 export class LeaveDriverDto {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ example: 'Dana Reyes' }) name: string;
+  @ApiProperty({ example: 'Luis Moreno' }) name: string;
 }
 
 /** A requested date as the read brings it (a JSON aggregate). */

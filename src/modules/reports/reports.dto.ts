@@ -74,7 +74,7 @@ export class JobTypeCountDto {
 
 export class DriverFiguresDto {
   @ApiProperty({ format: 'uuid' }) driver_id: string;
-  @ApiProperty({ example: 'Dana Reyes' }) name: string;
+  @ApiProperty({ example: 'Luis Moreno' }) name: string;
   @ApiProperty({ example: 14, description: 'Jobs completed.' }) jobs: number;
   @ApiProperty({ example: 182.4, description: 'Kilometres along the location points sent for those jobs (0.1 km).' }) km: number;
   @ApiProperty({ example: 12400, description: 'Net kg of the station tickets of those jobs.' }) net_kg: number;

@@ -187,3 +187,31 @@ describe('the OpenAPI document, as strict tools read it', () => {
     expect(evidence({ kind: 'photo', media_id: '6a2f4c8e-9b1d-4e3f-a5c7-d9e1f3a5b7c9', url: 'https://files.acme-hauling.test/a.jpg' })).toBe(false);
   });
 });
+
+describe('the examples read like a hauler\'s data', () => {
+  const prop = (schema: string, p: string) => ((doc.components!.schemas![schema] as { properties: Record<string, Schema> }).properties[p] ?? {}).example;
+
+  it('each role is its own person, and free text says what it describes', () => {
+    const people = ['UserDto', 'CustomerDto', 'DriverDto', 'AdminDto', 'CompanyOwnerDto'];
+    expect(new Set(people.map((s) => prop(s, 'email'))).size).toBe(people.length);
+    expect(new Set(people.map((s) => prop(s, 'name'))).size).toBe(people.length);
+    expect(prop('CompanyDto', 'email')).not.toEqual(prop('UserDto', 'email'));
+    expect(prop('TransactionDto', 'description')).toMatch(/ORD-\d{6}/);
+    expect(new Set(['CustomerDto', 'DriverDto', 'CompanyJobDto', 'AssetDto'].map((s) => prop(s, 'notes'))).size).toBe(4);
+  });
+
+  it('no one text is the example of every field of its name', () => {
+    const uses = new Map<string, Set<string>>();
+    for (const [name, s] of Object.entries(doc.components!.schemas!)) {
+      for (const [p, ps] of Object.entries(((s as Schema).properties ?? {}) as Record<string, Schema>)) {
+        if (!['email', 'name', 'description', 'notes', 'phone'].includes(p) || typeof ps.example !== 'string') continue;
+        if (!uses.has(ps.example)) uses.set(ps.example, new Set());
+        uses.get(ps.example)!.add(name);
+      }
+    }
+    const overused = [...uses].filter(([, schemas]) => schemas.size > 12).map(([text, schemas]) => `${text}: ${schemas.size} schemas`);
+    expect(overused).toEqual([]);
+    expect(uses.has('Used by the dispatch team.')).toBe(false);
+    expect(uses.has('dispatch@acme-hauling.test')).toBe(false);
+  });
+});
