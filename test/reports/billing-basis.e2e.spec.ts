@@ -40,6 +40,7 @@ describe('Reports: billing counted on the day the bill became final', () => {
     await driver(`driver/jobs/${o.deliveryJobId}/start`).expect(200);
     await driver(`driver/jobs/${o.deliveryJobId}/evidence`, { kind: 'photo', url: 'https://files.example.test/early.jpg' }).expect(201);
     await driver(`driver/jobs/${o.deliveryJobId}/complete`).expect(200);
+    await assignOrder(t, w, o.id); // the pickup, now that the container is on site
     await driver(`driver/jobs/${o.pickupJobId}/start`).expect(200);
     await driver(`driver/jobs/${o.pickupJobId}/evidence`, { kind: 'ticket', station_id: w.stationId, ticket_number: 'T-EARLY', gross_kg: 11400, tare_kg: 8900 }).expect(201);
     await driver(`driver/jobs/${o.pickupJobId}/complete`).expect(200);
