@@ -11,6 +11,7 @@ describe('ledger descriptions', () => {
     ['cancelledRefundToWallet', LedgerText.cancelledRefundToWallet(1)],
     ['overpayment', LedgerText.overpayment(1)],
     ['waivedFee', LedgerText.waivedFee(1)],
+    ['offlinePayment', LedgerText.offlinePayment(1, 'cheque', 'CHQ-004211')],
     ['providerRefund', LedgerText.providerRefund(1)],
     ['refundFailed', LedgerText.refundFailed(1)],
   ];
@@ -30,6 +31,7 @@ describe('ledger descriptions', () => {
   it('names the orders of one charge for several dues, the first five', () => {
     expect(LedgerText.duesCharge([3, 7])).toBe('Dues of ORD-000003, ORD-000007');
     expect(LedgerText.duesCharge([1, 2, 3, 4, 5, 6, 7])).toBe('Dues of ORD-000001, ORD-000002, ORD-000003, ORD-000004, ORD-000005 and 2 more orders');
+    expect(LedgerText.offlinePayment(42, 'bank_transfer', 'BT-77', 'Paid by the general contractor.')).toBe('Bank transfer payment of ORD-000042, reference BT-77: Paid by the general contractor.');
     // A refund whose order the ledger does not know (a charge without an order) still reads.
     expect(LedgerText.providerRefund(undefined)).toBe('Refund made at the payment provider');
   });

@@ -277,7 +277,7 @@ export class LedgerService {
       if (order.status === 'rejected' || order.balanceAmount <= 0) throw noneDue();
       const amount = dto.amount ?? order.balanceAmount;
       if (amount > order.balanceAmount) throw ApiError.conflict('AMOUNT_EXCEEDS_BALANCE', `The balance is ${order.balanceAmount}; at most that can be recorded.`);
-      const row = await this.insertRow(m, { companyId: order.companyId, customerId: order.customerId, orderId: order.id, amount, currency: order.currency, kind: 'offline_payment', status: 'succeeded', method: dto.method, offlineReference: dto.reference, description: dto.note ?? null }, actor.id);
+      const row = await this.insertRow(m, { companyId: order.companyId, customerId: order.customerId, orderId: order.id, amount, currency: order.currency, kind: 'offline_payment', status: 'succeeded', method: dto.method, offlineReference: dto.reference, description: LedgerText.offlinePayment(order.number, dto.method, dto.reference, dto.note) }, actor.id);
       return { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(await this.settle(m, order.companyId, order.id)) };
     });
   }
