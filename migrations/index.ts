@@ -22,6 +22,7 @@ import { Subscriptions1764300004000 } from './1764300004000-Subscriptions';
 import { MoneySchedule1764400000000 } from './1764400000000-MoneySchedule';
 import { Notifications1764400003000 } from './1764400003000-Notifications';
 import { Reports1764400006000 } from './1764400006000-Reports';
+import { ReportBillingBasis1764400006731 } from './1764400006731-ReportBillingBasis';
 import { Accountability1764400001000 } from './1764400001000-Accountability';
 import { InboundEventReason1764400005000 } from './1764400005000-InboundEventReason';
 import { Platform1764400004000 } from './1764400004000-Platform';
@@ -29,4 +30,4 @@ import { Chats1764400002000 } from './1764400002000-Chats';
 import { WebhookEndpointManagement1764500028000 } from './1764500028000-WebhookEndpointManagement';
 
 /** Every migration, in order. `npm run migration:create -- migrations/<Name>` makes a new file; add it here. */
-export const MIGRATIONS = [Foundation1763700000000, CatalogueCore1763800000000, LotsStations1763800001000, StationWasteTypes1763800001500, Assets1763800002000, PricingFleet1763800003000, MembersAddressesMedia1763800004000, OrdersJobs1763900000000, OutboxRelay1764000000000, OrderListIndexes1764100000000, OrderListCounts1764150000000, AttendanceDay1764200000000, Dispatch1764200001000, DispatchCompany1764200002000, DispatchDriver1764200003000, Ledger1764300000000, MerchantOnboarding1764300001000, Leaves1764300002000, LeaveAllowances1764300003000, Subscriptions1764300004000, Webhooks1764300005000, MoneySchedule1764400000000, Accountability1764400001000, Chats1764400002000, Notifications1764400003000, Platform1764400004000, InboundEventReason1764400005000, Reports1764400006000, WebhookEndpointManagement1764500028000];
+export const MIGRATIONS = [Foundation1763700000000, CatalogueCore1763800000000, LotsStations1763800001000, StationWasteTypes1763800001500, Assets1763800002000, PricingFleet1763800003000, MembersAddressesMedia1763800004000, OrdersJobs1763900000000, OutboxRelay1764000000000, OrderListIndexes1764100000000, OrderListCounts1764150000000, AttendanceDay1764200000000, Dispatch1764200001000, DispatchCompany1764200002000, DispatchDriver1764200003000, Ledger1764300000000, MerchantOnboarding1764300001000, Leaves1764300002000, LeaveAllowances1764300003000, Subscriptions1764300004000, Webhooks1764300005000, MoneySchedule1764400000000, Accountability1764400001000, Chats1764400002000, Notifications1764400003000, Platform1764400004000, InboundEventReason1764400005000, Reports1764400006000, ReportBillingBasis1764400006731, WebhookEndpointManagement1764500028000];

@@ -191,6 +191,8 @@ describe('Demerit points, violations and disputes', () => {
   });
 
   it('waives: points gone, the fee credited on the bill, what was paid beyond it credited to the wallet', async () => {
+    // What happened to the order before (its completion: nothing paid, nothing to credit) is relayed first, so the credit below is the waiver's.
+    await relay();
     // The customer pays the whole balance (the fee included) first.
     const instrument = (await cu('post', 'customer/psp/payment-instrument', { token: 'tok_visa' }).expect(201)).body.data as Row;
     await cu('post', `customer/orders/${a.id}/pay`, { instrument_id: instrument.id }).expect(201);
@@ -213,6 +215,9 @@ describe('Demerit points, violations and disputes', () => {
     await relay();
     expect((await cu('get', 'wallet').expect(200)).body.data.balance_amount).toBe(8119);
     expect(await order(a.id)).toMatchObject({ balance_amount: 0, paid_amount: waived.total_amount });
+    // The ledger says what the credit is, naming the order as people know it.
+    const [credit] = await t.ds.query(`SELECT description FROM payment_transactions WHERE order_id = $1 AND kind = 'wallet_credit'`, [a.id]);
+    expect(credit.description).toBe(`Waived policy fee of ${waived.number}, credited to the wallet`);
 
     // Closed: no more messages, no edits; the order's set can no longer be replaced.
     await cu('post', `customer/policy-violations/${overfillOnA.id}/dispute-messages`, { body: 'Thanks!' }).expect(409);

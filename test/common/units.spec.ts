@@ -5,7 +5,10 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { applyBps, divRoundHalfUp, formatMinor, parseMajor, prorate, sumMinor } from '../../src/common/money';
 import { loadConfig } from '../../src/config/app-config';
-import { flattenValidationErrors } from '../../src/common/http/validation';
+import { flattenValidationErrors, validationPipe } from '../../src/common/http/validation';
+import { ApiError } from '../../src/common/http/api-error';
+import { CreateAddressDto } from '../../src/modules/customers/customer-address.dto';
+import { ChangeRequestBodyDto } from '../../src/modules/orders/change-requests.dto';
 import { pageMeta } from '../../src/common/http/pagination';
 import { RegisterDto } from '../../src/modules/auth/auth.dto';
 import { hashPassword, verifyPassword } from '../../src/common/security/passwords';
@@ -85,6 +88,25 @@ describe('validation and pagination helpers', () => {
     expect(errors.email).toEqual(['must be an email']);
     expect(errors.password).toEqual(['must contain a digit']);
     expect(errors.name).toEqual(['should not be empty']);
+  });
+  it('says `is required` of a required field that was not sent (not what a value would have to be)', async () => {
+    const errorsOf = async (metatype: new () => object, body: object) => {
+      try {
+        await validationPipe.transform(body, { type: 'body', metatype });
+        return {};
+      } catch (e) {
+        return (e as ApiError).errors;
+      }
+    };
+    const address = { label: 'Job site', line1: '42 Oak Street', city: 'Springfield', region: 'IL', postal_code: '62704', country: 'US', longitude: -89.6501 };
+    expect((await errorsOf(CreateAddressDto, address))?.latitude).toEqual(['is required']);
+    // A value that is there but wrong still says what is wrong with it; null is a value.
+    expect((await errorsOf(CreateAddressDto, { ...address, latitude: 91 }))?.latitude).toEqual(['must not be greater than 90']);
+    expect((await errorsOf(CreateAddressDto, { ...address, latitude: null }))?.latitude).not.toEqual(['is required']);
+    // A rule's own "is required …" is kept.
+    expect((await errorsOf(ChangeRequestBodyDto, { type: 'swap' }))?.date).toEqual(['is required for type swap']);
+    // An unknown field is still "is not allowed".
+    expect((await errorsOf(CreateAddressDto, { ...address, latitude: 39.78, colour: 'red' }))?.colour).toEqual(['is not allowed']);
   });
   it('computes page meta', () => {
     expect(pageMeta(57, { page: 2, per_page: 20 })).toEqual({ page: 2, per_page: 20, total: 57, last_page: 3 });

@@ -21,7 +21,7 @@ describe('Payments ledger: refunds', () => {
   const relay = async () => {
     for (let i = 0; i < 5; i++) await t.app.get(OutboxRelay).runOnce();
   };
-  const rows = (orderId: string): Promise<Row[]> => t.ds.query(`SELECT kind, status, amount, method, related_transaction_id FROM payment_transactions WHERE order_id = $1 ORDER BY created_at, id`, [orderId]);
+  const rows = (orderId: string): Promise<Row[]> => t.ds.query(`SELECT kind, status, amount, method, related_transaction_id, description FROM payment_transactions WHERE order_id = $1 ORDER BY created_at, id`, [orderId]);
 
   it('a late cancellation keeps the fee and refunds the rest to the card when the customer chose so, once', async () => {
     await cu('post', 'customer/psp/identity', { refund_to: 'instrument' }).expect(201);
@@ -36,6 +36,9 @@ describe('Payments ledger: refunds', () => {
       expect.objectContaining({ kind: 'charge', status: 'succeeded', amount: o.total_amount }),
       expect.objectContaining({ kind: 'refund', status: 'succeeded', amount: o.total_amount - cancelled.total_amount, method: 'instrument', related_transaction_id: paid.id }),
     ]);
+    // The ledger's words name the order as people know it.
+    expect(ledger[1].description).toBe(`Refund of ${o.number} (cancelled) to the card`);
+    expect(o.number).toMatch(/^ORD-\d{6}$/);
     const [order] = await t.ds.query(`SELECT paid_amount, payment_status FROM orders WHERE id = $1`, [o.id]);
     expect(order).toEqual({ paid_amount: cancelled.total_amount, payment_status: 'refunded' });
     await cu('post', 'customer/psp/identity', { refund_to: 'wallet' }).expect(201);
@@ -56,8 +59,22 @@ describe('Payments ledger: refunds', () => {
     });
     await relay();
     expect((await rows(o.id)).map((r) => [r.kind, r.amount])).toEqual([['charge', o.total_amount], ['wallet_credit', 1000]]);
+    expect((await rows(o.id))[1].description).toBe(`Overpayment of ${o.number} on its final bill, credited to the wallet`);
     const [order] = await t.ds.query(`SELECT paid_amount, payment_status FROM orders WHERE id = $1`, [o.id]);
     expect(order).toEqual({ paid_amount: o.total_amount - 1000, payment_status: 'paid' });
     expect((await cu('get', 'wallet').expect(200)).body.data.balance_amount).toBe(1000);
+  });
+
+  it('a cancelled paid order refunded to the wallet, and a payment from the wallet, say so with the order number', async () => {
+    const o = await placeOrder(t, w, { delivery_date: inDays(8) });
+    await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa }).expect(201);
+    await cu('post', `customer/order/${o.id}/cancel`, {}).expect(200);
+    await relay();
+    const credit = (await rows(o.id)).find((r) => r.kind === 'wallet_credit');
+    expect(credit?.description).toBe(`Refund of ${o.number} (cancelled) to the wallet`);
+    const next = await placeOrder(t, w, { delivery_date: inDays(9) });
+    const part = Math.min(credit!.amount, next.total_amount);
+    await cu('post', `customer/orders/${next.id}/pay`, { use_wallet: true, amount: part }).expect(201);
+    expect((await rows(next.id)).map((r) => [r.kind, r.description])).toEqual([['wallet_debit', `Payment of ${next.number} from the wallet`]]);
   });
 });

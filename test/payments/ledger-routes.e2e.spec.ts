@@ -166,6 +166,8 @@ describe('Payments ledger: routes', () => {
     it('transactions, order transactions and payments, with their filters; another tenant\'s ids 404', async () => {
       expect(ids(await req('get', `transactions?order_id=${order.id}&sort=created_at`, w.company.token).expect(200))).toEqual([charge.id, offline.id]);
       expect(ids(await req('get', 'transactions?method=cash', w.company.token).expect(200))).toEqual([offline.id]);
+      // An offline payment's row names its order, method and reference.
+      expect(offline.description).toBe(`Cash payment of ${order.number}, reference R-1`);
       expect(ids(await req('get', `transactions?customer_id=${neighbour.id}`, w.company.token).expect(200))).toEqual([]);
       expect(ids(await req('get', 'transactions', w.company.token).expect(200))).not.toContain(rivalTx.id);
       expect(ids(await req('get', `order/transactions/get?order_id=${order.id}`, w.company.token).expect(200))).toEqual([offline.id, charge.id]);

@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { backfillReportRollups } from '../../migrations/1764400006000-Reports';
+import { rekeyBilledByFinalDay } from '../../migrations/1764400006731-ReportBillingBasis';
 import { OutboxRelay } from '../../src/common/outbox/outbox-relay';
 import { companyActor, memberActor, MemberActor, PASSWORD, uniqueEmail } from '../support/actors';
 import { approvedOrder, assignOrder, coPost, dispatchWorld, DispatchWorld } from '../support/dispatch-fixtures';
@@ -350,6 +351,7 @@ describe('Dashboards, analytics and reports', () => {
     await t.ds.query(`TRUNCATE report_daily_counters, report_monthly_counters, report_order_facts`);
     expect(((await data(w.company.token, `company/dashboard?${range}`)) as Row).revenue.billed_amount).toBe(0);
     await backfillReportRollups(t.ds.manager);
+    await rekeyBilledByFinalDay(t.ds.manager);
     expect(await figures()).toEqual(before);
     expect(await t.ds.query(`SELECT company_id, metric, day::text, dim, count, amount FROM report_daily_counters WHERE count <> 0 OR amount <> 0 ORDER BY 1, 2, 3, 4`)).toEqual(cells);
     // The monthly cells are the daily ones summed (kept so by the subscribers, and by the backfill).

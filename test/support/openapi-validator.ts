@@ -21,7 +21,7 @@ export const OUTSIDE_DOCUMENT: { pattern: RegExp; why: string }[] = [
 ];
 
 type Schema = Record<string, unknown>;
-interface OpenApiDocument {
+export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, Schema>; responses?: Record<string, ResponseObject> };
 }
@@ -43,42 +43,49 @@ interface Route {
 const OPENAPI_ONLY = new Set(['example', 'xml', 'externalDocs', 'discriminator', 'nullable']);
 
 /**
- * OpenAPI 3.0 schema → JSON Schema 2020-12: `nullable`, component refs, closed objects (an object
- * schema with `properties` and no `additionalProperties` admits no other property; the members of an
- * `allOf` are closed by the schema that holds them, through `unevaluatedProperties`).
+ * OpenAPI 3.0 schema → JSON Schema 2020-12: `nullable` (strictly: only with a `type` beside it, and
+ * an enum must list null itself), component refs, closed objects (an object schema with `properties`
+ * and no `additionalProperties` admits no other property; the members of an `allOf` are closed by the
+ * schema that holds them, through `unevaluatedProperties`).
  */
-function toJsonSchema(s: unknown, inAllOf = false): unknown {
-  if (Array.isArray(s)) return s.map((x) => toJsonSchema(x));
+export function toJsonSchema(s: unknown, inAllOf = false, open = false): unknown {
+  if (Array.isArray(s)) return s.map((x) => toJsonSchema(x, false, open));
   if (!s || typeof s !== 'object') return s;
   const src = s as Schema;
   const out: Schema = {};
   for (const [k, v] of Object.entries(src)) {
     if (OPENAPI_ONLY.has(k)) continue;
     if (k === '$ref' && typeof v === 'string') out.$ref = v.replace('#/components/schemas/', 'openapi-components#/$defs/');
-    else if (k === 'properties' || k === 'patternProperties' || k === '$defs') out[k] = Object.fromEntries(Object.entries(v as Schema).map(([p, ps]) => [p, toJsonSchema(ps)]));
-    else if (k === 'allOf') out.allOf = (v as unknown[]).map((x) => toJsonSchema(x, true));
+    else if (k === 'properties' || k === 'patternProperties' || k === '$defs') out[k] = Object.fromEntries(Object.entries(v as Schema).map(([p, ps]) => [p, toJsonSchema(ps, false, open)]));
+    else if (k === 'allOf') out.allOf = (v as unknown[]).map((x) => toJsonSchema(x, true, open));
+    // What a `not` excludes (fields that exclude each other) is a partial shape: never closed.
+    else if (k === 'not') out.not = toJsonSchema(v, false, true);
     else if (k === 'format' && v === 'binary') continue;
-    else out[k] = toJsonSchema(v);
+    else out[k] = toJsonSchema(v, false, open);
   }
   const isObject = out.type === 'object' || ((out.properties || out.allOf) && !out.type);
-  if (!inAllOf && isObject && (out.properties || out.allOf) && out.additionalProperties === undefined) {
+  if (!inAllOf && !open && isObject && (out.properties || out.allOf) && out.additionalProperties === undefined) {
     out.type ??= 'object';
     out.unevaluatedProperties = false;
   }
-  if (src.nullable === true) {
-    // `nullable` admits null besides what the rest says (`allOf: [$ref]` included, as generators read it).
-    if (out.allOf || out.$ref || out.anyOf || out.oneOf) return { anyOf: [{ type: 'null' }, out] };
-    if (typeof out.type === 'string') {
-      out.type = [out.type, 'null'];
-      if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
-    } else {
-      return { anyOf: [out, { type: 'null' }] };
-    }
+  if (src.nullable === true && typeof out.type === 'string') {
+    // Strict OpenAPI 3.0.3 reading, as strict tools apply it: `nullable` adds null to the `type` of the
+    // same schema object, and nothing else. Beside `allOf`/`$ref` without a `type` it is ignored, beside
+    // `type` an `allOf: [$ref]` still refuses null, and an `enum` admits null only when it lists it.
+    out.type = [out.type, 'null'];
   }
   return out;
 }
 
-const describeErrors = (errors: ErrorObject[] | null | undefined) =>
+/** A strict ajv (2020-12, every error, unknown keywords refused) with the document's component schemas as `openapi-components`. */
+export function strictAjv(doc: OpenApiDocument): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'openapi-components', $defs: toJsonSchema(doc.components?.schemas ?? {}) as Schema });
+  return ajv;
+}
+
+export const describeErrors = (errors: ErrorObject[] | null | undefined) =>
   (errors ?? [])
     .slice(0, 12)
     .map((e) => `  ${e.instancePath || '(body)'} ${e.message}${e.keyword === 'unevaluatedProperties' ? `: '${(e.params as { unevaluatedProperty: string }).unevaluatedProperty}'` : e.keyword === 'enum' ? ` ${JSON.stringify((e.params as { allowedValues: unknown }).allowedValues)}` : ''}`)
@@ -99,9 +106,7 @@ export class OpenApiResponseValidator {
   private readonly errorEnvelope?: ValidateFunction;
 
   constructor(readonly doc: OpenApiDocument) {
-    this.ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-    addFormats(this.ajv);
-    this.ajv.addSchema({ $id: 'openapi-components', $defs: toJsonSchema(doc.components?.schemas ?? {}) as Schema });
+    this.ajv = strictAjv(doc);
     this.routes = Object.entries(doc.paths).map(([template, operations]) => {
       const segments = template.split('/').slice(1);
       const regex = new RegExp('^/' + segments.map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/') + '$');

@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { documentOpenAccess } from '../access/access.decorator';
 import { ACCESS_CODES, ACCESS_RULES } from '../access/access-codes';
 import { documentPropertyConventions, documentResponseFields } from './openapi-examples';
+import { documentExclusiveFields, documentHeaderParameters, documentNullables, documentQueryParameters } from './openapi-strict';
 import { describeError, errorExample, errorResponseContent, GENERIC_ERROR_CODES } from './openapi';
 
 /** One description per controller tag (the top-level `tags`; `redocly lint` fails on a tag without one). */
@@ -102,6 +103,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   doc.info.license = { name: 'Proprietary (package.json: UNLICENSED)' };
   documentPropertyConventions(doc);
   documentResponseFields(doc);
+  documentNullables(doc);
+  documentHeaderParameters(doc);
+  documentQueryParameters(doc);
+  documentExclusiveFields(doc);
   documentOpenAccess(doc);
   documentRequestErrors(doc);
   // The error examples the responses refer to, once each.

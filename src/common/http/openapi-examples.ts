@@ -26,7 +26,20 @@ const AT = '2027-03-15T14:30:00.000Z';
 
 /** Examples by schema (a regular expression on its name) and property name, tried before NAME_EXAMPLES. */
 const SCHEMA_EXAMPLES: [RegExp, Record<string, unknown>][] = [
-  [/^Company(Summary)?Dto$|^CreateCompanyDto$|^UpdateCompanyDto$/, { name: 'Acme Hauling', email: 'office@acme-hauling.test', address: '1200 Industrial Pkwy, Springfield, IL 62704' }],
+  // People, by who they are: each role reads like its own person (a customer's contact is not the dispatcher).
+  [/^(Admin)?(Customer|UpdateCustomer|CustomerProfile|UpdateCustomerProfile)Dto$/, { name: 'Maria Ortiz', email: 'maria.ortiz@bo-builders.test', phone: '+12175550147', notes: 'Pays by cheque; call the site foreman before the first delivery.' }],
+  [/^(Admin)?(Driver|UpdateDriver|DriverProfile|UpdateDriverProfile|CreateDriver|DispatchDriver|AttendanceDriver|LeaveDriver|DriverFigures)Dto$/, { name: 'Luis Moreno', email: 'luis.moreno@acme-hauling.test', phone: '+12175550182', notes: 'CDL class B; trained on the roll-off and hook-lift trucks.' }],
+  [/^Admin(Register)?Dto$|^AdminCreateMemberDto$/, { name: 'Priya Shah', email: 'priya.shah@haulops.test', phone: '+12175550110' }],
+  [/^CompanyOwnerDto$/, { name: 'Tom Becker', email: 'tom.becker@acme-hauling.test', phone: '+12175550100' }],
+  [/^(Admin)?Company(Detail|WithPlatform)?Dto$|^(Admin)?(Create|Update)CompanyDto$/, { email: 'office@acme-hauling.test', phone: '+12175550100' }],
+  [/^ChatAuthorDto$/, { name: 'Maria Ortiz' }],
+  // Free text, by what it describes.
+  [/^(Create|Update)NamedDto$/, { description: 'Containers with a swing door at the back, for walk-in loading.' }],
+  [/Line/, { description: '20-yard roll-off, 7 days included' }],
+  [/^TransactionDto$/, { description: 'Payment of ORD-000042 from the wallet' }],
+  [/Job/, { notes: 'Gate code 1942; set it on boards, the driveway is new.' }],
+  [/Asset/, { notes: 'Dent on the left door; works fine.' }],
+  [/^(Admin)?Company(Summary|Detail|WithPlatform)?Dto$|^(Admin)?(Create|Update)CompanyDto$/, { name: 'Acme Hauling', email: 'office@acme-hauling.test', address: '1200 Industrial Pkwy, Springfield, IL 62704' }],
   [/^CompanyDocument|^DocumentInput/, { name: 'General liability insurance', type: 'insurance', url: 'https://files.acme-hauling.test/insurance-2027.pdf' }],
   [/WasteType/, { name: 'Construction debris', code: 'CD', description: 'Wood, drywall, roofing and concrete from building work.' }],
   [/AssetCategor/, { name: 'Roll-off', description: 'Open containers dropped and picked up by a roll-off truck.' }],
@@ -56,7 +69,7 @@ const NAME_EXAMPLES: Record<string, unknown> = {
   billing_email: 'accounts@bo-builders.test',
   billing_name: 'Bo Builders LLC',
   phone: '+15125550123',
-  description: 'Used by the dispatch team.',
+  description: 'Kept up to date by the office; shown to dispatchers and drivers.',
   notes: 'Gate closes at 6 pm.',
   address: '1200 Industrial Pkwy, Springfield, IL 62704',
   active: true,

@@ -1,5 +1,5 @@
 import { applyDecorators, HttpCode, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, DECORATORS, getSchemaPath } from '@nestjs/swagger';
+import { ApiBody, ApiExtraModels, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, DECORATORS, getSchemaPath } from '@nestjs/swagger';
 
 export class ErrorResponse {
   @ApiProperty({ enum: [false], example: false }) success: boolean;
@@ -243,3 +243,10 @@ export function Endpoint(o: EndpointOptions) {
   ];
   return applyDecorators(...decorators);
 }
+
+/**
+ * A request body whose fields exclude each other (a card or the wallet; a list of dates or a range):
+ * one named example per alternative (`examples` of the media type), so that Swagger UI offers each and
+ * never sends a body that mixes them. Pair it with `@ExclusiveFields` on the DTO (src/common/http/openapi-strict.ts).
+ */
+export const BodyExamples = (type: Type<unknown>, examples: Record<string, { summary: string; description?: string; value: Record<string, unknown> }>) => ApiBody({ type, examples });

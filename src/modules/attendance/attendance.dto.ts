@@ -79,7 +79,7 @@ export class PositionDto {
 
 export class AttendanceDriverDto {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ example: 'Dana Reyes' }) name: string;
+  @ApiProperty({ example: 'Luis Moreno' }) name: string;
 }
 
 export class AttendanceBreakDto {

@@ -7,10 +7,10 @@ import { IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Length, Matche
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const email = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
 
-/** E-mail field, normalised to lower case. */
+/** E-mail field, normalised to lower case (its example is the document's, by schema: src/common/http/openapi-examples.ts). */
 export function EmailField(): PropertyDecorator {
   return (target, key) => {
-    ApiProperty({ example: 'dispatch@acme-hauling.test', format: 'email' })(target, key);
+    ApiProperty({ format: 'email' })(target, key);
     Transform(email)(target, key);
     IsEmail()(target, key);
     MaxLength(254)(target, key);
@@ -31,7 +31,7 @@ export function PasswordField(name = 'password', o: { optional?: boolean; descri
 
 export function NameField(): PropertyDecorator {
   return (target, key) => {
-    ApiProperty({ example: 'Dana Reyes', maxLength: 120 })(target, key);
+    ApiProperty({ maxLength: 120 })(target, key);
     Transform(trim)(target, key);
     IsString()(target, key);
     IsNotEmpty()(target, key);
@@ -44,7 +44,6 @@ export function PhoneField(): PropertyDecorator {
     ApiPropertyOptional({
       type: String,
       nullable: true,
-      example: '+15125550123',
       maxLength: 32,
       pattern: '^\\+?[0-9 ().-]{5,32}$',
       description: 'Phone number, preferably E.164 (`+15125550123`); null or omitted: none.',

@@ -31,15 +31,15 @@ const PHONE = /^\+?[0-9 ().-]{5,32}$/;
 export class UpdateCompanyDto {
   @ApiPropertyOptional({ example: 'Acme Hauling', maxLength: 120 }) @Given() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(120) name?: string;
   @ApiPropertyOptional({ format: 'email', nullable: true, type: String, description: 'null clears it' }) @IsOptional() @Transform(lower) @IsEmail() @MaxLength(254) email?: string | null;
-  @ApiPropertyOptional({ example: '+15125550123', nullable: true, type: String, description: 'Phone number, preferably E.164; null clears it.' }) @IsOptional() @Transform(trim) @IsString() @Matches(PHONE, { message: 'must be a phone number' }) phone?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'Phone number, preferably E.164; null clears it.' }) @IsOptional() @Transform(trim) @IsString() @Matches(PHONE, { message: 'must be a phone number' }) phone?: string | null;
   @ApiPropertyOptional({ maxLength: 500, nullable: true, type: String, description: 'null clears it' }) @IsOptional() @Transform(trim) @IsString() @MaxLength(500) address?: string | null;
   @ApiPropertyOptional({ example: 'America/Chicago' }) @Given() @IsTimeZone() timezone?: string;
   @ApiPropertyOptional({ example: 'USD' }) @Given() @Transform(upper) @IsCurrencyCode() currency?: string;
 }
 
 export class UpdateOwnUserDto {
-  @ApiPropertyOptional({ example: 'Dana Reyes', maxLength: 120 }) @Given() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(120) name?: string;
-  @ApiPropertyOptional({ example: '+15125550123', nullable: true, type: String, description: 'Phone number, preferably E.164; null clears it.' }) @IsOptional() @Transform(trim) @IsString() @Matches(PHONE, { message: 'must be a phone number' }) phone?: string | null;
+  @ApiPropertyOptional({ maxLength: 120 }) @Given() @Transform(trim) @IsString() @IsNotEmpty() @MaxLength(120) name?: string;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'Phone number, preferably E.164; null clears it.' }) @IsOptional() @Transform(trim) @IsString() @Matches(PHONE, { message: 'must be a phone number' }) phone?: string | null;
   @ApiPropertyOptional({ format: 'email', description: 'Unique among users (409 EMAIL_TAKEN); a new address must be verified again.' }) @Given() @Transform(lower) @IsEmail() @MaxLength(254) email?: string;
 }
 

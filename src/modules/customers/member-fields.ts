@@ -19,7 +19,7 @@ export const OptionalEmail = () =>
   );
 
 /** Name on an update: may be omitted, never null or empty. */
-export const OptionalName = () => applyDecorators(ValidateIf((_o, v) => v !== undefined), NameField(), ApiPropertyOptional({ example: 'Dana Reyes', maxLength: 120 }));
+export const OptionalName = () => applyDecorators(ValidateIf((_o, v) => v !== undefined), NameField(), ApiPropertyOptional({ maxLength: 120 }));
 
 /** E-mail on an update: may be omitted, never null; unique among users (409 EMAIL_TAKEN). */
 export const OptionalLoginEmail = () =>

@@ -4,10 +4,10 @@ import { Access } from '../../common/access/access.decorator';
 import { Actor, CurrentActor } from '../../common/access/actor';
 import { CurrentScope, Scope } from '../../common/access/scope';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
-import { Endpoint } from '../../common/http/openapi';
+import { BodyExamples, Endpoint } from '../../common/http/openapi';
 import { OrderDetailsDto } from '../orders';
 import { DriverEvidenceService } from './driver-evidence.service';
-import { AddEvidenceDto, DriverHistoryQuery, DriverJobDetailDto, DriverJobDto, DriverJobsQuery, JobEvidenceDto, JobLocationDto, MAX_POINTS_PER_JOB, SendLocationDto, TrackingWrapperDto } from './driver-jobs.dto';
+import { AddEvidenceDto, DriverHistoryQuery, EVIDENCE_EXAMPLES, LOCATION_EXAMPLES, DriverJobDetailDto, DriverJobDto, DriverJobsQuery, JobEvidenceDto, JobLocationDto, MAX_POINTS_PER_JOB, SendLocationDto, TrackingWrapperDto } from './driver-jobs.dto';
 import { DriverJobsService } from './driver-jobs.service';
 import { JobCompletion } from './job-completion';
 import { JobIssueDto, ReportIssueDto } from './job-issues.dto';
@@ -85,6 +85,7 @@ export class DriverJobsController {
     errors: [404, 409, 422],
     codes: { 409: [...WORK_CODES, 'JOB_STATE'], 422: ['QR_MISMATCH', 'WASTE_NOT_ACCEPTED', 'HOLIDAY', 'CLOSED_DAY', 'INACTIVE'] },
   })
+  @BodyExamples(AddEvidenceDto, EVIDENCE_EXAMPLES)
   addEvidence(@CurrentScope() scope: Scope, @IdParam('driverJob') id: string, @Body() dto: AddEvidenceDto) {
     return this.evidence.add(scope, id, dto);
   }
@@ -134,6 +135,7 @@ export class DriverJobsController {
     errors: [404, 409, 422],
     codes: { 409: ['JOB_STATE', 'LOCATION_LIMIT'], 429: ['THROTTLED'] },
   })
+  @BodyExamples(SendLocationDto, LOCATION_EXAMPLES)
   sendLocation(@CurrentScope() scope: Scope, @IdParam('driverJob') id: string, @Body() dto: SendLocationDto) {
     return this.driverJobs.sendLocation(scope, id, dto);
   }

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNumber, IsUrl, Max, MaxLength, Min, ValidateBy, ValidateIf } from 'class-validator';
+import { ExclusiveFields } from '../../common/http/openapi-strict';
 import { PageQuery } from '../../common/http/pagination';
 import { DateField, EnumField, EnumQuery, Given, IntField, TextField, UuidField } from '../../common/validation/fields';
 import { JOB_STATUSES, JOB_TYPES, type JobView } from '../jobs';
@@ -86,6 +87,15 @@ export class DriverHistoryQuery extends PageQuery {
  * photo, signature: `media_id` or `url`; qr_scan: `code`; ticket: `station_id`, `ticket_number`,
  * `gross_kg`, `tare_kg` (and optionally a photo of it as `media_id` or `url`). `note`, `lat`/`lng` for all.
  */
+/** One example per kind of evidence (`@BodyExamples`): each takes its own fields. */
+export const EVIDENCE_EXAMPLES = {
+  photo: { summary: 'A photo of the drop-off', value: { kind: 'photo', media_id: '6a2f4c8e-9b1d-4e3f-a5c7-d9e1f3a5b7c9', note: 'Placed on the driveway, left side, boards under the rails.', lat: 39.7817, lng: -89.6501 } },
+  signature: { summary: "The customer's signature, by URL", value: { kind: 'signature', url: 'https://files.acme-hauling.test/signatures/ord-000042.png', note: 'Signed by the site foreman, M. Ortiz.' } },
+  qr_scan: { summary: "The container's QR code", value: { kind: 'qr_scan', code: 'HQ1.eyJhIjoiUk8yMC0wMDQyIn0.Zx9kT2', lat: 39.7817, lng: -89.6501 } },
+  ticket: { summary: "The station's weight ticket", value: { kind: 'ticket', station_id: '2d4f6a8c-0e1b-4c3d-9e5f-7a9b1c3d5e7f', ticket_number: 'T-2027-004512', gross_kg: 15400, tare_kg: 11900, media_id: '7b3e5d9f-0c2e-4f4a-b6d8-e0f2a4b6c8d0' } },
+};
+
+@ExclusiveFields(['media_id', 'url'])
 export class AddEvidenceDto {
   @EnumField(EVIDENCE_KINDS, { example: 'photo' }) kind: string;
   @UuidField({ optional: true, description: 'An upload from `POST /upload-media` (photo, signature, picture of the ticket).' }) media_id?: string;
@@ -103,6 +113,12 @@ export class AddEvidenceDto {
   @IntField({ optional: true, min: 1, example: 15400, description: 'kind ticket: loaded truck, kg.' }) gross_kg?: number;
   @IntField({ optional: true, min: 0, example: 11900, description: 'kind ticket: empty truck, kg (less than `gross_kg`: net = gross − tare > 0).' }) tare_kg?: number;
 }
+
+/** `recorded_at` is left out: it must be recent (a fixed time would be refused), and the server's time is the default. */
+export const LOCATION_EXAMPLES = {
+  now: { summary: 'A point taken now', value: { lat: 39.7817, lng: -89.6501, accuracy: 8.5, heading: 184.2, speed: 12.4 } },
+  parked: { summary: 'Parked at the site', value: { lat: 39.8012, lng: -89.6437, accuracy: 4 } },
+};
 
 /** `POST /driver/send-location/{driverJob}`. */
 export class SendLocationDto {

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, ValidateBy } from 'class-validator';
+import { ExclusiveFields } from '../../common/http/openapi-strict';
 import { PageQuery } from '../../common/http/pagination';
 import { DATE_MESSAGE, DateField, EnumField, EnumQuery, Given, isDateOnly, PartialInput, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
 import type { Leave, LeaveRequest } from './leave.entities';
@@ -48,7 +49,20 @@ const DATES_RULE =
   `The dates: \`dates\` (a list) or \`from\` and \`to\` (a range, inclusive), not both; at most ${MAX_LEAVE_DATES}. ` +
   `None in the past (the company's today), except for \`sick\` leave, up to ${SICK_BACKDATE_DAYS} days back.`;
 
+/** The alternatives of a leave request body (`@BodyExamples`): a list of dates, or a range. */
+export const LEAVE_REQUEST_EXAMPLES = {
+  dates: { summary: 'Some days, as a list', value: { type: 'annual', dates: ['2027-06-14', '2027-06-15', '2027-06-18'], reason: "My sister's wedding in Denver, and the trip back." } },
+  range: { summary: 'A range of days', value: { type: 'annual', from: '2027-08-02', to: '2027-08-06', reason: 'Family holiday at the lake.' } },
+  sick: { summary: "Sick leave with a doctor's note", value: { type: 'sick', dates: ['2027-03-15'], reason: 'Flu; note from the clinic attached.', attachment_media_id: '5b7e9c2a-1d3f-4e6a-8b9c-0d1e2f3a4b5c' } },
+};
+export const LEAVE_UPDATE_EXAMPLES = {
+  dates: { summary: 'New dates, as a list', value: { dates: ['2027-06-15', '2027-06-16'] } },
+  range: { summary: 'A new range', value: { from: '2027-08-09', to: '2027-08-13' } },
+  reason: { summary: 'Only the reason', value: { reason: 'Moving house; the truck is booked for those days.' } },
+};
+
 /** `POST /driver/leave-requests`. */
+@ExclusiveFields(['dates', 'from'], ['dates', 'to'])
 export class CreateLeaveRequestDto {
   @EnumField(LEAVE_TYPES, { example: 'annual' }) type: LeaveType;
   @DateListField({ optional: true, description: `The dates asked for, as a list. ${DATES_RULE}` }) dates?: string[];
@@ -63,6 +77,7 @@ export class CreateLeaveRequestDto {
  * `PUT /driver/leave-requests/{leaveRequest}`: any field of the request. New `dates` (or `from`/`to`)
  * replace the set: dates kept keep their decision, new ones are pending, the others are dropped.
  */
+@ExclusiveFields(['dates', 'from'], ['dates', 'to'])
 export class UpdateLeaveRequestDto extends PartialInput(CreateLeaveRequestDto) {}
 
 /** The company's decision on some dates of a request. */
@@ -117,7 +132,7 @@ export class LeaveQuery extends PageQuery {
 
 export class LeaveDriverDto {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ example: 'Dana Reyes' }) name: string;
+  @ApiProperty({ example: 'Luis Moreno' }) name: string;
 }
 
 /** A requested date as the read brings it (a JSON aggregate). */

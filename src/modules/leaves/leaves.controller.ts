@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
 import { CurrentScope, Scope } from '../../common/access/scope';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
-import { Endpoint } from '../../common/http/openapi';
+import { BodyExamples, Endpoint } from '../../common/http/openapi';
 import {
   CreateLeaveRequestDto,
   DriverLeaveQuery,
@@ -16,6 +16,8 @@ import {
   LeaveRequestQuery,
   LeaveStatsDto,
   UpdateLeaveRequestDto,
+  LEAVE_REQUEST_EXAMPLES,
+  LEAVE_UPDATE_EXAMPLES,
 } from './leave.dto';
 import { LeaveRequestsService } from './leave-requests.service';
 import { LeavesService } from './leaves.service';
@@ -46,6 +48,7 @@ export class DriverLeavesController {
   @Post('leave-requests')
   @Access('DR')
   @Endpoint({ summary: 'Ask for leave: a type, dates, a reason and an optional attachment', description: `${DATES} Every date starts \`pending\`.`, type: LeaveRequestDto, status: 201, errors: [422], codes: { 422: ['DATES_TAKEN'] } })
+  @BodyExamples(CreateLeaveRequestDto, LEAVE_REQUEST_EXAMPLES)
   create(@CurrentScope() scope: Scope, @Body() dto: CreateLeaveRequestDto) {
     return this.requests.create(scope, dto);
   }
@@ -68,6 +71,7 @@ export class DriverLeavesController {
     errors: [404, 409, 422],
     codes: { 409: ['INVALID_TRANSITION'], 422: ['DATES_TAKEN'] },
   })
+  @BodyExamples(UpdateLeaveRequestDto, LEAVE_UPDATE_EXAMPLES)
   update(@CurrentScope() scope: Scope, @IdParam('leaveRequest') id: string, @Body() dto: UpdateLeaveRequestDto) {
     return this.requests.update(scope, id, dto);
   }

@@ -4,8 +4,8 @@ import { Access } from '../../common/access/access.decorator';
 import { CurrentScope, Scope } from '../../common/access/scope';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
-import { Endpoint } from '../../common/http/openapi';
-import { ChangeRequestBodyDto, ChangeRequestDto, ChangeRequestQuery, ChangeRequestWrapperDto, CompanyChangeRequestQuery, RejectChangeRequestDto } from './change-requests.dto';
+import { BodyExamples, Endpoint } from '../../common/http/openapi';
+import { CHANGE_REQUEST_EXAMPLES, ChangeRequestBodyDto, ChangeRequestDto, ChangeRequestQuery, ChangeRequestWrapperDto, CompanyChangeRequestQuery, RejectChangeRequestDto } from './change-requests.dto';
 import { ChangeRequestsService, WRAPPER_LATEST } from './change-requests.service';
 import { BillDto } from './orders.dto';
 
@@ -87,6 +87,7 @@ export class CustomerChangeRequestsController {
     errors: [404, 409, 422],
     codes: { 409: ['CHANGE_REQUEST_PENDING', 'ORDER_STATE'], 422: CHANGE_CHECK_CODES },
   })
+  @BodyExamples(ChangeRequestBodyDto, CHANGE_REQUEST_EXAMPLES)
   create(@CurrentActor() actor: Actor, @IdParam('order') orderId: string, @Body() dto: ChangeRequestBodyDto) {
     return this.requests.create(actor, orderId, dto);
   }
@@ -102,6 +103,7 @@ export class CustomerChangeRequestsController {
     errors: [404, 409, 422],
     codes: { 409: ['ORDER_STATE'], 422: CHANGE_CHECK_CODES },
   })
+  @BodyExamples(ChangeRequestBodyDto, CHANGE_REQUEST_EXAMPLES)
   billing(@CurrentActor() actor: Actor, @IdParam('order') orderId: string, @Body() dto: ChangeRequestBodyDto) {
     return this.requests.preview(actor, orderId, dto);
   }

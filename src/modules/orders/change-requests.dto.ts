@@ -66,6 +66,19 @@ const DATE = { check: isDateOnly, message: DATE_MESSAGE };
 const UUID = { check: isUuid, message: 'must be a UUID' };
 const lower = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value));
 
+const ADDRESS_ID = '4c6e8a0b-2d4f-4a6b-8c0d-2e4f6a8b0c2d';
+/** One example per type of change request (`@BodyExamples`): each type takes its own fields (CHANGE_REQUEST_FIELDS). */
+export const CHANGE_REQUEST_EXAMPLES: Record<ChangeRequestType, { summary: string; value: Record<string, unknown> }> = {
+  reschedule_delivery: { summary: 'Deliver on another day', value: { type: 'reschedule_delivery', delivery_date: '2027-03-17', note: 'The framers start Wednesday now.' } },
+  schedule_pickup: { summary: 'Pick up on a date', value: { type: 'schedule_pickup', pickup_date: '2027-03-24' } },
+  extend_rental: { summary: 'Keep the container longer', value: { type: 'extend_rental', days: 3, note: 'Please extend by three days; the roofers are late.' } },
+  swap: { summary: 'Swap the full container for an empty one', value: { type: 'swap', date: '2027-03-19' } },
+  dump_return: { summary: 'Empty it and bring it back', value: { type: 'dump_return', date: '2027-03-19', note: 'Gate code 1942.' } },
+  relocate: { summary: 'Move it to another address', value: { type: 'relocate', date: '2027-03-20', address_id: ADDRESS_ID, note: 'Second house on the same job, 18 Elm Court.' } },
+  change_waste_type: { summary: 'Another waste type', value: { type: 'change_waste_type', waste_type_id: '9e1a3c5e-7f9b-4d1c-a3e5-f7a9b1c3d5e7' } },
+  change_specification: { summary: 'A bigger container', value: { type: 'change_specification', asset_specification_id: '1f3b5d7f-9a2c-4e4f-b6a8-c0e2f4a6b8c0' } },
+};
+
 /**
  * What a customer asks for: `type` and that type's fields (see CHANGE_REQUEST_FIELDS), plus a note.
  * The billing preview takes the same body.

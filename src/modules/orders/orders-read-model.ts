@@ -18,7 +18,16 @@ export interface OrderFacts {
   deliveredOn: string | null;
   /** The company's date of the completion (the rental's last day), null before. */
   endedOn: string | null;
+  /**
+   * The day its bill counts on (reports' billing basis `completed_on`): the day the bill became final
+   * (a completed order's completion day, a cancelled one's cancellation day), else its service date.
+   */
+  billedOn: string;
 }
+
+/** `billedOn` in SQL, of the `orders` row `o`, with the company's time zone `tz` (SQL). Used by the facts and by the rollups' backfill. */
+export const billedOnSql = (tz: string) =>
+  `CASE WHEN o.status = 'completed' AND o.completed_at IS NOT NULL THEN (o.completed_at AT TIME ZONE ${tz})::date WHEN o.status = 'cancelled' AND o.cancelled_at IS NOT NULL THEN (o.cancelled_at AT TIME ZONE ${tz})::date ELSE o.delivery_date END`;
 
 /** A customer's order as the dashboards list it. */
 export interface OrderSummaryRow {
@@ -42,10 +51,10 @@ export interface OrderSummaryRow {
 export class OrdersReadModel {
   /** The order's facts (null when it is not the company's); `timezone`: the company's, for the completion date. */
   async facts(m: EntityManager, companyId: string, orderId: string, timezone: string): Promise<OrderFacts | null> {
-    const [row] = await m.query<{ customer_id: string; day: string; status: OrderStatus; total_amount: number; paid_amount: number; due_date: string; spec: string; delivered_on: string | null; ended_on: string | null }[]>(
-      `SELECT customer_id, delivery_date::text AS day, status, total_amount, paid_amount, due_date::text AS due_date, asset_specification_id AS spec,
-              delivered_on::text AS delivered_on, (completed_at AT TIME ZONE $3)::date::text AS ended_on
-         FROM orders WHERE id = $1 AND company_id = $2`,
+    const [row] = await m.query<{ customer_id: string; day: string; status: OrderStatus; total_amount: number; paid_amount: number; due_date: string; spec: string; delivered_on: string | null; ended_on: string | null; billed_on: string }[]>(
+      `SELECT o.customer_id, o.delivery_date::text AS day, o.status, o.total_amount, o.paid_amount, o.due_date::text AS due_date, o.asset_specification_id AS spec,
+              o.delivered_on::text AS delivered_on, (o.completed_at AT TIME ZONE $3)::date::text AS ended_on, (${billedOnSql('$3')})::text AS billed_on
+         FROM orders o WHERE o.id = $1 AND o.company_id = $2`,
       [orderId, companyId, timezone],
     );
     if (!row) return null;
@@ -60,6 +69,7 @@ export class OrdersReadModel {
       assetSpecificationId: row.spec,
       deliveredOn: row.delivered_on,
       endedOn: row.ended_on,
+      billedOn: row.billed_on,
     };
   }
 

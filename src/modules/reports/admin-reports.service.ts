@@ -10,7 +10,7 @@ import { SubscriptionsService } from '../payments';
 import { UsersService } from '../users';
 import { ReportCounters } from './report-counters';
 import { datesOf, resolveRange, type DateRange } from './report-range';
-import type { AdminDashboardDto, CompaniesReportQuery, CompanyReportRowDto, CustomerReportRowDto, CustomersReportQuery, RangeQuery } from './reports.dto';
+import { BILLING_BASIS, type AdminDashboardDto, type CompaniesReportQuery, type CompanyReportRowDto, type CustomerReportRowDto, type CustomersReportQuery, type RangeQuery } from './reports.dto';
 
 /** Rows per page when a whole report is streamed as CSV. */
 const CSV_PAGE = 100;
@@ -49,6 +49,7 @@ export class AdminReportsService {
       users,
       orders: byDate.reduce((s, d) => s + d.orders, 0),
       gmv_amount: byDate.reduce((s, d) => s + d.gmv_amount, 0),
+      billing_basis: BILLING_BASIS,
       by_day: byDate,
       plans,
     };

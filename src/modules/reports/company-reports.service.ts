@@ -25,6 +25,7 @@ import type {
   TopCustomerDto,
   UtilisationDto,
 } from './reports.dto';
+import { BILLING_BASIS } from './reports.dto';
 
 const ORDER_STATUSES = ['pending', 'approved', 'rejected', 'scheduled', 'delivered', 'completed', 'cancelled'] as const;
 /** The small metrics of a company's range, read in one statement (customers are read apart: they are many). */
@@ -142,6 +143,7 @@ export class CompanyReportsService {
     return {
       from: range.from,
       to: range.to,
+      billing_basis: BILLING_BASIS,
       series: [
         series('billed_amount', 'billed', (r) => r.amount),
         series('collected_amount', 'collected', (r) => r.amount),
@@ -156,7 +158,7 @@ export class CompanyReportsService {
   async table(scope: Scope, q: RangeQuery, report: CompanyReportName): Promise<ReportTableDto> {
     const { range, today, timezone } = await this.range(scope, q);
     const read = (want: Want) => this.read(scope.companyId, range, today, timezone, want);
-    const base = { report, from: range.from, to: range.to };
+    const base = { report, billing_basis: BILLING_BASIS, from: range.from, to: range.to };
     switch (report) {
       case 'revenue': {
         const { cells } = await read({ metrics: ['billed', 'collected'] });
@@ -327,7 +329,7 @@ export class CompanyReportsService {
     const billed = sumBy(cells.get('billed')!, (x) => x.day, (x) => x.amount);
     const collected = sumBy(cells.get('collected')!, (x) => x.day, (x) => x.amount);
     const byDay = datesOf(r).map((date) => ({ date, billed_amount: billed.get(date) ?? 0, collected_amount: collected.get(date) ?? 0 }));
-    return { billed_amount: byDay.reduce((s, d) => s + d.billed_amount, 0), collected_amount: byDay.reduce((s, d) => s + d.collected_amount, 0), by_day: byDay };
+    return { billing_basis: BILLING_BASIS, billed_amount: byDay.reduce((s, d) => s + d.billed_amount, 0), collected_amount: byDay.reduce((s, d) => s + d.collected_amount, 0), by_day: byDay };
   }
 
   private ordersByStatus(cells: Cells): StatusCountDto[] {

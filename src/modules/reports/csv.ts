@@ -1,5 +1,5 @@
 import { StreamableFile } from '@nestjs/common';
-import { DECORATORS } from '@nestjs/swagger';
+import { ApiHeader, DECORATORS } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 
@@ -22,7 +22,8 @@ export function csvFile(filename: string, columns: readonly string[], rows: Iter
 
 /**
  * Documents the CSV alternative of a route's 200 answer (apply above `@Endpoint`): the JSON envelope
- * stays under `application/json`, `text/csv` is added with its header row as the example.
+ * stays under `application/json`, `text/csv` is added with its header row as the example, and the
+ * optional `Accept` header the route reads (`wantsCsv`) is declared.
  */
 export function CsvAlternative(example: string) {
   return (_target: object, _key?: string | symbol, descriptor?: PropertyDescriptor) => {
@@ -35,6 +36,7 @@ export function CsvAlternative(example: string) {
       content: { 'application/json': { schema: ok.schema }, 'text/csv': { schema: { type: 'string' }, example } },
     } as never;
     Reflect.defineMetadata(DECORATORS.API_RESPONSE, responses, descriptor.value);
+    ApiHeader({ name: 'Accept', required: false, description: '`text/csv` for the CSV download when no `format` is given; anything else answers JSON.', schema: { type: 'string' } })(_target, _key!, descriptor);
     return descriptor;
   };
 }

@@ -48,18 +48,22 @@ interface Counted {
   specificationId: string | null;
   deliveredOn: string | null;
   endedOn: string | null;
+  /** The day of its `billed` cells (null: `day`, as counted before the billing basis). */
+  billedOn: string | null;
 }
 
 /**
  * An order's cells: `orders` (its service date, by status); `billed` and `customer_billed` (once
- * accepted); `dues` and `customer_dues` (its due date, while it has a balance and is not rejected); `rent` (per
+ * accepted, on the day its bill became final: a completed order's completion day, a cancelled one's
+ * cancellation day; an open order with its current total on its service date: billing basis `completed_on`); `dues` and `customer_dues` (its due date, while it has a balance and is not rejected); `rent` (per
  * specification, +1 on its delivery date and −1 the day after its completion: the running sum of a
  * date is the containers on rent that day).
  */
 function contributions(f: Counted): Contribution[] {
   if (f.status === 'none') return [];
   const out: Contribution[] = [['orders', f.day, f.status, 1, 0]];
-  if (!UNBILLED.has(f.status)) out.push(['billed', f.day, '', 1, f.billed], ['customer_billed', f.day, f.customerId, 1, f.billed]);
+  const billedOn = f.billedOn ?? f.day;
+  if (!UNBILLED.has(f.status)) out.push(['billed', billedOn, '', 1, f.billed], ['customer_billed', billedOn, f.customerId, 1, f.billed]);
   if (f.balance > 0 && f.status !== 'rejected' && f.dueDate) out.push(['dues', f.dueDate, '', 1, f.balance], ['customer_dues', f.dueDate, f.customerId, 1, f.balance]);
   if (f.deliveredOn && f.specificationId) {
     out.push(['rent', f.deliveredOn, f.specificationId, 1, 0]);
@@ -91,9 +95,9 @@ export class OrderCountersSubscriber implements EventHandler<OrderEvent> {
     const now = await this.orders.facts(m, c, orderId, await this.companies.timezone(c, m));
     if (!now) return;
     await m.query(`INSERT INTO report_order_facts (order_id, company_id, customer_id, day, status) VALUES ($1, $2, $3, $4, 'none') ON CONFLICT (order_id) DO NOTHING`, [orderId, c, now.customerId, now.day]);
-    const [was] = await m.query<{ customer_id: string; day: string; status: string; billed_amount: string; balance_amount: string; due_date: string | null; asset_specification_id: string | null; delivered_on: string | null; ended_on: string | null }[]>(
+    const [was] = await m.query<{ customer_id: string; day: string; status: string; billed_amount: string; balance_amount: string; due_date: string | null; asset_specification_id: string | null; delivered_on: string | null; ended_on: string | null; billed_on: string | null }[]>(
       `SELECT customer_id, day::text AS day, status, billed_amount::text AS billed_amount, balance_amount::text AS balance_amount, due_date::text AS due_date,
-              asset_specification_id, delivered_on::text AS delivered_on, ended_on::text AS ended_on
+              asset_specification_id, delivered_on::text AS delivered_on, ended_on::text AS ended_on, billed_on::text AS billed_on
          FROM report_order_facts WHERE order_id = $1 FOR UPDATE`,
       [orderId],
     );
@@ -107,6 +111,7 @@ export class OrderCountersSubscriber implements EventHandler<OrderEvent> {
       specificationId: was.asset_specification_id,
       deliveredOn: was.delivered_on,
       endedOn: was.ended_on,
+      billedOn: was.billed_on,
     };
     const after: Counted = {
       customerId: now.customerId,
@@ -118,6 +123,7 @@ export class OrderCountersSubscriber implements EventHandler<OrderEvent> {
       specificationId: now.assetSpecificationId,
       deliveredOn: now.deliveredOn,
       endedOn: now.endedOn,
+      billedOn: now.billedOn,
     };
     const delta = new Map<string, Contribution>();
     const put = (sign: number) => (x: Contribution) => {
@@ -140,6 +146,7 @@ export class OrderCountersSubscriber implements EventHandler<OrderEvent> {
       assetSpecificationId: after.specificationId,
       deliveredOn: after.deliveredOn,
       endedOn: after.endedOn,
+      billedOn: after.billedOn,
     });
   }
 }

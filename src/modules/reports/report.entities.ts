@@ -56,4 +56,6 @@ export class ReportOrderFact {
   @Column({ type: 'uuid', nullable: true }) assetSpecificationId: string | null;
   @Column({ type: 'date', nullable: true }) deliveredOn: string | null;
   @Column({ type: 'date', nullable: true }) endedOn: string | null;
+  /** The day its `billed` cells are on (billing basis `completed_on`: the day the bill became final, else the service day); null: `day`. */
+  @Column({ type: 'date', nullable: true }) billedOn: string | null;
 }

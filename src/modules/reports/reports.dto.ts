@@ -50,13 +50,24 @@ export class CustomersReportQuery extends OmitType(PageQuery, ['sort'] as const)
 
 // ---------------------------------------------------------------- company dashboard
 
+/** What billed figures count, and on which day (docs/api-conventions.md, "Billing basis"). */
+export const BILLING_BASIS = 'completed_on' as const;
+const BILLING_BASIS_DOC = {
+  enum: [BILLING_BASIS],
+  example: BILLING_BASIS,
+  description:
+    'The day billed amounts count on: the day the bill became final (a completed order on its completion day, with its final bill; a cancelled one on its cancellation day, with its fee). ' +
+    'An order still open (approved, scheduled, delivered) counts its current total on its planned delivery date until then.',
+};
+
 export class RevenueDayDto {
   @ApiProperty({ format: 'date', example: '2026-11-24' }) date: string;
-  @ApiProperty({ example: 86600, description: 'Totals of the orders served that day (approved or later; cancelled ones with their fee).' }) billed_amount: number;
+  @ApiProperty({ example: 86600, description: 'Totals of the orders billed that day (see `billing_basis`): completed that day, cancelled that day (their fee), or still open and planned for that day.' }) billed_amount: number;
   @ApiProperty({ example: 43300, description: 'Money received that day (card charges and offline payments, less card refunds).' }) collected_amount: number;
 }
 
 export class RevenueDto {
+  @ApiProperty(BILLING_BASIS_DOC) billing_basis: typeof BILLING_BASIS;
   @ApiProperty({ example: 259800 }) billed_amount: number;
   @ApiProperty({ example: 129900 }) collected_amount: number;
   @ApiProperty({ type: [RevenueDayDto], description: 'Every day of the range, oldest first.' }) by_day: RevenueDayDto[];
@@ -74,7 +85,7 @@ export class JobTypeCountDto {
 
 export class DriverFiguresDto {
   @ApiProperty({ format: 'uuid' }) driver_id: string;
-  @ApiProperty({ example: 'Dana Reyes' }) name: string;
+  @ApiProperty({ example: 'Luis Moreno' }) name: string;
   @ApiProperty({ example: 14, description: 'Jobs completed.' }) jobs: number;
   @ApiProperty({ example: 182.4, description: 'Kilometres along the location points sent for those jobs (0.1 km).' }) km: number;
   @ApiProperty({ example: 12400, description: 'Net kg of the station tickets of those jobs.' }) net_kg: number;
@@ -140,6 +151,7 @@ export class SeriesDto {
 export class AnalyticsDto {
   @ApiProperty({ format: 'date', example: '2026-11-01' }) from: string;
   @ApiProperty({ format: 'date', example: '2026-11-30' }) to: string;
+  @ApiProperty(BILLING_BASIS_DOC) billing_basis: typeof BILLING_BASIS;
   @ApiProperty({ type: [SeriesDto] }) series: SeriesDto[];
 }
 
@@ -147,6 +159,7 @@ const CELL = { anyOf: [{ type: 'string' }, { type: 'number' }] };
 
 export class ReportTableDto {
   @ApiProperty({ example: 'revenue', description: 'The table (`report` of the query).' }) report: string;
+  @ApiProperty(BILLING_BASIS_DOC) billing_basis: typeof BILLING_BASIS;
   @ApiProperty({ format: 'date', example: '2026-11-01' }) from: string;
   @ApiProperty({ format: 'date', example: '2026-11-30' }) to: string;
   @ApiProperty({ type: [String], example: ['date', 'billed_amount', 'collected_amount'] }) columns: string[];
@@ -279,6 +292,7 @@ export class AdminDashboardDto {
   @ApiProperty({ type: [UserCountDto] }) users: UserCountDto[];
   @ApiProperty({ example: 9330 }) orders: number;
   @ApiProperty({ example: 404049000 }) gmv_amount: number;
+  @ApiProperty(BILLING_BASIS_DOC) billing_basis: typeof BILLING_BASIS;
   @ApiProperty({ type: [PlatformDayDto], description: 'Every day of the range.' }) by_day: PlatformDayDto[];
   @ApiProperty({ type: [PlanStateDto], description: 'Subscriptions per plan and state (companies without one are on the free plan).' }) plans: PlanStateDto[];
 }

@@ -17,7 +17,10 @@ const doc = {
                   required: ['success', 'data'],
                   properties: {
                     success: { type: 'boolean' },
-                    data: { nullable: true, allOf: [{ $ref: '#/components/schemas/Thing' }] },
+                    data: { oneOf: [{ $ref: '#/components/schemas/Thing' }, { type: 'object', nullable: true, enum: [null] }] },
+                    loose: { nullable: true, type: 'object', allOf: [{ $ref: '#/components/schemas/Thing' }] },
+                    state: { type: 'string', nullable: true, enum: ['open', 'closed'] },
+                    phase: { type: 'string', nullable: true, enum: ['open', 'closed', null] },
                   },
                 },
               },
@@ -52,6 +55,13 @@ describe('OpenAPI response validator', () => {
     expect(() => v.check('get', `/api/v1/things/${ID}?x=1`, res(200, { success: true, data: { id: ID, note: null } }))).not.toThrow();
     expect(() => v.check('get', `/api/v1/things/${ID}`, res(200, { success: true, data: null }))).not.toThrow();
     expect(() => v.check('get', `/api/v1/things/${ID}`, res(404, { success: false, code: 'NOT_FOUND', message: 'Thing not found.', request_id: 'r1' }))).not.toThrow();
+  });
+
+  it('reads `nullable` strictly, as strict OpenAPI 3.0 tools do: beside `allOf: [$ref]` it does not admit null, and an enum must list null', () => {
+    expect(() => v.check('get', `/api/v1/things/${ID}`, res(200, { success: true, data: null, phase: null }))).not.toThrow();
+    expect(() => v.check('get', `/api/v1/things/${ID}`, res(200, { success: true, data: null, loose: { id: ID } }))).not.toThrow();
+    expect(() => v.check('get', `/api/v1/things/${ID}`, res(200, { success: true, data: null, loose: null }))).toThrow(/\/loose must be object/);
+    expect(() => v.check('get', `/api/v1/things/${ID}`, res(200, { success: true, data: null, state: null }))).toThrow(/\/state must be equal to one of the allowed values/);
   });
 
   it('refuses an undocumented status, naming method, path and status', () => {

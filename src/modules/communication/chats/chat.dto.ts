@@ -54,7 +54,7 @@ export class ChatMessagesQuery extends PickType(PageQuery, ['per_page'] as const
 
 export class ChatAuthorDto {
   @ApiProperty({ format: 'uuid', description: 'The user.' }) id: string;
-  @ApiProperty({ example: 'Dana Reyes' }) name: string;
+  @ApiProperty({ example: 'Maria Ortiz' }) name: string;
   @ApiProperty({ enum: CHAT_AUTHOR_TYPES, description: 'company (a user of the company), customer or driver.' }) type: ChatAuthorType;
 }
 

@@ -4,7 +4,7 @@ import { Access } from '../../../common/access/access.decorator';
 import { Actor, CurrentActor } from '../../../common/access/actor';
 import { CurrentScope, Scope } from '../../../common/access/scope';
 import { ApiIdParam, IdParam } from '../../../common/http/id-param';
-import { Endpoint } from '../../../common/http/openapi';
+import { BodyExamples, Endpoint } from '../../../common/http/openapi';
 import { PageQuery } from '../../../common/http/pagination';
 import { Idempotent } from '../../../common/idempotency/idempotent';
 import {
@@ -25,6 +25,8 @@ import {
   TransactionDto,
   TransactionQuery,
   WalletDto,
+  PAY_ALL_EXAMPLES,
+  PAY_EXAMPLES,
 } from './ledger.dto';
 import { LedgerService, PAYMENT_KINDS } from './ledger.service';
 
@@ -69,6 +71,7 @@ export class CustomerPaymentsController {
     errors: [404, 409, 422],
     codes: PAY_CODES,
   })
+  @BodyExamples(PayOrderDto, PAY_EXAMPLES)
   pay(@CurrentActor() actor: Actor, @IdParam('order') id: string, @Body() dto: PayOrderDto, @Headers('idempotency-key') key?: string) {
     return this.ledger.pay(actor, id, dto, key);
   }
@@ -84,6 +87,7 @@ export class CustomerPaymentsController {
     errors: [409, 422],
     codes: PAY_CODES,
   })
+  @BodyExamples(PayAllDuesDto, PAY_ALL_EXAMPLES)
   payAll(@CurrentActor() actor: Actor, @Body() dto: PayAllDuesDto, @Headers('idempotency-key') key?: string) {
     return this.ledger.payAllDues(actor, dto, key);
   }

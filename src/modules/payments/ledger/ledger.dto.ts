@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ExclusiveFields } from '../../../common/http/openapi-strict';
 import { PageQuery } from '../../../common/http/pagination';
 import { BoolField, IntField, BoolQuery, EnumField, EnumQuery, TextField, UuidField, UuidQuery } from '../../../common/validation/fields';
 import { orderNumber, type OrderBalance, type OrderDue } from '../../orders';
@@ -17,12 +18,26 @@ export class InstrumentTokenDto {
   token: string;
 }
 
+const CARD_ID = '8c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+/** The alternatives of a payment body (`@BodyExamples`): a card, or the wallet. */
+export const PAY_EXAMPLES = {
+  card: { summary: 'The whole balance by card', value: { instrument_id: CARD_ID } },
+  part: { summary: 'Part of the balance by card', value: { instrument_id: CARD_ID, amount: 15000 } },
+  wallet: { summary: 'From the wallet', value: { use_wallet: true } },
+};
+export const PAY_ALL_EXAMPLES = {
+  card: { summary: 'Every due in one card charge', value: { instrument_id: CARD_ID } },
+  wallet: { summary: 'Every due from the wallet', value: { use_wallet: true } },
+};
+
+@ExclusiveFields(['instrument_id', 'use_wallet'])
 export class PayOrderDto {
   @UuidField({ optional: true, description: 'One of the caller\'s payment instruments. Give this or `use_wallet`.' }) instrument_id?: string;
   @BoolField({ optional: true, description: 'Pay from the wallet instead of an instrument.' }) use_wallet?: boolean;
   @IntField({ optional: true, min: 1, description: 'Minor units, at most the balance (default: the whole balance).' }) amount?: number;
 }
 
+@ExclusiveFields(['instrument_id', 'use_wallet'])
 export class PayAllDuesDto {
   @UuidField({ optional: true, description: 'One of the caller\'s payment instruments: ONE charge for every due. Give this or `use_wallet`.' }) instrument_id?: string;
   @BoolField({ optional: true, description: 'Pay every due from the wallet (it must cover them all).' }) use_wallet?: boolean;

@@ -37,6 +37,7 @@ import {
   WalletDto,
 } from './ledger.dto';
 import { PaymentBuyer, PaymentInstrument, PaymentTransaction, Wallet, type TransactionKind } from './ledger.entities';
+import { LedgerText } from './ledger-texts';
 
 /** Which ledger rows a list or read shows. */
 export interface TransactionView {
@@ -205,14 +206,14 @@ export class LedgerService {
       let row: PaymentTransaction;
       if (dto.use_wallet) {
         const wallet = await this.debitWallet(m, await this.lockWallet(m, order.companyId, order.customerId), amount);
-        row = await this.insertRow(m, { ...base, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', walletId: wallet.id, description: `Payment of ${order.number} from the wallet` }, actor.id);
+        row = await this.insertRow(m, { ...base, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', walletId: wallet.id, description: LedgerText.walletPayment(order.number) }, actor.id);
       } else {
         const { instrument, buyer } = await this.instrumentOf(m, actor, order.companyId, dto.instrument_id!);
         const merchantRef = await this.readiness.assertCardReady(m, order.companyId);
         await this.assertNoPendingCharge(m, [order.id]);
         const id = randomUUID();
         const key = chargeKey(actor.id, requestKey, id);
-        const result = await this.provider.chargeAllowingPending({ amount, currency: order.currency, buyerRef: buyer.providerRef, instrumentRef: instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, order.companyId, amount, 'card'), idempotencyKey: key, description: `Order ${order.number}` });
+        const result = await this.provider.chargeAllowingPending({ amount, currency: order.currency, buyerRef: buyer.providerRef, instrumentRef: instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, order.companyId, amount, 'card'), idempotencyKey: key, description: LedgerText.cardCharge(order.number) });
         row = await this.insertRow(m, { ...base, id, kind: 'charge', status: result.status, method: 'instrument', instrumentId: instrument.id, providerRef: result.reference, failureCode: result.failureCode ?? null, idempotencyKey: key }, actor.id);
       }
       const balance = row.status === 'succeeded' ? await this.settle(m, order.companyId, order.id) : order;
@@ -236,16 +237,16 @@ export class LedgerService {
       if (dto.use_wallet) {
         const wallet = await this.debitWallet(m, await this.lockWallet(m, scope.companyId, actor.id), total);
         for (const [i, o] of dues.entries()) {
-          rows.push(await this.insertRow(m, { ...(i === 0 ? { id: batchId } : {}), companyId: o.companyId, customerId: o.customerId, orderId: o.id, amount: o.balanceAmount, currency, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', walletId: wallet.id, batchId, description: 'Pay all dues from the wallet' }, actor.id));
+          rows.push(await this.insertRow(m, { ...(i === 0 ? { id: batchId } : {}), companyId: o.companyId, customerId: o.customerId, orderId: o.id, amount: o.balanceAmount, currency, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', walletId: wallet.id, batchId, description: LedgerText.allDuesFromWallet(o.number) }, actor.id));
         }
       } else {
         const merchantRef = await this.readiness.assertCardReady(m, scope.companyId);
         await this.assertNoPendingCharge(m, dues.map((o) => o.id));
         const key = chargeKey(actor.id, requestKey, batchId);
-        const result = await this.provider.chargeAllowingPending({ amount: total, currency, buyerRef: card!.buyer.providerRef, instrumentRef: card!.instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, scope.companyId, total, 'card'), idempotencyKey: key, description: `Dues of ${dues.length} orders` });
+        const result = await this.provider.chargeAllowingPending({ amount: total, currency, buyerRef: card!.buyer.providerRef, instrumentRef: card!.instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, scope.companyId, total, 'card'), idempotencyKey: key, description: LedgerText.duesCharge(dues.map((o) => o.number)) });
         const common = { customerId: actor.id, companyId: scope.companyId, currency, method: 'instrument' as const, instrumentId: card!.instrument.id, providerRef: result.reference, batchId, kind: 'charge' as const };
         if (result.status === 'failed') {
-          rows.push(await this.insertRow(m, { ...common, id: batchId, amount: total, status: 'failed', failureCode: result.failureCode ?? null, idempotencyKey: key, description: `Dues of ${dues.length} orders` }, actor.id));
+          rows.push(await this.insertRow(m, { ...common, id: batchId, amount: total, status: 'failed', failureCode: result.failureCode ?? null, idempotencyKey: key, description: LedgerText.duesCharge(dues.map((o) => o.number)) }, actor.id));
           return { status: 'failed', amount: total, failure_code: result.failureCode ?? null, transactions: rows.map(TransactionDto.of), orders: dues.map(OrderBalanceDto.of) };
         }
         for (const [i, o] of dues.entries()) {
@@ -276,7 +277,7 @@ export class LedgerService {
       if (order.status === 'rejected' || order.balanceAmount <= 0) throw noneDue();
       const amount = dto.amount ?? order.balanceAmount;
       if (amount > order.balanceAmount) throw ApiError.conflict('AMOUNT_EXCEEDS_BALANCE', `The balance is ${order.balanceAmount}; at most that can be recorded.`);
-      const row = await this.insertRow(m, { companyId: order.companyId, customerId: order.customerId, orderId: order.id, amount, currency: order.currency, kind: 'offline_payment', status: 'succeeded', method: dto.method, offlineReference: dto.reference, description: dto.note ?? null }, actor.id);
+      const row = await this.insertRow(m, { companyId: order.companyId, customerId: order.customerId, orderId: order.id, amount, currency: order.currency, kind: 'offline_payment', status: 'succeeded', method: dto.method, offlineReference: dto.reference, description: LedgerText.offlinePayment(order.number, dto.method, dto.reference, dto.note) }, actor.id);
       return { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(await this.settle(m, order.companyId, order.id)) };
     });
   }
@@ -331,7 +332,8 @@ export class LedgerService {
   async applyProviderRefund(m: EntityManager, eventId: string, providerRef: string, refundedTotal: number, refundRef: string): Promise<number> {
     const found = await m.find(PaymentTransaction, { where: { providerRef, kind: 'charge', status: 'succeeded' }, select: { id: true, companyId: true, orderId: true } });
     const orderIds = [...new Set(found.map((c) => c.orderId).filter((id): id is string => !!id))].sort();
-    for (const orderId of orderIds) await this.orders.lockForPayment(m, Scope.company(found[0].companyId), orderId);
+    const numbers = new Map<string, number>();
+    for (const orderId of orderIds) numbers.set(orderId, (await this.orders.lockForPayment(m, Scope.company(found[0].companyId), orderId)).number);
     const charges = await this.succeededCharges(m, 'provider_ref', providerRef);
     const known = charges.reduce((sum, c) => sum + Number(c.refunded), 0);
     let missing = refundedTotal - known;
@@ -340,7 +342,7 @@ export class LedgerService {
     for (const c of charges) {
       const part = Math.min(missing, c.amount - Number(c.refunded));
       if (part <= 0) continue;
-      await this.insertRow(m, { companyId: c.company_id, customerId: c.customer_id, orderId: c.order_id, amount: part, currency: c.currency, kind: 'refund', status: 'succeeded', method: 'instrument', instrumentId: c.instrument_id, relatedTransactionId: c.id, providerRef: refundRef, idempotencyKey: `refund:${eventId}:${c.id}`, description: 'Refund made at the payment provider' }, null);
+      await this.insertRow(m, { companyId: c.company_id, customerId: c.customer_id, orderId: c.order_id, amount: part, currency: c.currency, kind: 'refund', status: 'succeeded', method: 'instrument', instrumentId: c.instrument_id, relatedTransactionId: c.id, providerRef: refundRef, idempotencyKey: `refund:${eventId}:${c.id}`, description: LedgerText.providerRefund(c.order_id ? numbers.get(c.order_id) : undefined) }, null);
       if (c.order_id) await this.settle(m, c.company_id, c.order_id);
       missing -= part;
       recorded += part;
@@ -358,8 +360,9 @@ export class LedgerService {
    */
   async applyRefundFailure(m: EntityManager, eventId: string, refundRef: string, failureCode: string | null): Promise<number> {
     const found = await m.find(PaymentTransaction, { where: { providerRef: refundRef, kind: 'refund', status: 'succeeded' }, order: { id: 'ASC' } });
+    const numbers = new Map<string, number>();
     for (const orderId of [...new Set(found.map((r) => r.orderId).filter((id): id is string => !!id))].sort()) {
-      await this.orders.lockForPayment(m, Scope.company(found[0].companyId), orderId);
+      numbers.set(orderId, (await this.orders.lockForPayment(m, Scope.company(found[0].companyId), orderId)).number);
     }
     const rows = await m
       .createQueryBuilder(PaymentTransaction, 't')
@@ -372,7 +375,7 @@ export class LedgerService {
       await m.update(PaymentTransaction, { id: row.id }, { status: 'failed', failureCode: failureCode ?? 'refund_failed' });
       await this.recordRowEvent(m, await m.findOneOrFail(PaymentTransaction, { where: { id: row.id } }), null);
       const walletId = await this.creditWallet(m, row.companyId, row.customerId, row.currency, row.amount);
-      await this.insertRow(m, { companyId: row.companyId, customerId: row.customerId, orderId: row.orderId, walletId, amount: row.amount, currency: row.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', relatedTransactionId: row.id, idempotencyKey: `refund-failed:${eventId}:${row.id}`, description: 'Refund failed at the payment provider: credited to the wallet' }, null);
+      await this.insertRow(m, { companyId: row.companyId, customerId: row.customerId, orderId: row.orderId, walletId, amount: row.amount, currency: row.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', relatedTransactionId: row.id, idempotencyKey: `refund-failed:${eventId}:${row.id}`, description: LedgerText.refundFailed(row.orderId ? numbers.get(row.orderId) : undefined) }, null);
       if (row.orderId) await this.settle(m, row.companyId, row.orderId, true);
       credited += row.amount;
     }
@@ -395,14 +398,14 @@ export class LedgerService {
         const id = randomUUID();
         const key = `refund:${eventId}${charges.length > 1 ? `:${c.id}` : ''}`;
         const result = await this.provider.refund({ chargeRef: c.provider_ref, amount: part, idempotencyKey: key });
-        await this.insertRow(m, { id, companyId, customerId: order.customerId, orderId, amount: part, currency: order.currency, kind: 'refund', status: result.status, method: 'instrument', instrumentId: c.instrument_id, relatedTransactionId: c.id, providerRef: result.reference, failureCode: result.failureCode ?? null, idempotencyKey: key, description: `Refund of ${order.number} (cancelled)` }, null);
+        await this.insertRow(m, { id, companyId, customerId: order.customerId, orderId, amount: part, currency: order.currency, kind: 'refund', status: result.status, method: 'instrument', instrumentId: c.instrument_id, relatedTransactionId: c.id, providerRef: result.reference, failureCode: result.failureCode ?? null, idempotencyKey: key, description: LedgerText.cancelledRefundToCard(order.number) }, null);
         if (result.status === 'succeeded') left -= part;
         if (left <= 0) break;
       }
     }
     if (left > 0) {
       const walletId = await this.creditWallet(m, companyId, order.customerId, order.currency, left);
-      await this.insertRow(m, { companyId, customerId: order.customerId, orderId, walletId, amount: left, currency: order.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', idempotencyKey: `refund:${eventId}:wallet`, description: reason === 'cancelled' ? `Refund of ${order.number} (cancelled)` : reason === 'waived' ? `Waived policy fee of ${order.number}` : `Overpayment of ${order.number} (final bill)` }, null);
+      await this.insertRow(m, { companyId, customerId: order.customerId, orderId, walletId, amount: left, currency: order.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', idempotencyKey: `refund:${eventId}:wallet`, description: reason === 'cancelled' ? LedgerText.cancelledRefundToWallet(order.number) : reason === 'waived' ? LedgerText.waivedFee(order.number) : LedgerText.overpayment(order.number) }, null);
     }
     await this.settle(m, companyId, orderId, reason === 'cancelled');
   }

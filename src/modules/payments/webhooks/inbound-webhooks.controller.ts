@@ -21,7 +21,11 @@ export class InboundWebhooksController {
   @ApiExtraModels(InboundEventDto)
   @ApiBody({
     description: '`sandbox`: `{ id, type, data }` (validated: 422 on unknown or missing fields). `stripe`: a Stripe Event object as Stripe sends it.',
-    schema: { oneOf: [{ $ref: getSchemaPath(InboundEventDto) }, { type: 'object', title: 'StripeEvent', description: 'A Stripe Event (`id`, `object: event`, `type`, `data.object`, …).', additionalProperties: true, example: { id: 'evt_1QdT8uAbc', object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_3QdT8uAbc', object: 'payment_intent', status: 'succeeded' } } } }] },
+    examples: {
+      sandbox: { summary: 'sandbox: a charge settled', value: { id: 'evt_3f1c2e9a6b1d', type: 'charge.succeeded', data: { reference: 'ch_sandbox_1', failure_code: null } } },
+      stripe: { summary: 'stripe: a payment intent succeeded', value: { id: 'evt_1QdT8uAbc', object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_3QdT8uAbc', object: 'payment_intent', status: 'succeeded' } } } },
+    },
+    schema: { anyOf: [{ $ref: getSchemaPath(InboundEventDto) }, { type: 'object', title: 'StripeEvent', description: 'A Stripe Event (`id`, `object: event`, `type`, `data.object`, …).', additionalProperties: true, example: { id: 'evt_1QdT8uAbc', object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_3QdT8uAbc', object: 'payment_intent', status: 'succeeded' } } } }] },
   })
   @Endpoint({
     summary: "Receive a payment provider's event (extension: signed, de-duplicated by event id, applied in one transaction)",
