@@ -1,11 +1,8 @@
-import { PGlite } from '@electric-sql/pglite';
-import { amcheck } from '@electric-sql/pglite/contrib/amcheck';
 import { ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
-import { Client } from 'pg';
-import { acquireDataFolderLock } from '../../src/database/data-folder-lock';
+import { amcheckFindings as amcheckOf, openEmbedded, openPostgres, Sql } from '../../src/database/db-check';
 import { priceBookItem } from '../support/price-book';
 
 /**
@@ -386,56 +383,14 @@ export class Load {
 
 // ------------------------------------------------------------------ SQL once the server is gone
 
-export interface Sql {
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  close(): Promise<void>;
-}
+export type { Sql };
 
 export async function openSql(target: { databaseUrl?: string; dataDir?: string }): Promise<Sql> {
-  if (target.databaseUrl) {
-    const c = new Client({ connectionString: target.databaseUrl });
-    await c.connect();
-    return { query: async (text, params) => (await c.query(text, params as unknown[])).rows, close: () => c.end() };
-  }
-  // Under the folder's lock, as every opener (docs/embedded-database.md): refused while a server holds it.
-  const lock = await acquireDataFolderLock(join(target.dataDir!, 'pgdata'), { opener: 'crash test', waitMs: 15_000 });
-  try {
-    const db = new PGlite(join(target.dataDir!, 'pgdata'), { extensions: { amcheck } });
-    await db.waitReady;
-    return {
-      query: async <T>(text: string, params?: unknown[]) => (await db.query<T>(text, params)).rows,
-      close: async () => {
-        try {
-          await db.close();
-        } finally {
-          lock.release();
-        }
-      },
-    };
-  } catch (e) {
-    lock.release();
-    throw e;
-  }
+  // The embedded folder under its lock, as every opener (docs/embedded-database.md): refused while a server holds it.
+  return target.databaseUrl ? openPostgres(target.databaseUrl) : openEmbedded(join(target.dataDir!, 'pgdata'), 'crash test', 15_000);
 }
 
-/**
- * `amcheck` on every b-tree index (PGlite ships the extension; PostgreSQL has it in contrib): parent/child
- * invariants and every heap row present in its indexes (`bt_index_parent_check(index, heapallindexed)`).
- * Returns the findings (index: error), none when the database is sound.
- */
+/** `amcheck` on every b-tree index with its heap (src/database/db-check.ts); the findings, none when sound. */
 export async function amcheckFindings(sql: Sql): Promise<string[]> {
-  await sql.query('CREATE EXTENSION IF NOT EXISTS amcheck');
-  const indexes = await sql.query<{ name: string }>(
-    `SELECT c.oid::regclass::text AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
-     JOIN pg_namespace n ON n.oid = c.relnamespace WHERE am.amname = 'btree' AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND i.indisvalid ORDER BY 1`,
-  );
-  const findings: string[] = [];
-  for (const { name } of indexes) {
-    try {
-      await sql.query('SELECT bt_index_parent_check($1::regclass, true)', [name]);
-    } catch (e) {
-      findings.push(`${name}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
-  return findings;
+  return (await amcheckOf(sql)).findings;
 }
