@@ -17,8 +17,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
-const OUT = path.join(ROOT, 'dist');
-const MANIFEST = path.join(OUT, '.build-fast.json');
+const DIST = path.join(ROOT, 'dist');
 /** What tsconfig.build.json compiles (its `include`, without `test`). */
 const INPUTS = ['src', 'migrations', 'ormconfig.ts'];
 
@@ -47,11 +46,9 @@ function sources() {
   return files;
 }
 
-const outputOf = (rel) => path.join(OUT, rel.replace(/\.ts$/, '.js'));
-
-function readManifest(key) {
+function readManifest(file, key) {
   try {
-    const m = JSON.parse(fs.readFileSync(MANIFEST, 'utf8'));
+    const m = JSON.parse(fs.readFileSync(file, 'utf8'));
     return m.key === key ? m.files : {};
   } catch {
     return {};
@@ -59,15 +56,17 @@ function readManifest(key) {
 }
 
 /**
- * Brings dist/ up to date with the sources. Returns `{ transpiled, removed, total, ms }`.
+ * Brings dist/ (or `outDir`) up to date with the sources. Returns `{ transpiled, removed, total, ms }`.
  * @swc/core is loaded only when something has to be transpiled.
  */
-async function buildFast() {
+async function buildFast(outDir = DIST) {
   const started = performance.now();
+  const MANIFEST = path.join(outDir, '.build-fast.json');
+  const outputOf = (rel) => path.join(outDir, rel.replace(/\.ts$/, '.js'));
   const options = swcOptions();
   const swcVersion = require('@swc/core/package.json').version;
   const key = createHash('sha1').update(JSON.stringify({ swcVersion, options, script: fs.readFileSync(__filename, 'utf8') })).digest('hex');
-  const previous = readManifest(key);
+  const previous = readManifest(MANIFEST, key);
   const files = {};
   const stale = [];
   for (const rel of sources()) {
@@ -95,7 +94,7 @@ async function buildFast() {
     );
   }
   if (stale.length || removed.length || !fs.existsSync(MANIFEST)) {
-    fs.mkdirSync(OUT, { recursive: true });
+    fs.mkdirSync(outDir, { recursive: true });
     fs.writeFileSync(MANIFEST, JSON.stringify({ key, files }));
   }
   return { transpiled: stale.length, removed: removed.length, total: Object.keys(files).length, ms: Math.round(performance.now() - started) };
