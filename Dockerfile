@@ -15,7 +15,7 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data \
     # The V8 heap saw-tooths far above the live data (about 55 MB) without a limit; 160 MB keeps the
-    # process under 300 MB resident under load (README "Performance").
+    # process under 300 MB resident under load (docs/performance.md).
     NODE_OPTIONS=--max-old-space-size=160
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
