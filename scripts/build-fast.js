@@ -30,6 +30,16 @@ function swcOptions() {
   return { ...options, sourceMaps: true, swcrc: false, configFile: false };
 }
 
+/** @swc/core (or one of its files), with what to do when it is not installed (`npm ci --omit=dev`). */
+function swcCore(file = '') {
+  try {
+    return require(file ? `@swc/core/${file}` : '@swc/core');
+  } catch (e) {
+    if (e?.code !== 'MODULE_NOT_FOUND') throw e;
+    throw new Error('npm start transpiles with @swc/core, a devDependency: install with `npm ci` (without --omit=dev), or run `npm run build && npm run start:prod`.');
+  }
+}
+
 function sources() {
   const files = [];
   const walk = (rel) => {
@@ -64,7 +74,7 @@ async function buildFast(outDir = DIST) {
   const MANIFEST = path.join(outDir, '.build-fast.json');
   const outputOf = (rel) => path.join(outDir, rel.replace(/\.ts$/, '.js'));
   const options = swcOptions();
-  const swcVersion = require('@swc/core/package.json').version;
+  const swcVersion = swcCore('package.json').version;
   const key = createHash('sha1').update(JSON.stringify({ swcVersion, options, script: fs.readFileSync(__filename, 'utf8') })).digest('hex');
   const previous = readManifest(MANIFEST, key);
   const files = {};
@@ -80,7 +90,7 @@ async function buildFast(outDir = DIST) {
     fs.rmSync(`${outputOf(rel)}.map`, { force: true });
   }
   if (stale.length) {
-    const swc = require('@swc/core');
+    const swc = swcCore();
     // The manifest is rewritten only after every output is written: an interrupted run redoes its files.
     fs.rmSync(MANIFEST, { force: true });
     await Promise.all(
