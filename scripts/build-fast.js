@@ -8,7 +8,7 @@
  *
  * Only the files whose content changed since the last run are transpiled again (a SHA-1 per source in
  * dist/.build-fast.json); a file removed from the sources has its output removed. With unchanged sources
- * the check reads the ~400 sources and writes nothing (about 50 ms).
+ * the check reads the 360 sources and writes nothing (about 30 ms on an idle machine).
  *
  * Used by `npm start` (scripts/start.js); `node scripts/build-fast.js` runs it alone and prints what it did.
  */
@@ -56,6 +56,13 @@ function sources() {
   return files;
 }
 
+/** Written aside, then renamed: a server starting from the same dist/ never reads half a file. */
+function writeAtomically(file, text) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file);
+}
+
 function readManifest(file, key) {
   try {
     const m = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -98,14 +105,14 @@ async function buildFast(outDir = DIST) {
         const out = outputOf(rel);
         const result = await swc.transform(code, { ...options, filename: path.join(ROOT, rel), sourceFileName: path.relative(path.dirname(out), path.join(ROOT, rel)) });
         fs.mkdirSync(path.dirname(out), { recursive: true });
-        fs.writeFileSync(out, `${result.code}\n//# sourceMappingURL=${path.basename(out)}.map\n`);
-        if (result.map) fs.writeFileSync(`${out}.map`, result.map);
+        if (result.map) writeAtomically(`${out}.map`, result.map);
+        writeAtomically(out, `${result.code}\n//# sourceMappingURL=${path.basename(out)}.map\n`);
       }),
     );
   }
   if (stale.length || removed.length || !fs.existsSync(MANIFEST)) {
     fs.mkdirSync(outDir, { recursive: true });
-    fs.writeFileSync(MANIFEST, JSON.stringify({ key, files }));
+    writeAtomically(MANIFEST, JSON.stringify({ key, files }));
   }
   return { transpiled: stale.length, removed: removed.length, total: Object.keys(files).length, ms: Math.round(performance.now() - started) };
 }
