@@ -6,7 +6,16 @@
  * that signals (SIGTERM, SIGINT) reach the server's own handlers. The type check is `npm test`'s and
  * `npm run build`'s (tsc); `npm run start:prod` runs an existing dist/ as it is.
  */
+const path = require('node:path');
 const { buildFast } = require('./build-fast');
+
+// Node 22.1+ keeps V8's compiled code of loaded modules between starts (about a tenth of a second start's
+// CPU is compiling); Node 20 has no such cache and goes on without it.
+try {
+  require('node:module').enableCompileCache?.(path.join(__dirname, '..', 'dist', '.node-compile-cache'));
+} catch {
+  // an unwritable folder only costs the cache
+}
 
 buildFast().then(
   (r) => {
