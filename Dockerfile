@@ -1,5 +1,7 @@
 # The API on Node 22 LTS, as a non-root user, with a heap limit. `docker compose up --build` runs it with
 # PostgreSQL and Redis (docker-compose.yml); the variables are listed in .env.example.
+# Node: package.json `engines` (^20.19.0 || ^22.13.0 || >=24.11.0, what the dependency tree admits: typeorm
+# excludes 22.0-22.12 and 24.0-24.10); the `22` tag is the newest 22.x. CI runs Node 20 (docs/operations.md).
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -13,7 +15,7 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data \
     # The V8 heap saw-tooths far above the live data (about 55 MB) without a limit; 160 MB keeps the
-    # process under 300 MB resident under load (README "Performance").
+    # process under 300 MB resident under load (docs/performance.md).
     NODE_OPTIONS=--max-old-space-size=160
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist

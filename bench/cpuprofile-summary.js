@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Summarises a V8 CPU profile (node --cpu-prof) as shares of self time: by package (node_modules/<pkg>,
 // our src/, node: internals, GC/idle/program) and the top functions. Used to show where a route's time
-// goes when the benchmark's goal is not met (README "Performance").
+// goes when the benchmark's goal is not met (docs/performance.md).
 //   node bench/cpuprofile-summary.js <file.cpuprofile> [--top 25] [--skip 8]   (--skip: seconds of start-up left out)
 'use strict';
 const fs = require('fs');

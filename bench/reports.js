@@ -11,7 +11,7 @@
 // (`backfillReportRollups`, the subscribers' rules in SQL; the relay is off in the benchmark; no ledger
 // rows are seeded, so `collected` is 0). `--save-world FILE` with `--keep-db` keeps what
 // `--reuse-world FILE` needs to measure the same database again without seeding. Measures every dashboard and report route and the floor, counts
-// statements per request, prints one table. See README "Dashboards, analytics and reports".
+// statements per request, prints one table. See docs/reports.md.
 'use strict';
 
 module.exports = async function reportsBench(b) {

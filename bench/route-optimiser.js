@@ -12,7 +12,7 @@
 // - 60- and 100-job days (--runs days each, after a warm-up): planRoute time (median, p95, max), the
 //   shortening against the current sequence, and on --reference-days of them the gap to a long run of
 //   the same search (2,000 kicks per start, no time guard), the best known tour.
-// Prints one table. See README "Route optimisation".
+// Prints one table. See docs/performance.md ("Route optimisation").
 'use strict';
 const { execSync } = require('node:child_process');
 const fs = require('node:fs');

@@ -7,8 +7,8 @@
 // data through the API (companies, owners, customers, lots, specifications, waste types, price books,
 // taxes; one placed order per company) and orders by SQL (generate_series copies of each company's placed
 // order with its lines and status history), then runs interleaved autocannon rounds against the built
-// server and the floor app (bench/floor/). Prints one table (medians over the rounds). See README
-// "Performance".
+// server and the floor app (bench/floor/). Prints one table (medians over the rounds). See
+// docs/performance.md.
 'use strict';
 const { spawn, execSync } = require('node:child_process');
 const { randomBytes } = require('node:crypto');

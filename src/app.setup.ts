@@ -19,7 +19,8 @@ import { AppConfig, loadConfig } from './config/app-config';
  *
  * `openApiDocument`: the document of these same routes, built beforehand by `previewOpenApiDocument`
  * (the test run builds it once instead of once per test app: test/support/global-setup.ts; a test checks
- * that it equals the one the app builds itself). Without it the document is built here.
+ * that it equals the one the app builds itself). Without it the document is built on the first request of
+ * /api/documentation or /api/documentation-json, not at start.
  */
 export async function createApp(config: AppConfig, extraModules: Type[] = [], options: { openApiDocument?: OpenAPIObject } = {}): Promise<NestExpressApplication> {
   setPasswordHashCost(config.passwordHashCost);
@@ -68,7 +69,9 @@ export async function createApp(config: AppConfig, extraModules: Type[] = [], op
   app.use(checkRequestInput());
   app.useGlobalPipes(validationPipe);
 
-  const document = options.openApiDocument ?? buildOpenApiDocument(app);
+  // Without a prebuilt document, it is built on the first request of the documentation (about 0.4 s
+  // of the start otherwise); the routes are all registered by then.
+  const document = options.openApiDocument ?? (() => buildOpenApiDocument(app));
   SwaggerModule.setup('api/documentation', app, document, {
     jsonDocumentUrl: 'api/documentation-json',
     swaggerOptions: { oauth2RedirectUrl: '/api/oauth2-callback', persistAuthorization: true },

@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { amcheck } from '@electric-sql/pglite/contrib/amcheck';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ConfigError, loadConfig } from '../config/app-config';
@@ -172,7 +173,8 @@ export async function openEmbedded(folder: string, opener = 'db:check', waitMs =
 async function main(): Promise<number> {
   let config;
   try {
-    config = loadConfig();
+    // No secret is generated for this: the check signs nothing.
+    config = loadConfig({ JWT_SECRET: 'db-check-signs-nothing-'.padEnd(40, 'x'), ...process.env });
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`${e.message}\n`);
@@ -182,6 +184,10 @@ async function main(): Promise<number> {
   }
   const folder = config.embeddedPath ?? join(config.dataDir, 'pgdata');
   const where = config.databaseUrl ? `PostgreSQL ${new URL(config.databaseUrl).pathname.slice(1)}` : `embedded database ${folder}`;
+  if (!config.databaseUrl && !existsSync(join(folder, 'PG_VERSION'))) {
+    process.stderr.write(`${where}: there is no database in this folder (set DATA_DIR, or DATABASE_URL for PostgreSQL)\n`);
+    return 1;
+  }
   let sql: Sql;
   try {
     sql = config.databaseUrl ? await openPostgres(config.databaseUrl) : await openEmbedded(folder);

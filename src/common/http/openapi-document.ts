@@ -66,6 +66,76 @@ export const API_TAGS: Record<string, string> = {
   Documentation: 'The interactive documentation\'s OAuth2 redirect page.',
 };
 
+/**
+ * The file under docs/ (from the repository root) that describes each tag's area; the tag's description
+ * ends with it. test/project/docs.spec.ts checks that every tag has one and that it exists.
+ */
+export const TAG_DOCS: Record<string, string> = {
+  Auth: 'docs/architecture.md#access-codes',
+  'Admin auth': 'docs/architecture.md#access-codes',
+  Administration: 'docs/administration.md',
+  Company: 'docs/architecture.md#module-map',
+  Customers: 'docs/architecture.md#module-map',
+  'Customer self-service': 'docs/architecture.md#module-map',
+  'Customer catalogue': 'docs/architecture.md#module-map',
+  Drivers: 'docs/architecture.md#module-map',
+  'Asset categories': 'docs/architecture.md#module-map',
+  'Asset styles': 'docs/architecture.md#module-map',
+  'Asset specifications': 'docs/orders-and-pricing.md',
+  Assets: 'docs/dispatch.md',
+  'Waste types': 'docs/orders-and-pricing.md',
+  'QR codes': 'docs/dispatch.md',
+  Lots: 'docs/orders-and-pricing.md',
+  Stations: 'docs/dispatch.md',
+  Taxes: 'docs/orders-and-pricing.md',
+  'Payment terms': 'docs/architecture.md#module-map',
+  'Payments (customer)': 'docs/payments.md',
+  'Payments (company)': 'docs/payments.md',
+  'Payments (wallet and instruments)': 'docs/payments.md',
+  Policies: 'docs/orders-and-pricing.md',
+  'Pricing profiles': 'docs/orders-and-pricing.md',
+  'Truck types': 'docs/dispatch.md',
+  Trucks: 'docs/dispatch.md',
+  Promotions: 'docs/orders-and-pricing.md',
+  'Orders (customer)': 'docs/orders-and-pricing.md',
+  Orders: 'docs/orders-and-pricing.md',
+  'Orders (public)': 'docs/orders-and-pricing.md',
+  'Order change requests (customer)': 'docs/orders-and-pricing.md',
+  'Order change requests': 'docs/orders-and-pricing.md',
+  Media: 'docs/architecture.md#extensions-outside-the-seed',
+  'Attendance (driver)': 'docs/dispatch.md',
+  Attendance: 'docs/dispatch.md',
+  'Leave (driver)': 'docs/dispatch.md',
+  Leave: 'docs/dispatch.md',
+  'Demerit points': 'docs/orders-and-pricing.md',
+  'Demerit points (customer)': 'docs/orders-and-pricing.md',
+  'Driver jobs': 'docs/dispatch.md',
+  'Job issues': 'docs/dispatch.md',
+  Dispatch: 'docs/dispatch.md',
+  Jobs: 'docs/dispatch.md',
+  'Merchant onboarding': 'docs/payments.md',
+  Subscriptions: 'docs/payments.md',
+  Webhooks: 'docs/payments.md',
+  Notifications: 'docs/notifications.md',
+  'Notifications (customer)': 'docs/notifications.md',
+  'Notifications (driver)': 'docs/notifications.md',
+  Contact: 'docs/notifications.md',
+  Chats: 'docs/notifications.md',
+  Reports: 'docs/reports.md',
+  'Dashboards (customer)': 'docs/reports.md',
+  'Dashboards (driver)': 'docs/reports.md',
+  'Reports (admin)': 'docs/reports.md',
+  Health: 'docs/operations.md',
+  Documentation: 'docs/architecture.md',
+};
+
+/** A tag's description: what it covers, then where its area is described. */
+function tagDescription(name: string): string | undefined {
+  const what = API_TAGS[name];
+  if (!what) return undefined;
+  return TAG_DOCS[name] ? `${what} Details: \`${TAG_DOCS[name]}\` in the repository.` : what;
+}
+
 /** Checks of the request itself, before any route: any operation can answer them. */
 const REQUEST_ERRORS = [400, 413, 415, 422] as const;
 const REQUEST_ERROR_NAMES: Record<(typeof REQUEST_ERRORS)[number], string> = { 400: 'BadRequest', 413: 'PayloadTooLarge', 415: 'UnsupportedMediaType', 422: 'ValidationFailed' };
@@ -113,7 +183,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const referenced = new Set([...JSON.stringify(doc.paths).matchAll(/"#\/components\/examples\/([A-Z0-9_]+)"/g), ...JSON.stringify(doc.components?.responses ?? {}).matchAll(/"#\/components\/examples\/([A-Z0-9_]+)"/g)].map((m) => m[1]));
   doc.components!.examples = Object.fromEntries([...referenced].sort().map((code) => [code, errorExample(code)]));
   const used = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => (op as { tags?: string[] })?.tags ?? [])));
-  doc.tags = [...used].sort().map((name) => ({ name, ...(API_TAGS[name] ? { description: API_TAGS[name] } : {}) }));
+  doc.tags = [...used].sort().map((name) => ({ name, ...(API_TAGS[name] ? { description: tagDescription(name) } : {}) }));
   return doc;
 }
 

@@ -26,7 +26,7 @@ import {
 } from './reports.dto';
 
 const RANGE = 'Over `from`..`to` (the company\'s dates; default the 30 days ending today); `to` before `from` or more than 366 days is 422.';
-const SOURCES = 'Figures from the daily rollups kept by event subscribers (they follow changes within the relay\'s delay) and indexed aggregates (README "Dashboards, analytics and reports").';
+const SOURCES = 'Figures from the daily rollups kept by event subscribers (they follow changes within the relay\'s delay) and indexed aggregates (`docs/reports.md`).';
 
 @ApiTags('Reports')
 @Controller('api/v1')

@@ -11,7 +11,7 @@ export class NotificationQuery extends OmitType(PageQuery, ['q'] as const) {
 
 export class NotificationDto {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ example: 'order.approved', description: 'What happened: the name of the domain event it was made from (README "Notifications and live push" lists them).' }) type: string;
+  @ApiProperty({ example: 'order.approved', description: 'What happened: the name of the domain event it was made from (`docs/notifications.md`, "Notifications and live push", lists them).' }) type: string;
   @ApiProperty({ example: 'Order ORD-000042 approved' }) title: string;
   @ApiProperty({ example: 'Your order ORD-000042 was approved; we will tell you when a driver is on the way.' }) body: string;
   @ApiProperty({

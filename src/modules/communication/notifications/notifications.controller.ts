@@ -9,7 +9,7 @@ import { Endpoint } from '../../../common/http/openapi';
 import { MarkedReadDto, NotificationDto, NotificationPageMetaDto, NotificationQuery } from './notification.dto';
 import { NotificationsService } from './notifications.service';
 
-const WHAT = 'Notifications are made from what happens (orders, jobs, payments, violations, leave, chats, plan limits): README "Notifications and live push" lists who is told what.';
+const WHAT = 'Notifications are made from what happens (orders, jobs, payments, violations, leave, chats, plan limits): `docs/notifications.md` ("Notifications and live push") lists who is told what.';
 const OWN = 'One of my notifications; anyone else\'s is 404.';
 
 /**
