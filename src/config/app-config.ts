@@ -42,7 +42,7 @@ export class AppConfig {
   /** log2 of scrypt's N for new password hashes (15 ≈ 80 ms here); stored hashes keep their own. Lower only for tests. */
   passwordHashCost = 15;
   outboxRelayRetryMaxMs = 3_600_000;
-  /** How long a claimed batch stays another relay's (a relay that died mid-batch is taken over after it). */
+  /** How long a claimed batch stays this relay's (OUTBOX_RELAY_LEASE_MS): renewed while the batch is delivered; a relay that died mid-batch is taken over after it. */
   outboxRelayLeaseMs = 60_000;
   /** Scheduled jobs (@nestjs/schedule: subscription renewals, overdue orders…) run on this instance; off in tests, which call the services with a chosen time. */
   schedulerEnabled = true;
@@ -199,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   c.outboxRelayBatchSize = intOf(env, 'OUTBOX_RELAY_BATCH_SIZE', c.outboxRelayBatchSize, 1, 1000);
   c.outboxRelayMaxAttempts = intOf(env, 'OUTBOX_RELAY_MAX_ATTEMPTS', c.outboxRelayMaxAttempts, 1, 100);
   c.outboxRelayRetryBaseMs = intOf(env, 'OUTBOX_RELAY_RETRY_BASE_MS', c.outboxRelayRetryBaseMs, 1, 3_600_000);
+  c.outboxRelayLeaseMs = intOf(env, 'OUTBOX_RELAY_LEASE_MS', c.outboxRelayLeaseMs, 1000, 3_600_000);
   c.schedulerEnabled = boolOf(env, 'SCHEDULER_ENABLED', c.schedulerEnabled);
   c.passwordHashCost = intOf(env, 'PASSWORD_HASH_COST', c.passwordHashCost, 10, 20);
 
