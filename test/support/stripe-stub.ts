@@ -63,6 +63,8 @@ export interface StripeStub {
   outage: boolean;
   /** The next this many requests are carried out, but their answers are lost (the connection is cut). */
   dropAnswers: number;
+  /** Every answer is sent this many milliseconds late (a slow provider; the work is done at once). */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -101,7 +103,7 @@ export async function startStripeStub(): Promise<StripeStub> {
   const accounts = new Map<string, any>();
   const tokensOfMethods = new Map<string, Card>();
   const idempotent = new Map<string, { fingerprint: string; status: number; body: string }>();
-  const stub = { outage: false, dropAnswers: 0 } as StripeStub;
+  const stub = { outage: false, dropAnswers: 0, delayMs: 0 } as StripeStub;
 
   const intentError = (pi: any, card: Card) => ({ code: card.decline!.code, decline_code: card.decline!.decline_code, message: card.decline!.message, type: 'card_error', charge: pi.latest_charge, payment_method: { id: pi.payment_method, object: 'payment_method' } });
 
@@ -169,6 +171,14 @@ export async function startStripeStub(): Promise<StripeStub> {
       pi.status = card.processing ? 'processing' : 'succeeded';
       return [200, pi];
     }
+    if (method === 'GET' && path === '/v1/payment_intents') {
+      // The list, newest first: `customer`, `created[gte]`, `limit`, `starting_after` (what the reconciler sends).
+      const gte = body.created?.gte === undefined ? 0 : Number(body.created.gte);
+      let all = [...paymentIntents.values()].filter((pi) => (!body.customer || pi.customer === body.customer) && pi.created >= gte).reverse();
+      if (body.starting_after) all = all.slice(all.findIndex((pi) => pi.id === body.starting_after) + 1);
+      const limit = Number(body.limit ?? 10);
+      return [200, { object: 'list', url: '/v1/payment_intents', has_more: all.length > limit, data: all.slice(0, limit) }];
+    }
     if (method === 'GET' && (m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path))) {
       const pi = paymentIntents.get(m[1]);
       if (!pi) throw missing('payment_intent', m[1], 'intent');
@@ -227,7 +237,15 @@ export async function startStripeStub(): Promise<StripeStub> {
       const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : null);
       const key = header('idempotency-key');
       requests.push({ method, path, body, idempotencyKey: key, stripeAccount: header('stripe-account') });
-      const send = (status: number, payload: string, replayed = false) => {
+      const send = (status: number, payload: string, replayed = false): void => {
+        if (stub.delayMs > 0) {
+          const wait = stub.delayMs;
+          setTimeout(() => sendNow(status, payload, replayed), wait);
+          return;
+        }
+        sendNow(status, payload, replayed);
+      };
+      const sendNow = (status: number, payload: string, replayed = false) => {
         if (stub.dropAnswers > 0) {
           // Done (and kept for its idempotency key), but the answer is lost on the way back.
           stub.dropAnswers--;
@@ -291,6 +309,6 @@ export async function startStripeStub(): Promise<StripeStub> {
       return pi;
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
-  } satisfies Omit<StripeStub, 'outage' | 'dropAnswers'>);
+  } satisfies Omit<StripeStub, 'outage' | 'dropAnswers' | 'delayMs'>);
   return stub;
 }

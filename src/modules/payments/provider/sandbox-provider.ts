@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { AttachedInstrument, BuyerInput, ChargeInput, ChargeResult, MerchantCreated, MerchantStatus, PaymentProvider, RefundInput, RefundResult, UnknownInstrumentToken } from './payment-provider';
+import { AttachedInstrument, BuyerInput, ChargeInput, ChargeLookup, ChargeResult, MerchantCreated, MerchantStatus, PaymentProvider, RefundInput, RefundResult, UnknownInstrumentToken } from './payment-provider';
 
 /** The sandbox's test tokens and what a charge on them does. */
 export const SANDBOX_TOKENS = {
@@ -52,6 +52,11 @@ export class SandboxPaymentProvider extends PaymentProvider {
     const result: ChargeResult = failureCode ? { status: 'failed', reference, failureCode } : { status: 'succeeded', reference };
     this.charges.set(input.idempotencyKey, { input, result, calls: 1 });
     return Promise.resolve(result);
+  }
+
+  /** The charge made with this key (this process), if any: the sandbox keeps its charges by key, as a provider keeps our key in the charge's metadata. */
+  lookupCharge(input: ChargeLookup): Promise<ChargeResult | null> {
+    return Promise.resolve(this.charges.get(input.idempotencyKey)?.result ?? null);
   }
 
   refund(input: RefundInput): Promise<RefundResult> {
