@@ -65,6 +65,10 @@ export interface StripeStub {
   dropAnswers: number;
   /** Every answer is sent this many milliseconds late (a slow provider; the work is done at once). */
   delayMs: number;
+  /** While true, answers are held (the work done at once) until `release()`: a provider as slow as the test needs. */
+  hold: boolean;
+  /** Sends the held answers and stops holding. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -103,7 +107,8 @@ export async function startStripeStub(): Promise<StripeStub> {
   const accounts = new Map<string, any>();
   const tokensOfMethods = new Map<string, Card>();
   const idempotent = new Map<string, { fingerprint: string; status: number; body: string }>();
-  const stub = { outage: false, dropAnswers: 0, delayMs: 0 } as StripeStub;
+  const stub = { outage: false, dropAnswers: 0, delayMs: 0, hold: false } as StripeStub;
+  const held: (() => void)[] = [];
 
   const intentError = (pi: any, card: Card) => ({ code: card.decline!.code, decline_code: card.decline!.decline_code, message: card.decline!.message, type: 'card_error', charge: pi.latest_charge, payment_method: { id: pi.payment_method, object: 'payment_method' } });
 
@@ -238,6 +243,10 @@ export async function startStripeStub(): Promise<StripeStub> {
       const key = header('idempotency-key');
       requests.push({ method, path, body, idempotencyKey: key, stripeAccount: header('stripe-account') });
       const send = (status: number, payload: string, replayed = false): void => {
+        if (stub.hold) {
+          held.push(() => sendNow(status, payload, replayed));
+          return;
+        }
         if (stub.delayMs > 0) {
           const wait = stub.delayMs;
           setTimeout(() => sendNow(status, payload, replayed), wait);
@@ -308,7 +317,11 @@ export async function startStripeStub(): Promise<StripeStub> {
       else Object.assign(pi, { status: 'requires_payment_method', last_payment_error: intentError(pi, STUB_TOKENS.tok_chargeDeclined) });
       return pi;
     },
+    release() {
+      stub.hold = false;
+      for (const answer of held.splice(0)) answer();
+    },
     close: () => new Promise<void>((r) => server.close(() => r())),
-  } satisfies Omit<StripeStub, 'outage' | 'dropAnswers' | 'delayMs'>);
+  } satisfies Omit<StripeStub, 'outage' | 'dropAnswers' | 'delayMs' | 'hold'>);
   return stub;
 }

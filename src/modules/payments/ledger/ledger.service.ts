@@ -127,17 +127,25 @@ export class LedgerService {
 
   // ------------------------------------------------------------ identities and instruments
 
-  private async buyer(m: EntityManager, actor: Actor, companyId: string, refundTo?: IdentityDto['refund_to']): Promise<PaymentBuyer> {
-    let buyer = await m.findOne(PaymentBuyer, { where: { userId: actor.id } });
+  /**
+   * The caller's buyer identity, created with the provider when there is none: the provider is called
+   * with no transaction open (issue #22), then the row inserted (`ON CONFLICT DO NOTHING`: of two
+   * concurrent first calls one row wins; the other's provider customer stays unused there).
+   */
+  private async buyer(actor: Actor, companyId: string, refundTo?: IdentityDto['refund_to']): Promise<PaymentBuyer> {
+    let buyer = await this.ds.manager.findOne(PaymentBuyer, { where: { userId: actor.id } });
     if (!buyer) {
       const { reference } = await this.provider.createBuyer({ userId: actor.id, email: actor.email, name: actor.name });
-      await m.query(
-        `INSERT INTO payment_buyers (company_id, user_id, provider, provider_ref, refund_to) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING`,
-        [companyId, actor.id, this.provider.name, reference, refundTo ?? 'wallet'],
-      );
-      buyer = await m.findOneOrFail(PaymentBuyer, { where: { userId: actor.id } });
-    } else if (refundTo && buyer.refundTo !== refundTo) {
-      await m.update(PaymentBuyer, { id: buyer.id }, { refundTo });
+      buyer = await this.ds.transaction(async (m) => {
+        await m.query(
+          `INSERT INTO payment_buyers (company_id, user_id, provider, provider_ref, refund_to) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING`,
+          [companyId, actor.id, this.provider.name, reference, refundTo ?? 'wallet'],
+        );
+        return m.findOneOrFail(PaymentBuyer, { where: { userId: actor.id } });
+      });
+    }
+    if (refundTo && buyer.refundTo !== refundTo) {
+      await this.ds.manager.update(PaymentBuyer, { id: buyer.id }, { refundTo });
       buyer.refundTo = refundTo;
     }
     return buyer;
@@ -145,17 +153,18 @@ export class LedgerService {
 
   async identity(actor: Actor, dto: IdentityDto): Promise<BuyerDto> {
     const { companyId } = Scope.of(actor);
-    return BuyerDto.of(await inTransaction(this.ds, (m) => this.buyer(m, actor, companyId, dto.refund_to)));
+    return BuyerDto.of(await this.buyer(actor, companyId, dto.refund_to));
   }
 
+  /** Attaches a card: the provider called with no transaction open, then the instrument row written. */
   async addInstrument(actor: Actor, dto: InstrumentTokenDto): Promise<InstrumentDto> {
     const { companyId } = Scope.of(actor);
-    return inTransaction(this.ds, async (m) => {
-      const buyer = await this.buyer(m, actor, companyId);
-      const card = await this.provider.attachInstrument(dto.token, buyer.providerRef).catch((e: unknown) => {
-        if (e instanceof UnknownInstrumentToken) throw ApiError.unprocessable('INVALID_PAYMENT_TOKEN', 'The payment token is not valid.', { token: ['is not a valid payment token'] });
-        throw e;
-      });
+    const buyer = await this.buyer(actor, companyId);
+    const card = await this.provider.attachInstrument(dto.token, buyer.providerRef).catch((e: unknown) => {
+      if (e instanceof UnknownInstrumentToken) throw ApiError.unprocessable('INVALID_PAYMENT_TOKEN', 'The payment token is not valid.', { token: ['is not a valid payment token'] });
+      throw e;
+    });
+    return this.ds.transaction(async (m) => {
       const row = m.create(PaymentInstrument, { companyId, userId: actor.id, buyerId: buyer.id, provider: this.provider.name, providerRef: card.reference, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear });
       await m.save(row);
       return InstrumentDto.of(row);
@@ -468,7 +477,7 @@ export class LedgerService {
     if (!found) return { recorded: 0, refused: 0 };
     const done = await m.exists(PaymentTransaction, { where: { idempotencyKey: Like(`dispute:${disputeId}:%`) } });
     if (done) return { recorded: 0, refused: 0 };
-    return this.applyProviderReversal(m, `dispute:${disputeId}`, await this.succeededCharges(m, 'provider_ref', providerRef), amount, disputeId, 'Dispute lost at the payment provider', 'dispute');
+    return this.applyProviderReversal(m, disputeId, await this.succeededCharges(m, 'provider_ref', providerRef), amount, disputeId, 'Dispute lost at the payment provider', 'dispute');
   }
 
   /** Locks the orders of the succeeded charge rows with this reference (orders first, as everywhere); false when there are none. */
