@@ -120,6 +120,20 @@ describe('Payments: money at the edges', () => {
       expect(after).toMatchObject({ status: 'rejected', paid_amount: 0, payment_status: 'refunded' });
     });
 
+    it('a charge whose answer was lost, settled by the reconciler after the order was rejected meanwhile, goes back at once', async () => {
+      const o = await placeOrder(t, w);
+      stub.dropAnswers = 3;
+      const lost = (await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa }).expect(202)).body.data.transaction;
+      await co('patch', `reject/order/${o.id}`, {}).expect(200);
+      await relay(); // nothing paid yet: nothing to give back
+      const before = await wallet();
+      expect(await t.app.get(PaymentReconciler).run(new Date(Date.now() + 2 * 60_000))).toMatchObject({ checked: 1, succeeded: 1 });
+      expect((await rows(o.id)).map((r) => [r.kind, r.status, r.amount])).toEqual([['charge', 'succeeded', o.total_amount], ['wallet_credit', 'succeeded', o.total_amount]]);
+      expect(await wallet()).toBe(before + o.total_amount);
+      expect(await order(o.id)).toMatchObject({ status: 'rejected', paid_amount: 0 });
+      expect(lost.id).toBeTruthy();
+    });
+
     it('repriced below what was paid (order update): the difference to the wallet at once; back to the card when the customer chose so', async () => {
       const { o } = await paidByCard({ asset_specification_id: w.otherSpecId });
       const before = await wallet();

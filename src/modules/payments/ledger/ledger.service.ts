@@ -384,7 +384,14 @@ export class LedgerService {
       await this.recordRowEvent(m, await m.findOneOrFail(PaymentTransaction, { where: { id: row.id } }), null);
     }
     if (outcome.status === 'succeeded') {
-      for (const orderId of [...new Set(locked.map((r) => r.orderId).filter((id): id is string => !!id))].sort()) await this.settle(m, locked[0].companyId, orderId);
+      for (const orderId of [...new Set(locked.map((r) => r.orderId).filter((id): id is string => !!id))].sort()) {
+        const b = await this.settle(m, locked[0].companyId, orderId);
+        // Settled late (webhook, reconciler) on an order rejected, cancelled or repriced meanwhile: what it now bills less goes back at once.
+        const row = locked.find((r) => r.orderId === orderId)!;
+        if (b.status === 'rejected' || b.paidAmount > Math.max(b.totalAmount, 0)) {
+          await this.refundExcess(m, `settled:${row.id}`, b.companyId, orderId, b.status === 'rejected' ? 'rejected' : b.status === 'cancelled' ? 'cancelled' : 'repriced');
+        }
+      }
     }
     return locked.length;
   }
