@@ -87,6 +87,22 @@ describe('Payments: money at the edges', () => {
       expect(n).toBe(1);
     });
 
+    it('a request retried with its key after a crash between its steps (its key forgotten) answers its own pending row, no second charge', async () => {
+      const o = await placeOrder(t, w);
+      const headers = { 'Idempotency-Key': `crash-${o.id}` };
+      const before = stub.paymentIntents.size;
+      stub.dropAnswers = 3;
+      const first = (await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa }, headers).expect(202)).body.data.transaction;
+      // As if the process died before storing the answer and the key's lease ran out.
+      await t.ds.query(`DELETE FROM idempotency_keys WHERE key = $1`, [headers['Idempotency-Key']]);
+      const again = await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa }, headers).expect(202);
+      expect(again.headers['idempotent-replayed']).toBeUndefined();
+      expect(again.body.data.transaction).toMatchObject({ id: first.id, status: 'pending' });
+      expect(stub.paymentIntents.size).toBe(before + 1);
+      await t.app.get(PaymentReconciler).run(new Date(Date.now() + 2 * 60_000));
+      expect((await order(o.id)).balance_amount).toBe(0);
+    });
+
     it('pay-all-dues whose answer was lost: the reconciler settles the whole batch; exactly one charge', async () => {
       // Everything due paid first, then two fresh orders.
       await cu('post', 'customer/payments/pay-all-dues', { instrument_id: visa }).then((r) => expect([201, 409]).toContain(r.status));

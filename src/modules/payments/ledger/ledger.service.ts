@@ -36,7 +36,7 @@ import {
   TransactionQuery,
   WalletDto,
 } from './ledger.dto';
-import { PaymentBuyer, PaymentInstrument, PaymentTransaction, Wallet, type TransactionKind, type TransactionStatus } from './ledger.entities';
+import { PaymentBuyer, PaymentInstrument, PaymentTransaction, Wallet, type TransactionKind } from './ledger.entities';
 
 /** Which ledger rows a list or read shows. */
 export interface TransactionView {
@@ -245,13 +245,13 @@ export class LedgerService {
   /** A customer pays (part of) one order's balance by card or from the wallet. A declined card is answered with the failed row. */
   async pay(actor: Actor, orderId: string, dto: PayOrderDto, requestKey?: string): Promise<Answered<PaymentResultDto>> {
     const scope = Scope.of(actor);
-    const reserved = await inTransaction(this.ds, async (m): Promise<{ done: PaymentResultDto } | { row: PaymentTransaction; call: ChargeInput }> => {
+    const reserved = await inTransaction(this.ds, async (m): Promise<{ done: PaymentResultDto; unknown?: boolean } | { row: PaymentTransaction; call: ChargeInput }> => {
       const order = await this.orders.lockForPayment(m, scope, orderId);
       this.assertOneMethod(dto);
       if (dto.instrument_id && requestKey) {
         // The same request again after its first run failed or crashed between its steps: its row, not a second charge.
         const again = await m.findOne(PaymentTransaction, { where: { companyId: order.companyId, idempotencyKey: chargeKey(actor.id, requestKey, '') } });
-        if (again) return { done: { transaction: TransactionDto.of(again), order: OrderBalanceDto.of(order) } };
+        if (again) return { done: { transaction: TransactionDto.of(again), order: OrderBalanceDto.of(order) }, unknown: again.status === 'pending' && !again.providerRef };
       }
       if (order.status === 'rejected' || order.balanceAmount <= 0) throw noneDue();
       const amount = dto.amount ?? order.balanceAmount;
@@ -272,7 +272,7 @@ export class LedgerService {
       const call = { amount, currency: order.currency, buyerRef: buyer.providerRef, instrumentRef: instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, order.companyId, amount, 'card'), idempotencyKey: key, description: `Order ${order.number}` };
       return { row, call };
     });
-    if ('done' in reserved) return { status: 201, body: reserved.done };
+    if ('done' in reserved) return { status: reserved.unknown ? 202 : 201, body: reserved.done };
     const outcome = await this.callProvider(() => this.provider.chargeAllowingPending(reserved.call), [reserved.row]);
     return inTransaction(this.ds, async (m) => {
       await this.settlePending(m, [reserved.row], outcome);
@@ -285,12 +285,12 @@ export class LedgerService {
   /** Every order of the customer with a balance, oldest due first, in ONE charge (or from the wallet): all or nothing. */
   async payAllDues(actor: Actor, dto: PayAllDuesDto, requestKey?: string): Promise<Answered<PayAllDuesResultDto>> {
     const scope = Scope.of(actor);
-    const reserved = await inTransaction(this.ds, async (m): Promise<{ done: PayAllDuesResultDto } | { rows: PaymentTransaction[]; call: ChargeInput }> => {
+    const reserved = await inTransaction(this.ds, async (m): Promise<{ done: PayAllDuesResultDto; unknown?: boolean } | { rows: PaymentTransaction[]; call: ChargeInput }> => {
       this.assertOneMethod(dto);
       const card = dto.instrument_id ? await this.instrumentOf(m, actor, scope.companyId, dto.instrument_id) : null;
       if (card && requestKey) {
         const again = await m.findOne(PaymentTransaction, { where: { companyId: scope.companyId, idempotencyKey: chargeKey(actor.id, requestKey, '') } });
-        if (again) return { done: await this.batchResult(m, again.batchId ?? again.id, again.status) };
+        if (again) return { done: await this.batchResult(m, again.batchId ?? again.id), unknown: again.status === 'pending' && !again.providerRef };
       }
       const dues = await this.orders.lockDues(m, scope.companyId, actor.id);
       if (!dues.length) throw ApiError.conflict('NOTHING_DUE', 'Nothing is due.');
@@ -319,21 +319,20 @@ export class LedgerService {
       const call = { amount: total, currency, buyerRef: card!.buyer.providerRef, instrumentRef: card!.instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, scope.companyId, total, 'card'), idempotencyKey: key, description: `Dues of ${dues.length} orders` };
       return { rows, call };
     });
-    if ('done' in reserved) return { status: 201, body: reserved.done };
+    if ('done' in reserved) return { status: reserved.unknown ? 202 : 201, body: reserved.done };
     const outcome = await this.callProvider(() => this.provider.chargeAllowingPending(reserved.call), reserved.rows);
     return inTransaction(this.ds, async (m) => {
       await this.settlePending(m, reserved.rows, outcome);
-      return { status: outcome.status === 'unknown' ? 202 : 201, body: await this.batchResult(m, reserved.rows[0].batchId!, outcome.status) };
+      return { status: outcome.status === 'unknown' ? 202 : 201, body: await this.batchResult(m, reserved.rows[0].batchId!) };
     });
   }
 
   /** A pay-all-dues answer from its rows as they are now. */
-  private async batchResult(m: EntityManager, batchId: string, outcome: ProviderOutcome['status'] | TransactionStatus): Promise<PayAllDuesResultDto> {
+  private async batchResult(m: EntityManager, batchId: string): Promise<PayAllDuesResultDto> {
     const rows = await m.find(PaymentTransaction, { where: { batchId }, order: { createdAt: 'ASC', id: 'ASC' } });
     const status = rows[0]?.status ?? 'pending';
     const orders: OrderBalance[] = [];
     for (const r of rows) if (r.orderId) orders.push(await this.orders.balance(m, Scope.company(r.companyId), r.orderId));
-    void outcome;
     return { status, amount: rows.reduce((s, r) => s + r.amount, 0), failure_code: rows[0]?.failureCode ?? null, transactions: rows.map(TransactionDto.of), orders: orders.map(OrderBalanceDto.of) };
   }
 
