@@ -222,7 +222,8 @@ export const IDEMPOTENCY_KEY_DESCRIPTION =
   '**After it failed** (any error response) nothing is kept: the same key runs the request again. ' +
   '**If the answer never arrived** (connection cut, timeout, server crash or restart), send the same request with the same key: ' +
   'it returns the first response if the work was committed, or does the work now if it was not; never twice, and never a lasting 409. ' +
-  'Do not retry with a new key: that is a new operation.';
+  'Do not retry with a new key: that is a new operation. ' +
+  '**Card payments** commit in steps (the provider is called with no transaction open): the answer, 201 or 202, is kept and replayed with its status; a retry after a crash between the steps answers the same payment.';
 
 /**
  * Marks a route as accepting `Idempotency-Key` (its service writes with `inTransaction` and reads with
