@@ -83,6 +83,11 @@ export class SandboxPaymentProvider extends PaymentProvider {
     return Promise.resolve('approved');
   }
 
+  /** Tests: the refunds this process made (distinct idempotency keys). */
+  refundsMade(): { key: string; chargeRef: string; amount: number; result: RefundResult }[] {
+    return [...this.refunds.entries()].map(([key, r]) => ({ key, chargeRef: r.input.chargeRef, amount: r.input.amount, result: r.result }));
+  }
+
   /** Tests: the charges this process made (distinct idempotency keys) and their results. */
   chargesMade(): { key: string; amount: number; result: ChargeResult; calls: number }[] {
     return [...this.charges.entries()].map(([key, c]) => ({ key, amount: c.input.amount, result: c.result, calls: c.calls }));
