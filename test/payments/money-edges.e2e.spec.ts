@@ -103,6 +103,25 @@ describe('Payments: money at the edges', () => {
       expect((await order(o.id)).balance_amount).toBe(0);
     });
 
+    it('a charge still unknown after an hour (Stripe down for the reconciler too) raises the alert metric; settled once Stripe answers', async () => {
+      const o = await placeOrder(t, w);
+      stub.outage = true;
+      const reconciler = t.app.get(PaymentReconciler);
+      try {
+        await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa }).expect(202);
+        expect(await reconciler.run(new Date(Date.now() + 2 * 60 * 60_000))).toMatchObject({ checked: 1, unknown: 1, overdue: 1 });
+      } finally {
+        stub.outage = false;
+      }
+      const metrics = (await t.http.get('/metrics').expect(200)).text;
+      expect(metrics).toMatch(/^payments_pending_overdue_transactions 1$/m);
+      expect(metrics).toMatch(/^payments_reconciled_total\{outcome="unknown"\} \d+$/m);
+      // Stripe answers again: no such charge (it was down) → failed, the hold released, the alert cleared.
+      expect(await reconciler.run(new Date(Date.now() + 4 * 60 * 60_000))).toMatchObject({ checked: 1, failed: 1, overdue: 0 });
+      expect((await t.http.get('/metrics').expect(200)).text).toMatch(/^payments_pending_overdue_transactions 0$/m);
+      await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa }).expect(201);
+    });
+
     it('pay-all-dues whose answer was lost: the reconciler settles the whole batch; exactly one charge', async () => {
       // Everything due paid first, then two fresh orders.
       await cu('post', 'customer/payments/pay-all-dues', { instrument_id: visa }).then((r) => expect([201, 409]).toContain(r.status));
