@@ -3,6 +3,7 @@ import { ScheduleModule, SchedulerRegistry } from '@nestjs/schedule';
 import { Test } from '@nestjs/testing';
 import { OverdueOrders } from '../../src/modules/payments/ledger/overdue-orders';
 import { MoneyJobs } from '../../src/modules/payments/scheduler/money-jobs';
+import { PaymentReconciler } from '../../src/modules/payments/ledger/payment-reconciler';
 import { GRACE_DAYS, SubscriptionRenewals } from '../../src/modules/payments/subscriptions/subscription-renewals';
 import { companyActor, CompanyActor, PASSWORD, uniqueEmail } from '../support/actors';
 import { orderWorld, OrderWorld, placeOrder } from '../support/order-fixtures';
@@ -58,18 +59,18 @@ describe('Scheduled money: renewals, overdue orders, monthly order limit', () =>
       expect(t.app.get(SchedulerRegistry).getCronJobs().size).toBe(0);
     });
 
-    it('with the scheduler on: both crons registered; a run calls its service with the time and logs one summary line (or the failure)', async () => {
+    it('with the scheduler on: the three crons registered; a run calls its service with the time and logs one summary line (or the failure)', async () => {
       const renewalsRun = jest.fn(async (_now: Date) => ({ due: 1, renewed: 1 }));
       const overdueRun = jest.fn(async (_now: Date): Promise<object> => Promise.reject(new Error('database unavailable')));
       const mod = await Test.createTestingModule({
         imports: [ScheduleModule.forRoot()],
-        providers: [MoneyJobs, { provide: SubscriptionRenewals, useValue: { run: renewalsRun } }, { provide: OverdueOrders, useValue: { run: overdueRun } }],
+        providers: [MoneyJobs, { provide: SubscriptionRenewals, useValue: { run: renewalsRun } }, { provide: OverdueOrders, useValue: { run: overdueRun } }, { provide: PaymentReconciler, useValue: { run: jest.fn(async () => ({ checked: 0 })) } }],
       }).compile();
       await mod.init();
       const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
       const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
       try {
-        expect([...mod.get(SchedulerRegistry).getCronJobs().keys()].sort()).toEqual(['overdue-orders', 'subscription-renewals']);
+        expect([...mod.get(SchedulerRegistry).getCronJobs().keys()].sort()).toEqual(['overdue-orders', 'payment-reconciler', 'subscription-renewals']);
         const before = Date.now();
         await mod.get(MoneyJobs).renewSubscriptions();
         await mod.get(MoneyJobs).markOverdueOrders();

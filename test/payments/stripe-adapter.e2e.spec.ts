@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { OutboxRelay } from '../../src/common/outbox/outbox-relay';
+import { PaymentReconciler } from '../../src/modules/payments/ledger/payment-reconciler';
 import { platformFee } from '../../src/modules/payments/onboarding/platform-fees';
 import { loadConfig } from '../../src/config/app-config';
 import { ChargeStillPending, PENDING_POLLS, StripePaymentProvider } from '../../src/modules/payments/provider/stripe-provider';
@@ -141,34 +142,50 @@ describe('Payments: the Stripe adapter', () => {
     expect((await order(o.id)).balance_amount).toBe(o.total_amount);
   });
 
-  it('answers 502 PAYMENT_PROVIDER_UNAVAILABLE while Stripe is down: nothing recorded, the balance stays, a retry then pays', async () => {
+  it('Stripe down: the charge stays pending (202) and holds the balance; the reconciler finds no charge and releases it; a new pay then pays', async () => {
     const o = await placeOrder(t, w);
     stub.outage = true;
+    let pending: any;
     try {
-      const down = await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa.id }).expect(502);
-      expect(down.body).toMatchObject({ success: false, code: 'PAYMENT_PROVIDER_UNAVAILABLE' });
+      pending = (await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa.id }).expect(202)).body.data.transaction;
+      expect(pending).toMatchObject({ status: 'pending', provider_reference: null, amount: o.total_amount });
     } finally {
       stub.outage = false;
     }
-    expect((await cu('get', `customer/transactions?order_id=${o.id}`).expect(200)).body.data).toEqual([]);
     expect((await order(o.id)).balance_amount).toBe(o.total_amount);
+    // The outcome is unknown: no second charge may start, with or without a key.
+    expect((await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa.id }).expect(409)).body.code).toBe('PAYMENT_PENDING');
+    // The reconciler asks Stripe (by our key in the metadata): no such PaymentIntent. Still unknown within 15 minutes; then failed, the hold released.
+    const reconciler = t.app.get(PaymentReconciler);
+    const soon = await reconciler.run(new Date(Date.now() + 2 * 60_000));
+    expect(soon).toMatchObject({ checked: 1, unknown: 1 });
+    await reconciler.run(new Date(Date.now() + 20 * 60_000));
+    const [row] = await t.ds.query(`SELECT status, failure_code FROM payment_transactions WHERE id = $1`, [pending.id]);
+    expect(row).toEqual({ status: 'failed', failure_code: 'not_charged' });
     await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa.id }).expect(201);
     expect((await order(o.id)).balance_amount).toBe(0);
   });
 
-  it('a request retried with its Idempotency-Key after Stripe charged but its answers were lost pays once', async () => {
+  it('a request retried with its Idempotency-Key after Stripe charged but its answers were lost replays 202 and never charges twice; the reconciler settles it', async () => {
     const o = await placeOrder(t, w);
     const headers = { 'Idempotency-Key': `lost-answer-${o.id}` };
     const before = stub.paymentIntents.size;
     stub.dropAnswers = 3; // the first try and the SDK's two retries (same Stripe key) are all cut after Stripe did the work
-    const lost = await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa.id }, headers).expect(502);
-    expect(lost.body.code).toBe('PAYMENT_PROVIDER_UNAVAILABLE');
+    const lost = await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa.id }, headers).expect(202);
+    expect(lost.body.data.transaction).toMatchObject({ status: 'pending', amount: o.total_amount });
     expect(stub.paymentIntents.size).toBe(before + 1); // Stripe did charge
-    expect((await order(o.id)).balance_amount).toBe(o.total_amount); // we recorded nothing
-    const retried = await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa.id }, headers).expect(201);
-    expect(stub.paymentIntents.size).toBe(before + 1); // the same PaymentIntent, not a second charge
-    expect(stub.paymentIntents.get(retried.body.data.transaction.provider_reference)).toMatchObject({ status: 'succeeded', amount: o.total_amount });
+    expect((await order(o.id)).balance_amount).toBe(o.total_amount); // not yet known to us
+    const replay = await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa.id }, headers).expect(202);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(lost.body);
+    expect((await cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa.id }).expect(409)).body.code).toBe('PAYMENT_PENDING');
+    expect(stub.paymentIntents.size).toBe(before + 1); // no second charge
+    await t.app.get(PaymentReconciler).run(new Date(Date.now() + 2 * 60_000));
+    const [row] = await t.ds.query(`SELECT status, provider_ref FROM payment_transactions WHERE id = $1`, [lost.body.data.transaction.id]);
+    expect(row.status).toBe('succeeded');
+    expect(stub.paymentIntents.get(row.provider_ref)).toMatchObject({ status: 'succeeded', amount: o.total_amount, metadata: { idempotency_key: expect.stringMatching(/^charge:req:/) } });
     expect((await order(o.id)).balance_amount).toBe(0);
+    expect(stub.paymentIntents.size).toBe(before + 1);
   });
 
   it('refunds a cancelled prepaid order to the card: a Refund reversing the transfer and the fee, keyed by the event', async () => {

@@ -63,6 +63,12 @@ export interface StripeStub {
   outage: boolean;
   /** The next this many requests are carried out, but their answers are lost (the connection is cut). */
   dropAnswers: number;
+  /** Every answer is sent this many milliseconds late (a slow provider; the work is done at once). */
+  delayMs: number;
+  /** While true, answers are held (the work done at once) until `release()`: a provider as slow as the test needs. */
+  hold: boolean;
+  /** Sends the held answers and stops holding. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -101,7 +107,8 @@ export async function startStripeStub(): Promise<StripeStub> {
   const accounts = new Map<string, any>();
   const tokensOfMethods = new Map<string, Card>();
   const idempotent = new Map<string, { fingerprint: string; status: number; body: string }>();
-  const stub = { outage: false, dropAnswers: 0 } as StripeStub;
+  const stub = { outage: false, dropAnswers: 0, delayMs: 0, hold: false } as StripeStub;
+  const held: (() => void)[] = [];
 
   const intentError = (pi: any, card: Card) => ({ code: card.decline!.code, decline_code: card.decline!.decline_code, message: card.decline!.message, type: 'card_error', charge: pi.latest_charge, payment_method: { id: pi.payment_method, object: 'payment_method' } });
 
@@ -169,6 +176,14 @@ export async function startStripeStub(): Promise<StripeStub> {
       pi.status = card.processing ? 'processing' : 'succeeded';
       return [200, pi];
     }
+    if (method === 'GET' && path === '/v1/payment_intents') {
+      // The list, newest first: `customer`, `created[gte]`, `limit`, `starting_after` (what the reconciler sends).
+      const gte = body.created?.gte === undefined ? 0 : Number(body.created.gte);
+      let all = [...paymentIntents.values()].filter((pi) => (!body.customer || pi.customer === body.customer) && pi.created >= gte).reverse();
+      if (body.starting_after) all = all.slice(all.findIndex((pi) => pi.id === body.starting_after) + 1);
+      const limit = Number(body.limit ?? 10);
+      return [200, { object: 'list', url: '/v1/payment_intents', has_more: all.length > limit, data: all.slice(0, limit) }];
+    }
     if (method === 'GET' && (m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path))) {
       const pi = paymentIntents.get(m[1]);
       if (!pi) throw missing('payment_intent', m[1], 'intent');
@@ -227,7 +242,19 @@ export async function startStripeStub(): Promise<StripeStub> {
       const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : null);
       const key = header('idempotency-key');
       requests.push({ method, path, body, idempotencyKey: key, stripeAccount: header('stripe-account') });
-      const send = (status: number, payload: string, replayed = false) => {
+      const send = (status: number, payload: string, replayed = false): void => {
+        if (stub.hold) {
+          held.push(() => sendNow(status, payload, replayed));
+          return;
+        }
+        if (stub.delayMs > 0) {
+          const wait = stub.delayMs;
+          setTimeout(() => sendNow(status, payload, replayed), wait);
+          return;
+        }
+        sendNow(status, payload, replayed);
+      };
+      const sendNow = (status: number, payload: string, replayed = false) => {
         if (stub.dropAnswers > 0) {
           // Done (and kept for its idempotency key), but the answer is lost on the way back.
           stub.dropAnswers--;
@@ -290,7 +317,11 @@ export async function startStripeStub(): Promise<StripeStub> {
       else Object.assign(pi, { status: 'requires_payment_method', last_payment_error: intentError(pi, STUB_TOKENS.tok_chargeDeclined) });
       return pi;
     },
+    release() {
+      stub.hold = false;
+      for (const answer of held.splice(0)) answer();
+    },
     close: () => new Promise<void>((r) => server.close(() => r())),
-  } satisfies Omit<StripeStub, 'outage' | 'dropAnswers'>);
+  } satisfies Omit<StripeStub, 'outage' | 'dropAnswers' | 'delayMs' | 'hold'>);
   return stub;
 }

@@ -1,4 +1,4 @@
-import { applyDecorators, CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { createHash } from 'node:crypto';
 import { lastValueFrom, Observable, of } from 'rxjs';
@@ -35,6 +35,15 @@ export const LEGACY_IN_FLIGHT_SECONDS = 60;
 /** Class id of the transaction-scoped advisory locks on keys (`pg_try_advisory_xact_lock(class, hashtext(scope, key))`). */
 const KEY_LOCK_CLASS = 7640;
 
+/**
+ * How long a stepped request (`@Idempotent({ stepped: true })`) holds its key as `in_flight` before a
+ * retry with the same key may run it afresh (a crash between its steps). Longer than any provider call
+ * with its retries; a re-run finds the first run's committed steps (the ledger's pending row keyed by
+ * the same request key) instead of doing them again.
+ */
+export const STEPPED_LEASE_SECONDS = 300;
+const STEPPED_METADATA = 'haulops:idempotent-stepped';
+
 /** On an answer that is the stored response of an earlier request with the same key (nothing was done again). */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
@@ -61,6 +70,24 @@ const inFlight = () =>
  * the stored response, which the replay returns. The lock dies with the transaction (and with a dead
  * process's connection), so no key is ever stuck.
  */
+/**
+ * **Stepped requests** (`@Idempotent({ stepped: true })`: card payments, which call the provider between
+ * two short transactions and may hold no transaction while they wait). The key cannot live in one
+ * transaction with the work, so:
+ *
+ * 1. A short transaction locks the key (as above), answers a stored response (replay, with its stored
+ *    status), or writes the key `in_flight` with a lease (`expires_at` = now + STEPPED_LEASE_SECONDS) and commits.
+ * 2. The handler runs with NO request transaction: each `inTransaction` commits on its own, and nothing
+ *    holds a connection between them (so a slow provider stalls no other request, even on the one
+ *    connection of the embedded database).
+ * 3. Success: the key becomes `done` with the status the handler answered (it may set 202) and the
+ *    body, kept 24 h. Failure: the `in_flight` row is deleted, as a failed request keeps nothing.
+ *
+ * Meanwhile the same key answers 409 IDEMPOTENCY_KEY_IN_FLIGHT. A crash between the steps leaves the
+ * `in_flight` row until its lease ends; then the same key runs the handler again, which must find its
+ * own committed steps by the request key (the ledger derives the provider's idempotency key and the
+ * pending row's key from it) and answer them instead of doing them twice.
+ */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Idempotency');
@@ -86,6 +113,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const id = `${scope}\n${key}`;
     if (this.running.has(id)) throw inFlight();
     this.running.add(id);
+    if (Reflect.getMetadata(STEPPED_METADATA, context.getHandler()) === true) {
+      try {
+        return await this.stepped(context, next, req, scope, key, hash);
+      } finally {
+        this.running.delete(id);
+      }
+    }
     const runner = this.ds.createQueryRunner();
     try {
       await runner.connect();
@@ -94,7 +128,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (stored) {
         await runner.commitTransaction();
         context.switchToHttp().getResponse<{ setHeader(name: string, value: string): void }>().setHeader(REPLAYED_HEADER, 'true');
-        return of(new Enveloped(stored));
+        return of(new Enveloped(stored.body));
       }
       const status = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) ?? (req.method === 'POST' ? 201 : 200);
       const result = await runInRequestTransaction(this.ds, runner, () => lastValueFrom(next.handle(), { defaultValue: undefined }));
@@ -120,12 +154,47 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
   }
 
+  /** A stepped request (see the class comment): claim committed as `in_flight`, handler without a request transaction, response stored after. */
+  private async stepped(context: ExecutionContext, next: CallHandler, req: IdemRequest, scope: string, key: string, hash: string): Promise<Observable<unknown>> {
+    const res = context.switchToHttp().getResponse<{ statusCode: number; status(code: number): unknown; setHeader(name: string, value: string): void }>();
+    const stored = await this.ds.transaction(async (m) => {
+      const first = await this.claim(m, scope, key, hash);
+      if (first) return first;
+      await m.query(
+        `INSERT INTO idempotency_keys (scope, key, request_hash, status, expires_at) VALUES ($1, $2, $3, 'in_flight', now() + make_interval(secs => $4))`,
+        [scope, key, hash, STEPPED_LEASE_SECONDS],
+      );
+      return null;
+    });
+    if (stored) {
+      res.setHeader(REPLAYED_HEADER, 'true');
+      if (stored.status) res.status(stored.status);
+      return of(new Enveloped(stored.body));
+    }
+    let result: unknown;
+    try {
+      result = await lastValueFrom(next.handle(), { defaultValue: undefined });
+    } catch (e) {
+      await this.ds.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND status = 'in_flight'`, [scope, key]).catch(() => undefined);
+      throw e;
+    }
+    const status = res.statusCode || (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) ?? (req.method === 'POST' ? 201 : 200));
+    await this.ds.query(
+      `UPDATE idempotency_keys SET status = 'done', response_status = $3, response_body = $4::jsonb, expires_at = now() + make_interval(hours => $5)
+        WHERE scope = $1 AND key = $2 AND status = 'in_flight'`,
+      [scope, key, status, JSON.stringify(envelope(result)), IDEMPOTENCY_TTL_HOURS],
+    );
+    return of(result);
+  }
+
   /** Locks the key for this transaction; returns the stored first response, or null when the request is to run. */
-  private async claim(m: EntityManager, scope: string, key: string, hash: string): Promise<StoredEnvelope | null> {
+  private async claim(m: EntityManager, scope: string, key: string, hash: string): Promise<{ body: StoredEnvelope; status: number | null } | null> {
     const [{ locked }] = await m.query<{ locked: boolean }[]>(`SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked`, [KEY_LOCK_CLASS, `${scope}\n${key}`]);
     if (!locked) throw inFlight();
-    const [row] = await m.query<{ request_hash: string; status: 'in_flight' | 'done'; response_body: StoredEnvelope | null; expired: boolean; recent: boolean }[]>(
-      `SELECT request_hash, status, response_body, expires_at <= now() AS expired, created_at > now() - make_interval(secs => $3) AS recent
+    // `recent`: a legacy in_flight row younger than LEGACY_IN_FLIGHT_SECONDS, or a stepped one (its lease, expires_at, within the hour).
+    const [row] = await m.query<{ request_hash: string; status: 'in_flight' | 'done'; response_status: number | null; response_body: StoredEnvelope | null; expired: boolean; recent: boolean }[]>(
+      `SELECT request_hash, status, response_status, response_body, expires_at <= now() AS expired,
+              (created_at > now() - make_interval(secs => $3) OR expires_at < created_at + interval '1 hour') AS recent
          FROM idempotency_keys WHERE scope = $1 AND key = $2`,
       [scope, key, LEGACY_IN_FLIGHT_SECONDS],
     );
@@ -139,7 +208,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       throw ApiError.unprocessable('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request.');
     }
     if (row.status !== 'done' || !row.response_body) throw inFlight();
-    return row.response_body;
+    return { body: row.response_body, status: row.response_status };
   }
 }
 
@@ -153,11 +222,17 @@ export const IDEMPOTENCY_KEY_DESCRIPTION =
   '**After it failed** (any error response) nothing is kept: the same key runs the request again. ' +
   '**If the answer never arrived** (connection cut, timeout, server crash or restart), send the same request with the same key: ' +
   'it returns the first response if the work was committed, or does the work now if it was not; never twice, and never a lasting 409. ' +
-  'Do not retry with a new key: that is a new operation.';
+  'Do not retry with a new key: that is a new operation. ' +
+  '**Card payments** commit in steps (the provider is called with no transaction open): the answer, 201 or 202, is kept and replayed with its status; a retry after a crash between the steps answers the same payment.';
 
-/** Marks a route as accepting `Idempotency-Key` (its service writes with `inTransaction` and reads with `currentManager`). */
-export const Idempotent = () =>
+/**
+ * Marks a route as accepting `Idempotency-Key` (its service writes with `inTransaction` and reads with
+ * `currentManager`). `stepped: true`: the handler commits in steps and may wait on something outside the
+ * database between them, with no transaction open (see IdempotencyInterceptor, stepped requests).
+ */
+export const Idempotent = (options: { stepped?: boolean } = {}) =>
   applyDecorators(
+    SetMetadata(STEPPED_METADATA, options.stepped === true),
     UseInterceptors(IdempotencyInterceptor),
     ApiHeader({ name: 'Idempotency-Key', required: false, description: IDEMPOTENCY_KEY_DESCRIPTION, schema: { type: 'string', minLength: 1, maxLength: 255 } }),
     ApiErrors({ 409: ['IDEMPOTENCY_KEY_IN_FLIGHT'], 422: ['IDEMPOTENCY_KEY_REUSED'] }),

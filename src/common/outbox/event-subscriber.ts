@@ -24,9 +24,15 @@ export type RelayedEvent<T extends EventType = EventType> = T extends EventType
  * the event, so it happens exactly once. Throwing rolls the work back and the event is retried later.
  * Work outside `manager` (an HTTP call, a push) happens at least once: make it idempotent by `event.id`.
  * With the embedded database, use only `manager` in here (it holds the one connection).
+ *
+ * `after(work)`: work that must wait for something outside the database (a payment provider) and so
+ * may not run while the delivery's transaction is open. The relay runs it once that transaction has
+ * committed, with no transaction open, before it moves on (errors are logged, never retried by the
+ * relay: the work must leave committed state that something else picks up again, e.g. a pending
+ * ledger row the money reconciler retries).
  */
 export interface EventHandler<T extends EventType = EventType> {
-  handle(event: RelayedEvent<T>, manager: EntityManager): Promise<void> | void;
+  handle(event: RelayedEvent<T>, manager: EntityManager, after: (work: () => Promise<unknown>) => void): Promise<void> | void;
 }
 
 export interface EventSubscriberOptions<T extends EventType> {

@@ -46,7 +46,8 @@ const errorText = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.
  *   once it has passed.
  * - Delivery: one transaction per (event, subscriber). It locks that delivery's row, skips it when it is
  *   already processed or dead, runs `handle(event, manager)` in a savepoint and records `processed` in
- *   the same transaction: what the subscriber does through the manager happens exactly once.
+ *   the same transaction: what the subscriber does through the manager happens exactly once. Work the
+ *   handler handed to `after` runs once that transaction committed, with none open (provider calls).
  * - Failure: the savepoint is rolled back; the try is counted and retried after base × 2^(n-1)
  *   (capped); after the last allowed try the delivery is `dead` and logged at error level.
  * - Publish: the event is published when every subscriber processed it or is dead (at once when it has
@@ -171,6 +172,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   /** One event to one subscriber, in one transaction with its delivery record. */
   private async deliver(event: EventRow, sub: Subscriber): Promise<Outcome['kind']> {
     const key = [event.id, sub.name];
+    const afterCommit: (() => Promise<unknown>)[] = [];
     const outcome = await this.ds.transaction(async (m): Promise<Outcome> => {
       // The row lock serialises two relays on the same delivery (possible only after a lease ran out).
       await m.query(`INSERT INTO outbox_deliveries (event_id, subscriber) VALUES ($1, $2) ON CONFLICT (event_id, subscriber) DO NOTHING`, key);
@@ -184,9 +186,10 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       const attempt = Number(d.attempts) + 1;
       try {
         await m.transaction(async (sm) => {
-          await sub.handler.handle(relayedEvent(event, attempt), sm);
+          await sub.handler.handle(relayedEvent(event, attempt), sm, (work) => afterCommit.push(work));
         });
       } catch (e) {
+        afterCommit.length = 0;
         const error = errorText(e);
         if (attempt >= this.config.outboxRelayMaxAttempts) {
           await m.query(
@@ -212,6 +215,11 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       return { kind: 'processed' };
     });
     const about = { event_id: event.id, event_type: event.type, subscriber: sub.name };
+    if (outcome.kind === 'processed') {
+      for (const work of afterCommit) {
+        await work().catch((e: unknown) => this.logger.error({ msg: 'outbox after-commit work failed', ...about, error: errorText(e) }));
+      }
+    }
     if (outcome.kind === 'dead') {
       this.logger.error({ msg: 'outbox delivery dead', ...about, attempts: outcome.attempt, last_error: outcome.error });
     } else if (outcome.kind === 'retried') {

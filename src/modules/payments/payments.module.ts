@@ -5,7 +5,7 @@ import { CustomersModule } from '../customers';
 import { OrdersModule } from '../orders';
 import { CompanyPaymentsController, CustomerPaymentsController, WalletController } from './ledger/ledger.controllers';
 import { LedgerService } from './ledger/ledger.service';
-import { CreditOverpaidOrder, RefundCancelledOrder } from './ledger/refund-subscribers';
+import { CreditOverpaidOrder, RefundCancelledOrder, RefundRepricedOrder } from './ledger/refund-subscribers';
 import { PaymentProvider } from './provider/payment-provider';
 import { PAYMENT_PROVIDER } from './provider/provider-factory';
 import { SandboxPaymentProvider } from './provider/sandbox-provider';
@@ -18,6 +18,7 @@ import { SubscriptionsService } from './subscriptions/subscriptions.service';
 import { SubscriptionRenewals } from './subscriptions/subscription-renewals';
 import { OverdueOrders } from './ledger/overdue-orders';
 import { MoneyJobs } from './scheduler/money-jobs';
+import { PaymentReconciler } from './ledger/payment-reconciler';
 import { WebhookDeliverySubscriber } from './webhooks/webhook-delivery.subscriber';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WebhooksService } from './webhooks/webhooks.service';
@@ -34,7 +35,7 @@ import { InboundWebhooksService } from './webhooks/inbound-webhooks.service';
 const LEDGER: ModuleGroup = {
   imports: [OrdersModule, CustomersModule],
   controllers: [CustomerPaymentsController, CompanyPaymentsController, WalletController],
-  providers: [SandboxPaymentProvider, PAYMENT_PROVIDER, LedgerService, RefundCancelledOrder, CreditOverpaidOrder],
+  providers: [SandboxPaymentProvider, PAYMENT_PROVIDER, LedgerService, RefundCancelledOrder, CreditOverpaidOrder, RefundRepricedOrder],
   exports: [PaymentProvider, LedgerService],
 };
 /** Merchant onboarding (the company's state with the provider, fees, terms). */
@@ -42,7 +43,7 @@ const ONBOARDING: ModuleGroup = { imports: [CompaniesModule], controllers: [Onbo
 /** Plans, subscriptions (trial, first month charged, cancel at period end) and the plan limits it registers. */
 const SUBSCRIPTIONS: ModuleGroup = { imports: [CompaniesModule], controllers: [SubscriptionsController], providers: [SubscriptionsService, SubscriptionRenewals], exports: [SubscriptionsService] };
 /** Scheduled work (README "Scheduled work"): subscription renewals and overdue orders, each a service method taking `now`. */
-const SCHEDULE: ModuleGroup = { imports: [], controllers: [], providers: [OverdueOrders, MoneyJobs], exports: [] };
+const SCHEDULE: ModuleGroup = { imports: [], controllers: [], providers: [OverdueOrders, PaymentReconciler, MoneyJobs], exports: [] };
 
 /** Webhooks: outbound (endpoints, signed delivery by the event relay, the delivery log) and the provider's inbound events. */
 const WEBHOOKS: ModuleGroup = { imports: [], controllers: [WebhooksController, InboundWebhooksController], providers: [WebhooksService, WebhookSender, WebhookDeliverySubscriber, InboundWebhooksService], exports: [] };

@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Headers, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpStatus, Post, Query, Res } from '@nestjs/common';
+import { ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Access } from '../../../common/access/access.decorator';
 import { Actor, CurrentActor } from '../../../common/access/actor';
 import { CurrentScope, Scope } from '../../../common/access/scope';
@@ -28,7 +28,26 @@ import {
   PAY_ALL_EXAMPLES,
   PAY_EXAMPLES,
 } from './ledger.dto';
-import { LedgerService, PAYMENT_KINDS } from './ledger.service';
+import { LedgerService, PAYMENT_KINDS, type Answered } from './ledger.service';
+
+/** The response object a handler may set the status of (`@Res({ passthrough: true })`). */
+interface StatusResponse {
+  status(code: number): unknown;
+}
+
+/** 202: the provider did not answer (timeout, unreachable, answer lost); the charge is `pending` and holds the balance until its webhook or the reconciler settles it. */
+function AcceptedPending(type: new () => unknown) {
+  return ApiResponse({
+    status: HttpStatus.ACCEPTED,
+    description: 'The payment provider did not answer in time: the charge is `pending` (it may or may not have been made); it holds the balance, paying again is 409 `PAYMENT_PENDING` until the provider\'s webhook or the reconciler settles it (within minutes). Look at the transaction later.',
+    schema: { type: 'object', required: ['success', 'data'], properties: { success: { type: 'boolean', enum: [true], example: true }, data: { $ref: getSchemaPath(type) } } } as never,
+  });
+}
+
+const answer = <T>(res: StatusResponse, a: Answered<T>): T => {
+  res.status(a.status);
+  return a.body;
+};
 
 /** The provider could not be reached (the Stripe adapter; nothing recorded, retry). */
 const PROVIDER_CODES = { 502: ['PAYMENT_PROVIDER_UNAVAILABLE'] };
@@ -57,7 +76,8 @@ export class CustomerPaymentsController {
 
   @Post('customer/orders/:order/pay')
   @Access('CU')
-  @Idempotent()
+  @Idempotent({ stepped: true })
+  @AcceptedPending(PaymentResultDto)
   @ApiIdParam('order')
   @Endpoint({
     summary: 'Pay (part of) one of my orders by card or from my wallet',
@@ -65,31 +85,33 @@ export class CustomerPaymentsController {
       'Give `instrument_id` or `use_wallet: true`. `amount` defaults to the balance and may not exceed it (409 `AMOUNT_EXCEEDS_BALANCE`; nothing due: 409 `NOTHING_DUE`). ' +
       'The order is locked, then charged once (the provider\'s idempotency key derived from this request\'s `Idempotency-Key`, so that retrying a request that failed with the same key cannot charge twice; without one, from the ledger row). A declined card answers 201 with the `failed` row and `failure_code`; the balance is unchanged. ' +
       'Card payments need the company\'s merchant onboarding (409 `MERCHANT_NOT_READY`) unless the sandbox is configured. ' +
-      'A charge the provider settles later (Stripe `processing`) answers the `pending` row; its webhook settles it, and until then paying the order again is 409 `PAYMENT_PENDING`.',
+      'A charge the provider settles later (Stripe `processing`) answers the `pending` row; its webhook settles it, and until then paying the order again is 409 `PAYMENT_PENDING`. ' +
+      'No transaction or lock is held while the provider is called: the order is locked and a `pending` row reserved, the provider called, then the row settled. When the provider does not answer (timeout, unreachable) the answer is **202** with the `pending` row: it holds the balance (409 `PAYMENT_PENDING` for any other payment of it, with or without a key) until the webhook or the reconciler learns the outcome.',
     type: PaymentResultDto,
     status: 201,
     errors: [404, 409, 422],
     codes: PAY_CODES,
   })
   @BodyExamples(PayOrderDto, PAY_EXAMPLES)
-  pay(@CurrentActor() actor: Actor, @IdParam('order') id: string, @Body() dto: PayOrderDto, @Headers('idempotency-key') key?: string) {
-    return this.ledger.pay(actor, id, dto, key);
+  async pay(@CurrentActor() actor: Actor, @IdParam('order') id: string, @Body() dto: PayOrderDto, @Res({ passthrough: true }) res: StatusResponse, @Headers('idempotency-key') key?: string) {
+    return answer(res, await this.ledger.pay(actor, id, dto, key));
   }
 
   @Post('customer/payments/pay-all-dues')
   @Access('CU')
-  @Idempotent()
+  @Idempotent({ stepped: true })
+  @AcceptedPending(PayAllDuesResultDto)
   @Endpoint({
     summary: 'Pay every order with a balance, oldest due first, in one charge (all or nothing)',
-    description: 'One provider charge (or one wallet debit) for the sum of the balances; one ledger row per order. A declined card answers 201 with `status: failed` and nothing paid; a charge the provider settles later with `status: pending` (rows pending until its webhook; 409 `PAYMENT_PENDING` meanwhile). Nothing due: 409 `NOTHING_DUE`.',
+    description: 'One provider charge (or one wallet debit) for the sum of the balances; one ledger row per order. A declined card answers 201 with `status: failed` and nothing paid; a charge the provider settles later with `status: pending` (rows pending until its webhook; 409 `PAYMENT_PENDING` meanwhile). The provider not answering: 202 with `status: pending` (as for pay). Nothing due: 409 `NOTHING_DUE`.',
     type: PayAllDuesResultDto,
     status: 201,
     errors: [409, 422],
     codes: PAY_CODES,
   })
   @BodyExamples(PayAllDuesDto, PAY_ALL_EXAMPLES)
-  payAll(@CurrentActor() actor: Actor, @Body() dto: PayAllDuesDto, @Headers('idempotency-key') key?: string) {
-    return this.ledger.payAllDues(actor, dto, key);
+  async payAll(@CurrentActor() actor: Actor, @Body() dto: PayAllDuesDto, @Res({ passthrough: true }) res: StatusResponse, @Headers('idempotency-key') key?: string) {
+    return answer(res, await this.ledger.payAllDues(actor, dto, key));
   }
 
   @Get('customer/orders/pending-dues')
@@ -132,11 +154,11 @@ export class CompanyPaymentsController {
   @Idempotent()
   @Endpoint({
     summary: 'Record an offline payment (cash, cheque, bank transfer) against an order',
-    description: '`amount` defaults to the balance and may not exceed it (409 `AMOUNT_EXCEEDS_BALANCE`; nothing due: 409 `NOTHING_DUE`). An order the company does not have is 422 on `order_id`.',
+    description: '`amount` defaults to the balance and may not exceed it (409 `AMOUNT_EXCEEDS_BALANCE`; nothing due: 409 `NOTHING_DUE`); nor the part a card charge still pending at the provider holds (409 `PAYMENT_PENDING`). An order the company does not have is 422 on `order_id`.',
     type: PaymentResultDto,
     status: 201,
     errors: [409, 422],
-    codes: { 409: ['NOTHING_DUE', 'AMOUNT_EXCEEDS_BALANCE'] },
+    codes: { 409: ['NOTHING_DUE', 'AMOUNT_EXCEEDS_BALANCE', 'PAYMENT_PENDING'] },
   })
   received(@CurrentActor() actor: Actor, @Body() dto: PaymentReceivedDto) {
     return this.ledger.paymentReceived(actor, dto);

@@ -69,6 +69,7 @@ export class Wallet extends BaseEntity {
 @Index('idx_payment_transactions_order_created', ['orderId', 'createdAt', 'id'], { where: 'order_id IS NOT NULL' })
 @Index('idx_payment_transactions_wallet_created', ['walletId', 'createdAt', 'id'], { where: 'wallet_id IS NOT NULL' })
 @Index('idx_payment_transactions_provider_ref', ['providerRef'], { where: 'provider_ref IS NOT NULL' })
+@Index('idx_payment_transactions_pending_check', ['nextCheckAt', 'id'], { where: "status = 'pending'" })
 @Check('payment_transactions_kind_check', `kind IN ('charge', 'refund', 'offline_payment', 'fee', 'adjustment', 'wallet_credit', 'wallet_debit')`)
 @Check('payment_transactions_status_check', `status IN ('pending', 'succeeded', 'failed')`)
 @Check('payment_transactions_method_check', `method IN ('instrument', 'wallet', 'cash', 'cheque', 'bank_transfer')`)
@@ -101,4 +102,8 @@ export class PaymentTransaction extends BaseEntity {
   @Column({ type: 'text', nullable: true }) idempotencyKey: string | null;
   @Column({ type: 'text', nullable: true }) description: string | null;
   @Column({ type: 'uuid', nullable: true }) createdBy: string | null;
+  /** A pending row: when the reconciler asks the provider about it next (issue #22). */
+  @Column({ type: 'timestamptz', nullable: true }) nextCheckAt: Date | null;
+  /** A pending row: how often the reconciler has asked. */
+  @Column({ type: 'int', default: 0 }) checkAttempts: number;
 }

@@ -1,13 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { ExcessReason, LedgerText } from './ledger-texts';
 import { createHash, randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, Like } from 'typeorm';
 import type { Actor } from '../../../common/access/actor';
 import { Scope } from '../../../common/access/scope';
 import { findScoped, scopedQuery } from '../../../common/access/tenant-policy';
 import { ApiError } from '../../../common/http/api-error';
 import { Page } from '../../../common/http/envelope';
 import { paginate } from '../../../common/http/pagination';
-import { currentManager, inTransaction } from '../../../common/idempotency/request-transaction';
+import { currentManager, inRequestTransaction, inTransaction } from '../../../common/idempotency/request-transaction';
 import { recordEvents } from '../../../common/outbox/outbox';
 import { todayIn } from '../../../common/dates';
 import { INT4_MAX } from '../../../common/validation/fields';
@@ -15,7 +16,7 @@ import { CustomersService } from '../../customers';
 import { OrderOperations, type OrderBalance } from '../../orders';
 import { MerchantReadiness } from '../onboarding/merchant-readiness';
 import { PlatformFees } from '../onboarding/platform-fees';
-import { PaymentProvider, UnknownInstrumentToken } from '../provider/payment-provider';
+import { PaymentProvider, UnknownInstrumentToken, type ChargeInput, type ChargeResult, type PendingChargeResult, type RefundResult } from '../provider/payment-provider';
 import {
   BuyerDto,
   CustomerDuesQuery,
@@ -37,7 +38,6 @@ import {
   WalletDto,
 } from './ledger.dto';
 import { PaymentBuyer, PaymentInstrument, PaymentTransaction, Wallet, type TransactionKind } from './ledger.entities';
-import { LedgerText } from './ledger-texts';
 
 /** Which ledger rows a list or read shows. */
 export interface TransactionView {
@@ -55,6 +55,37 @@ const PAID_SQL = `SELECT coalesce(sum(CASE WHEN kind IN ('charge', 'offline_paym
 
 type NewRow = Partial<PaymentTransaction> & Pick<PaymentTransaction, 'companyId' | 'customerId' | 'kind' | 'status' | 'amount' | 'currency'>;
 
+/** A service answer with the HTTP status it is to be sent with: 202 while the provider's outcome is not known. */
+export interface Answered<T> {
+  status: 201 | 202;
+  body: T;
+}
+
+/** What the provider said of a charge: `unknown` when it did not answer (timeout, unreachable, answer lost). */
+export interface ProviderOutcome {
+  status: 'succeeded' | 'failed' | 'pending' | 'unknown';
+  reference: string | null;
+  failureCode?: string | null;
+}
+
+/** What a provider-side refund or lost dispute did: recorded in the ledger, and refused (beyond what was refundable; logged). */
+export interface Reversal {
+  recorded: number;
+  refused: number;
+}
+
+/** Why money goes back on an order's lifecycle. */
+export type RefundReason = ExcessReason;
+/** A pending row is first asked about a minute after it was reserved (its call normally settles it before). */
+export const FIRST_CHECK_MS = 60_000;
+const firstCheck = () => new Date(Date.now() + FIRST_CHECK_MS);
+/** The reconciler's backoff after the n-th check: 1, 2, 4, … minutes, at most an hour. */
+export const nextCheck = (now: Date, attempts: number) => new Date(now.getTime() + Math.min(60_000 * 2 ** Math.max(attempts - 1, 0), 3_600_000));
+
+/** A provider failure after which we do not know whether it acted (our 502 PAYMENT_PROVIDER_UNAVAILABLE: unreachable, timeout, its 5xx). */
+export const isUnknownOutcome = (e: unknown): boolean => e instanceof ApiError && e.getStatus() === 502;
+
+const pendingCharge = () => ApiError.conflict('PAYMENT_PENDING', 'A card payment of this order is still being processed by the provider; wait for its outcome.');
 const noneDue = () => ApiError.conflict('NOTHING_DUE', 'Nothing is due on this order.');
 const bodyNotFound = (field: string) => ApiError.validation({ [field]: ['not found'] });
 
@@ -76,6 +107,8 @@ export function chargeKey(actorId: string, requestKey: string | undefined, trans
 
 @Injectable()
 export class LedgerService {
+  private readonly logger = new Logger('Ledger');
+
   constructor(
     private readonly ds: DataSource,
     private readonly provider: PaymentProvider,
@@ -87,17 +120,25 @@ export class LedgerService {
 
   // ------------------------------------------------------------ identities and instruments
 
-  private async buyer(m: EntityManager, actor: Actor, companyId: string, refundTo?: IdentityDto['refund_to']): Promise<PaymentBuyer> {
-    let buyer = await m.findOne(PaymentBuyer, { where: { userId: actor.id } });
+  /**
+   * The caller's buyer identity, created with the provider when there is none: the provider is called
+   * with no transaction open (issue #22), then the row inserted (`ON CONFLICT DO NOTHING`: of two
+   * concurrent first calls one row wins; the other's provider customer stays unused there).
+   */
+  private async buyer(actor: Actor, companyId: string, refundTo?: IdentityDto['refund_to']): Promise<PaymentBuyer> {
+    let buyer = await this.ds.manager.findOne(PaymentBuyer, { where: { userId: actor.id } });
     if (!buyer) {
       const { reference } = await this.provider.createBuyer({ userId: actor.id, email: actor.email, name: actor.name });
-      await m.query(
-        `INSERT INTO payment_buyers (company_id, user_id, provider, provider_ref, refund_to) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING`,
-        [companyId, actor.id, this.provider.name, reference, refundTo ?? 'wallet'],
-      );
-      buyer = await m.findOneOrFail(PaymentBuyer, { where: { userId: actor.id } });
-    } else if (refundTo && buyer.refundTo !== refundTo) {
-      await m.update(PaymentBuyer, { id: buyer.id }, { refundTo });
+      buyer = await this.ds.transaction(async (m) => {
+        await m.query(
+          `INSERT INTO payment_buyers (company_id, user_id, provider, provider_ref, refund_to) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING`,
+          [companyId, actor.id, this.provider.name, reference, refundTo ?? 'wallet'],
+        );
+        return m.findOneOrFail(PaymentBuyer, { where: { userId: actor.id } });
+      });
+    }
+    if (refundTo && buyer.refundTo !== refundTo) {
+      await this.ds.manager.update(PaymentBuyer, { id: buyer.id }, { refundTo });
       buyer.refundTo = refundTo;
     }
     return buyer;
@@ -105,17 +146,18 @@ export class LedgerService {
 
   async identity(actor: Actor, dto: IdentityDto): Promise<BuyerDto> {
     const { companyId } = Scope.of(actor);
-    return BuyerDto.of(await inTransaction(this.ds, (m) => this.buyer(m, actor, companyId, dto.refund_to)));
+    return BuyerDto.of(await this.buyer(actor, companyId, dto.refund_to));
   }
 
+  /** Attaches a card: the provider called with no transaction open, then the instrument row written. */
   async addInstrument(actor: Actor, dto: InstrumentTokenDto): Promise<InstrumentDto> {
     const { companyId } = Scope.of(actor);
-    return inTransaction(this.ds, async (m) => {
-      const buyer = await this.buyer(m, actor, companyId);
-      const card = await this.provider.attachInstrument(dto.token, buyer.providerRef).catch((e: unknown) => {
-        if (e instanceof UnknownInstrumentToken) throw ApiError.unprocessable('INVALID_PAYMENT_TOKEN', 'The payment token is not valid.', { token: ['is not a valid payment token'] });
-        throw e;
-      });
+    const buyer = await this.buyer(actor, companyId);
+    const card = await this.provider.attachInstrument(dto.token, buyer.providerRef).catch((e: unknown) => {
+      if (e instanceof UnknownInstrumentToken) throw ApiError.unprocessable('INVALID_PAYMENT_TOKEN', 'The payment token is not valid.', { token: ['is not a valid payment token'] });
+      throw e;
+    });
+    return this.ds.transaction(async (m) => {
       const row = m.create(PaymentInstrument, { companyId, userId: actor.id, buyerId: buyer.id, provider: this.provider.name, providerRef: card.reference, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear });
       await m.save(row);
       return InstrumentDto.of(row);
@@ -145,7 +187,7 @@ export class LedgerService {
   }
 
   private async insertRow(m: EntityManager, row: NewRow, actorId: string | null): Promise<PaymentTransaction> {
-    const entity = m.create(PaymentTransaction, { orderId: null, walletId: null, instrumentId: null, relatedTransactionId: null, batchId: null, method: null, providerRef: null, failureCode: null, offlineReference: null, idempotencyKey: null, description: null, createdBy: actorId, ...row });
+    const entity = m.create(PaymentTransaction, { orderId: null, walletId: null, instrumentId: null, relatedTransactionId: null, batchId: null, method: null, providerRef: null, failureCode: null, offlineReference: null, idempotencyKey: null, description: null, createdBy: actorId, nextCheckAt: null, checkAttempts: 0, ...row });
     await m.insert(PaymentTransaction, entity);
     const saved = await m.findOneOrFail(PaymentTransaction, { where: { id: entity.id } });
     await this.recordRowEvent(m, saved, actorId);
@@ -194,43 +236,61 @@ export class LedgerService {
   }
 
   /** A customer pays (part of) one order's balance by card or from the wallet. A declined card is answered with the failed row. */
-  async pay(actor: Actor, orderId: string, dto: PayOrderDto, requestKey?: string): Promise<PaymentResultDto> {
+  async pay(actor: Actor, orderId: string, dto: PayOrderDto, requestKey?: string): Promise<Answered<PaymentResultDto>> {
     const scope = Scope.of(actor);
-    return inTransaction(this.ds, async (m) => {
+    const reserved = await inTransaction(this.ds, async (m): Promise<{ done: PaymentResultDto; unknown?: boolean } | { row: PaymentTransaction; call: ChargeInput }> => {
       const order = await this.orders.lockForPayment(m, scope, orderId);
       this.assertOneMethod(dto);
+      if (dto.instrument_id && requestKey) {
+        // The same request again after its first run failed or crashed between its steps: its row, not a second charge.
+        const again = await m.findOne(PaymentTransaction, { where: { companyId: order.companyId, idempotencyKey: chargeKey(actor.id, requestKey, '') } });
+        if (again) return { done: { transaction: TransactionDto.of(again), order: OrderBalanceDto.of(order) }, unknown: again.status === 'pending' && !again.providerRef };
+      }
       if (order.status === 'rejected' || order.balanceAmount <= 0) throw noneDue();
       const amount = dto.amount ?? order.balanceAmount;
       if (amount > order.balanceAmount) throw ApiError.conflict('AMOUNT_EXCEEDS_BALANCE', `The balance is ${order.balanceAmount}; at most that can be paid.`);
       const base = { companyId: order.companyId, customerId: order.customerId, orderId: order.id, amount, currency: order.currency };
-      let row: PaymentTransaction;
       if (dto.use_wallet) {
+        await this.assertNotHeld(m, order, amount);
         const wallet = await this.debitWallet(m, await this.lockWallet(m, order.companyId, order.customerId), amount);
-        row = await this.insertRow(m, { ...base, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', walletId: wallet.id, description: LedgerText.walletPayment(order.number) }, actor.id);
-      } else {
-        const { instrument, buyer } = await this.instrumentOf(m, actor, order.companyId, dto.instrument_id!);
-        const merchantRef = await this.readiness.assertCardReady(m, order.companyId);
-        await this.assertNoPendingCharge(m, [order.id]);
-        const id = randomUUID();
-        const key = chargeKey(actor.id, requestKey, id);
-        const result = await this.provider.chargeAllowingPending({ amount, currency: order.currency, buyerRef: buyer.providerRef, instrumentRef: instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, order.companyId, amount, 'card'), idempotencyKey: key, description: LedgerText.cardCharge(order.number) });
-        row = await this.insertRow(m, { ...base, id, kind: 'charge', status: result.status, method: 'instrument', instrumentId: instrument.id, providerRef: result.reference, failureCode: result.failureCode ?? null, idempotencyKey: key }, actor.id);
+        const row = await this.insertRow(m, { ...base, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', walletId: wallet.id, description: LedgerText.walletPayment(order.number) }, actor.id);
+        return { done: { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(await this.settle(m, order.companyId, order.id)) } };
       }
-      const balance = row.status === 'succeeded' ? await this.settle(m, order.companyId, order.id) : order;
-      return { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(balance) };
+      const { instrument, buyer } = await this.instrumentOf(m, actor, order.companyId, dto.instrument_id!);
+      const merchantRef = await this.readiness.assertCardReady(m, order.companyId);
+      await this.assertNoPendingCharge(m, [order.id]);
+      const id = randomUUID();
+      const key = chargeKey(actor.id, requestKey, id);
+      const row = await this.insertRow(m, { ...base, id, kind: 'charge', status: 'pending', method: 'instrument', instrumentId: instrument.id, idempotencyKey: key, nextCheckAt: firstCheck() }, actor.id);
+      const call = { amount, currency: order.currency, buyerRef: buyer.providerRef, instrumentRef: instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, order.companyId, amount, 'card'), idempotencyKey: key, description: LedgerText.cardCharge(order.number) };
+      return { row, call };
+    });
+    if ('done' in reserved) return { status: reserved.unknown ? 202 : 201, body: reserved.done };
+    const outcome = await this.callProvider(() => this.provider.chargeAllowingPending(reserved.call), [reserved.row]);
+    return inTransaction(this.ds, async (m) => {
+      await this.settlePending(m, [reserved.row], outcome);
+      const row = await m.findOneOrFail(PaymentTransaction, { where: { id: reserved.row.id } });
+      const order = await this.orders.balance(m, Scope.company(row.companyId), row.orderId!);
+      return { status: outcome.status === 'unknown' ? 202 : 201, body: { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(order) } };
     });
   }
 
   /** Every order of the customer with a balance, oldest due first, in ONE charge (or from the wallet): all or nothing. */
-  async payAllDues(actor: Actor, dto: PayAllDuesDto, requestKey?: string): Promise<PayAllDuesResultDto> {
+  async payAllDues(actor: Actor, dto: PayAllDuesDto, requestKey?: string): Promise<Answered<PayAllDuesResultDto>> {
     const scope = Scope.of(actor);
-    return inTransaction(this.ds, async (m) => {
+    const reserved = await inTransaction(this.ds, async (m): Promise<{ done: PayAllDuesResultDto; unknown?: boolean } | { rows: PaymentTransaction[]; call: ChargeInput }> => {
       this.assertOneMethod(dto);
       const card = dto.instrument_id ? await this.instrumentOf(m, actor, scope.companyId, dto.instrument_id) : null;
+      if (card && requestKey) {
+        const again = await m.findOne(PaymentTransaction, { where: { companyId: scope.companyId, idempotencyKey: chargeKey(actor.id, requestKey, '') } });
+        if (again) return { done: await this.batchResult(m, again.batchId ?? again.id), unknown: again.status === 'pending' && !again.providerRef };
+      }
       const dues = await this.orders.lockDues(m, scope.companyId, actor.id);
       if (!dues.length) throw ApiError.conflict('NOTHING_DUE', 'Nothing is due.');
       const total = dues.reduce((s, o) => s + o.balanceAmount, 0);
       if (total > INT4_MAX) throw ApiError.unprocessable('AMOUNT_TOO_LARGE', 'The dues exceed the largest amount one payment can take; pay orders one by one.');
+      // A card charge of one of them still waits for the provider: paying all again could pay it twice.
+      await this.assertNoPendingCharge(m, dues.map((o) => o.id));
       const currency = dues[0].currency;
       const batchId = randomUUID();
       const rows: PaymentTransaction[] = [];
@@ -239,32 +299,105 @@ export class LedgerService {
         for (const [i, o] of dues.entries()) {
           rows.push(await this.insertRow(m, { ...(i === 0 ? { id: batchId } : {}), companyId: o.companyId, customerId: o.customerId, orderId: o.id, amount: o.balanceAmount, currency, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', walletId: wallet.id, batchId, description: LedgerText.allDuesFromWallet(o.number) }, actor.id));
         }
-      } else {
-        const merchantRef = await this.readiness.assertCardReady(m, scope.companyId);
-        await this.assertNoPendingCharge(m, dues.map((o) => o.id));
-        const key = chargeKey(actor.id, requestKey, batchId);
-        const result = await this.provider.chargeAllowingPending({ amount: total, currency, buyerRef: card!.buyer.providerRef, instrumentRef: card!.instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, scope.companyId, total, 'card'), idempotencyKey: key, description: LedgerText.duesCharge(dues.map((o) => o.number)) });
-        const common = { customerId: actor.id, companyId: scope.companyId, currency, method: 'instrument' as const, instrumentId: card!.instrument.id, providerRef: result.reference, batchId, kind: 'charge' as const };
-        if (result.status === 'failed') {
-          rows.push(await this.insertRow(m, { ...common, id: batchId, amount: total, status: 'failed', failureCode: result.failureCode ?? null, idempotencyKey: key, description: LedgerText.duesCharge(dues.map((o) => o.number)) }, actor.id));
-          return { status: 'failed', amount: total, failure_code: result.failureCode ?? null, transactions: rows.map(TransactionDto.of), orders: dues.map(OrderBalanceDto.of) };
-        }
-        for (const [i, o] of dues.entries()) {
-          rows.push(await this.insertRow(m, { ...common, ...(i === 0 ? { id: batchId } : {}), orderId: o.id, amount: o.balanceAmount, status: result.status, idempotencyKey: i === 0 ? key : `${key}:${i}` }, actor.id));
-        }
-        // A charge the provider settles later (Stripe `processing`): the rows stay pending until its webhook.
-        if (result.status === 'pending') return { status: 'pending', amount: total, failure_code: null, transactions: rows.map(TransactionDto.of), orders: dues.map(OrderBalanceDto.of) };
+        const after: OrderBalance[] = [];
+        for (const o of dues) after.push(await this.settle(m, o.companyId, o.id));
+        return { done: { status: 'succeeded', amount: total, failure_code: null, transactions: rows.map(TransactionDto.of), orders: after.map(OrderBalanceDto.of) } };
       }
-      const after: OrderBalance[] = [];
-      for (const o of dues) after.push(await this.settle(m, o.companyId, o.id));
-      return { status: 'succeeded', amount: total, failure_code: null, transactions: rows.map(TransactionDto.of), orders: after.map(OrderBalanceDto.of) };
+      const merchantRef = await this.readiness.assertCardReady(m, scope.companyId);
+      const key = chargeKey(actor.id, requestKey, batchId);
+      const common = { customerId: actor.id, companyId: scope.companyId, currency, method: 'instrument' as const, instrumentId: card!.instrument.id, batchId, kind: 'charge' as const, status: 'pending' as const, nextCheckAt: firstCheck() };
+      for (const [i, o] of dues.entries()) {
+        rows.push(await this.insertRow(m, { ...common, ...(i === 0 ? { id: batchId } : {}), orderId: o.id, amount: o.balanceAmount, idempotencyKey: i === 0 ? key : `${key}:${i}`, description: LedgerText.duesCharge(dues.map((d) => d.number)) }, actor.id));
+      }
+      const call = { amount: total, currency, buyerRef: card!.buyer.providerRef, instrumentRef: card!.instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(m, scope.companyId, total, 'card'), idempotencyKey: key, description: LedgerText.duesCharge(dues.map((d) => d.number)) };
+      return { rows, call };
     });
+    if ('done' in reserved) return { status: reserved.unknown ? 202 : 201, body: reserved.done };
+    const outcome = await this.callProvider(() => this.provider.chargeAllowingPending(reserved.call), reserved.rows);
+    return inTransaction(this.ds, async (m) => {
+      await this.settlePending(m, reserved.rows, outcome);
+      return { status: outcome.status === 'unknown' ? 202 : 201, body: await this.batchResult(m, reserved.rows[0].batchId!) };
+    });
+  }
+
+  /** A pay-all-dues answer from its rows as they are now. */
+  private async batchResult(m: EntityManager, batchId: string): Promise<PayAllDuesResultDto> {
+    const rows = await m.find(PaymentTransaction, { where: { batchId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const status = rows[0]?.status ?? 'pending';
+    const orders: OrderBalance[] = [];
+    for (const r of rows) if (r.orderId) orders.push(await this.orders.balance(m, Scope.company(r.companyId), r.orderId));
+    return { status, amount: rows.reduce((s, r) => s + r.amount, 0), failure_code: rows[0]?.failureCode ?? null, transactions: rows.map(TransactionDto.of), orders: orders.map(OrderBalanceDto.of) };
+  }
+
+  /**
+   * Calls the provider for reserved (committed, pending) rows, with no transaction open. Its failures of
+   * its own (unreachable, timeout, 5xx: 502 `PAYMENT_PROVIDER_UNAVAILABLE`) leave the outcome unknown: the
+   * rows stay pending for the provider's webhook or the reconciler. Any other error (the provider refused
+   * the request itself) fails the rows and is rethrown.
+   */
+  private async callProvider(call: () => Promise<ChargeResult | PendingChargeResult>, rows: PaymentTransaction[]): Promise<ProviderOutcome> {
+    if (inRequestTransaction(this.ds)) throw new Error('A payment provider call inside a request transaction: use @Idempotent({ stepped: true }) on the route.');
+    try {
+      const r = await call();
+      return { status: r.status, reference: r.reference, failureCode: r.failureCode ?? null };
+    } catch (e) {
+      if (isUnknownOutcome(e)) {
+        this.logger.warn({ msg: 'payment provider outcome unknown: the charge stays pending', transaction_ids: rows.map((r) => r.id), error: e instanceof Error ? e.message : String(e) });
+        return { status: 'unknown', reference: null, failureCode: null };
+      }
+      await inTransaction(this.ds, (m) => this.settlePending(m, rows, { status: 'failed', reference: null, failureCode: 'provider_error' }));
+      throw e;
+    }
+  }
+
+  /**
+   * Settles pending charge rows with the provider's word, exactly once: their orders locked first (the
+   * order every ledger path locks in), then the rows still pending (`FOR UPDATE`); each takes the status,
+   * the provider's reference and failure code, its event is recorded, and the orders' paid amounts are
+   * derived again. `pending` (the provider settles later) only keeps the reference; `unknown` changes
+   * nothing. Returns the rows settled (0: already settled by the other path — webhook, reconciler, pay).
+   */
+  async settlePending(m: EntityManager, rows: Pick<PaymentTransaction, 'id' | 'companyId' | 'orderId'>[], outcome: ProviderOutcome): Promise<number> {
+    if (!rows.length || outcome.status === 'unknown') return 0;
+    if (outcome.status === 'pending') {
+      if (outcome.reference) await m.query(`UPDATE payment_transactions SET provider_ref = coalesce(provider_ref, $2), updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'pending'`, [rows.map((r) => r.id), outcome.reference]);
+      return 0;
+    }
+    const orderIds = [...new Set(rows.map((r) => r.orderId).filter((id): id is string => !!id))].sort();
+    for (const orderId of orderIds) await this.orders.lockForPayment(m, Scope.company(rows[0].companyId), orderId);
+    const locked = await m
+      .createQueryBuilder(PaymentTransaction, 't')
+      .where(`t.id IN (:...ids) AND t.status = 'pending'`, { ids: rows.map((r) => r.id) })
+      .orderBy('t.id')
+      .setLock('pessimistic_write')
+      .getMany();
+    for (const row of locked) {
+      await m.update(PaymentTransaction, { id: row.id }, { status: outcome.status, providerRef: outcome.reference ?? row.providerRef, failureCode: outcome.status === 'failed' ? (outcome.failureCode ?? 'provider_declined') : null, nextCheckAt: null });
+      await this.recordRowEvent(m, await m.findOneOrFail(PaymentTransaction, { where: { id: row.id } }), null);
+    }
+    if (outcome.status === 'succeeded') {
+      for (const orderId of [...new Set(locked.map((r) => r.orderId).filter((id): id is string => !!id))].sort()) {
+        const b = await this.settle(m, locked[0].companyId, orderId);
+        // Settled late (webhook, reconciler) on an order rejected, cancelled or repriced meanwhile: what it now bills less goes back at once.
+        const row = locked.find((r) => r.orderId === orderId)!;
+        if (b.status === 'rejected' || b.paidAmount > Math.max(b.totalAmount, 0)) {
+          await this.refundExcess(m, `settled:${row.id}`, b.companyId, orderId, b.status === 'rejected' ? 'rejected' : b.status === 'cancelled' ? 'cancelled' : 'repriced');
+        }
+      }
+    }
+    return locked.length;
   }
 
   /** 409 PAYMENT_PENDING while a card charge of one of these (locked) orders waits for the provider: paying again could pay twice. */
   private async assertNoPendingCharge(m: EntityManager, orderIds: string[]): Promise<void> {
     const pending = await m.exists(PaymentTransaction, { where: { orderId: In(orderIds), kind: 'charge', status: 'pending' } });
-    if (pending) throw ApiError.conflict('PAYMENT_PENDING', 'A card payment of this order is still being processed by the provider; wait for its outcome.');
+    if (pending) throw pendingCharge();
+  }
+
+  /** The amount pending card charges hold against the (locked) order's balance: a wallet or offline payment may take only the rest. */
+  private async assertNotHeld(m: EntityManager, order: OrderBalance, amount: number): Promise<void> {
+    const [{ held }] = await m.query<{ held: string }[]>(`SELECT coalesce(sum(amount), 0)::text AS held FROM payment_transactions WHERE order_id = $1 AND kind = 'charge' AND status = 'pending'`, [order.id]);
+    if (Number(held) > 0 && amount > order.balanceAmount - Number(held)) throw pendingCharge();
   }
 
   /** The company records an offline payment (cash, cheque, bank transfer) against an order. */
@@ -277,45 +410,44 @@ export class LedgerService {
       if (order.status === 'rejected' || order.balanceAmount <= 0) throw noneDue();
       const amount = dto.amount ?? order.balanceAmount;
       if (amount > order.balanceAmount) throw ApiError.conflict('AMOUNT_EXCEEDS_BALANCE', `The balance is ${order.balanceAmount}; at most that can be recorded.`);
+      await this.assertNotHeld(m, order, amount);
       const row = await this.insertRow(m, { companyId: order.companyId, customerId: order.customerId, orderId: order.id, amount, currency: order.currency, kind: 'offline_payment', status: 'succeeded', method: dto.method, offlineReference: dto.reference, description: LedgerText.offlinePayment(order.number, dto.method, dto.reference, dto.note) }, actor.id);
       return { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(await this.settle(m, order.companyId, order.id)) };
     });
   }
 
-  // ------------------------------------------------------------ refunds (event subscribers)
+  // ------------------------------------------------------------ the provider's word (webhooks, reconciler)
 
   /**
-   * Gives back what was paid above the order's total: a cancelled order (refunded to the wallet, or to
-   * the cards that paid when the customer chose so; the cancellation fee is kept) or a final bill below
-   * what was paid (to the wallet). Keys derive from the event id, so a redelivery changes nothing.
+   * The provider's word on a charge (inbound webhook `charge.succeeded` / `charge.failed`: Stripe's
+   * `payment_intent.*`): the pending charge rows with this provider reference, or with our key (the
+   * charge's `metadata.idempotency_key`: an answer lost before we learnt the reference), with the other
+   * rows of the same pay-all-dues batch, are settled once (`settlePending`). Returns the rows changed
+   * (0 when none is pending: already settled, or not ours).
    */
-  /**
-   * The provider's word on a charge it reported as pending (inbound webhook `charge.succeeded` /
-   * `charge.failed`): the pending charge row with this provider reference, locked, takes the status, and
-   * its order's paid amount is derived again in the same transaction. Returns the rows changed (0 when
-   * no pending charge has this reference: already settled, or unknown).
-   */
-  async applyProviderCharge(m: EntityManager, providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null): Promise<number> {
-    const rows = await m
-      .createQueryBuilder(PaymentTransaction, 't')
-      .where(`t.providerRef = :providerRef AND t.status = 'pending' AND t.kind = 'charge'`, { providerRef })
-      .orderBy('t.id')
-      .setLock('pessimistic_write')
-      .getMany();
-    for (const row of rows) {
-      await m.update(PaymentTransaction, { id: row.id }, { status, failureCode: status === 'failed' ? (failureCode ?? 'provider_declined') : null });
-      const saved = await m.findOneOrFail(PaymentTransaction, { where: { id: row.id } });
-      await this.recordRowEvent(m, saved, null);
-      if (saved.orderId && status === 'succeeded') await this.settle(m, saved.companyId, saved.orderId);
+  async applyProviderCharge(m: EntityManager, providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null, key: string | null = null): Promise<number> {
+    const found = await m.query<{ id: string; company_id: string; order_id: string | null; batch_id: string | null }[]>(
+      `SELECT id, company_id, order_id, batch_id FROM payment_transactions
+        WHERE kind = 'charge' AND status = 'pending' AND (provider_ref = $1 OR ($2::text IS NOT NULL AND idempotency_key = $2))`,
+      [providerRef, key],
+    );
+    const batches = [...new Set(found.map((r) => r.batch_id).filter((b): b is string => !!b))];
+    const rows = batches.length
+      ? await m.query<typeof found>(`SELECT id, company_id, order_id, batch_id FROM payment_transactions WHERE kind = 'charge' AND status = 'pending' AND (id = ANY($1::uuid[]) OR batch_id = ANY($2::uuid[]))`, [found.map((r) => r.id), batches])
+      : found;
+    let n = 0;
+    for (const companyId of new Set(rows.map((r) => r.company_id))) {
+      const mine = rows.filter((r) => r.company_id === companyId).map((r) => ({ id: r.id, companyId, orderId: r.order_id }));
+      n += await this.settlePending(m, mine, { status, reference: providerRef, failureCode });
     }
-    return rows.length;
+    return n;
   }
 
-  /** The succeeded charges of an order (or with a provider reference), newest first, with what was refunded of each. */
+  /** The succeeded charges of an order (or with a provider reference), newest first, with what was refunded of each (pending refunds included: that money is on its way back). */
   private succeededCharges(m: EntityManager, by: 'order_id' | 'provider_ref', value: string) {
     return m.query<{ id: string; company_id: string; customer_id: string; order_id: string | null; amount: number; currency: string; provider_ref: string; instrument_id: string | null; refunded: string }[]>(
       `SELECT c.id, c.company_id, c.customer_id, c.order_id, c.amount, c.currency, c.provider_ref, c.instrument_id,
-              (SELECT coalesce(sum(r.amount), 0) FROM payment_transactions r WHERE r.related_transaction_id = c.id AND r.kind = 'refund' AND r.status = 'succeeded')::text AS refunded
+              (SELECT coalesce(sum(r.amount), 0) FROM payment_transactions r WHERE r.related_transaction_id = c.id AND r.kind = 'refund' AND r.status IN ('succeeded', 'pending'))::text AS refunded
          FROM payment_transactions c WHERE c.${by} = $1 AND c.kind = 'charge' AND c.status = 'succeeded' ORDER BY c.created_at DESC, c.id DESC`,
       [value],
     );
@@ -323,32 +455,85 @@ export class LedgerService {
 
   /**
    * The provider's word that a charge was refunded (inbound webhook, Stripe `charge.refunded`): `refundedTotal`
-   * is all the provider has refunded of the charge with this reference. What the ledger does not know yet
-   * (a refund made at the provider, e.g. in its dashboard) is recorded as succeeded refund rows against the
-   * charge's rows (newest first), keyed by the event, and their orders' paid amounts derived again. The
-   * orders are locked first, so a refund this service is making (refundExcess holds the order lock while it
-   * calls the provider) is counted once. Returns the amount recorded (0: the ledger already knew).
+   * is all the provider has refunded of the charge with this reference; what the ledger does not know yet
+   * (a refund made at the provider, e.g. in its dashboard) is applied by `applyProviderReversal`.
    */
-  async applyProviderRefund(m: EntityManager, eventId: string, providerRef: string, refundedTotal: number, refundRef: string): Promise<number> {
+  async applyProviderRefund(m: EntityManager, eventId: string, providerRef: string, refundedTotal: number, refundRef: string): Promise<Reversal> {
+    const numbers = await this.lockChargeOrders(m, providerRef);
+    if (!numbers) return { recorded: 0, refused: 0 };
+    const charges = await this.succeededCharges(m, 'provider_ref', providerRef);
+    const known = charges.reduce((sum, c) => sum + Number(c.refunded), 0);
+    return this.applyProviderReversal(m, eventId, charges, refundedTotal - known, refundRef, numbers, LedgerText.providerRefund);
+  }
+
+  /**
+   * A dispute the provider closed as lost (Stripe `charge.dispute.closed`, status `lost`): the disputed
+   * amount left the company through the card network, so it is recorded like a provider refund of the
+   * charge (keyed by the dispute, so a second event of the same dispute changes nothing).
+   */
+  async applyLostDispute(m: EntityManager, disputeId: string, providerRef: string, amount: number): Promise<Reversal> {
+    const numbers = await this.lockChargeOrders(m, providerRef);
+    if (!numbers) return { recorded: 0, refused: 0 };
+    const done = await m.exists(PaymentTransaction, { where: { idempotencyKey: Like(`dispute:${disputeId}:%`) } });
+    if (done) return { recorded: 0, refused: 0 };
+    return this.applyProviderReversal(m, disputeId, await this.succeededCharges(m, 'provider_ref', providerRef), amount, disputeId, numbers, LedgerText.disputeLost, 'dispute');
+  }
+
+  /** Locks the orders of the succeeded charge rows with this reference (orders first, as everywhere); false when there are none. */
+  private async lockChargeOrders(m: EntityManager, providerRef: string): Promise<Map<string, number> | null> {
     const found = await m.find(PaymentTransaction, { where: { providerRef, kind: 'charge', status: 'succeeded' }, select: { id: true, companyId: true, orderId: true } });
     const orderIds = [...new Set(found.map((c) => c.orderId).filter((id): id is string => !!id))].sort();
     const numbers = new Map<string, number>();
     for (const orderId of orderIds) numbers.set(orderId, (await this.orders.lockForPayment(m, Scope.company(found[0].companyId), orderId)).number);
-    const charges = await this.succeededCharges(m, 'provider_ref', providerRef);
-    const known = charges.reduce((sum, c) => sum + Number(c.refunded), 0);
-    let missing = refundedTotal - known;
-    if (missing <= 0) return 0;
+    return found.length > 0 ? numbers : null;
+  }
+
+  /**
+   * Money the provider gave back on a charge without us (a refund in its dashboard, a lost dispute),
+   * `missing` of it not yet in the ledger. For each of the charge's rows (newest first), at most what is
+   * left of it: what the order still counts as paid is recorded as a `refund`. Beyond that, the order's
+   * money was already returned through the wallet (a cancellation's automatic credit): the customer
+   * now has it twice, so the wallet credit is taken back (`wallet_debit` on the order, as far as the
+   * wallet holds it) and the refund recorded with it — the order's paid amount does not move. What is
+   * left after that is refused: not recorded (it would make the order's paid amount negative or be
+   * recorded twice) and logged at error level for a person to settle. Keys derive from the event.
+   */
+  private async applyProviderReversal(m: EntityManager, eventId: string, charges: Awaited<ReturnType<LedgerService['succeededCharges']>>, missing: number, refundRef: string, numbers: Map<string, number>, describe: (n: number | undefined) => string, prefix = 'refund'): Promise<Reversal> {
     let recorded = 0;
+    let refused = 0;
     for (const c of charges) {
+      if (missing <= 0) break;
       const part = Math.min(missing, c.amount - Number(c.refunded));
       if (part <= 0) continue;
-      await this.insertRow(m, { companyId: c.company_id, customerId: c.customer_id, orderId: c.order_id, amount: part, currency: c.currency, kind: 'refund', status: 'succeeded', method: 'instrument', instrumentId: c.instrument_id, relatedTransactionId: c.id, providerRef: refundRef, idempotencyKey: `refund:${eventId}:${c.id}`, description: LedgerText.providerRefund(c.order_id ? numbers.get(c.order_id) : undefined) }, null);
-      if (c.order_id) await this.settle(m, c.company_id, c.order_id);
       missing -= part;
-      recorded += part;
-      if (missing <= 0) break;
+      let direct = part;
+      let fromWallet = 0;
+      if (c.order_id) {
+        const [{ paid }] = await m.query<{ paid: string }[]>(PAID_SQL, [c.order_id]);
+        direct = Math.min(part, Math.max(Number(paid), 0));
+        const wallet = part > direct ? await this.lockWallet(m, c.company_id, c.customer_id) : null;
+        fromWallet = Math.min(part - direct, wallet?.balance ?? 0);
+        if (fromWallet > 0) {
+          await this.debitWallet(m, wallet, fromWallet);
+          await this.insertRow(m, { companyId: c.company_id, customerId: c.customer_id, orderId: c.order_id, walletId: wallet!.id, amount: fromWallet, currency: c.currency, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', relatedTransactionId: c.id, idempotencyKey: `${prefix}:${eventId}:${c.id}:wallet`, description: LedgerText.walletCreditTakenBack(c.order_id ? numbers.get(c.order_id) : undefined) }, null);
+        }
+      }
+      const amount = direct + fromWallet;
+      if (amount > 0) {
+        await this.insertRow(m, { companyId: c.company_id, customerId: c.customer_id, orderId: c.order_id, amount, currency: c.currency, kind: 'refund', status: 'succeeded', method: 'instrument', instrumentId: c.instrument_id, relatedTransactionId: c.id, providerRef: refundRef, idempotencyKey: `${prefix}:${eventId}:${c.id}`, description: describe(c.order_id ? numbers.get(c.order_id) : undefined) }, null);
+        if (c.order_id) await this.settle(m, c.company_id, c.order_id);
+        recorded += amount;
+      }
+      if (part > amount) {
+        refused += part - amount;
+        this.logger.error({ msg: 'provider refund beyond what is refundable: not recorded', event_id: eventId, charge_id: c.id, order_id: c.order_id, refused_amount: part - amount });
+      }
     }
-    return recorded;
+    if (missing > 0) {
+      refused += missing;
+      this.logger.error({ msg: 'provider refund beyond the charge: not recorded', event_id: eventId, refused_amount: missing });
+    }
+    return { recorded, refused };
   }
 
   /**
@@ -360,9 +545,8 @@ export class LedgerService {
    */
   async applyRefundFailure(m: EntityManager, eventId: string, refundRef: string, failureCode: string | null): Promise<number> {
     const found = await m.find(PaymentTransaction, { where: { providerRef: refundRef, kind: 'refund', status: 'succeeded' }, order: { id: 'ASC' } });
-    const numbers = new Map<string, number>();
     for (const orderId of [...new Set(found.map((r) => r.orderId).filter((id): id is string => !!id))].sort()) {
-      numbers.set(orderId, (await this.orders.lockForPayment(m, Scope.company(found[0].companyId), orderId)).number);
+      await this.orders.lockForPayment(m, Scope.company(found[0].companyId), orderId);
     }
     const rows = await m
       .createQueryBuilder(PaymentTransaction, 't')
@@ -371,43 +555,127 @@ export class LedgerService {
       .setLock('pessimistic_write')
       .getMany();
     let credited = 0;
-    for (const row of rows) {
-      await m.update(PaymentTransaction, { id: row.id }, { status: 'failed', failureCode: failureCode ?? 'refund_failed' });
-      await this.recordRowEvent(m, await m.findOneOrFail(PaymentTransaction, { where: { id: row.id } }), null);
-      const walletId = await this.creditWallet(m, row.companyId, row.customerId, row.currency, row.amount);
-      await this.insertRow(m, { companyId: row.companyId, customerId: row.customerId, orderId: row.orderId, walletId, amount: row.amount, currency: row.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', relatedTransactionId: row.id, idempotencyKey: `refund-failed:${eventId}:${row.id}`, description: LedgerText.refundFailed(row.orderId ? numbers.get(row.orderId) : undefined) }, null);
-      if (row.orderId) await this.settle(m, row.companyId, row.orderId, true);
-      credited += row.amount;
-    }
+    for (const row of rows) credited += await this.failRefund(m, row, failureCode ?? 'refund_failed', `refund-failed:${eventId}:${row.id}`);
     return credited;
   }
 
-  async refundExcess(m: EntityManager, eventId: string, companyId: string, orderId: string, reason: 'cancelled' | 'completed' | 'waived'): Promise<void> {
+  /** A refund row the provider refused: failed, its amount credited to the wallet instead (keyed `walletKey`), the order's paid amount derived again. */
+  private async failRefund(m: EntityManager, row: PaymentTransaction, failureCode: string, walletKey: string): Promise<number> {
+    await m.update(PaymentTransaction, { id: row.id }, { status: 'failed', failureCode, nextCheckAt: null });
+    await this.recordRowEvent(m, await m.findOneOrFail(PaymentTransaction, { where: { id: row.id } }), null);
+    const walletId = await this.creditWallet(m, row.companyId, row.customerId, row.currency, row.amount);
+    // The order is locked by the caller; its number names it in the text.
+    const number = row.orderId ? (await this.orders.balance(m, Scope.company(row.companyId), row.orderId)).number : undefined;
+    await this.insertRow(m, { companyId: row.companyId, customerId: row.customerId, orderId: row.orderId, walletId, amount: row.amount, currency: row.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', relatedTransactionId: row.id, idempotencyKey: walletKey, description: LedgerText.refundFailed(number) }, null);
+    if (row.orderId) await this.settleAfterRefund(m, row.companyId, row.orderId);
+    return row.amount;
+  }
+
+  /** The paid amount derived again after money went back: `refunded` status when the order was cancelled or rejected. */
+  private async settleAfterRefund(m: EntityManager, companyId: string, orderId: string): Promise<OrderBalance> {
+    const order = await this.orders.balance(m, Scope.company(companyId), orderId);
+    return this.settle(m, companyId, orderId, order.status === 'cancelled' || order.status === 'rejected');
+  }
+
+  // ------------------------------------------------------------ money back on the order's lifecycle (event subscribers)
+
+  /**
+   * Gives back what was paid above what the order now bills, at the moment it arises (issue #22):
+   * cancellation (the fee is kept), rejection (nothing is billed), repricing below what was paid (order
+   * update, approved change request, a fee voided or waived) and the final bill. Runs in the relay's
+   * delivery transaction (the order locked): to the wallet by default, or back to the cards that paid
+   * (newest charge first, the rest to the wallet) when the customer chose `refund_to: instrument`. A card
+   * refund is only RESERVED here (a `pending` refund row counted at once, so a second event cannot give
+   * the same money back again); `executeRefunds` calls the provider after the commit. Keys derive from the
+   * event id, so a redelivery changes nothing. Returns the pending refund rows to execute.
+   */
+  async refundExcess(m: EntityManager, eventId: string, companyId: string, orderId: string, reason: RefundReason): Promise<string[]> {
     const order = await this.orders.lockForPayment(m, Scope.company(companyId), orderId);
-    const excess = order.paidAmount - Math.max(order.totalAmount, 0);
-    if (excess <= 0) return;
-    const done = await m.count(PaymentTransaction, { where: { companyId, idempotencyKey: In([`refund:${eventId}`, `refund:${eventId}:wallet`]) } });
-    if (done) return;
+    const billed = order.status === 'rejected' ? 0 : Math.max(order.totalAmount, 0);
+    const [{ pending }] = await m.query<{ pending: string }[]>(`SELECT coalesce(sum(amount), 0)::text AS pending FROM payment_transactions WHERE order_id = $1 AND kind = 'refund' AND status = 'pending'`, [orderId]);
+    const excess = order.paidAmount - Number(pending) - billed;
+    if (excess <= 0) return [];
+    const done = await m.exists(PaymentTransaction, { where: { companyId, idempotencyKey: Like(`refund:${eventId}%`) } });
+    if (done) return [];
     let left = excess;
+    const reserved: string[] = [];
     const buyer = await m.findOne(PaymentBuyer, { where: { userId: order.customerId } });
-    if (reason === 'cancelled' && buyer?.refundTo === 'instrument') {
+    const toCard = LedgerText.excessReturned(reason, order.number, 'card');
+    const toWallet = LedgerText.excessReturned(reason, order.number, 'wallet');
+    if (buyer?.refundTo === 'instrument') {
       const charges = await this.succeededCharges(m, 'order_id', orderId);
       for (const c of charges) {
         const part = Math.min(left, c.amount - Number(c.refunded));
         if (part <= 0) continue;
-        const id = randomUUID();
         const key = `refund:${eventId}${charges.length > 1 ? `:${c.id}` : ''}`;
-        const result = await this.provider.refund({ chargeRef: c.provider_ref, amount: part, idempotencyKey: key });
-        await this.insertRow(m, { id, companyId, customerId: order.customerId, orderId, amount: part, currency: order.currency, kind: 'refund', status: result.status, method: 'instrument', instrumentId: c.instrument_id, relatedTransactionId: c.id, providerRef: result.reference, failureCode: result.failureCode ?? null, idempotencyKey: key, description: LedgerText.cancelledRefundToCard(order.number) }, null);
-        if (result.status === 'succeeded') left -= part;
+        const row = await this.insertRow(m, { companyId, customerId: order.customerId, orderId, amount: part, currency: order.currency, kind: 'refund', status: 'pending', method: 'instrument', instrumentId: c.instrument_id, relatedTransactionId: c.id, idempotencyKey: key, description: toCard, nextCheckAt: new Date() }, null);
+        reserved.push(row.id);
+        left -= part;
         if (left <= 0) break;
       }
     }
     if (left > 0) {
       const walletId = await this.creditWallet(m, companyId, order.customerId, order.currency, left);
-      await this.insertRow(m, { companyId, customerId: order.customerId, orderId, walletId, amount: left, currency: order.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', idempotencyKey: `refund:${eventId}:wallet`, description: reason === 'cancelled' ? LedgerText.cancelledRefundToWallet(order.number) : reason === 'waived' ? LedgerText.waivedFee(order.number) : LedgerText.overpayment(order.number) }, null);
+      await this.insertRow(m, { companyId, customerId: order.customerId, orderId, walletId, amount: left, currency: order.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', idempotencyKey: `refund:${eventId}:wallet`, description: toWallet }, null);
+      await this.settleAfterRefund(m, companyId, orderId);
     }
-    await this.settle(m, companyId, orderId, reason === 'cancelled');
+    return reserved;
+  }
+
+  /**
+   * Calls the provider for pending refund rows (these ids, or every one whose check time has come, up
+   * to `limit`), each claimed in a short transaction (`FOR UPDATE SKIP LOCKED`, its next check pushed
+   * back as a lease), called with no transaction open (same key: the provider refunds once), then settled
+   * in another: succeeded → the order's paid amount goes down; refused → failed, credited to the wallet;
+   * the provider unreachable → still pending, retried by the reconciler with backoff.
+   */
+  async executeRefunds(now: Date, ids?: string[], limit = 50): Promise<{ succeeded: number; failed: number; unknown: number }> {
+    const summary = { succeeded: 0, failed: 0, unknown: 0 };
+    for (let i = 0; i < limit; i++) {
+      const claimed = await this.ds.transaction(async (m) => {
+        const [row] = await m.query<{ id: string }[]>(
+          `SELECT id FROM payment_transactions WHERE kind = 'refund' AND status = 'pending' AND ${ids ? 'id = ANY($1::uuid[])' : 'next_check_at <= $1'}
+            ORDER BY next_check_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+          [ids ?? now],
+        );
+        if (!row) return null;
+        await m.query(`UPDATE payment_transactions SET check_attempts = check_attempts + 1, next_check_at = $2 WHERE id = $1`, [row.id, nextCheck(now, 1)]);
+        const refund = await m.findOneOrFail(PaymentTransaction, { where: { id: row.id } });
+        const charge = await m.findOneOrFail(PaymentTransaction, { where: { id: refund.relatedTransactionId! } });
+        return { refund, chargeRef: charge.providerRef! };
+      });
+      if (!claimed) break;
+      const { refund } = claimed;
+      if (ids) ids = ids.filter((id) => id !== refund.id);
+      let result: RefundResult | null = null;
+      try {
+        result = await this.provider.refund({ chargeRef: claimed.chargeRef, amount: refund.amount, idempotencyKey: refund.idempotencyKey! });
+      } catch (e) {
+        if (!isUnknownOutcome(e)) result = { status: 'failed', reference: `refund_error:${refund.idempotencyKey}`, failureCode: 'provider_error' };
+        this.logger.warn({ msg: 'refund call failed', transaction_id: refund.id, error: e instanceof Error ? e.message : String(e) });
+      }
+      if (!result) {
+        await this.ds.query(`UPDATE payment_transactions SET next_check_at = $2 WHERE id = $1 AND status = 'pending'`, [refund.id, nextCheck(now, refund.checkAttempts + 1)]);
+        summary.unknown++;
+        continue;
+      }
+      const r = result;
+      await this.ds.transaction(async (m) => {
+        if (refund.orderId) await this.orders.lockForPayment(m, Scope.company(refund.companyId), refund.orderId);
+        const row = await m.createQueryBuilder(PaymentTransaction, 't').where(`t.id = :id AND t.status = 'pending'`, { id: refund.id }).setLock('pessimistic_write').getOne();
+        if (!row) return;
+        await m.update(PaymentTransaction, { id: row.id }, { providerRef: r.reference });
+        if (r.status === 'failed') {
+          await this.failRefund(m, { ...row, providerRef: r.reference }, r.failureCode ?? 'refund_refused', `refund-failed:${row.id}`);
+          return;
+        }
+        await m.update(PaymentTransaction, { id: row.id }, { status: 'succeeded', nextCheckAt: null });
+        await this.recordRowEvent(m, await m.findOneOrFail(PaymentTransaction, { where: { id: row.id } }), null);
+        if (row.orderId) await this.settleAfterRefund(m, row.companyId, row.orderId);
+      });
+      summary[r.status]++;
+    }
+    return summary;
   }
 
   // ------------------------------------------------------------ reading

@@ -6,7 +6,7 @@ import { ApiError } from '../../../common/http/api-error';
 import type { MerchantStateReason } from '../../../common/outbox/event-catalogue';
 import { recordEvents } from '../../../common/outbox/outbox';
 import { isUniqueViolation } from '../../../database/pg-errors';
-import { PaymentProvider } from '../provider/payment-provider';
+import { PaymentProvider, type MerchantCreated, type MerchantStatus } from '../provider/payment-provider';
 import { MerchantAccount, MerchantTermsAcceptance, type MerchantState, type PayoutSchedule } from './merchant-account.entity';
 import { MerchantReadiness } from './merchant-readiness';
 import { AcceptTermsDto, CancelOnboardingDto, FeeDetailsDto, FeeQuoteDto, FeeQuoteInputDto, MerchantOnboardingDto, TermsAcceptanceDto, TermsDto, UpdatePayoutScheduleDto } from './onboarding.dto';
@@ -20,6 +20,17 @@ export interface ClientInfo {
 }
 
 const DEFAULT_PAYOUT: PayoutSchedule = 'weekly';
+
+/** A provider call planned under the account's lock, made with none held; `run` answers how to apply its answer (false: the account moved meanwhile). */
+interface ProviderStep {
+  run(): Promise<(m: EntityManager, a: MerchantAccount) => Promise<boolean>>;
+}
+const providerStep = <T>(call: () => Promise<T>, apply: (m: EntityManager, a: MerchantAccount, answer: T) => Promise<boolean>): ProviderStep => ({
+  run: async () => {
+    const answer = await call();
+    return (m, a) => apply(m, a, answer);
+  },
+});
 const LIVE_ACCEPTANCE = 'uq_merchant_terms_acceptances_live';
 
 const termsNotAccepted = () =>
@@ -64,12 +75,79 @@ export class OnboardingService {
    */
   async start(actor: Actor): Promise<MerchantOnboardingDto> {
     const companyId = Scope.of(actor).companyId;
-    return this.ds.transaction(async (m) => {
-      const a = await this.lockAccount(m, companyId);
-      if (a.state === 'pending' && a.providerReference) await this.refreshLink(m, a);
-      else await this.ensureStarted(m, a, actor);
-      return this.view(m, companyId);
+    return this.stepped(companyId, async (m, a) => {
+      if (a.state === 'pending' && a.providerReference) {
+        const ref = a.providerReference;
+        return providerStep(() => this.provider.onboardingLink(ref), (m2, b, url) => this.applyLink(m2, b, ref, url, 'pending'));
+      }
+      if (this.needsStart(a)) {
+        await this.assertTerms(m, companyId);
+        return providerStep(() => this.provider.createMerchant(companyId), (m2, b, created) => this.applyStarted(m2, b, actor, created));
+      }
+      return null;
     });
+  }
+
+  /**
+   * The onboarding routes that ask the provider (issue #22: nothing held while it answers): `plan` runs
+   * in a short transaction with the account locked and answers the provider call to make and how to apply
+   * its answer (or null: nothing to ask); the call runs with no transaction open; `apply` runs in a new
+   * transaction with the account locked again and returns false when the account moved meanwhile (another
+   * request changed it), in which case it is planned again (at most three times). Answers the view.
+   */
+  private async stepped(companyId: string, plan: (m: EntityManager, a: MerchantAccount) => Promise<ProviderStep | null>): Promise<MerchantOnboardingDto> {
+    for (let i = 0; i < 3; i++) {
+      const step = await this.ds.transaction(async (m) => plan(m, await this.lockAccount(m, companyId)));
+      if (!step) break;
+      const apply = await step.run();
+      const done = await this.ds.transaction(async (m) => apply(m, await this.lockAccount(m, companyId)));
+      if (done) break;
+    }
+    return this.view(this.ds.manager, companyId);
+  }
+
+  private needsStart(a: MerchantAccount): boolean {
+    return a.state === 'not_started' || a.state === 'cancelled';
+  }
+
+  private async assertTerms(m: EntityManager, companyId: string): Promise<void> {
+    const live = await this.liveAcceptance(m, companyId);
+    if (live?.version !== MERCHANT_TERMS.version) throw termsNotAccepted();
+  }
+
+  /** A fresh link for the merchant `ref`, if the account still has it and is in `state`. */
+  private async applyLink(m: EntityManager, a: MerchantAccount, ref: string, url: string, state: MerchantState): Promise<boolean> {
+    if (a.providerReference !== ref || a.state !== state) return false;
+    a.onboardingUrl = url;
+    await m.save(a);
+    return true;
+  }
+
+  /** not_started or cancelled → pending with the merchant the provider created (if the account still needs one). */
+  private async applyStarted(m: EntityManager, a: MerchantAccount, actor: Actor, created: MerchantCreated): Promise<boolean> {
+    if (!this.needsStart(a)) return false;
+    const from = a.state;
+    Object.assign(a, {
+      state: 'pending',
+      provider: this.provider.name,
+      providerReference: created.reference,
+      onboardingUrl: created.onboardingUrl,
+      startedAt: new Date(),
+      approvedAt: null,
+      rejectedAt: null,
+      cancelledAt: null,
+      cancelReason: null,
+    });
+    await m.save(a);
+    await this.moved(m, a, actor, from, 'started');
+    return true;
+  }
+
+  /** The provider's status of merchant `ref`, recorded if the account still has it. */
+  private async applyStatus(m: EntityManager, a: MerchantAccount, ref: string, status: MerchantStatus, actor: Actor): Promise<boolean> {
+    if (a.providerReference !== ref) return false;
+    await this.record(m, a, status, actor);
+    return true;
   }
 
   /**
@@ -78,22 +156,29 @@ export class OnboardingService {
    */
   async complete(actor: Actor): Promise<MerchantOnboardingDto> {
     const companyId = Scope.of(actor).companyId;
-    return this.ds.transaction(async (m) => {
-      const a = await this.lockAccount(m, companyId);
-      await this.ensureStarted(m, a, actor);
-      await this.check(m, a, actor);
-      return this.view(m, companyId);
+    return this.stepped(companyId, async (m, a) => {
+      if (this.needsStart(a)) {
+        await this.assertTerms(m, companyId);
+        return providerStep(
+          async () => {
+            const created = await this.provider.createMerchant(companyId);
+            return { created, status: await this.provider.merchantStatus(created.reference) };
+          },
+          async (m2, b, r) => (await this.applyStarted(m2, b, actor, r.created)) && this.applyStatus(m2, b, r.created.reference, r.status, actor),
+        );
+      }
+      const ref = a.providerReference!;
+      return providerStep(() => this.provider.merchantStatus(ref), (m2, b, status) => this.applyStatus(m2, b, ref, status, actor));
     });
   }
 
   /** PATCH complete: re-checks the status with the provider; never creates a merchant (409 ONBOARDING_NOT_STARTED). */
   async recheck(actor: Actor): Promise<MerchantOnboardingDto> {
     const companyId = Scope.of(actor).companyId;
-    return this.ds.transaction(async (m) => {
-      const a = await this.lockAccount(m, companyId);
+    return this.stepped(companyId, (_m, a) => {
       if (!a.providerReference) throw notStarted();
-      await this.check(m, a, actor);
-      return this.view(m, companyId);
+      const ref = a.providerReference;
+      return Promise.resolve(providerStep(() => this.provider.merchantStatus(ref), (m2, b, status) => this.applyStatus(m2, b, ref, status, actor)));
     });
   }
 
@@ -145,15 +230,21 @@ export class OnboardingService {
   /** DELETE cancel: undoes a cancellation: cancelled → pending, with the same merchant and a fresh link. Else 409 INVALID_TRANSITION. */
   async resume(actor: Actor): Promise<MerchantOnboardingDto> {
     const companyId = Scope.of(actor).companyId;
-    return this.ds.transaction(async (m) => {
-      const a = await this.lockAccount(m, companyId);
+    return this.stepped(companyId, (_m, a) => {
       if (a.state !== 'cancelled') throw ApiError.invalidTransition(a.state, 'pending', 'Merchant account');
-      a.state = 'pending';
-      a.cancelledAt = null;
-      a.cancelReason = null;
-      await this.refreshLink(m, a);
-      await this.moved(m, a, actor, 'cancelled', 'resumed');
-      return this.view(m, companyId);
+      const ref = a.providerReference!;
+      return Promise.resolve(
+        providerStep(
+          () => this.provider.onboardingLink(ref),
+          async (m2, b, url) => {
+            if (b.state !== 'cancelled' || b.providerReference !== ref) return false;
+            Object.assign(b, { state: 'pending', cancelledAt: null, cancelReason: null, onboardingUrl: url });
+            await m2.save(b);
+            await this.moved(m2, b, actor, 'cancelled', 'resumed');
+            return true;
+          },
+        ),
+      );
     });
   }
 
@@ -267,34 +358,6 @@ export class OnboardingService {
     return row?.currency ?? 'USD';
   }
 
-  /** A pending merchant's link anew from the provider (saves the account): links expire, the merchant stays. */
-  private async refreshLink(m: EntityManager, a: MerchantAccount): Promise<void> {
-    a.onboardingUrl = await this.provider.onboardingLink(a.providerReference!);
-    await m.save(a);
-  }
-
-  /** not_started or cancelled → pending with a new merchant (the current terms accepted, else 409 TERMS_NOT_ACCEPTED). */
-  private async ensureStarted(m: EntityManager, a: MerchantAccount, actor: Actor): Promise<void> {
-    if (a.state !== 'not_started' && a.state !== 'cancelled') return;
-    const live = await this.liveAcceptance(m, a.companyId);
-    if (live?.version !== MERCHANT_TERMS.version) throw termsNotAccepted();
-    const from = a.state;
-    const created = await this.provider.createMerchant(a.companyId);
-    Object.assign(a, {
-      state: 'pending',
-      provider: this.provider.name,
-      providerReference: created.reference,
-      onboardingUrl: created.onboardingUrl,
-      startedAt: new Date(),
-      approvedAt: null,
-      rejectedAt: null,
-      cancelledAt: null,
-      cancelReason: null,
-    });
-    await m.save(a);
-    await this.moved(m, a, actor, from, 'started');
-  }
-
   /**
    * The provider's word on a merchant (inbound webhook `merchant.updated`): the account with this
    * provider reference, locked, records the status as a re-check would (event `merchant_account.state_changed`,
@@ -305,12 +368,6 @@ export class OnboardingService {
     if (!a) return false;
     await this.record(m, a, status, null);
     return true;
-  }
-
-  /** Asks the provider and records its answer (a move only when the state changes). */
-  private async check(m: EntityManager, a: MerchantAccount, actor: Actor): Promise<void> {
-    const status = await this.provider.merchantStatus(a.providerReference!);
-    await this.record(m, a, status, actor);
   }
 
   /** Records the provider's status of the account (a move only when the state changes). */

@@ -65,6 +65,17 @@ export interface RefundResult {
   failureCode?: string;
 }
 
+/** What the reconciler knows of a charge whose outcome it does not know (issue #22). */
+export interface ChargeLookup {
+  /** Our key, sent as the provider's idempotency key and in the charge's metadata. */
+  idempotencyKey: string;
+  /** The provider's reference when an answer gave it (then it is read directly). */
+  reference: string | null;
+  buyerRef: string;
+  /** When we reserved the charge: the provider cannot have made it before. */
+  createdAfter: Date;
+}
+
 export interface MerchantCreated {
   reference: string;
   /** Where the company finishes onboarding with the provider (the sandbox answers a local URL). */
@@ -95,6 +106,12 @@ export abstract class PaymentProvider {
   chargeAllowingPending(input: ChargeInput): Promise<ChargeResult | PendingChargeResult> {
     return this.charge(input);
   }
+  /**
+   * The provider's word on a charge we asked for but whose answer we did not get (timeout, lost answer,
+   * crash): found by its reference, else by our key in its metadata. Null: the provider has no such
+   * charge (the call never reached it). Never creates anything.
+   */
+  abstract lookupCharge(input: ChargeLookup): Promise<ChargeResult | PendingChargeResult | null>;
   /** Refunds (part of) a charge. Idempotent by `idempotencyKey`. */
   abstract refund(input: RefundInput): Promise<RefundResult>;
   /** Starts merchant onboarding of a company. */

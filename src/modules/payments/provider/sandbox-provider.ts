@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { AttachedInstrument, BuyerInput, ChargeInput, ChargeResult, MerchantCreated, MerchantStatus, PaymentProvider, RefundInput, RefundResult, UnknownInstrumentToken } from './payment-provider';
+import { AttachedInstrument, BuyerInput, ChargeInput, ChargeLookup, ChargeResult, MerchantCreated, MerchantStatus, PaymentProvider, RefundInput, RefundResult, UnknownInstrumentToken } from './payment-provider';
 
 /** The sandbox's test tokens and what a charge on them does. */
 export const SANDBOX_TOKENS = {
@@ -54,6 +54,11 @@ export class SandboxPaymentProvider extends PaymentProvider {
     return Promise.resolve(result);
   }
 
+  /** The charge made with this key (this process), if any: the sandbox keeps its charges by key, as a provider keeps our key in the charge's metadata. */
+  lookupCharge(input: ChargeLookup): Promise<ChargeResult | null> {
+    return Promise.resolve(this.charges.get(input.idempotencyKey)?.result ?? null);
+  }
+
   refund(input: RefundInput): Promise<RefundResult> {
     const known = this.refunds.get(input.idempotencyKey);
     if (known) {
@@ -76,6 +81,11 @@ export class SandboxPaymentProvider extends PaymentProvider {
 
   merchantStatus(_reference: string): Promise<MerchantStatus> {
     return Promise.resolve('approved');
+  }
+
+  /** Tests: the refunds this process made (distinct idempotency keys). */
+  refundsMade(): { key: string; chargeRef: string; amount: number; result: RefundResult }[] {
+    return [...this.refunds.entries()].map(([key, r]) => ({ key, chargeRef: r.input.chargeRef, amount: r.input.amount, result: r.result }));
   }
 
   /** Tests: the charges this process made (distinct idempotency keys) and their results. */

@@ -2,7 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import Stripe from 'stripe';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
-import { AttachedInstrument, BuyerInput, ChargeInput, ChargeResult, MerchantCreated, MerchantStatus, PaymentProvider, PendingChargeResult, RefundInput, RefundResult, UnknownInstrumentToken } from './payment-provider';
+import { AttachedInstrument, BuyerInput, ChargeInput, ChargeLookup, ChargeResult, MerchantCreated, MerchantStatus, PaymentProvider, PendingChargeResult, RefundInput, RefundResult, UnknownInstrumentToken } from './payment-provider';
 
 /** Where Stripe sends a company back after its Account Link: our onboarding routes (README "Stripe adapter"). */
 export const ONBOARDING_RETURN_PATH = '/api/v1/psp/onboarding/complete';
@@ -135,6 +135,28 @@ export class StripePaymentProvider extends PaymentProvider {
       }
       throw e;
     }
+  }
+
+  /**
+   * Reconciliation (issue #22): the PaymentIntent by its id when we have it, else the buyer's
+   * PaymentIntents created since we reserved the charge (list, newest first, paged), matched on
+   * `metadata.idempotency_key`. Chosen over the alternatives: re-creating with the same idempotency key
+   * would make the charge when the first call never reached Stripe (and the key is forgotten after
+   * 24 h), and Search is eventually consistent and not offered in every region; a list by customer
+   * and creation time is consistent, cheap (a customer makes few charges a minute) and creates nothing.
+   */
+  async lookupCharge(input: ChargeLookup): Promise<ChargeResult | PendingChargeResult | null> {
+    if (input.reference) return intentResult(await this.call((s) => s.paymentIntents.retrieve(input.reference!)));
+    const gte = Math.floor(input.createdAfter.getTime() / 1000) - 300;
+    let startingAfter: string | undefined;
+    for (let page = 0; page < 20; page++) {
+      const list = await this.call((s) => s.paymentIntents.list({ customer: input.buyerRef, created: { gte }, limit: 100, ...(startingAfter ? { starting_after: startingAfter } : {}) }));
+      const found = list.data.find((pi) => pi.metadata?.idempotency_key === input.idempotencyKey);
+      if (found) return intentResult(found);
+      if (!list.has_more || !list.data.length) return null;
+      startingAfter = list.data[list.data.length - 1].id;
+    }
+    return null;
   }
 
   async refund(input: RefundInput): Promise<RefundResult> {

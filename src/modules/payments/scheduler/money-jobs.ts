@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
 import { OverdueOrders } from '../ledger/overdue-orders';
+import { PaymentReconciler } from '../ledger/payment-reconciler';
 import { SubscriptionRenewals } from '../subscriptions/subscription-renewals';
 
 /**
@@ -17,7 +18,14 @@ export class MoneyJobs {
   constructor(
     private readonly renewals: SubscriptionRenewals,
     private readonly overdue: OverdueOrders,
+    private readonly reconciler: PaymentReconciler,
   ) {}
+
+  /** Every minute (second 40): pending card charges and refunds asked about at the provider and settled (issue #22). */
+  @Cron('40 * * * * *', { name: 'payment-reconciler', waitForCompletion: true })
+  reconcilePayments(): Promise<void> {
+    return this.logged('payment reconciler', () => this.reconciler.run(new Date()));
+  }
 
   /** Hourly (minute 5): ends and renews the subscriptions whose period (or retry time) has come. */
   @Cron('0 5 * * * *', { name: 'subscription-renewals', waitForCompletion: true })

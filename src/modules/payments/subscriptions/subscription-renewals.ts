@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordEvents } from '../../../common/outbox/outbox';
-import { PaymentProvider, type ChargeResult } from '../provider/payment-provider';
+import { PaymentProvider, type ChargeInput, type ChargeResult } from '../provider/payment-provider';
 import { Plan, Subscription, SubscriptionCharge } from './subscription.entities';
 import { addDays, addMonth, endSubscription, overReason } from './subscriptions.service';
 
@@ -9,6 +9,18 @@ import { addDays, addMonth, endSubscription, overReason } from './subscriptions.
 export const GRACE_DAYS = 7;
 /** Hours between two renewal attempts of a past_due subscription. */
 export const RETRY_EVERY_HOURS = 24;
+
+/** How long a renewal being charged stays claimed (its `next_action_at` pushed back) before another run may charge it again (same key). */
+export const RENEWAL_LEASE_MS = 10 * 60_000;
+
+/** A renewal claimed for its charge. */
+interface Renewal {
+  id: string;
+  period: number;
+  attempt: number;
+  key: string;
+  input: ChargeInput;
+}
 
 export interface RenewalSummary {
   /** Subscriptions the run looked at. */
@@ -33,8 +45,10 @@ type Outcome = 'renewed' | 'past_due' | 'retries_failed' | 'ended' | 'skipped';
  * (`subscription.renewed`; a failure → `past_due`, `subscription.past_due`, retried daily until the grace
  * period ends). One transaction per subscription, claimed with `FOR UPDATE SKIP LOCKED` (several instances
  * share the work, none charges twice) and the company's subscription lock taken with a try (a subscribe in
- * progress wins; the next run takes the row). Renewals are charged synchronously here: the sandbox and
- * the provider interface answer a charge at once, so no webhook is involved.
+ * progress wins; the next run takes the row). A renewal due a charge is claimed in that transaction
+ * (its next action pushed back by RENEWAL_LEASE_MS), charged with no transaction open, and its outcome
+ * applied in a new one (issue #22); the key `subscription:<id>:period:<n>[:retry:<k>]` makes a repeated
+ * call charge once.
  */
 @Injectable()
 export class SubscriptionRenewals {
@@ -51,7 +65,7 @@ export class SubscriptionRenewals {
     for (;;) {
       let claimed = false;
       const outcome = await this.ds
-        .transaction(async (m): Promise<Outcome | null> => {
+        .transaction(async (m): Promise<Outcome | Renewal | null> => {
           const [next] = await m.query<{ id: string }[]>(
             `SELECT id FROM subscriptions WHERE state <> 'cancelled' AND next_action_at <= $1 AND NOT (id = ANY($2::uuid[]))
               ORDER BY next_action_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
@@ -65,6 +79,7 @@ export class SubscriptionRenewals {
           if (!locked) return 'skipped';
           return this.step(m, row, now);
         })
+        .then((o) => (o !== null && typeof o === 'object' ? this.charge(o, now) : o))
         .catch((e: unknown) => {
           this.logger.error({ msg: 'subscription renewal step failed', subscription_id: seen[seen.length - 1], error: e instanceof Error ? e.message : String(e) });
           return claimed ? ('skipped' as const) : null;
@@ -76,8 +91,8 @@ export class SubscriptionRenewals {
     return summary;
   }
 
-  /** One subscription whose next action has come, locked. */
-  private async step(m: EntityManager, row: Subscription, now: Date): Promise<Outcome> {
+  /** One subscription whose next action has come, locked: ended, moved on, failed for want of a card, or a renewal to charge (after this transaction). */
+  private async step(m: EntityManager, row: Subscription, now: Date): Promise<Outcome | Renewal> {
     const plan = await m.findOneByOrFail(Plan, { id: row.planId });
     const reason = overReason(row, now);
     if (reason) {
@@ -90,20 +105,40 @@ export class SubscriptionRenewals {
       await m.save(row);
       return 'skipped';
     }
-    return this.renew(m, row, plan, now);
-  }
-
-  /** Charges the next period (key `subscription:<id>:period:<n>`, then `…:retry:<k>` for the k-th retry). */
-  private async renew(m: EntityManager, row: Subscription, plan: Plan, now: Date): Promise<Outcome> {
     const period = row.periodNumber + 1;
     const attempt = row.renewalAttempts + 1;
     const key = `subscription:${row.id}:period:${period}` + (attempt > 1 ? `:retry:${attempt - 1}` : '');
-    let charge: ChargeResult;
-    if (row.buyerReference && row.instrumentReference) {
-      charge = await this.provider.charge({ amount: row.amount, currency: row.currency, buyerRef: row.buyerReference, instrumentRef: row.instrumentReference, merchantRef: null, idempotencyKey: key, description: `${plan.name} plan, period ${period}` });
+    if (!row.buyerReference || !row.instrumentReference) return this.apply(m, row, plan, now, { status: 'failed', reference: '', failureCode: 'no_payment_method' }, period, attempt, key, false);
+    // Claimed for the call: no other run takes it before RENEWAL_LEASE_MS (a crash: the next run charges again with the same key, which the provider answers once).
+    await m.update(Subscription, { id: row.id }, { nextActionAt: new Date(now.getTime() + RENEWAL_LEASE_MS) });
+    return { id: row.id, period, attempt, key, input: { amount: row.amount, currency: row.currency, buyerRef: row.buyerReference, instrumentRef: row.instrumentReference, merchantRef: null, idempotencyKey: key, description: `${plan.name} plan, period ${period}` } };
+  }
+
+  /**
+   * Charges a claimed renewal with NO transaction open (issue #22: nothing is held while the provider
+   * answers), then applies the outcome in a new transaction, the subscription locked again. The provider
+   * not answering leaves it claimed: the next run after the lease asks again with the same key. A
+   * subscription that changed meanwhile (the company subscribed anew) keeps the charge on record and logs it.
+   */
+  private async charge(r: Renewal, now: Date): Promise<Outcome> {
+    const charge = await this.provider.charge(r.input);
+    return this.ds.transaction(async (m) => {
+      const row = await m.createQueryBuilder(Subscription, 's').where('s.id = :id', { id: r.id }).setLock('pessimistic_write').getOneOrFail();
+      const plan = await m.findOneByOrFail(Plan, { id: row.planId });
+      const unchanged = row.state !== 'cancelled' && row.periodNumber + 1 === r.period && row.renewalAttempts + 1 === r.attempt;
+      if (!unchanged) {
+        await m.insert(SubscriptionCharge, { companyId: row.companyId, subscriptionId: row.id, periodNumber: r.period, attempt: r.attempt, amount: r.input.amount, currency: r.input.currency, status: charge.status, providerReference: charge.reference, failureCode: charge.status === 'failed' ? (charge.failureCode ?? 'card_declined') : null, idempotencyKey: r.key }).catch(() => undefined);
+        if (charge.status === 'succeeded') this.logger.error({ msg: 'renewal charged for a subscription changed meanwhile: to be refunded by a person', subscription_id: row.id, charge_reference: charge.reference });
+        return 'skipped';
+      }
+      return this.apply(m, row, plan, now, charge, r.period, r.attempt, r.key, true);
+    });
+  }
+
+  /** The outcome of a renewal charge (`charged`: a provider charge was made, recorded as a subscription charge). */
+  private async apply(m: EntityManager, row: Subscription, plan: Plan, now: Date, charge: ChargeResult, period: number, attempt: number, key: string, charged: boolean): Promise<Outcome> {
+    if (charged) {
       await m.insert(SubscriptionCharge, { companyId: row.companyId, subscriptionId: row.id, periodNumber: period, attempt, amount: row.amount, currency: row.currency, status: charge.status, providerReference: charge.reference, failureCode: charge.status === 'failed' ? (charge.failureCode ?? 'card_declined') : null, idempotencyKey: key });
-    } else {
-      charge = { status: 'failed', reference: '', failureCode: 'no_payment_method' };
     }
 
     if (charge.status === 'succeeded') {

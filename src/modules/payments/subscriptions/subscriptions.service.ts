@@ -1,4 +1,4 @@
-import { HttpStatus, Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpStatus, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, Not } from 'typeorm';
 import type { Actor } from '../../../common/access/actor';
@@ -51,6 +51,8 @@ export async function endSubscription(m: EntityManager, row: Subscription, plan:
  */
 @Injectable()
 export class SubscriptionsService implements OnModuleInit {
+  private readonly logger = new Logger('Subscriptions');
+
   constructor(
     private readonly ds: DataSource,
     private readonly provider: PaymentProvider,
@@ -118,23 +120,32 @@ export class SubscriptionsService implements OnModuleInit {
    * failure code, and nothing is recorded.
    */
   async subscribe(actor: Actor, companyId: string, code: string, dto: SubscribeDto): Promise<SubscriptionDto> {
-    return inTransaction(this.ds, async (m) => {
-      const plan = await this.plan(m, code);
-      if (plan.price === 0) throw ApiError.conflict('PLAN_NOT_PURCHASABLE', `The ${plan.code} plan needs no subscription.`);
+    // 1. The checks, in a short transaction (issue #22: nothing is held while the provider answers).
+    const plan = await inTransaction(this.ds, async (m) => {
+      const found = await this.plan(m, code);
+      if (found.price === 0) throw ApiError.conflict('PLAN_NOT_PURCHASABLE', `The ${found.code} plan needs no subscription.`);
       await this.lockCompany(m, companyId);
       const live = await this.live(m, companyId);
       if (live && live.state === 'active') throw ApiError.conflict('SUBSCRIPTION_EXISTS', 'The company already has a subscription.');
-      const id = randomUUID();
-      const buyer = await this.provider.createBuyer({ userId: actor.id });
-      const card = await this.provider.attachInstrument(dto.token, buyer.reference).catch((e: unknown) => {
-        if (e instanceof UnknownInstrumentToken) throw ApiError.unprocessable('INVALID_PAYMENT_TOKEN', 'The payment token is not valid.', { token: ['is not a valid payment token'] });
-        throw e;
-      });
-      const charge = await this.provider.charge({ amount: plan.price, currency: plan.currency, buyerRef: buyer.reference, instrumentRef: card.reference, merchantRef: null, idempotencyKey: `subscription:${id}:period:1`, description: `${plan.name} plan, first month` });
-      if (charge.status === 'failed') {
-        const failure = charge.failureCode ?? 'card_declined';
-        throw new ApiError(HttpStatus.CONFLICT, 'PAYMENT_FAILED', `The card was declined (${failure}).`, { token: [failure] });
-      }
+      return found;
+    });
+    // 2. The provider: buyer, card, first month, with no transaction open.
+    const id = randomUUID();
+    const buyer = await this.provider.createBuyer({ userId: actor.id });
+    const card = await this.provider.attachInstrument(dto.token, buyer.reference).catch((e: unknown) => {
+      if (e instanceof UnknownInstrumentToken) throw ApiError.unprocessable('INVALID_PAYMENT_TOKEN', 'The payment token is not valid.', { token: ['is not a valid payment token'] });
+      throw e;
+    });
+    const charge = await this.provider.charge({ amount: plan.price, currency: plan.currency, buyerRef: buyer.reference, instrumentRef: card.reference, merchantRef: null, idempotencyKey: `subscription:${id}:period:1`, description: `${plan.name} plan, first month` });
+    if (charge.status === 'failed') {
+      const failure = charge.failureCode ?? 'card_declined';
+      throw new ApiError(HttpStatus.CONFLICT, 'PAYMENT_FAILED', `The card was declined (${failure}).`, { token: [failure] });
+    }
+    // 3. Recorded in a new transaction, the company locked again; a subscription that became active meanwhile (a concurrent subscribe) wins: this charge is refunded.
+    const outcome = await inTransaction(this.ds, async (m): Promise<SubscriptionDto | null> => {
+      await this.lockCompany(m, companyId);
+      const live = await this.live(m, companyId);
+      if (live && live.state === 'active') return null;
       if (live) {
         Object.assign(live, { state: 'cancelled', cancelledAt: new Date() });
         await m.save(live);
@@ -171,6 +182,10 @@ export class SubscriptionsService implements OnModuleInit {
       });
       return SubscriptionDto.of(row, plan);
     });
+    if (outcome) return outcome;
+    const refund = await this.provider.refund({ chargeRef: charge.reference, amount: plan.price, idempotencyKey: `refund:subscription:${id}` }).catch((e: unknown) => ({ status: 'failed' as const, reference: '', failureCode: e instanceof Error ? e.message : String(e) }));
+    if (refund.status !== 'succeeded') this.logger.error({ msg: 'first subscription charge of a lost concurrent subscribe could not be refunded: to be refunded by a person', company_id: companyId, charge_reference: charge.reference, failure: refund.failureCode });
+    throw ApiError.conflict('SUBSCRIPTION_EXISTS', 'The company already has a subscription.');
   }
 
   /** Cancels at the end of the period (the plan stays in force until then); asking again answers the same. */

@@ -16,6 +16,12 @@ const MERCHANT_STATUSES = ['pending', 'approved', 'rejected'] as const;
 const invalid = (message: string) => ApiError.badRequest('INVALID_SIGNATURE', message);
 /** What `apply` answers: the outcome, with why when the event changed nothing. */
 type Applied = InboundOutcome | { outcome: InboundOutcome; reason: string };
+/** A provider refund's or lost dispute's outcome: applied when the ledger recorded some; the refused part (beyond what was refundable) said in the reason. */
+const reversal = (r: { recorded: number; refused: number }, none: string): Applied => {
+  const refused = r.refused ? `${r.refused} beyond what was refundable was refused (not recorded; logged).` : null;
+  if (r.recorded) return refused ? { outcome: 'applied', reason: `Recorded ${r.recorded}; ${refused}` } : 'applied';
+  return { outcome: 'no_match', reason: refused ?? none };
+};
 const text = (v: unknown, max = 200): string | null => (typeof v === 'string' && v.trim() && v.length <= max ? v.trim() : null);
 
 /**
@@ -82,16 +88,23 @@ export class InboundWebhooksService {
       case 'charge.failed': {
         if (!reference) throw ApiError.validation({ 'data.reference': ['data.reference must be a non-empty string'] });
         const status = dto.type === 'charge.succeeded' ? 'succeeded' : 'failed';
-        const n = await this.ledger.applyProviderCharge(m, reference, status, text(data.failure_code, 100));
-        return n ? 'applied' : { outcome: 'no_match', reason: 'No pending charge has this reference (settled when it was made, or not ours).' };
+        const n = await this.ledger.applyProviderCharge(m, reference, status, text(data.failure_code, 100), text(data.key, 255));
+        return n ? 'applied' : { outcome: 'no_match', reason: 'No pending charge has this reference or key (settled when it was made, or not ours).' };
       }
       case 'charge.refunded': {
         const refunded = data.amount_refunded;
         if (!reference || typeof refunded !== 'number' || !Number.isSafeInteger(refunded) || refunded < 0) {
           throw ApiError.validation({ data: ['data.reference (string) and data.amount_refunded (integer >= 0) are required'] });
         }
-        const recorded = await this.ledger.applyProviderRefund(m, dto.id, reference, refunded, text(data.refund_reference) ?? reference);
-        return recorded ? 'applied' : { outcome: 'no_match', reason: 'The ledger already holds every refund of this charge, or no succeeded charge has this reference.' };
+        return reversal(await this.ledger.applyProviderRefund(m, dto.id, reference, refunded, text(data.refund_reference) ?? reference), 'The ledger already holds every refund of this charge, or no succeeded charge has this reference.');
+      }
+      case 'charge.dispute_lost': {
+        const amount = data.amount;
+        const dispute = text(data.dispute);
+        if (!reference || !dispute || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) {
+          throw ApiError.validation({ data: ['data.reference (string), data.dispute (string) and data.amount (integer > 0) are required'] });
+        }
+        return reversal(await this.ledger.applyLostDispute(m, dispute, reference, amount), 'This dispute is already recorded, or no succeeded charge has this reference.');
       }
       case 'refund.failed': {
         if (!reference) throw ApiError.validation({ 'data.reference': ['data.reference (the refund) must be a non-empty string'] });

@@ -5,8 +5,10 @@ import { INBOUND_OUTCOMES, type InboundOutcome } from './webhook.entities';
 
 /**
  * An event from the sandbox provider. `charge.succeeded` / `charge.failed`: `data.reference` (the
- * provider's charge reference, our ledger row's `provider_ref`), `data.failure_code` (failed);
- * `merchant.updated`: `data.reference` (the merchant) and `data.status` (`pending`, `approved`, `rejected`).
+ * provider's charge reference, our ledger row's `provider_ref`), `data.key` (optional: our idempotency key
+ * of the charge, which finds a pending charge whose reference we never learnt), `data.failure_code` (failed);
+ * `charge.refunded`: `data.reference`, `data.amount_refunded` (all refunded of the charge so far);
+ * `charge.dispute_lost`: `data.reference`, `data.dispute`, `data.amount`; `merchant.updated`: `data.reference` (the merchant) and `data.status` (`pending`, `approved`, `rejected`).
  * Any other type is recorded and ignored.
  */
 export class InboundEventDto {
@@ -17,7 +19,7 @@ export class InboundEventDto {
   @Matches(/^[a-z0-9_.]+$/, { message: 'type must be lower-case letters, digits, dots and underscores' })
   type: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { reference: 'ch_sandbox_1', failure_code: null } })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { reference: 'ch_sandbox_1', key: 'charge:3f1c2e9a-6b1d-4c1e-9a6b-1d4c1e9a6b1d', failure_code: null } })
   @Given()
   @IsObject()
   data?: Record<string, unknown>;

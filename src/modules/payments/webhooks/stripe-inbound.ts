@@ -20,17 +20,27 @@ const idOf = (v: string | { id: string } | null | undefined): string | null => (
  * `charge.refunded` (`reference`: its PaymentIntent, `amount_refunded`, `refund_reference`: the charge);
  * `refund.failed` → `refund.failed` (`reference`: the Refund, our refund row's provider reference;
  * `failure_code`: its `failure_reason`); `account.updated` → `merchant.updated` (`reference`: the connected
- * account, `status` from it). Any other
+ * account, `status` from it); `charge.dispute.closed` with status `lost` → `charge.dispute_lost`
+ * (`reference`: its PaymentIntent, `dispute`, `amount`). The PaymentIntent events carry our key
+ * (`key`, from `metadata.idempotency_key`), so a charge whose answer was lost is found without its
+ * reference. `charge.dispute.created` / `funds_withdrawn` / `funds_reinstated` and won disputes change
+ * nothing in the ledger (recorded as ignored): until a dispute is lost the money is only held. Any other
  * type keeps its name and is recorded as ignored.
  */
 export function stripeInbound(event: Stripe.Event): InboundEventDto {
   const internal = (type: string, data: Record<string, unknown>): InboundEventDto => ({ id: event.id, type, data });
   switch (event.type) {
     case 'payment_intent.succeeded':
-      return internal('charge.succeeded', { reference: event.data.object.id });
+      return internal('charge.succeeded', { reference: event.data.object.id, key: event.data.object.metadata?.idempotency_key ?? null });
     case 'payment_intent.payment_failed': {
       const pi = event.data.object;
-      return internal('charge.failed', { reference: pi.id, failure_code: pi.last_payment_error ? stripeFailureCode(pi.last_payment_error) : 'payment_failed' });
+      return internal('charge.failed', { reference: pi.id, key: pi.metadata?.idempotency_key ?? null, failure_code: pi.last_payment_error ? stripeFailureCode(pi.last_payment_error) : 'payment_failed' });
+    }
+    case 'charge.dispute.closed': {
+      // Only a lost dispute moves money for good (won: the funds come back; warning_closed: none were taken).
+      const dispute = event.data.object;
+      if (dispute.status !== 'lost') return internal(event.type, {});
+      return internal('charge.dispute_lost', { reference: idOf(dispute.payment_intent) ?? idOf(dispute.charge), dispute: dispute.id, amount: dispute.amount });
     }
     case 'charge.refunded': {
       const charge = event.data.object;

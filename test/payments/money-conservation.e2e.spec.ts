@@ -1,0 +1,235 @@
+import fc from 'fast-check';
+import Stripe from 'stripe';
+import { OutboxRelay } from '../../src/common/outbox/outbox-relay';
+import { PaymentReconciler } from '../../src/modules/payments/ledger/payment-reconciler';
+import { memberActor } from '../support/actors';
+import { inDays, orderWorld, OrderWorld, placeOrder } from '../support/order-fixtures';
+import { startStripeStub, StripeStub } from '../support/stripe-stub';
+import { startTestApp, TestApp, testDatabaseKind } from '../support/test-app';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+jest.setTimeout(600_000);
+
+const WEBHOOK_SECRET = 'whsec_money_conservation_secret';
+/** Fixed seed and number of generated sequences (fast-check): the same sequences on every run. */
+const SEED = 22;
+const RUNS = 20;
+
+/** One step of a sequence. `o` picks one of the sequence's orders (modulo how many there are). */
+type Step =
+  | { kind: 'place'; spec: 'small' | 'large'; soon: boolean }
+  | { kind: 'approve' | 'reject' | 'cancel' | 'reprice'; o: number }
+  | { kind: 'pay_card'; o: number; part: boolean; key: boolean; fault: 'none' | 'lost' | 'down' }
+  | { kind: 'pay_wallet' | 'pay_offline'; o: number; part: boolean }
+  | { kind: 'lost_webhook' }
+  | { kind: 'provider_refund'; o: number }
+  | { kind: 'reconcile'; minutes: number };
+
+const place = fc.record({ kind: fc.constant('place' as const), spec: fc.constantFrom('small' as const, 'large' as const), soon: fc.boolean() });
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { arbitrary: place, weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constantFrom('approve' as const, 'reject' as const, 'cancel' as const, 'reprice' as const), o: fc.nat(5) }), weight: 3 },
+  { arbitrary: fc.record({ kind: fc.constant('pay_card' as const), o: fc.nat(5), part: fc.boolean(), key: fc.boolean(), fault: fc.constantFrom('none' as const, 'none' as const, 'lost' as const, 'down' as const) }), weight: 5 },
+  { arbitrary: fc.record({ kind: fc.constantFrom('pay_wallet' as const, 'pay_offline' as const), o: fc.nat(5), part: fc.boolean() }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('lost_webhook' as const) }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('provider_refund' as const), o: fc.nat(5) }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('reconcile' as const), minutes: fc.constantFrom(2, 20) }), weight: 1 },
+);
+/** A sequence: 2 or 3 orders placed, then the steps. */
+const sequence = fc.tuple(fc.array(place, { minLength: 2, maxLength: 3 }), fc.array(step, { minLength: 4, maxLength: 14 })).map(([a, b]): Step[] => [...a, ...b]);
+
+/**
+ * Issue #22, part 4: conservation as a property (fast-check, fixed seed, PostgreSQL, the Stripe stub that
+ * can lose answers and go down). Random sequences of placing, approving, rejecting, cancelling and
+ * repricing orders, paying them (card — whole or partial, with and without `Idempotency-Key`, the answer
+ * lost or Stripe down —, wallet, offline), Stripe's webhook for a lost charge, refunds made in Stripe's
+ * dashboard (`charge.refunded`) and reconciler runs; the event relay runs after every step. After each
+ * step, for every order: the ledger's money in − money returned = its paid amount, 0 ≤ paid ≤ what it
+ * bills; every wallet = its credits − debits ≥ 0; and, once nothing is pending, Stripe's net card total
+ * (succeeded PaymentIntents − refunds) = the ledger's (succeeded charges − card refunds). A failure is
+ * shrunk and printed as the sequence that breaks it.
+ */
+describe('Payments: money is conserved (property)', () => {
+  let stub: StripeStub;
+  let t: TestApp;
+  let w: OrderWorld;
+  let visa: string;
+  let skip = false;
+  let sequences = 0;
+
+  beforeAll(async () => {
+    if ((await testDatabaseKind()) !== 'postgres') {
+      skip = true;
+      return;
+    }
+    stub = await startStripeStub();
+    t = await startTestApp({ env: { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_stubbed', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: stub.url, PUBLIC_BASE_URL: 'https://api.haulops.test/' } });
+    w = await orderWorld(t, { name: 'Conservation Hauling' });
+    await t.req('put', '/api/v1/psp/onboarding/tos', { token: w.company.token, body: { version: '2025-06-01' } }).expect(200);
+    const account = (await t.req('put', '/api/v1/psp/onboarding/complete', { token: w.company.token }).expect(200)).body.data.provider_reference;
+    stub.setAccount(account, 'approved');
+    await t.req('post', '/api/v1/psp/onboarding/complete', { token: w.company.token }).expect(200);
+  });
+  afterAll(async () => {
+    const rows = t && !skip ? await t.ds.query(`SELECT kind || ':' || status AS k, count(*)::int AS n FROM payment_transactions GROUP BY 1 ORDER BY 1`) : [];
+    console.log(`money conservation: ${sequences} generated sequences run (seed ${SEED}); ledger rows: ${rows.map((r: any) => `${r.k}=${r.n}`).join(', ')}; Stripe PaymentIntents ${stub?.paymentIntents.size}, refunds ${stub?.refunds.size}`);
+    await t?.close();
+    await stub?.close();
+  });
+
+  const relay = async () => {
+    for (let i = 0; i < 3; i++) await t.app.get(OutboxRelay).runOnce();
+  };
+  const hook = (payload: string) =>
+    t.http.post('/api/v1/psp/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET })).send(payload);
+  const event = (type: string, object: Record<string, unknown>) =>
+    JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: 'event', api_version: '2026-10-28.endive', created: Math.floor(Date.now() / 1000), livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } });
+
+  /** The invariants, for one customer's orders and wallet. */
+  async function check(customerId: string, steps: Step[]): Promise<void> {
+    const where = `after ${JSON.stringify(steps)}`;
+    const orders = await t.ds.query(
+      `SELECT o.id, o.status, o.total_amount, o.paid_amount,
+              coalesce((SELECT sum(CASE WHEN kind IN ('charge', 'offline_payment', 'wallet_debit') THEN amount WHEN kind IN ('refund', 'wallet_credit') THEN -amount ELSE 0 END)
+                          FROM payment_transactions WHERE order_id = o.id AND status = 'succeeded'), 0)::int AS ledger,
+              coalesce((SELECT sum(CASE WHEN kind = 'refund' THEN -amount ELSE amount END) FROM payment_transactions
+                         WHERE order_id = o.id AND status = 'succeeded' AND (kind IN ('charge', 'offline_payment') OR (kind = 'wallet_debit' AND related_transaction_id IS NULL) OR (kind = 'refund' AND description = 'Refund made at the payment provider'))), 0)::int AS money_in,
+              (SELECT (payload->>'total_amount')::int FROM outbox_events WHERE type = 'order.placed' AND aggregate_id = o.id) AS placed_total
+         FROM orders o WHERE o.customer_id = $1`,
+      [customerId],
+    );
+    for (const o of orders) {
+      const billed = o.status === 'rejected' ? 0 : Math.max(o.total_amount, 0);
+      if (o.ledger !== o.paid_amount || o.paid_amount < 0 || o.paid_amount > billed) throw new Error(`order ${o.id} (${o.status}): ledger ${o.ledger}, paid ${o.paid_amount}, billed ${billed} ${where}`);
+      // Never charged twice: what came in for the order never exceeds its bill at placement (no step raises a bill).
+      if (o.money_in > o.placed_total) throw new Error(`order ${o.id}: ${o.money_in} came in for a bill of ${o.placed_total} ${where}`);
+    }
+    const [wallet] = await t.ds.query(
+      `SELECT coalesce((SELECT balance FROM wallets WHERE customer_id = $1), 0) AS balance,
+              coalesce((SELECT sum(CASE kind WHEN 'wallet_credit' THEN amount ELSE -amount END) FROM payment_transactions WHERE customer_id = $1 AND status = 'succeeded' AND kind IN ('wallet_credit', 'wallet_debit')), 0)::int AS ledger`,
+      [customerId],
+    );
+    if (Number(wallet.balance) !== wallet.ledger || wallet.ledger < 0) throw new Error(`wallet ${wallet.balance} vs ledger ${wallet.ledger} ${where}`);
+    const [{ pending }] = await t.ds.query(`SELECT count(*)::int AS pending FROM payment_transactions WHERE customer_id = $1 AND status = 'pending'`, [customerId]);
+    if (pending) return;
+    const [{ net }] = await t.ds.query(
+      `SELECT coalesce(sum(CASE WHEN kind = 'charge' THEN amount ELSE -amount END), 0)::int AS net FROM payment_transactions
+        WHERE customer_id = $1 AND status = 'succeeded' AND method = 'instrument' AND kind IN ('charge', 'refund')`,
+      [customerId],
+    );
+    const buyer = (await t.ds.query(`SELECT provider_ref FROM payment_buyers WHERE user_id = $1`, [customerId]))[0]?.provider_ref;
+    const intents = [...stub.paymentIntents.values()].filter((pi) => pi.customer === buyer && pi.status === 'succeeded');
+    const refunded = [...stub.refunds.values()].filter((r) => intents.some((pi) => pi.id === r.payment_intent)).reduce((s, r) => s + r.amount, 0);
+    const stripeNet = intents.reduce((s, pi) => s + pi.amount, 0) - refunded;
+    if (stripeNet !== net) throw new Error(`Stripe's net card total ${stripeNet} vs the ledger's ${net} ${where}`);
+  }
+
+  it('holds over random sequences of orders, payments, faults, webhooks and reconciler runs', async () => {
+    if (skip) return;
+    await fc.assert(
+      fc.asyncProperty(sequence, async (steps) => {
+        sequences++;
+        stub.dropAnswers = 0;
+        stub.outage = false;
+        // A fresh customer per sequence (the company, its catalogue and Stripe account are shared).
+        const customer = await memberActor(t, w.company, 'customer');
+        const address = (await t.req('post', '/api/v1/customer/addresses', { token: customer.token, body: { line1: '2 Site Rd', city: 'Springfield', latitude: 40.18, longitude: -89.0 } }).expect(201)).body.data.id;
+        visa = (await t.req('post', '/api/v1/customer/psp/payment-instrument', { token: customer.token, body: { token: 'tok_visa' } }).expect(201)).body.data.id;
+        const me = { ...w, customer, addressId: address };
+        const ids: string[] = [];
+        const pick = (o: number) => (ids.length ? ids[o % ids.length] : null);
+        const cu = (method: 'get' | 'post', path: string, body?: unknown, headers?: Record<string, string>) => t.req(method, `/api/v1/${path}`, { token: customer.token, body, headers });
+        const co = (method: 'post' | 'put' | 'patch', path: string, body?: unknown) => t.req(method, `/api/v1/${path}`, { token: w.company.token, body });
+        const balance = async (id: string) => (await cu('get', `customer/order/${id}`).expect(200)).body.data.balance_amount as number;
+        let clock = Date.now();
+        for (const [i, s] of steps.entries()) {
+          const id = 'o' in s ? pick(s.o) : null;
+          switch (s.kind) {
+            case 'place':
+              ids.push((await placeOrder(t, me, { asset_specification_id: s.spec === 'small' ? w.specId : w.otherSpecId, delivery_date: inDays(s.soon ? 1 : 6) }, customer)).id);
+              break;
+            case 'approve':
+              if (id) await co('patch', `approve/order/${id}`);
+              break;
+            case 'reject':
+              if (id) await co('patch', `reject/order/${id}`, {});
+              break;
+            case 'cancel':
+              if (id) await cu('post', `customer/order/${id}/cancel`, {});
+              break;
+            case 'reprice':
+              if (id) await co('put', `update/order/${id}`, { asset_specification_id: w.specId });
+              break;
+            case 'pay_card': {
+              if (!id) break;
+              const due = await balance(id);
+              const body = { instrument_id: visa, ...(s.part && due > 1 ? { amount: Math.floor(due / 2) } : {}) };
+              if (s.fault === 'lost') stub.dropAnswers = 3;
+              if (s.fault === 'down') stub.outage = true;
+              try {
+                const res = await cu('post', `customer/orders/${id}/pay`, body, s.key ? { 'Idempotency-Key': `seq-${sequences}-${i}` } : undefined);
+                if (![201, 202, 409].includes(res.status)) throw new Error(`pay → ${res.status} ${JSON.stringify(res.body)}`);
+                if (s.key && res.status !== 409) {
+                  // The same request again: the first answer, never a second charge.
+                  const again = await cu('post', `customer/orders/${id}/pay`, body, { 'Idempotency-Key': `seq-${sequences}-${i}` });
+                  if (again.status !== res.status || again.body.data?.transaction?.id !== res.body.data.transaction.id) throw new Error(`replay → ${again.status}`);
+                }
+              } finally {
+                stub.dropAnswers = 0;
+                stub.outage = false;
+              }
+              break;
+            }
+            case 'pay_wallet':
+            case 'pay_offline': {
+              if (!id) break;
+              const due = await balance(id);
+              const amount = s.part && due > 1 ? { amount: Math.floor(due / 2) } : {};
+              const res =
+                s.kind === 'pay_wallet'
+                  ? await cu('post', `customer/orders/${id}/pay`, { use_wallet: true, ...amount })
+                  : await co('post', 'customers/orders/payment-received', { order_id: id, method: 'cash', reference: `R-${i}`, ...amount });
+              if (![201, 409].includes(res.status)) throw new Error(`${s.kind} → ${res.status} ${JSON.stringify(res.body)}`);
+              break;
+            }
+            case 'lost_webhook': {
+              // Stripe's payment_intent.succeeded for a charge of this customer still pending with us.
+              const [row] = await t.ds.query(`SELECT idempotency_key FROM payment_transactions WHERE customer_id = $1 AND kind = 'charge' AND status = 'pending' AND (batch_id IS NULL OR batch_id = id) LIMIT 1`, [customer.id]);
+              const pi = row && [...stub.paymentIntents.values()].find((p) => p.metadata?.idempotency_key === row.idempotency_key);
+              if (pi) await hook(event('payment_intent.succeeded', { id: pi.id, object: 'payment_intent', amount: pi.amount, status: pi.status, metadata: pi.metadata })).expect(200);
+              break;
+            }
+            case 'provider_refund': {
+              // A refund made in Stripe's dashboard: half of what the order still counts as paid by card.
+              if (!id) break;
+              const [c] = await t.ds.query(`SELECT provider_ref FROM payment_transactions WHERE order_id = $1 AND kind = 'charge' AND status = 'succeeded' ORDER BY created_at DESC LIMIT 1`, [id]);
+              const [{ paid }] = await t.ds.query(`SELECT paid_amount AS paid FROM orders WHERE id = $1`, [id]);
+              const pi = c && stub.paymentIntents.get(c.provider_ref);
+              if (!pi) break;
+              const done = [...stub.refunds.values()].filter((r) => r.payment_intent === pi.id).reduce((sum, r) => sum + r.amount, 0);
+              const amount = Math.min(Math.floor(paid / 2), pi.amount - done);
+              if (amount <= 0) break;
+              const made = await fetch(`${stub.url}/v1/refunds`, { method: 'POST', headers: { Authorization: 'Bearer sk_test_stubbed', 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ payment_intent: pi.id, amount: String(amount) }) });
+              if (made.status !== 200) break;
+              await hook(event('charge.refunded', { id: pi.latest_charge, object: 'charge', payment_intent: pi.id, amount_refunded: done + amount })).expect(200);
+              break;
+            }
+            case 'reconcile':
+              clock += s.minutes * 60_000;
+              await t.app.get(PaymentReconciler).run(new Date(clock));
+              break;
+          }
+          await relay();
+          await check(customer.id, steps.slice(0, i + 1));
+        }
+        // The end of the outage: the reconciler settles everything; then Stripe and the ledger agree.
+        await t.app.get(PaymentReconciler).run(new Date(clock + 60 * 60_000));
+        await relay();
+        const [{ pending }] = await t.ds.query(`SELECT count(*)::int AS pending FROM payment_transactions WHERE customer_id = $1 AND status = 'pending'`, [customer.id]);
+        if (pending) throw new Error(`${pending} rows still pending after the reconciler, after ${JSON.stringify(steps)}`);
+        await check(customer.id, steps);
+      }),
+      { seed: SEED, numRuns: RUNS, verbose: true },
+    );
+  });
+});
