@@ -42,7 +42,7 @@ const errorText = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.
  *
  * - Claim: one short transaction takes up to `batch size` due, unpublished rows with
  *   `FOR UPDATE SKIP LOCKED` and leases them (`claimed_until`), so any number of instances can run it:
- *   each gets different rows. A relay that dies mid-batch leaves its lease, which another takes over
+ *   each gets different rows. A relay that dies mid-batch leaves its lease (OUTBOX_RELAY_LEASE_MS; renewed while a live relay is still delivering its batch), which another takes over
  *   once it has passed.
  * - Delivery: one transaction per (event, subscriber). It locks that delivery's row, skips it when it is
  *   already processed or dead, runs `handle(event, manager)` in a savepoint and records `processed` in
@@ -129,7 +129,14 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     const byType = this.subscribers();
     const events = await this.claim(byType);
     result.claimed = events.length;
-    for (const event of events) {
+    let leased = Date.now();
+    for (const [i, event] of events.entries()) {
+      // A batch that takes long (slow webhook receivers) keeps its lease: renewed for the rest of the batch
+      // once a third of it has passed, so no other relay takes over events this one is still delivering.
+      if (Date.now() - leased > this.config.outboxRelayLeaseMs / 3) {
+        await this.renewLease(events.slice(i).map((e) => e.id));
+        leased = Date.now();
+      }
       const subs = byType.get(event.type);
       if (!subs) {
         result.published++; // published by the claim
@@ -142,6 +149,14 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       if (await this.finalize(event, subs)) result.published++;
     }
     return result;
+  }
+
+  /** Extends the lease of the claimed events not yet finished (OUTBOX_RELAY_LEASE_MS from now). */
+  private async renewLease(ids: string[]): Promise<void> {
+    await this.ds.query(
+      `UPDATE outbox_events SET claimed_until = now() + $2::int * interval '1 millisecond' WHERE id = ANY($1::uuid[]) AND published_at IS NULL AND claimed_until IS NOT NULL`,
+      [ids, this.config.outboxRelayLeaseMs],
+    );
   }
 
   /** Leases a batch of due events; those without a subscriber are published at once. */

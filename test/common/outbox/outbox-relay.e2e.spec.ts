@@ -322,6 +322,34 @@ describe('outbox relay', () => {
     expect(callsOf('LedgerSubscriber')).toHaveLength(BATCH);
   });
 
+  it('(c) a batch that takes longer than its lease keeps it (renewed as it goes): another relay claims none of its events, each is delivered once', async () => {
+    const LEASE_MS = 900;
+    const before = t.config.outboxRelayLeaseMs;
+    t.config.outboxRelayLeaseMs = LEASE_MS;
+    const other = t.db === 'postgres' ? await startTestApp({ ...relayOptions, databaseUrl: t.config.databaseUrl, configure: (c) => (relayOptions.configure(c), (c.outboxRelayLeaseMs = LEASE_MS)) }) : undefined;
+    try {
+      const relayB = other ? other.app.get(OutboxRelay) : new OutboxRelay(t.ds, t.config, t.app.get(DiscoveryService));
+      const ids = await record(t, 'test.pinged', 5);
+      // Each event's first subscriber takes 400 ms: the batch of 5 runs about 2 s, more than twice the lease.
+      control.onLedger = async () => {
+        await sleep(400);
+      };
+      const slow = relay.runOnce();
+      await sleep(LEASE_MS + 400);
+      const meanwhile = await relayB.runOnce();
+      const first = await slow;
+      control.onLedger = undefined;
+      expect(first.claimed).toBe(5);
+      expect(meanwhile.claimed).toBe(0);
+      expect(await unpublished(t)).toBe(0);
+      await expectExactlyOnce(t, ids, ['LedgerSubscriber', 'CrashySubscriber']);
+      expect(callsOf('LedgerSubscriber').sort()).toEqual([...ids].sort());
+    } finally {
+      t.config.outboxRelayLeaseMs = before;
+      await other?.close();
+    }
+  });
+
   it('(c) a relay that dies after the subscribers committed but before publishing: the next run publishes without calling them again', async () => {
     const ids = await record(t, 'test.pinged', 3);
     const proto = OutboxRelay.prototype as unknown as { finalize: (...a: unknown[]) => Promise<unknown> };
