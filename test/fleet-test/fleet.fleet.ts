@@ -267,7 +267,7 @@ describe('a fleet of three built servers on one PostgreSQL and one Redis behind 
     await dr('driver/check-in', { lat: 40.0, lng: -89.0, truck_id: truck.id }, 201);
     await dr(`driver/jobs/${deliveryJob}/start`, undefined);
 
-    // The photo: uploaded through one instance, served by every instance (straight and through the proxy).
+    // The photo: uploaded through the proxy (so one instance), read straight from each of the three.
     const upload = await fetch(`http://127.0.0.1:${proxy.port}/api/v1/upload-media`, { method: 'POST', body: (() => {
       const f = new FormData();
       f.append('file', new Blob([PNG], { type: 'image/png' }), 'drop.png');
