@@ -197,6 +197,7 @@ export interface World {
   customers: { id: string; token: string; addressId: string }[];
   specId: string;
   wasteId: string;
+  lotId: string;
 }
 
 export const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -215,7 +216,7 @@ export async function seedWorld(port: number, customers: number): Promise<World>
   await co('company/settings', { timezone: 'UTC', order_lead_time_days: 1, free_cancellation_hours: 48, cancellation_fee_amount: 5000 }, 200);
   // The pro plan: the load places more orders than the free plan's 300 a month (403 PLAN_LIMIT beyond).
   await co('psp/subscription/pro/create', { token: 'tok_visa' });
-  await co('lot/create', { name: 'Main yard', latitude: 40.0, longitude: -89.0 });
+  const lot = await co('lot/create', { name: 'Main yard', latitude: 40.0, longitude: -89.0 });
   const category = await co('asset-categories', { name: 'Roll-off' });
   const spec = await co('asset-specifications', { name: '20 yd roll-off', asset_category_id: category.id, size: 20, size_unit: 'yd3', included_days: 7, included_weight_kg: 2000 });
   const waste = await co('waste-types', { name: 'General debris', code: 'GEN' });
@@ -237,7 +238,7 @@ export async function seedWorld(port: number, customers: number): Promise<World>
     const address = await call('POST', 'customer/addresses', { line1: `${i} Site Rd`, city: 'Springfield', latitude: 40.18, longitude: -89.0 }, login.token);
     list.push({ id: created.id, token: login.token, addressId: address.id });
   }
-  return { companyId: company.id, companyToken: token, customers: list, specId: spec.id, wasteId: waste.id };
+  return { companyId: company.id, companyToken: token, customers: list, specId: spec.id, wasteId: waste.id, lotId: lot.id };
 }
 
 // ------------------------------------------------------------------ load
