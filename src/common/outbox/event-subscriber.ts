@@ -39,11 +39,21 @@ export interface EventSubscriberOptions<T extends EventType> {
   events: readonly T[];
   /** Stable name kept with each delivery (default: the class name); renaming it redelivers unpublished events. */
   name?: string;
+  /**
+   * `outside: true`: a subscriber whose work is a call outside the database (an HTTP delivery). The relay
+   * runs its `handle` with NO transaction open and no row locked: it claims the delivery in one short
+   * transaction (due again only after the lease, so no other relay runs it meanwhile), calls `handle`
+   * with the data source's manager (each write commits on its own), and records the outcome in another.
+   * Throwing retries with backoff as usual. A crash between the call and the record runs it again after
+   * the lease: at least once, so the work must be idempotent by `event.id`.
+   */
+  outside?: boolean;
 }
 
 export interface EventSubscriberMeta {
   events: readonly EventType[];
   name?: string;
+  outside?: boolean;
 }
 
 export const EVENT_SUBSCRIBER_META = Symbol('outbox:event-subscriber');

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { EventHandler, eventSubscriberMeta, RelayedEvent } from './event-subscriber';
 
@@ -19,6 +19,8 @@ export interface RelayRunResult {
 interface Subscriber {
   name: string;
   handler: EventHandler;
+  /** Called with no transaction open (`@EventSubscriber({ outside: true })`). */
+  outside: boolean;
 }
 
 export interface EventRow {
@@ -184,63 +186,109 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     });
   }
 
-  /** One event to one subscriber, in one transaction with its delivery record. */
+  /** One event to one subscriber: in one transaction with its delivery record, or around it for an `outside` subscriber. */
   private async deliver(event: EventRow, sub: Subscriber): Promise<Outcome['kind']> {
-    const key = [event.id, sub.name];
-    const afterCommit: (() => Promise<unknown>)[] = [];
-    const outcome = await this.ds.transaction(async (m): Promise<Outcome> => {
-      // The row lock serialises two relays on the same delivery (possible only after a lease ran out).
-      await m.query(`INSERT INTO outbox_deliveries (event_id, subscriber) VALUES ($1, $2) ON CONFLICT (event_id, subscriber) DO NOTHING`, key);
-      const [d] = await m.query<{ status: 'pending' | 'processed' | 'dead'; attempts: number; due: boolean }[]>(
-        `SELECT status, attempts, (next_attempt_at IS NULL OR next_attempt_at <= now()) AS due
-           FROM outbox_deliveries WHERE event_id = $1 AND subscriber = $2 FOR UPDATE`,
-        key,
-      );
-      if (d.status !== 'pending') return { kind: 'finished_before' };
-      if (!d.due) return { kind: 'not_due' };
-      const attempt = Number(d.attempts) + 1;
-      try {
-        await m.transaction(async (sm) => {
-          await sub.handler.handle(relayedEvent(event, attempt), sm, (work) => afterCommit.push(work));
-        });
-      } catch (e) {
-        afterCommit.length = 0;
-        const error = errorText(e);
-        if (attempt >= this.config.outboxRelayMaxAttempts) {
-          await m.query(
-            `UPDATE outbox_deliveries SET status = 'dead', attempts = $3, last_error = $4, last_attempt_at = now(), next_attempt_at = NULL, finished_at = now()
-              WHERE event_id = $1 AND subscriber = $2`,
-            [...key, attempt, error],
-          );
-          return { kind: 'dead', attempt, error };
-        }
-        const delayMs = this.retryDelayMs(attempt);
-        await m.query(
-          `UPDATE outbox_deliveries SET attempts = $3, last_error = $4, last_attempt_at = now(), next_attempt_at = now() + $5::int * interval '1 millisecond'
-            WHERE event_id = $1 AND subscriber = $2`,
-          [...key, attempt, error, delayMs],
-        );
-        return { kind: 'retried', attempt, error, delayMs };
-      }
-      await m.query(
-        `UPDATE outbox_deliveries SET status = 'processed', attempts = $3, last_attempt_at = now(), next_attempt_at = NULL, finished_at = now()
-          WHERE event_id = $1 AND subscriber = $2`,
-        [...key, attempt],
-      );
-      return { kind: 'processed' };
-    });
+    const outcome = sub.outside ? await this.deliverOutside(event, sub) : await this.deliverInside(event, sub);
     const about = { event_id: event.id, event_type: event.type, subscriber: sub.name };
-    if (outcome.kind === 'processed') {
-      for (const work of afterCommit) {
-        await work().catch((e: unknown) => this.logger.error({ msg: 'outbox after-commit work failed', ...about, error: errorText(e) }));
-      }
-    }
     if (outcome.kind === 'dead') {
       this.logger.error({ msg: 'outbox delivery dead', ...about, attempts: outcome.attempt, last_error: outcome.error });
     } else if (outcome.kind === 'retried') {
       this.logger.warn({ msg: 'outbox delivery failed; will retry', ...about, attempt: outcome.attempt, retry_in_ms: outcome.delayMs, error: outcome.error });
     }
     return outcome.kind;
+  }
+
+  /** The handler's work and the record that it was done commit together: exactly once. */
+  private async deliverInside(event: EventRow, sub: Subscriber): Promise<Outcome> {
+    const key = [event.id, sub.name];
+    const afterCommit: (() => Promise<unknown>)[] = [];
+    const outcome = await this.ds.transaction(async (m): Promise<Outcome> => {
+      const due = await this.lockDue(m, key);
+      if (typeof due !== 'number') return due;
+      try {
+        await m.transaction(async (sm) => {
+          await sub.handler.handle(relayedEvent(event, due), sm, (work) => afterCommit.push(work));
+        });
+      } catch (e) {
+        afterCommit.length = 0;
+        return this.recordFailure(m, key, due, e);
+      }
+      return this.recordProcessed(m, key, due);
+    });
+    if (outcome.kind === 'processed') {
+      for (const work of afterCommit) {
+        await work().catch((e: unknown) => this.logger.error({ msg: 'outbox after-commit work failed', event_id: event.id, event_type: event.type, subscriber: sub.name, error: errorText(e) }));
+      }
+    }
+    return outcome;
+  }
+
+  /**
+   * Reserve, call, settle: the delivery is claimed in a short transaction (due again only after the
+   * lease, so no other relay runs it meanwhile), the handler runs with no transaction open and no row
+   * locked, and its outcome is recorded in another short transaction. At least once (a crash between
+   * the call and the record runs it again after the lease).
+   */
+  private async deliverOutside(event: EventRow, sub: Subscriber): Promise<Outcome> {
+    const key = [event.id, sub.name];
+    const claimed = await this.ds.transaction(async (m): Promise<Outcome | number> => {
+      const due = await this.lockDue(m, key);
+      if (typeof due !== 'number') return due;
+      await m.query(`UPDATE outbox_deliveries SET next_attempt_at = now() + $3::int * interval '1 millisecond' WHERE event_id = $1 AND subscriber = $2`, [...key, this.config.outboxRelayLeaseMs]);
+      return due;
+    });
+    if (typeof claimed !== 'number') return claimed;
+    let failure: unknown;
+    try {
+      await sub.handler.handle(relayedEvent(event, claimed), this.ds.manager, () => {
+        throw new Error(`${sub.name} runs outside any transaction: do the work in handle(), not in after()`);
+      });
+    } catch (e) {
+      failure = e ?? new Error('failed');
+    }
+    return this.ds.transaction((m) => (failure === undefined ? this.recordProcessed(m, key, claimed) : this.recordFailure(m, key, claimed, failure)));
+  }
+
+  /** Locks the delivery's row (serialising two relays on it, possible only after a lease ran out); its attempt number when it is due. */
+  private async lockDue(m: EntityManager, key: string[]): Promise<Outcome | number> {
+    await m.query(`INSERT INTO outbox_deliveries (event_id, subscriber) VALUES ($1, $2) ON CONFLICT (event_id, subscriber) DO NOTHING`, key);
+    const [d] = await m.query<{ status: 'pending' | 'processed' | 'dead'; attempts: number; due: boolean }[]>(
+      `SELECT status, attempts, (next_attempt_at IS NULL OR next_attempt_at <= now()) AS due
+         FROM outbox_deliveries WHERE event_id = $1 AND subscriber = $2 FOR UPDATE`,
+      key,
+    );
+    if (d.status !== 'pending') return { kind: 'finished_before' };
+    if (!d.due) return { kind: 'not_due' };
+    return Number(d.attempts) + 1;
+  }
+
+  private async recordProcessed(m: EntityManager, key: string[], attempt: number): Promise<Outcome> {
+    await m.query(
+      `UPDATE outbox_deliveries SET status = 'processed', attempts = $3, last_attempt_at = now(), next_attempt_at = NULL, finished_at = now()
+        WHERE event_id = $1 AND subscriber = $2`,
+      [...key, attempt],
+    );
+    return { kind: 'processed' };
+  }
+
+  /** A failed try: retried after base × 2^(n-1), or dead after the last allowed one. */
+  private async recordFailure(m: EntityManager, key: string[], attempt: number, e: unknown): Promise<Outcome> {
+    const error = errorText(e);
+    if (attempt >= this.config.outboxRelayMaxAttempts) {
+      await m.query(
+        `UPDATE outbox_deliveries SET status = 'dead', attempts = $3, last_error = $4, last_attempt_at = now(), next_attempt_at = NULL, finished_at = now()
+          WHERE event_id = $1 AND subscriber = $2`,
+        [...key, attempt, error],
+      );
+      return { kind: 'dead', attempt, error };
+    }
+    const delayMs = this.retryDelayMs(attempt);
+    await m.query(
+      `UPDATE outbox_deliveries SET attempts = $3, last_error = $4, last_attempt_at = now(), next_attempt_at = now() + $5::int * interval '1 millisecond'
+        WHERE event_id = $1 AND subscriber = $2`,
+      [...key, attempt, error, delayMs],
+    );
+    return { kind: 'retried', attempt, error, delayMs };
   }
 
   /** Publishes the event when every subscriber is done with it, else makes it due at its earliest retry; ends the lease. */
@@ -287,7 +335,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       }
       byName.set(name, instance);
       for (const type of new Set(meta.events)) {
-        byType.set(type, [...(byType.get(type) ?? []), { name, handler: instance as EventHandler }]);
+        byType.set(type, [...(byType.get(type) ?? []), { name, handler: instance as EventHandler, outside: meta.outside === true }]);
       }
     }
     this.byType = byType;

@@ -17,6 +17,7 @@ declare module '../../../src/common/outbox/event-catalogue' {
     'test.pinged': { n: number };
     'test.flaky': { n: number };
     'test.unheard': { n: number };
+    'test.called': { n: number };
   }
 }
 
@@ -28,6 +29,10 @@ const control = {
   failOnce: new Set<number>(),
   /** Called at the start of every LedgerSubscriber call. */
   onLedger: undefined as undefined | ((e: RelayedEvent<'test.pinged' | 'company.created'>, m: EntityManager) => Promise<void> | void),
+  /** Whether the outside subscriber's manager had a transaction open, per call. */
+  outsideSawTransaction: [] as boolean[],
+  /** Called at the start of every OutsideSubscriber call (while no transaction is open). */
+  onOutside: undefined as undefined | ((e: RelayedEvent<'test.called'>) => Promise<void> | void),
   /** Every handler call, committed or not: subscriber → event ids. */
   calls: new Map<string, string[]>(),
 };
@@ -80,7 +85,20 @@ class BystanderSubscriber implements EventHandler<'test.flaky'> {
   }
 }
 
-@Module({ providers: [LedgerSubscriber, CrashySubscriber, FlakySubscriber, BystanderSubscriber] })
+/** An `outside` subscriber: records whether a transaction was open on its connection while it ran. */
+@Injectable()
+@EventSubscriber({ name: 'outside-caller', events: ['test.called'], outside: true })
+class OutsideSubscriber implements EventHandler<'test.called'> {
+  async handle(event: RelayedEvent<'test.called'>, m: EntityManager) {
+    called('outside-caller', event.id);
+    control.outsideSawTransaction.push(m.queryRunner?.isTransactionActive ?? false);
+    await control.onOutside?.(event);
+    await ledger(m, 'outside-caller', event);
+    if (control.failOnce.delete(event.payload.n)) throw new Error(`outside call failed on ${event.payload.n}`);
+  }
+}
+
+@Module({ providers: [LedgerSubscriber, CrashySubscriber, FlakySubscriber, BystanderSubscriber, OutsideSubscriber] })
 class RelayProbeModule {}
 
 const MAX_ATTEMPTS = 4;
@@ -97,7 +115,7 @@ const relayOptions = {
 };
 
 /** Records `count` events of a type, `perTx` per transaction. */
-async function record(t: TestApp, type: 'test.pinged' | 'test.flaky' | 'test.unheard', count: number, perTx = 50): Promise<string[]> {
+async function record(t: TestApp, type: 'test.pinged' | 'test.flaky' | 'test.unheard' | 'test.called', count: number, perTx = 50): Promise<string[]> {
   for (let from = 0; from < count; from += perTx) {
     await t.ds.transaction((m) =>
       recordEvents(m, ...Array.from({ length: Math.min(perTx, count - from) }, (_, i) => ({ type, aggregateType: 'test', aggregateId: '00000000-0000-4000-8000-000000000001', payload: { n: from + i + 1 } }))),
@@ -169,6 +187,8 @@ describe('outbox relay', () => {
     await t.ds.query(`TRUNCATE outbox_events, outbox_deliveries, relay_test_ledger`);
     control.failOnce.clear();
     control.onLedger = undefined;
+    control.onOutside = undefined;
+    control.outsideSawTransaction.length = 0;
     control.calls.clear();
   });
   afterEach(() => jest.restoreAllMocks());
@@ -348,6 +368,29 @@ describe('outbox relay', () => {
       t.config.outboxRelayLeaseMs = before;
       await other?.close();
     }
+  });
+
+  it('(d) an outside subscriber runs with no transaction open and no connection held: other work goes on meanwhile; a failure is retried, once each', async () => {
+    const ids = await record(t, 'test.called', 2);
+    control.failOnce.add(2);
+    let probe = 0;
+    // While the subscriber "waits on a remote server", the database answers others (the embedded database's one connection too).
+    control.onOutside = async () => {
+      const [{ one }] = await t.ds.query('SELECT 1 AS one');
+      probe += one;
+    };
+    const r = await relay.runOnce();
+    expect(r).toMatchObject({ claimed: 2, processed: 1, retried: 1 });
+    expect(probe).toBe(2);
+    expect(control.outsideSawTransaction).toEqual([false, false]);
+    await retriesDue(t);
+    await drain(relay);
+    expect(await unpublished(t)).toBe(0);
+    // The failed call's own write committed (no transaction to roll it back): at least once, made idempotent by event id in real subscribers.
+    const counts = await ledgerCounts(t);
+    expect([counts.get(`outside-caller ${ids[0]}`), counts.get(`outside-caller ${ids[1]}`)]).toEqual([1, 2]);
+    const deliveries = await t.ds.query(`SELECT status, attempts FROM outbox_deliveries WHERE subscriber = 'outside-caller' ORDER BY attempts`);
+    expect(deliveries).toEqual([{ status: 'processed', attempts: 1 }, { status: 'processed', attempts: 2 }]);
   });
 
   it('(c) a relay that dies after the subscribers committed but before publishing: the next run publishes without calling them again', async () => {

@@ -34,11 +34,12 @@ export class ContactService {
 
 /**
  * Mails a contact message to the platform's address, with its author's name, e-mail and account type
- * (so that the platform answers by e-mail). A failed SMTP delivery throws: the relay tries again later
- * (README "Events"); the message itself was kept when it was sent.
+ * (so that the platform answers by e-mail). An `outside` subscriber: the SMTP call runs with no transaction
+ * open (docs/architecture.md "Events"). A failed SMTP delivery throws: the relay tries again later; the
+ * message itself was kept when it was sent.
  */
 @Injectable()
-@EventSubscriber({ name: 'contact-mail', events: ['contact_message.sent'] })
+@EventSubscriber({ name: 'contact-mail', events: ['contact_message.sent'], outside: true })
 export class MailContactMessage implements EventHandler<'contact_message.sent'> {
   constructor(
     private readonly mail: MailService,

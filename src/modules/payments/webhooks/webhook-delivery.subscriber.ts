@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { EventHandler, EventSubscriber, RelayedEvent } from '../../../common/outbox/event-subscriber';
 import { WEBHOOK_EVENTS, WebhookEventName } from './webhook.entities';
@@ -16,28 +16,27 @@ interface EndpointRow {
 
 /**
  * Outbound webhooks (issues #13, #28): POSTs each subscribed event to every enabled endpoint of the
- * event's company that asked for its type, through the guarded outbound client (WebhookSender). Every
- * attempt is logged in `webhook_deliveries` with its status. An endpoint is sent the event again only
- * while all its attempts so far `failed`: one that `succeeded`, was `blocked` (its host is or now
- * resolves to an address that is not allowed: logged, never retried) or is `dead` is skipped. Any
- * `failed` attempt throws, and the relay retries the event with backoff; the attempt of the relay's
- * last try is logged `dead`. With PostgreSQL the log is written on its own connection, so failed
- * attempts stay logged when the relay rolls the handler back; with the embedded database (one
- * connection) it is written through the handler's manager, so only the attempts of a try that threw
- * nothing are kept there (the relay's `outbox_deliveries.last_error` keeps the last failure).
+ * event's company that asked for its type, through the guarded outbound client (WebhookSender). An
+ * `outside` subscriber: the relay calls it with no transaction open and no row locked (an endpoint that
+ * answers slowly holds no database connection, on PostgreSQL or the embedded database), and `m` is the
+ * data source's manager, each write committing on its own. Every attempt is logged in
+ * `webhook_deliveries` with its status. An endpoint is sent the event again only while all its attempts
+ * so far `failed`: one that `succeeded`, was `blocked` (its host is or now resolves to an address that is
+ * not allowed: logged, never retried) or is `dead` is skipped. Any `failed` attempt throws, and the relay
+ * retries the event with backoff; the attempt of the relay's last try is logged `dead`. At least once: a
+ * crash between a send and its log line sends again after the relay's lease (receivers de-duplicate by
+ * `X-Event-Id`).
  */
 @Injectable()
-@EventSubscriber({ name: 'outbound-webhooks', events: WEBHOOK_EVENTS })
+@EventSubscriber({ name: 'outbound-webhooks', events: WEBHOOK_EVENTS, outside: true })
 export class WebhookDeliverySubscriber implements EventHandler<WebhookEventName> {
   constructor(
-    private readonly ds: DataSource,
     private readonly config: AppConfig,
     private readonly sender: WebhookSender,
   ) {}
 
   async handle(event: RelayedEvent<WebhookEventName>, m: EntityManager): Promise<void> {
     if (!event.companyId) return;
-    const log = this.config.databaseUrl ? this.ds.manager : m;
     const endpoints = await m.query<EndpointRow[]>(
       `SELECT e.id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at FROM webhook_endpoints e
         WHERE e.company_id = $1 AND $2 = ANY (e.events) AND e.disabled_at IS NULL AND e.deleted_at IS NULL
@@ -51,7 +50,7 @@ export class WebhookDeliverySubscriber implements EventHandler<WebhookEventName>
     for (const e of endpoints) {
       const sent = await this.sender.send({ id: e.id, url: e.url, secret: e.secret, previousSecret: e.previous_secret, previousSecretExpiresAt: e.previous_secret_expires_at }, event.id, body);
       const status = sent.status === 'failed' && last ? 'dead' : sent.status;
-      await WebhookLog.insert(log, { companyId: event.companyId, endpointId: e.id, eventId: event.id, eventType: event.type, attempt: event.attempt, ...sent, status });
+      await WebhookLog.insert(m, { companyId: event.companyId, endpointId: e.id, eventId: event.id, eventType: event.type, attempt: event.attempt, ...sent, status });
       if (sent.status === 'failed') failures.push(`${e.id}: ${sent.error}`);
     }
     if (failures.length) throw new Error(`webhook delivery failed: ${failures.join('; ')}`);
