@@ -140,6 +140,21 @@ describe('Subscriptions: the first charge when Stripe does not answer', () => {
     expect(await states(c)).toEqual([{ state: 'active', is_trial: false }]);
   });
 
+  it('answer lost on a declined card: the payment_failed webhook drops it; another company cannot see it (404)', async () => {
+    const c = await companyActor(t, 'Declined Plans Hauling');
+    const other = await companyActor(t, 'Nosy Plans Hauling');
+    loseNextCharge('answer_lost');
+    const pending = (await t.req('post', `${PSP}/subscription/starter/create`, { token: c.token, body: { token: 'tok_chargeDeclined' } }).expect(202)).body.data;
+    await t.req('delete', `${PSP}/subscription/${pending.id}/cancel`, { token: other.token }).expect(404);
+    const [pi] = intents(pending.id);
+    expect(pi.status).toBe('requires_payment_method');
+    expect((await hook('payment_intent.payment_failed', pi)).body.data).toMatchObject({ outcome: 'applied' });
+    expect(await states(c)).toEqual([]);
+    expect(await current(c)).toMatchObject({ id: null, plan: { code: 'free' } });
+    expect((await reconcile(2 * 60_000)).subscriptions.checked).toBe(0);
+    expect((await subscribe(c).expect(201)).body.data).toMatchObject({ state: 'active' });
+  });
+
   it('a pending charge unknown for over an hour counts in the overdue alert', async () => {
     const c = await companyActor(t, 'Overdue Plans Hauling');
     loseNextCharge('answer_lost');

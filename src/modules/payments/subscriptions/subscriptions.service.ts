@@ -184,7 +184,7 @@ export class SubscriptionsService implements OnModuleInit {
       outcome = { status: 'unknown', reference: null };
     }
     // 5. Settled in a new short transaction (unless the webhook did it first); the answer is the subscription as it now is.
-    await this.settleFirstCharge(id, outcome, actor.id);
+    if (outcome.status !== 'unknown') await this.settleFirstCharge(id, outcome, actor.id);
     const settled = await this.ds.manager.findOneBy(Subscription, { id });
     if (settled?.state === 'pending') return { status: 202, body: SubscriptionDto.of(settled, plan) };
     if (settled?.state === 'active') return { status: 201, body: SubscriptionDto.of(settled, plan) };
