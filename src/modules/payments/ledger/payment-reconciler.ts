@@ -3,6 +3,7 @@ import { Counter, Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { Metrics } from '../../../common/metrics/metrics';
 import { PaymentProvider, type ChargeResult, type PendingChargeResult } from '../provider/payment-provider';
+import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { isUnknownOutcome, LedgerService, nextCheck, type ProviderOutcome } from './ledger.service';
 
 /** A charge the provider still does not know this long after we reserved it never reached it (every call and SDK retry is over by then): failed `not_charged`, the hold released. */
@@ -17,11 +18,16 @@ export interface ReconcileSummary {
   failed: number;
   /** The provider did not answer, or does not know the charge yet: asked again later (backoff). */
   unknown: number;
+  /** Pending first subscription charges (a subscribe whose answer was lost) asked about: activated, dropped, still unknown. */
+  subscriptions: { checked: number; succeeded: number; failed: number; unknown: number };
   /** Pending refunds called again: succeeded, refused (credited to the wallet), no answer. */
   refunds: { succeeded: number; failed: number; unknown: number };
-  /** Rows (charges and refunds) pending for more than an hour after the run. */
+  /** Rows (charges, refunds, first subscription charges) pending for more than an hour after the run. */
   overdue: number;
 }
+
+/** What the provider lookup needs of a pending charge (a ledger row, or a first subscription charge). */
+type Lookup = Pick<Claimed, 'id' | 'idempotency_key' | 'provider_ref' | 'created_at' | 'buyer_ref'>;
 
 interface Claimed {
   id: string;
@@ -48,7 +54,9 @@ interface Claimed {
  * webhook (exactly once: only a row still pending changes). A pay-all-dues charge is looked up once for
  * its batch. The provider without such a charge 15 minutes after the reservation: the call never reached
  * it, the row fails `not_charged` and the hold is released. Pending card refunds are called again with
- * their key (`LedgerService.executeRefunds`). Metrics: `payments_pending_overdue_transactions` (rows pending
+ * their key (`LedgerService.executeRefunds`). Pending first subscription charges (a subscribe answered 202)
+ * are claimed, looked up and settled the same way (`SubscriptionsService.claimPendingFirstCharge`,
+ * `settleFirstCharge`: succeeded → active, failed or not found after 15 minutes → dropped). Metrics: `payments_pending_overdue_transactions` (rows pending
  * for more than an hour: alert on > 0) and `payments_reconciled_total{outcome}`.
  */
 @Injectable()
@@ -61,14 +69,15 @@ export class PaymentReconciler {
     private readonly ds: DataSource,
     private readonly provider: PaymentProvider,
     private readonly ledger: LedgerService,
+    private readonly subscriptions: SubscriptionsService,
     metrics: Metrics,
   ) {
-    this.overdueGauge = new Gauge({ name: 'payments_pending_overdue_transactions', help: 'Ledger rows (card charges and refunds) pending at the provider for more than an hour, as of the last reconciler run: alert when above 0', registers: [metrics.registry] });
+    this.overdueGauge = new Gauge({ name: 'payments_pending_overdue_transactions', help: 'Ledger rows (card charges and refunds) and first subscription charges pending at the provider for more than an hour, as of the last reconciler run: alert when above 0', registers: [metrics.registry] });
     this.reconciled = new Counter({ name: 'payments_reconciled_total', help: 'Pending charges the reconciler asked the provider about, by outcome (succeeded, failed, unknown)', labelNames: ['outcome'] as const, registers: [metrics.registry] });
   }
 
   async run(now: Date = new Date(), limit = 100): Promise<ReconcileSummary> {
-    const summary: ReconcileSummary = { checked: 0, succeeded: 0, failed: 0, unknown: 0, refunds: { succeeded: 0, failed: 0, unknown: 0 }, overdue: 0 };
+    const summary: ReconcileSummary = { checked: 0, succeeded: 0, failed: 0, unknown: 0, subscriptions: { checked: 0, succeeded: 0, failed: 0, unknown: 0 }, refunds: { succeeded: 0, failed: 0, unknown: 0 }, overdue: 0 };
     for (let i = 0; i < limit; i++) {
       const row = await this.claim(now);
       if (!row) break;
@@ -91,11 +100,20 @@ export class PaymentReconciler {
         summary.unknown++;
       }
     }
+    // First subscription charges whose answer was lost (a subscribe answered 202): same lookup, settled by the subscriptions' one path.
+    for (let i = 0; i < limit; i++) {
+      const row = await this.subscriptions.claimPendingFirstCharge(now);
+      if (!row) break;
+      summary.subscriptions.checked++;
+      const outcome = await this.ask(row, now);
+      this.reconciled.inc({ outcome: outcome.status === 'pending' ? 'unknown' : outcome.status });
+      await this.subscriptions.settleFirstCharge(row.subscription_id, outcome, null);
+      summary.subscriptions[outcome.status === 'succeeded' || outcome.status === 'failed' ? outcome.status : 'unknown']++;
+    }
     summary.refunds = await this.ledger.executeRefunds(now);
-    const [{ n }] = await this.ds.query<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM payment_transactions WHERE status = 'pending' AND kind IN ('charge', 'refund') AND created_at < $1`,
-      [new Date(now.getTime() - PENDING_ALERT_AFTER_MS)],
-    );
+    const before = new Date(now.getTime() - PENDING_ALERT_AFTER_MS);
+    const [{ n: ledgerOverdue }] = await this.ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM payment_transactions WHERE status = 'pending' AND kind IN ('charge', 'refund') AND created_at < $1`, [before]);
+    const n = Number(ledgerOverdue) + (await this.subscriptions.pendingFirstChargesBefore(before));
     summary.overdue = n;
     this.overdueGauge.set(n);
     if (n) this.logger.error({ msg: 'payments pending at the provider for more than an hour', count: n });
@@ -121,7 +139,7 @@ export class PaymentReconciler {
   }
 
   /** The provider's word on the charge, with no transaction open. */
-  private async ask(row: Claimed, now: Date): Promise<ProviderOutcome> {
+  private async ask(row: Lookup, now: Date): Promise<ProviderOutcome> {
     let found: ChargeResult | PendingChargeResult | null;
     try {
       found = row.buyer_ref || row.provider_ref ? await this.provider.lookupCharge({ idempotencyKey: row.idempotency_key, reference: row.provider_ref, buyerRef: row.buyer_ref ?? '', createdAfter: new Date(row.created_at) }) : null;

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { recordEvents } from '../../../common/outbox/outbox';
 import { PaymentProvider, type ChargeInput, type ChargeResult } from '../provider/payment-provider';
-import { Plan, Subscription, SubscriptionCharge } from './subscription.entities';
+import { LIVE_STATES_SQL, Plan, Subscription, SubscriptionCharge } from './subscription.entities';
 import { addDays, addMonth, endSubscription, overReason } from './subscriptions.service';
 
 /** Days a `past_due` subscription keeps its plan while the renewal is retried (daily) before it falls to the free plan. */
@@ -67,7 +67,7 @@ export class SubscriptionRenewals {
       const outcome = await this.ds
         .transaction(async (m): Promise<Outcome | Renewal | null> => {
           const [next] = await m.query<{ id: string }[]>(
-            `SELECT id FROM subscriptions WHERE state <> 'cancelled' AND next_action_at <= $1 AND NOT (id = ANY($2::uuid[]))
+            `SELECT id FROM subscriptions WHERE state IN ${LIVE_STATES_SQL} AND next_action_at <= $1 AND NOT (id = ANY($2::uuid[]))
               ORDER BY next_action_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
             [now, seen],
           );

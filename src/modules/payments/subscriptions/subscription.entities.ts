@@ -2,8 +2,16 @@ import { Check, Column, Entity, ForeignKey, Index } from 'typeorm';
 import { BaseEntity } from '../../../database/base.entity';
 import { Tenant } from '../../../common/access/tenant-policy';
 
-export const SUBSCRIPTION_STATES = ['trialing', 'active', 'past_due', 'cancelled'] as const;
+export const SUBSCRIPTION_STATES = ['pending', 'trialing', 'active', 'past_due', 'cancelled'] as const;
 export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
+/**
+ * The states of a subscription in force (at most one per company). `pending`: subscribed, its first charge
+ * asked of the provider with the outcome not known yet (issue #22): not in force (the plan stays as it
+ * was), at most one per company, settled by the subscribe itself, the provider's webhook or the reconciler.
+ */
+export const LIVE_SUBSCRIPTION_STATES = ['trialing', 'active', 'past_due'] as const;
+/** `LIVE_SUBSCRIPTION_STATES` as SQL (`state IN …`). */
+export const LIVE_STATES_SQL = `('trialing', 'active', 'past_due')`;
 
 /** A plan (global, seeded by migration 1764300004000): price per month and the limits it grants. */
 @Entity('plans')
@@ -22,12 +30,13 @@ export class Plan extends BaseEntity {
   @Column({ type: 'integer' }) position: number;
 }
 
-/** A company's subscription to a plan: at most one live (not cancelled) per company, one trial ever. */
+/** A company's subscription to a plan: at most one live (trialing, active, past_due) and one pending per company, one trial ever. */
 @Tenant({ customer: false, driver: false })
 @Entity('subscriptions')
-@Check('subscriptions_state_check', `state IN ('trialing', 'active', 'past_due', 'cancelled')`)
+@Check('subscriptions_state_check', `state IN ('pending', 'trialing', 'active', 'past_due', 'cancelled')`)
 @Index('idx_subscriptions_company', ['companyId', 'createdAt'])
-@Index('uq_subscriptions_live', ['companyId'], { unique: true, where: `state <> 'cancelled'` })
+@Index('uq_subscriptions_live', ['companyId'], { unique: true, where: `state IN ('trialing', 'active', 'past_due')` })
+@Index('uq_subscriptions_pending', ['companyId'], { unique: true, where: `state = 'pending'` })
 @Index('uq_subscriptions_trial', ['companyId'], { unique: true, where: 'is_trial' })
 @Index('idx_subscriptions_next_action', ['nextActionAt'], { where: `state <> 'cancelled'` })
 export class Subscription extends BaseEntity {
@@ -67,11 +76,16 @@ export class Subscription extends BaseEntity {
   @Column({ type: 'timestamptz' }) nextActionAt: Date;
 }
 
-/** One charge of a subscription (first period, renewal, retry), succeeded or failed. */
+/**
+ * One charge of a subscription (first period, renewal, retry), succeeded or failed; `pending` while the
+ * first period's charge waits for the provider's outcome (no reference yet; the reconciler asks about it at
+ * `next_check_at`, backoff in `check_attempts`, as for `payment_transactions`).
+ */
 @Tenant({ customer: false, driver: false })
 @Entity('subscription_charges')
 @Check('subscription_charges_amount_check', `amount > 0`)
-@Check('subscription_charges_status_check', `status IN ('succeeded', 'failed')`)
+@Check('subscription_charges_status_check', `status IN ('pending', 'succeeded', 'failed')`)
+@Index('idx_subscription_charges_pending_check', ['nextCheckAt', 'id'], { where: `status = 'pending'` })
 @Index('idx_subscription_charges_subscription', ['subscriptionId', 'createdAt'])
 @Index('idx_subscription_charges_company', ['companyId', 'createdAt'])
 export class SubscriptionCharge extends BaseEntity {
@@ -82,8 +96,12 @@ export class SubscriptionCharge extends BaseEntity {
   @Column({ type: 'integer' }) attempt: number;
   @Column({ type: 'integer' }) amount: number;
   @Column({ type: 'text' }) currency: string;
-  @Column({ type: 'text' }) status: 'succeeded' | 'failed';
-  @Column({ type: 'text' }) providerReference: string;
+  @Column({ type: 'text' }) status: 'pending' | 'succeeded' | 'failed';
+  /** The provider's charge (null while pending with its answer lost). */
+  @Column({ type: 'text', nullable: true }) providerReference: string | null;
   @Column({ type: 'text', nullable: true }) failureCode: string | null;
   @Index('uq_subscription_charges_key', { unique: true }) @Column({ type: 'text' }) idempotencyKey: string;
+  /** `pending`: when the reconciler next asks the provider about it. */
+  @Column({ type: 'timestamptz', nullable: true }) nextCheckAt: Date | null;
+  @Column({ type: 'integer', default: 0 }) checkAttempts: number;
 }

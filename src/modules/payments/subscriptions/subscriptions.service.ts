@@ -1,6 +1,6 @@
 import { HttpStatus, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, Not } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../../../common/access/actor';
 import { Scope } from '../../../common/access/scope';
 import { findScoped } from '../../../common/access/tenant-policy';
@@ -9,12 +9,29 @@ import { inTransaction } from '../../../common/idempotency/request-transaction';
 import { recordEvents } from '../../../common/outbox/outbox';
 import { PlanLimits } from '../../../common/records/plan-limits';
 import { CompaniesService, companyPlanOverrideSql } from '../../companies';
-import { PaymentProvider, UnknownInstrumentToken } from '../provider/payment-provider';
-import { Plan, Subscription, SubscriptionCharge } from './subscription.entities';
+import { FIRST_CHECK_MS, isUnknownOutcome, nextCheck, type Answered, type ProviderOutcome } from '../ledger/ledger.service';
+import { PaymentProvider, UnknownInstrumentToken, type RefundInput } from '../provider/payment-provider';
+import { LIVE_STATES_SQL, LIVE_SUBSCRIPTION_STATES, Plan, Subscription, SubscriptionCharge } from './subscription.entities';
 import { PlanDto, SubscribeDto, SubscriptionDto } from './subscriptions.dto';
 
 /** The plan every company has without a subscription (seeded by migration 1764300004000). */
 export const FREE_PLAN = 'free';
+
+/** The provider's idempotency key of a subscription's first charge (also in the charge's metadata: the webhook and the reconciler find it by it). */
+export const firstChargeKey = (subscriptionId: string) => `subscription:${subscriptionId}:period:1`;
+
+const subscriptionPending = () => ApiError.conflict('SUBSCRIPTION_PENDING', "The company's subscribe is still waiting for the payment provider's outcome; wait for it to settle.");
+
+/** A pending first subscription charge claimed by the reconciler. */
+export interface PendingFirstCharge {
+  id: string;
+  subscription_id: string;
+  idempotency_key: string;
+  provider_ref: string | null;
+  created_at: Date;
+  check_attempts: number;
+  buyer_ref: string | null;
+}
 
 export const addDays = (d: Date, days: number) => new Date(d.getTime() + days * 86_400_000);
 export const addMonth = (d: Date) => {
@@ -84,7 +101,7 @@ export class SubscriptionsService implements OnModuleInit {
   async livePlansOf(companyIds: readonly string[]): Promise<Map<string, { plan: string; state: string }>> {
     if (!companyIds.length) return new Map();
     const rows = await this.ds.query<{ company_id: string; plan: string; state: string }[]>(
-      `SELECT s.company_id, p.code AS plan, s.state FROM subscriptions s JOIN plans p ON p.id = s.plan_id WHERE s.company_id = ANY($1) AND s.state <> 'cancelled'`,
+      `SELECT s.company_id, p.code AS plan, s.state FROM subscriptions s JOIN plans p ON p.id = s.plan_id WHERE s.company_id = ANY($1) AND s.state IN ${LIVE_STATES_SQL}`,
       [[...companyIds]],
     );
     return new Map(rows.map((r) => [r.company_id, { plan: r.plan, state: r.state }]));
@@ -103,6 +120,7 @@ export class SubscriptionsService implements OnModuleInit {
       if (plan.price === 0 || plan.trialDays === 0) throw ApiError.conflict('PLAN_NOT_PURCHASABLE', `The ${plan.code} plan has no trial.`);
       await this.lockCompany(m, companyId);
       if (await m.exists(Subscription, { where: { companyId, isTrial: true } })) throw ApiError.conflict('TRIAL_USED', 'The company has already had its trial.');
+      if (await m.exists(Subscription, { where: { companyId, state: 'pending' } })) throw subscriptionPending();
       if (await this.live(m, companyId)) throw ApiError.conflict('SUBSCRIPTION_EXISTS', 'The company already has a subscription.');
       const now = new Date();
       const row = await m.save(
@@ -116,76 +134,180 @@ export class SubscriptionsService implements OnModuleInit {
   /**
    * Subscribes and charges the first month with the company's card (a trial or a past_due subscription in
    * force is replaced: subscribing again with another card is how a past_due company pays). The card is
-   * kept (provider references) for the renewals. A declined charge is 409 `PAYMENT_FAILED` with the
-   * failure code, and nothing is recorded.
+   * kept (provider references) for the renewals. Reserve → call → settle (issue #22): the checks, then the
+   * buyer and card at the provider, then a `pending` subscription with its `pending` first charge (our key
+   * `subscription:<id>:period:1`) committed, the charge asked with no transaction open, and the outcome
+   * settled in a new short transaction (`settleFirstCharge`, the one path the webhook and the reconciler
+   * take too). The provider not answering (timeout, lost answer, its 5xx) or still processing: 202 with the
+   * `pending` subscription, which the webhook or the reconciler settles later. A declined charge is 409
+   * `PAYMENT_FAILED` with the failure code, and the pending subscription is dropped (nothing kept).
    */
-  async subscribe(actor: Actor, companyId: string, code: string, dto: SubscribeDto): Promise<SubscriptionDto> {
+  async subscribe(actor: Actor, companyId: string, code: string, dto: SubscribeDto): Promise<Answered<SubscriptionDto>> {
     // 1. The checks, in a short transaction (issue #22: nothing is held while the provider answers).
     const plan = await inTransaction(this.ds, async (m) => {
       const found = await this.plan(m, code);
       if (found.price === 0) throw ApiError.conflict('PLAN_NOT_PURCHASABLE', `The ${found.code} plan needs no subscription.`);
       await this.lockCompany(m, companyId);
-      const live = await this.live(m, companyId);
-      if (live && live.state === 'active') throw ApiError.conflict('SUBSCRIPTION_EXISTS', 'The company already has a subscription.');
+      await this.assertMaySubscribe(m, companyId);
       return found;
     });
-    // 2. The provider: buyer, card, first month, with no transaction open.
-    const id = randomUUID();
+    // 2. The buyer and the card at the provider, with no transaction open (nothing is charged yet).
     const buyer = await this.provider.createBuyer({ userId: actor.id });
     const card = await this.provider.attachInstrument(dto.token, buyer.reference).catch((e: unknown) => {
       if (e instanceof UnknownInstrumentToken) throw ApiError.unprocessable('INVALID_PAYMENT_TOKEN', 'The payment token is not valid.', { token: ['is not a valid payment token'] });
       throw e;
     });
-    const charge = await this.provider.charge({ amount: plan.price, currency: plan.currency, buyerRef: buyer.reference, instrumentRef: card.reference, merchantRef: null, idempotencyKey: `subscription:${id}:period:1`, description: `${plan.name} plan, first month` });
-    if (charge.status === 'failed') {
-      const failure = charge.failureCode ?? 'card_declined';
+    // 3. Reserved: the pending subscription and its pending first charge, committed, the company locked again.
+    const id = randomUUID();
+    const key = firstChargeKey(id);
+    await inTransaction(this.ds, async (m) => {
+      await this.lockCompany(m, companyId);
+      await this.assertMaySubscribe(m, companyId);
+      const now = new Date();
+      await m.save(
+        m.create(Subscription, { id, companyId, planId: plan.id, state: 'pending', isTrial: false, amount: plan.price, currency: plan.currency, currentPeriodStart: now, currentPeriodEnd: addMonth(now), nextActionAt: addMonth(now), cancelAtPeriodEnd: false, cancelledAt: null, chargeReference: null, buyerReference: buyer.reference, instrumentReference: card.reference, createdBy: actor.id }),
+      );
+      await m.insert(SubscriptionCharge, { companyId, subscriptionId: id, periodNumber: 1, attempt: 1, amount: plan.price, currency: plan.currency, status: 'pending', providerReference: null, failureCode: null, idempotencyKey: key, nextCheckAt: new Date(now.getTime() + FIRST_CHECK_MS), checkAttempts: 0 });
+    });
+    // 4. The first month at the provider, with no transaction open.
+    let outcome: ProviderOutcome;
+    try {
+      const r = await this.provider.chargeAllowingPending({ amount: plan.price, currency: plan.currency, buyerRef: buyer.reference, instrumentRef: card.reference, merchantRef: null, idempotencyKey: key, description: `${plan.name} plan, first month` });
+      outcome = { status: r.status, reference: r.reference, failureCode: r.failureCode ?? null };
+    } catch (e) {
+      if (!isUnknownOutcome(e)) {
+        // The provider refused the request itself: nothing was charged.
+        await this.settleFirstCharge(id, { status: 'failed', reference: null, failureCode: 'provider_error' }, actor.id);
+        throw e;
+      }
+      this.logger.warn({ msg: 'first subscription charge: provider outcome unknown, the subscription stays pending', subscription_id: id, company_id: companyId, error: e instanceof Error ? e.message : String(e) });
+      outcome = { status: 'unknown', reference: null };
+    }
+    // 5. Settled in a new short transaction (unless the webhook did it first); the answer is the subscription as it now is.
+    if (outcome.status !== 'unknown') await this.settleFirstCharge(id, outcome, actor.id);
+    const settled = await this.ds.manager.findOneBy(Subscription, { id });
+    if (settled?.state === 'pending') return { status: 202, body: SubscriptionDto.of(settled, plan) };
+    if (settled?.state === 'active') return { status: 201, body: SubscriptionDto.of(settled, plan) };
+    if (!settled) {
+      const failure = outcome.failureCode ?? 'card_declined';
       throw new ApiError(HttpStatus.CONFLICT, 'PAYMENT_FAILED', `The card was declined (${failure}).`, { token: [failure] });
     }
-    // 3. Recorded in a new transaction, the company locked again; a subscription that became active meanwhile (a concurrent subscribe) wins: this charge is refunded.
-    const outcome = await inTransaction(this.ds, async (m): Promise<SubscriptionDto | null> => {
-      await this.lockCompany(m, companyId);
-      const live = await this.live(m, companyId);
-      if (live && live.state === 'active') return null;
-      if (live) {
-        Object.assign(live, { state: 'cancelled', cancelledAt: new Date() });
-        await m.save(live);
-      }
-      const now = new Date();
-      const row = await m.save(
-        m.create(Subscription, {
-          id,
-          companyId,
-          planId: plan.id,
-          state: 'active',
-          isTrial: false,
-          amount: plan.price,
-          currency: plan.currency,
-          currentPeriodStart: now,
-          currentPeriodEnd: addMonth(now),
-          nextActionAt: addMonth(now),
-          cancelAtPeriodEnd: false,
-          cancelledAt: null,
-          chargeReference: charge.reference,
-          buyerReference: buyer.reference,
-          instrumentReference: card.reference,
-          createdBy: actor.id,
-        }),
-      );
-      await m.insert(SubscriptionCharge, { companyId, subscriptionId: id, periodNumber: 1, attempt: 1, amount: plan.price, currency: plan.currency, status: 'succeeded', providerReference: charge.reference, failureCode: null, idempotencyKey: `subscription:${id}:period:1` });
-      await recordEvents(m, {
-        type: 'subscription.activated',
-        aggregateType: 'subscription',
-        aggregateId: row.id,
-        companyId,
-        actorId: actor.id,
-        payload: { plan: plan.code, amount: row.amount, currency: row.currency, charge_reference: charge.reference, period_end: row.currentPeriodEnd.toISOString(), replaced_trial_id: live?.id ?? null },
-      });
-      return SubscriptionDto.of(row, plan);
-    });
-    if (outcome) return outcome;
-    const refund = await this.provider.refund({ chargeRef: charge.reference, amount: plan.price, idempotencyKey: `refund:subscription:${id}` }).catch((e: unknown) => ({ status: 'failed' as const, reference: '', failureCode: e instanceof Error ? e.message : String(e) }));
-    if (refund.status !== 'succeeded') this.logger.error({ msg: 'first subscription charge of a lost concurrent subscribe could not be refunded: to be refunded by a person', company_id: companyId, charge_reference: charge.reference, failure: refund.failureCode });
+    // Superseded: another subscription became active meanwhile; this charge was refunded.
     throw ApiError.conflict('SUBSCRIPTION_EXISTS', 'The company already has a subscription.');
+  }
+
+  /**
+   * Settles a pending first charge with the provider's word, in its own short transaction (`applyFirstCharge`);
+   * a charge made for a subscription that lost to another is refunded after it commits, with no transaction open.
+   */
+  async settleFirstCharge(subscriptionId: string, outcome: ProviderOutcome, actorId: string | null): Promise<boolean> {
+    const { changed, refund } = await inTransaction(this.ds, (m) => this.applyFirstCharge(m, subscriptionId, outcome, actorId));
+    if (refund) {
+      const r = await this.provider.refund(refund).catch((e: unknown) => ({ status: 'failed' as const, reference: '', failureCode: e instanceof Error ? e.message : String(e) }));
+      if (r.status !== 'succeeded') this.logger.error({ msg: 'first subscription charge of a subscription that lost to another could not be refunded: to be refunded by a person', subscription_id: subscriptionId, charge_reference: refund.chargeRef, failure: r.failureCode });
+    }
+    return changed;
+  }
+
+  /**
+   * The one settling path of a first subscription charge (the subscribe, the provider's webhook, the
+   * reconciler), exactly once: the company's subscription lock, then the subscription, changed only while
+   * still `pending`. Succeeded → its charge succeeded, the subscription `active` from now for a month (a
+   * trial or past_due one in force replaced), `subscription.activated`, exactly as a subscribe answered at
+   * once; if an active subscription won meanwhile it is `cancelled` and the charge is to be refunded (returned).
+   * Failed (declined, or not charged at all) → the pending subscription and its charge are dropped: the
+   * company stays on its plan and may subscribe again. `pending` (the provider still processing) keeps
+   * the reference; `unknown` changes nothing.
+   */
+  async applyFirstCharge(m: EntityManager, subscriptionId: string, outcome: ProviderOutcome, actorId: string | null): Promise<{ changed: boolean; refund: RefundInput | null }> {
+    const none = { changed: false, refund: null };
+    if (outcome.status === 'unknown') return none;
+    if (outcome.status === 'pending') {
+      if (outcome.reference) await m.query(`UPDATE subscription_charges SET provider_reference = coalesce(provider_reference, $2), updated_at = now() WHERE idempotency_key = $1 AND status = 'pending'`, [firstChargeKey(subscriptionId), outcome.reference]);
+      return none;
+    }
+    const [head] = await m.query<{ company_id: string }[]>(`SELECT company_id FROM subscriptions WHERE id = $1`, [subscriptionId]);
+    if (!head) return none;
+    await this.lockCompany(m, head.company_id);
+    const row = await m.createQueryBuilder(Subscription, 's').where('s.id = :id', { id: subscriptionId }).setLock('pessimistic_write').getOne();
+    if (!row || row.state !== 'pending') return none;
+    if (outcome.status === 'failed') {
+      await m.delete(Subscription, { id: row.id }); // its pending charge goes with it (ON DELETE CASCADE)
+      this.logger.log({ msg: 'pending subscription dropped: its first charge failed', subscription_id: row.id, company_id: row.companyId, failure_code: outcome.failureCode ?? null });
+      return { changed: true, refund: null };
+    }
+    const reference = outcome.reference ?? '';
+    await m.update(SubscriptionCharge, { idempotencyKey: firstChargeKey(row.id) }, { status: 'succeeded', providerReference: reference, failureCode: null, nextCheckAt: null });
+    const plan = await m.findOneByOrFail(Plan, { id: row.planId });
+    const live = await this.live(m, row.companyId);
+    if (live && live.state === 'active') {
+      Object.assign(row, { state: 'cancelled', cancelledAt: new Date(), chargeReference: reference });
+      await m.save(row);
+      return { changed: true, refund: { chargeRef: reference, amount: row.amount, idempotencyKey: `refund:subscription:${row.id}` } };
+    }
+    if (live) {
+      Object.assign(live, { state: 'cancelled', cancelledAt: new Date() });
+      await m.save(live);
+    }
+    const now = new Date();
+    Object.assign(row, { state: 'active', currentPeriodStart: now, currentPeriodEnd: addMonth(now), nextActionAt: addMonth(now), chargeReference: reference });
+    await m.save(row);
+    await recordEvents(m, {
+      type: 'subscription.activated',
+      aggregateType: 'subscription',
+      aggregateId: row.id,
+      companyId: row.companyId,
+      actorId,
+      payload: { plan: plan.code, amount: row.amount, currency: row.currency, charge_reference: reference, period_end: row.currentPeriodEnd.toISOString(), replaced_trial_id: live?.id ?? null },
+    });
+    return { changed: true, refund: null };
+  }
+
+  /**
+   * The provider's word on a charge (inbound webhook `charge.succeeded` / `charge.failed`, Stripe's
+   * `payment_intent.*`) that no ledger row matched: the pending first subscription charge with this
+   * reference or our key (`metadata.idempotency_key`) is settled (`applyFirstCharge`, in the webhook's
+   * transaction). A refund due (a subscription that lost to another) cannot be made inside it: logged for
+   * a person. Returns the subscriptions changed.
+   */
+  async applyProviderCharge(m: EntityManager, providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null, key: string | null): Promise<number> {
+    const found = await m.query<{ subscription_id: string }[]>(
+      `SELECT subscription_id FROM subscription_charges WHERE status = 'pending' AND (provider_reference = $1 OR ($2::text IS NOT NULL AND idempotency_key = $2))`,
+      [providerRef, key],
+    );
+    let n = 0;
+    for (const f of found) {
+      const { changed, refund } = await this.applyFirstCharge(m, f.subscription_id, { status, reference: providerRef, failureCode }, null);
+      if (refund) this.logger.error({ msg: 'first subscription charge of a subscription that lost to another, settled by the webhook: to be refunded by a person', subscription_id: f.subscription_id, charge_reference: refund.chargeRef });
+      if (changed) n++;
+    }
+    return n;
+  }
+
+  /**
+   * For the reconciler (PaymentReconciler): the next pending first subscription charge whose check has
+   * come, claimed (`FOR UPDATE SKIP LOCKED`, `check_attempts` + 1, `next_check_at` pushed back with the
+   * ledger's backoff), with what the provider lookup needs.
+   */
+  claimPendingFirstCharge(now: Date): Promise<PendingFirstCharge | null> {
+    return this.ds.transaction(async (m) => {
+      const [row] = await m.query<PendingFirstCharge[]>(
+        `SELECT c.id, c.subscription_id, c.idempotency_key, c.provider_reference AS provider_ref, c.created_at, c.check_attempts, s.buyer_reference AS buyer_ref
+           FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
+          WHERE c.status = 'pending' AND c.next_check_at <= $1
+          ORDER BY c.next_check_at, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`,
+        [now],
+      );
+      if (!row) return null;
+      await m.query(`UPDATE subscription_charges SET check_attempts = check_attempts + 1, next_check_at = $2 WHERE id = $1`, [row.id, nextCheck(now, Number(row.check_attempts) + 1)]);
+      return row;
+    });
+  }
+
+  /** Pending first subscription charges reserved before `before` (the reconciler's overdue alert). */
+  async pendingFirstChargesBefore(before: Date): Promise<number> {
+    const [{ n }] = await this.ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM subscription_charges WHERE status = 'pending' AND created_at < $1`, [before]);
+    return Number(n);
   }
 
   /** Cancels at the end of the period (the plan stays in force until then); asking again answers the same. */
@@ -194,6 +316,7 @@ export class SubscriptionsService implements OnModuleInit {
       const row = await findScoped(m, Subscription, Scope.company(companyId), id, { what: 'Subscription', lock: true });
       const plan = await m.findOneByOrFail(Plan, { id: row.planId });
       if (row.state === 'cancelled') throw ApiError.invalidTransition('cancelled', 'cancelled', 'Subscription');
+      if (row.state === 'pending') throw subscriptionPending();
       if (row.cancelAtPeriodEnd) return SubscriptionDto.of(row, plan);
       // A past_due subscription's period has already ended: cancelling it ends it now (the free plan).
       if (row.state === 'past_due') {
@@ -216,7 +339,14 @@ export class SubscriptionsService implements OnModuleInit {
     return plan;
   }
 
-  /** Serialises a company's subscription changes (trial, subscribe). */
+  /** 409 unless the (locked) company may subscribe: no subscribe pending, no active subscription (a trial or past_due one is replaced). */
+  private async assertMaySubscribe(m: EntityManager, companyId: string): Promise<void> {
+    if (await m.exists(Subscription, { where: { companyId, state: 'pending' } })) throw subscriptionPending();
+    const live = await this.live(m, companyId);
+    if (live && live.state === 'active') throw ApiError.conflict('SUBSCRIPTION_EXISTS', 'The company already has a subscription.');
+  }
+
+  /** Serialises a company's subscription changes (trial, subscribe, a first charge settled). */
   private async lockCompany(m: EntityManager, companyId: string): Promise<void> {
     await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`subscription:${companyId}`]);
   }
@@ -227,7 +357,7 @@ export class SubscriptionsService implements OnModuleInit {
    * would (`subscription.cancelled`).
    */
   private async live(m: EntityManager, companyId: string): Promise<Subscription | null> {
-    const row = await m.findOne(Subscription, { where: { companyId, state: Not('cancelled' as const) } });
+    const row = await m.findOne(Subscription, { where: { companyId, state: In([...LIVE_SUBSCRIPTION_STATES]) } });
     if (!row) return null;
     const now = new Date();
     const reason = overReason(row, now);
@@ -250,7 +380,7 @@ export class SubscriptionsService implements OnModuleInit {
     // live subscription with what says whether it is over.
     const { entities, raw } = await m
       .createQueryBuilder(Plan, 'p')
-      .leftJoin(Subscription, 's', `s.plan_id = p.id AND s.company_id = :companyId AND s.state <> 'cancelled'`, { companyId })
+      .leftJoin(Subscription, 's', `s.plan_id = p.id AND s.company_id = :companyId AND s.state IN ${LIVE_STATES_SQL}`, { companyId })
       .addSelect(['s.id AS s_id', 's.state AS s_state', 's.current_period_end AS s_end', 's.cancel_at_period_end AS s_cancel', 's.grace_ends_at AS s_grace'])
       .addSelect(`p.code = ${companyPlanOverrideSql(':companyId')}`, 'p_forced')
       .where(`(p.code = :free OR s.id IS NOT NULL OR p.code = ${companyPlanOverrideSql(':companyId')})`, { free: FREE_PLAN })

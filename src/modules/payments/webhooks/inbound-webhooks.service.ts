@@ -5,6 +5,7 @@ import { AppConfig } from '../../../config/app-config';
 import { ApiError } from '../../../common/http/api-error';
 import { LedgerService } from '../ledger/ledger.service';
 import { OnboardingService } from '../onboarding/onboarding.service';
+import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { InboundOutcome, WebhookInboundEvent } from './webhook.entities';
 import { InboundEventDto, InboundEventResultDto } from './inbound.dto';
 import { verifyStripeEvent, type VerifiedEvent } from './stripe-inbound';
@@ -37,6 +38,7 @@ export class InboundWebhooksService {
     private readonly config: AppConfig,
     private readonly ledger: LedgerService,
     private readonly onboarding: OnboardingService,
+    private readonly subscriptions: SubscriptionsService,
   ) {}
 
   /** 400 `INVALID_SIGNATURE` unless the raw body is signed with the configured secret and the timestamp is fresh. */
@@ -88,7 +90,9 @@ export class InboundWebhooksService {
       case 'charge.failed': {
         if (!reference) throw ApiError.validation({ 'data.reference': ['data.reference must be a non-empty string'] });
         const status = dto.type === 'charge.succeeded' ? 'succeeded' : 'failed';
-        const n = await this.ledger.applyProviderCharge(m, reference, status, text(data.failure_code, 100), text(data.key, 255));
+        const key = text(data.key, 255);
+        // A ledger charge, else the first charge of a pending subscription (a subscribe whose answer was lost).
+        const n = (await this.ledger.applyProviderCharge(m, reference, status, text(data.failure_code, 100), key)) || (await this.subscriptions.applyProviderCharge(m, reference, status, text(data.failure_code, 100), key));
         return n ? 'applied' : { outcome: 'no_match', reason: 'No pending charge has this reference or key (settled when it was made, or not ours).' };
       }
       case 'charge.refunded': {
