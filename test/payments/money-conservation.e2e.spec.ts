@@ -38,6 +38,7 @@ type Step =
   | { kind: 'reconcile'; minutes: number };
 
 const place = fc.record({ kind: fc.constant('place' as const), spec: fc.constantFrom('small' as const, 'large' as const), when: fc.constantFrom('today' as const, 'today' as const, 'soon' as const, 'later' as const) });
+const refundTo = fc.record({ kind: fc.constant('refund_to' as const), to: fc.constantFrom('instrument' as const, 'wallet' as const) });
 const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: place, weight: 1 },
   { arbitrary: fc.record({ kind: fc.constantFrom('approve' as const, 'reject' as const, 'cancel' as const, 'reprice' as const), o: fc.nat(5) }), weight: 3 },
@@ -52,10 +53,24 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('fee' as const), o: fc.nat(5), policy: fc.constantFrom(0 as const, 1 as const) }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant('void_fee' as const), o: fc.nat(5), keep: fc.boolean() }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('waive' as const), o: fc.nat(5) }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant('refund_to' as const), to: fc.constantFrom('instrument' as const, 'wallet' as const) }), weight: 1 },
+  { arbitrary: refundTo, weight: 1 },
 );
-/** A sequence: 2 or 3 orders placed, then the steps. */
-const sequence = fc.tuple(fc.array(place, { minLength: 2, maxLength: 3 }), fc.array(step, { minLength: 6, maxLength: 18 })).map(([a, b]): Step[] => [...a, ...b]);
+/** A sequence: where the customer wants money back (half the time: the wallet by default, or the card), 2 or 3 orders placed, then the steps. */
+const sequence = fc
+  .tuple(fc.option(refundTo, { nil: undefined }), fc.array(place, { minLength: 2, maxLength: 3 }), fc.array(step, { minLength: 6, maxLength: 18 }))
+  .map(([r, a, b]): Step[] => [...(r ? [r] : []), ...a, ...b]);
+
+/**
+ * Sequences that once broke the property (shrunk), run before the generated ones:
+ * 1. a card-paid policy fee waived when the customer wants refunds on the card: the refund was reserved
+ *    but Stripe was not called until the reconciler's next run (paid 53587 for a bill of 45468 meanwhile);
+ * 2. a refund made in Stripe's dashboard, then the order paid again: what came in must count the refund.
+ */
+const today = (spec: 'small' | 'large' = 'small'): Step => ({ kind: 'place', spec, when: 'today' });
+const REGRESSIONS: Step[][] = [
+  [today(), today(), { kind: 'fee', o: 0, policy: 0 }, { kind: 'pay_card', o: 0, part: false, key: false, fault: 'none' }, { kind: 'refund_to', to: 'instrument' }, { kind: 'waive', o: 0 }, { kind: 'reconcile', minutes: 2 }],
+  [today(), today(), { kind: 'pay_card', o: 0, part: false, key: false, fault: 'none' }, { kind: 'provider_refund', o: 0 }, { kind: 'pay_card', o: 0, part: false, key: false, fault: 'none' }],
+];
 
 /**
  * Issue #22, part 4: conservation as a property (fast-check, fixed seed, PostgreSQL, the Stripe stub that
@@ -106,7 +121,7 @@ describe('Payments: money is conserved (property)', () => {
   });
   afterAll(async () => {
     const rows = t && !skip ? await t.ds.query(`SELECT kind || ':' || status AS k, count(*)::int AS n FROM payment_transactions GROUP BY 1 ORDER BY 1`) : [];
-    console.log(`money conservation: ${sequences} generated sequences, ${stepsRun} steps run (seed ${SEED}); ledger rows: ${rows.map((r: any) => `${r.k}=${r.n}`).join(', ')}; Stripe PaymentIntents ${stub?.paymentIntents.size}, refunds ${stub?.refunds.size}; answers: ${[...outcomes].sort().map(([k, n]) => `${k}=${n}`).join(', ')}`);
+    console.log(`money conservation: ${sequences} sequences (${REGRESSIONS.length} regression examples, then generated ones), ${stepsRun} steps run (seed ${SEED}); ledger rows: ${rows.map((r: any) => `${r.k}=${r.n}`).join(', ')}; Stripe PaymentIntents ${stub?.paymentIntents.size}, refunds ${stub?.refunds.size}; answers: ${[...outcomes].sort().map(([k, n]) => `${k}=${n}`).join(', ')}`);
     await t?.close();
     await stub?.close();
   });
@@ -126,12 +141,13 @@ describe('Payments: money is conserved (property)', () => {
    */
   async function check(customerId: string, steps: Step[], maxBill: Map<string, number>): Promise<void> {
     const where = `after ${JSON.stringify(steps)}`;
+    // money_in: what the customer paid (card, offline, wallet), less refunds made in Stripe's dashboard (LedgerText.providerRefund: `Refund of ORD-… made at the payment provider`).
     const orders = await t.ds.query(
       `SELECT o.id, o.status, o.total_amount, o.paid_amount,
               coalesce((SELECT sum(CASE WHEN kind IN ('charge', 'offline_payment', 'wallet_debit') THEN amount WHEN kind IN ('refund', 'wallet_credit') THEN -amount ELSE 0 END)
                           FROM payment_transactions WHERE order_id = o.id AND status = 'succeeded'), 0)::int AS ledger,
               coalesce((SELECT sum(CASE WHEN kind = 'refund' THEN -amount ELSE amount END) FROM payment_transactions
-                         WHERE order_id = o.id AND status = 'succeeded' AND (kind IN ('charge', 'offline_payment') OR (kind = 'wallet_debit' AND related_transaction_id IS NULL) OR (kind = 'refund' AND description = 'Refund made at the payment provider'))), 0)::int AS money_in
+                         WHERE order_id = o.id AND status = 'succeeded' AND (kind IN ('charge', 'offline_payment') OR (kind = 'wallet_debit' AND related_transaction_id IS NULL) OR (kind = 'refund' AND description LIKE 'Refund% made at the payment provider'))), 0)::int AS money_in
          FROM orders o WHERE o.customer_id = $1`,
       [customerId],
     );
@@ -347,7 +363,7 @@ describe('Payments: money is conserved (property)', () => {
         if (pending) throw new Error(`${pending} rows still pending after the reconciler, after ${JSON.stringify(steps)}`);
         await check(customer.id, steps, maxBill);
       }),
-      { seed: SEED, numRuns: RUNS, verbose: true },
+      { seed: SEED, numRuns: RUNS, verbose: true, examples: REGRESSIONS.map((r) => [r]) },
     );
   });
 });
