@@ -64,12 +64,16 @@ const sequence = fc
  * Sequences that once broke the property (shrunk), run before the generated ones:
  * 1. a card-paid policy fee waived when the customer wants refunds on the card: the refund was reserved
  *    but Stripe was not called until the reconciler's next run (paid 53587 for a bill of 45468 meanwhile);
- * 2. a refund made in Stripe's dashboard, then the order paid again: what came in must count the refund.
+ * 2. a refund made in Stripe's dashboard, then the order paid again: what came in must count the refund;
+ * 3. a card charge whose answer was lost, the order rejected meanwhile, settled by Stripe's webhook when the
+ *    customer wants refunds on the card: the refund was reserved but Stripe not called until the
+ *    reconciler's next run (the rejected order held 45468 meanwhile).
  */
 const today = (spec: 'small' | 'large' = 'small'): Step => ({ kind: 'place', spec, when: 'today' });
 const REGRESSIONS: Step[][] = [
   [today(), today(), { kind: 'fee', o: 0, policy: 0 }, { kind: 'pay_card', o: 0, part: false, key: false, fault: 'none' }, { kind: 'refund_to', to: 'instrument' }, { kind: 'waive', o: 0 }, { kind: 'reconcile', minutes: 2 }],
   [today(), today(), { kind: 'pay_card', o: 0, part: false, key: false, fault: 'none' }, { kind: 'provider_refund', o: 0 }, { kind: 'pay_card', o: 0, part: false, key: false, fault: 'none' }],
+  [{ kind: 'refund_to', to: 'instrument' }, today(), today(), { kind: 'pay_card', o: 0, part: false, key: false, fault: 'lost' }, { kind: 'reject', o: 0 }, { kind: 'lost_webhook' }],
 ];
 
 /**

@@ -356,8 +356,10 @@ export class LedgerService {
    * the provider's reference and failure code, its event is recorded, and the orders' paid amounts are
    * derived again. `pending` (the provider settles later) only keeps the reference; `unknown` changes
    * nothing. Returns the rows settled (0: already settled by the other path — webhook, reconciler, pay).
+   * Card refunds it reserves (a charge settled late on an order rejected, cancelled or repriced meanwhile)
+   * are added to `reservedRefunds`: the caller runs `executeRefunds` once its transaction committed.
    */
-  async settlePending(m: EntityManager, rows: Pick<PaymentTransaction, 'id' | 'companyId' | 'orderId'>[], outcome: ProviderOutcome): Promise<number> {
+  async settlePending(m: EntityManager, rows: Pick<PaymentTransaction, 'id' | 'companyId' | 'orderId'>[], outcome: ProviderOutcome, reservedRefunds: string[] = []): Promise<number> {
     if (!rows.length || outcome.status === 'unknown') return 0;
     if (outcome.status === 'pending') {
       if (outcome.reference) await m.query(`UPDATE payment_transactions SET provider_ref = coalesce(provider_ref, $2), updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'pending'`, [rows.map((r) => r.id), outcome.reference]);
@@ -381,7 +383,7 @@ export class LedgerService {
         // Settled late (webhook, reconciler) on an order rejected, cancelled or repriced meanwhile: what it now bills less goes back at once.
         const row = locked.find((r) => r.orderId === orderId)!;
         if (b.status === 'rejected' || b.paidAmount > Math.max(b.totalAmount, 0)) {
-          await this.refundExcess(m, `settled:${row.id}`, b.companyId, orderId, b.status === 'rejected' ? 'rejected' : b.status === 'cancelled' ? 'cancelled' : 'repriced');
+          reservedRefunds.push(...(await this.refundExcess(m, `settled:${row.id}`, b.companyId, orderId, b.status === 'rejected' ? 'rejected' : b.status === 'cancelled' ? 'cancelled' : 'repriced')));
         }
       }
     }
@@ -425,7 +427,7 @@ export class LedgerService {
    * rows of the same pay-all-dues batch, are settled once (`settlePending`). Returns the rows changed
    * (0 when none is pending: already settled, or not ours).
    */
-  async applyProviderCharge(m: EntityManager, providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null, key: string | null = null): Promise<number> {
+  async applyProviderCharge(m: EntityManager, providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null, key: string | null = null, reservedRefunds: string[] = []): Promise<number> {
     const found = await m.query<{ id: string; company_id: string; order_id: string | null; batch_id: string | null }[]>(
       `SELECT id, company_id, order_id, batch_id FROM payment_transactions
         WHERE kind = 'charge' AND status = 'pending' AND (provider_ref = $1 OR ($2::text IS NOT NULL AND idempotency_key = $2))`,
@@ -438,7 +440,7 @@ export class LedgerService {
     let n = 0;
     for (const companyId of new Set(rows.map((r) => r.company_id))) {
       const mine = rows.filter((r) => r.company_id === companyId).map((r) => ({ id: r.id, companyId, orderId: r.order_id }));
-      n += await this.settlePending(m, mine, { status, reference: providerRef, failureCode });
+      n += await this.settlePending(m, mine, { status, reference: providerRef, failureCode }, reservedRefunds);
     }
     return n;
   }
