@@ -37,15 +37,29 @@ async function work(t: TestApp, w: DispatchWorld, jobId: string, evidence: Recor
 /** An order delivered today (its rental running): placed by `customer` (default the world's), approved, delivered by the world's driver. */
 export async function deliveredOrder(t: TestApp, w: DispatchWorld, extra: Record<string, unknown> = {}, customer: MemberActor = w.customer): Promise<ApprovedOrder> {
   const order = await approvedOrder(t, w, { delivery_date: inDays(0), ...extra }, customer);
+  await deliverOrder(t, w, order);
+  return order;
+}
+
+/** An approved order whose delivery is today: its delivery job assigned to the world's driver and truck (first free asset), the driver delivers it. */
+export async function deliverOrder(t: TestApp, w: DispatchWorld, order: Pick<ApprovedOrder, 'id' | 'deliveryJobId'>): Promise<void> {
   await assignOrder(t, w, order.id);
   await work(t, w, order.deliveryJobId, { kind: 'photo', url: 'https://files.example.test/drop.jpg' });
-  return order;
+}
+
+/**
+ * A delivered order whose pickup is today: the pickup assigned to the world's driver, weighed at the
+ * world's station (`grossKg` − 8900 kg tare; default 1000 kg net, within the allowance): the order is
+ * completed with its final bill (overage beyond 2000 kg net).
+ */
+export async function pickUpOrder(t: TestApp, w: DispatchWorld, order: Pick<ApprovedOrder, 'id' | 'pickupJobId'>, grossKg = 9900): Promise<void> {
+  await assignOrder(t, w, order.id);
+  await work(t, w, order.pickupJobId!, { kind: 'ticket', station_id: w.stationId, ticket_number: `T-${order.id.slice(0, 6)}`, gross_kg: grossKg, tare_kg: 8900 });
 }
 
 /** An order delivered and picked up today, weighed at the world's station within the allowance: completed with its final bill. */
 export async function completedOrder(t: TestApp, w: DispatchWorld, extra: Record<string, unknown> = {}, customer: MemberActor = w.customer): Promise<ApprovedOrder> {
   const order = await deliveredOrder(t, w, { pickup_date: inDays(0), ...extra }, customer);
-  await assignOrder(t, w, order.id);
-  await work(t, w, order.pickupJobId!, { kind: 'ticket', station_id: w.stationId, ticket_number: `T-${order.id.slice(0, 6)}`, gross_kg: 9900, tare_kg: 8900 });
+  await pickUpOrder(t, w, order);
   return order;
 }

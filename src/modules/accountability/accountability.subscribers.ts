@@ -6,16 +6,19 @@ import { DemeritService } from './demerit.service';
 
 /**
  * A waived violation's fee was credited on the order's bill; when the order had been paid beyond its
- * new total, the difference goes to the customer's wallet through the ledger's overpayment path
- * (`LedgerService.refundExcess`, keyed by the event id: exactly once).
+ * new total, the difference goes back through the ledger's overpayment path (`LedgerService.refundExcess`,
+ * keyed by the event id: exactly once): to the wallet, or to the card when the customer chose so (the
+ * provider called after the delivery committed).
  */
 @Injectable()
 @EventSubscriber({ name: 'accountability.credit-waived-fee', events: ['policy_violation.resolved'] })
 export class CreditWaivedFee implements EventHandler<'policy_violation.resolved'> {
   constructor(private readonly ledger: LedgerService) {}
-  async handle(event: RelayedEvent<'policy_violation.resolved'>, m: EntityManager): Promise<void> {
+  async handle(event: RelayedEvent<'policy_violation.resolved'>, m: EntityManager, after: (work: () => Promise<unknown>) => void): Promise<void> {
     if (!event.companyId || event.payload.resolution !== 'waived') return;
-    await this.ledger.refundExcess(m, event.id, event.companyId, event.payload.order_id, 'waived');
+    const reserved = await this.ledger.refundExcess(m, event.id, event.companyId, event.payload.order_id, 'waived');
+    // Back to the card (the customer chose `refund_to: instrument`): the provider is called once the delivery committed, as for every other path.
+    if (reserved.length) after(() => this.ledger.executeRefunds(new Date(), reserved));
   }
 }
 

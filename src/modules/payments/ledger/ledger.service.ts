@@ -267,12 +267,16 @@ export class LedgerService {
     });
     if ('done' in reserved) return { status: reserved.unknown ? 202 : 201, body: reserved.done };
     const outcome = await this.callProvider(() => this.provider.chargeAllowingPending(reserved.call), [reserved.row]);
-    return inTransaction(this.ds, async (m) => {
-      await this.settlePending(m, [reserved.row], outcome);
+    const refunds: string[] = [];
+    const answer = await inTransaction(this.ds, async (m) => {
+      await this.settlePending(m, [reserved.row], outcome, refunds);
       const row = await m.findOneOrFail(PaymentTransaction, { where: { id: reserved.row.id } });
       const order = await this.orders.balance(m, Scope.company(row.companyId), row.orderId!);
       return { status: outcome.status === 'unknown' ? 202 : 201, body: { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(order) } };
     });
+    // The order was rejected, cancelled or repriced while the charge was at the provider: the excess goes back now.
+    if (refunds.length) await this.executeRefunds(new Date(), refunds);
+    return answer;
   }
 
   /** Every order of the customer with a balance, oldest due first, in ONE charge (or from the wallet): all or nothing. */
@@ -314,10 +318,13 @@ export class LedgerService {
     });
     if ('done' in reserved) return { status: reserved.unknown ? 202 : 201, body: reserved.done };
     const outcome = await this.callProvider(() => this.provider.chargeAllowingPending(reserved.call), reserved.rows);
-    return inTransaction(this.ds, async (m) => {
-      await this.settlePending(m, reserved.rows, outcome);
+    const refunds: string[] = [];
+    const answer = await inTransaction(this.ds, async (m) => {
+      await this.settlePending(m, reserved.rows, outcome, refunds);
       return { status: outcome.status === 'unknown' ? 202 : 201, body: await this.batchResult(m, reserved.rows[0].batchId!) };
     });
+    if (refunds.length) await this.executeRefunds(new Date(), refunds);
+    return answer;
   }
 
   /** A pay-all-dues answer from its rows as they are now. */
@@ -356,8 +363,10 @@ export class LedgerService {
    * the provider's reference and failure code, its event is recorded, and the orders' paid amounts are
    * derived again. `pending` (the provider settles later) only keeps the reference; `unknown` changes
    * nothing. Returns the rows settled (0: already settled by the other path — webhook, reconciler, pay).
+   * Card refunds it reserves (a charge settled late on an order rejected, cancelled or repriced meanwhile)
+   * are added to `reservedRefunds`: the caller runs `executeRefunds` once its transaction committed.
    */
-  async settlePending(m: EntityManager, rows: Pick<PaymentTransaction, 'id' | 'companyId' | 'orderId'>[], outcome: ProviderOutcome): Promise<number> {
+  async settlePending(m: EntityManager, rows: Pick<PaymentTransaction, 'id' | 'companyId' | 'orderId'>[], outcome: ProviderOutcome, reservedRefunds: string[] = []): Promise<number> {
     if (!rows.length || outcome.status === 'unknown') return 0;
     if (outcome.status === 'pending') {
       if (outcome.reference) await m.query(`UPDATE payment_transactions SET provider_ref = coalesce(provider_ref, $2), updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'pending'`, [rows.map((r) => r.id), outcome.reference]);
@@ -381,7 +390,7 @@ export class LedgerService {
         // Settled late (webhook, reconciler) on an order rejected, cancelled or repriced meanwhile: what it now bills less goes back at once.
         const row = locked.find((r) => r.orderId === orderId)!;
         if (b.status === 'rejected' || b.paidAmount > Math.max(b.totalAmount, 0)) {
-          await this.refundExcess(m, `settled:${row.id}`, b.companyId, orderId, b.status === 'rejected' ? 'rejected' : b.status === 'cancelled' ? 'cancelled' : 'repriced');
+          reservedRefunds.push(...(await this.refundExcess(m, `settled:${row.id}`, b.companyId, orderId, b.status === 'rejected' ? 'rejected' : b.status === 'cancelled' ? 'cancelled' : 'repriced')));
         }
       }
     }
@@ -425,7 +434,7 @@ export class LedgerService {
    * rows of the same pay-all-dues batch, are settled once (`settlePending`). Returns the rows changed
    * (0 when none is pending: already settled, or not ours).
    */
-  async applyProviderCharge(m: EntityManager, providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null, key: string | null = null): Promise<number> {
+  async applyProviderCharge(m: EntityManager, providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null, key: string | null = null, reservedRefunds: string[] = []): Promise<number> {
     const found = await m.query<{ id: string; company_id: string; order_id: string | null; batch_id: string | null }[]>(
       `SELECT id, company_id, order_id, batch_id FROM payment_transactions
         WHERE kind = 'charge' AND status = 'pending' AND (provider_ref = $1 OR ($2::text IS NOT NULL AND idempotency_key = $2))`,
@@ -438,7 +447,7 @@ export class LedgerService {
     let n = 0;
     for (const companyId of new Set(rows.map((r) => r.company_id))) {
       const mine = rows.filter((r) => r.company_id === companyId).map((r) => ({ id: r.id, companyId, orderId: r.order_id }));
-      n += await this.settlePending(m, mine, { status, reference: providerRef, failureCode });
+      n += await this.settlePending(m, mine, { status, reference: providerRef, failureCode }, reservedRefunds);
     }
     return n;
   }

@@ -65,7 +65,9 @@ export class InboundWebhooksService {
    */
   async receive(provider: string, received: InboundEventDto | VerifiedEvent): Promise<InboundEventResultDto> {
     const v: VerifiedEvent = 'event' in received ? received : { id: received.id, type: received.type, payload: received, event: received };
-    return this.ds.transaction(async (m) => {
+    // Card refunds reserved while applying (a charge settled late on an order rejected or repriced meanwhile): called once the event committed.
+    const refunds: string[] = [];
+    const result = await this.ds.transaction(async (m) => {
       const claimed = await m.query<{ id: string }[]>(
         `INSERT INTO webhook_inbound_events (provider, event_id, type, payload, outcome) VALUES ($1, $2, $3, $4, 'ignored')
          ON CONFLICT (provider, event_id) DO NOTHING RETURNING id`,
@@ -75,14 +77,16 @@ export class InboundWebhooksService {
         const seen = await m.getRepository(WebhookInboundEvent).findOneByOrFail({ provider, eventId: v.id });
         return { event: v.id, type: seen.type, duplicate: true, outcome: seen.outcome, reason: seen.reason };
       }
-      const applied = await this.apply(m, v.event);
+      const applied = await this.apply(m, v.event, refunds);
       const { outcome, reason } = typeof applied === 'string' ? { outcome: applied, reason: applied === 'ignored' ? `Event type ${v.type} is not handled.` : null } : applied;
       await m.update(WebhookInboundEvent, { id: claimed[0].id }, { outcome, reason });
       return { event: v.id, type: v.type, duplicate: false, outcome, reason };
     });
+    if (refunds.length) await this.ledger.executeRefunds(new Date(), refunds);
+    return result;
   }
 
-  private async apply(m: EntityManager, dto: InboundEventDto): Promise<Applied> {
+  private async apply(m: EntityManager, dto: InboundEventDto, refunds: string[]): Promise<Applied> {
     const data = dto.data ?? {};
     const reference = text(data.reference);
     switch (dto.type) {
@@ -92,7 +96,7 @@ export class InboundWebhooksService {
         const status = dto.type === 'charge.succeeded' ? 'succeeded' : 'failed';
         const key = text(data.key, 255);
         // A ledger charge, else the first charge of a pending subscription (a subscribe whose answer was lost).
-        const n = (await this.ledger.applyProviderCharge(m, reference, status, text(data.failure_code, 100), key)) || (await this.subscriptions.applyProviderCharge(m, reference, status, text(data.failure_code, 100), key));
+        const n = (await this.ledger.applyProviderCharge(m, reference, status, text(data.failure_code, 100), key, refunds)) || (await this.subscriptions.applyProviderCharge(m, reference, status, text(data.failure_code, 100), key));
         return n ? 'applied' : { outcome: 'no_match', reason: 'No pending charge has this reference or key (settled when it was made, or not ours).' };
       }
       case 'charge.refunded': {
