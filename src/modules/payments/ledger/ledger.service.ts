@@ -272,7 +272,7 @@ export class LedgerService {
       await this.settlePending(m, [reserved.row], outcome, refunds);
       const row = await m.findOneOrFail(PaymentTransaction, { where: { id: reserved.row.id } });
       const order = await this.orders.balance(m, Scope.company(row.companyId), row.orderId!);
-      return { status: outcome.status === 'unknown' ? 202 : 201, body: { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(order) } };
+      return { status: outcome.status === 'unknown' ? (202 as const) : (201 as const), body: { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(order) } };
     });
     // The order was rejected, cancelled or repriced while the charge was at the provider: the excess goes back now.
     if (refunds.length) await this.executeRefunds(new Date(), refunds);
@@ -321,7 +321,7 @@ export class LedgerService {
     const refunds: string[] = [];
     const answer = await inTransaction(this.ds, async (m) => {
       await this.settlePending(m, reserved.rows, outcome, refunds);
-      return { status: outcome.status === 'unknown' ? 202 : 201, body: await this.batchResult(m, reserved.rows[0].batchId!) };
+      return { status: outcome.status === 'unknown' ? (202 as const) : (201 as const), body: await this.batchResult(m, reserved.rows[0].batchId!) };
     });
     if (refunds.length) await this.executeRefunds(new Date(), refunds);
     return answer;
