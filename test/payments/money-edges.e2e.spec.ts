@@ -169,6 +169,30 @@ describe('Payments: money at the edges', () => {
       expect(lost.id).toBeTruthy();
     });
 
+    it('an order rejected while its card charge waits on the provider: the pay settles it and sends the refund to the card at once', async () => {
+      await cu('post', 'customer/psp/identity', { refund_to: 'instrument' }).expect(201);
+      try {
+        const o = await placeOrder(t, w);
+        stub.hold = true; // Stripe charges, its answer waits
+        const paying = cu('post', `customer/orders/${o.id}/pay`, { instrument_id: visa });
+        const pending = paying.then((r) => r); // sends the request now
+        for (let i = 0; i < 100 && !(await rows(o.id)).length; i++) await new Promise((r) => setTimeout(r, 50));
+        await co('patch', `reject/order/${o.id}`, {}).expect(200);
+        await relay(); // nothing paid yet: nothing to give back
+        stub.release();
+        const paid = (await pending).body.data.transaction;
+        expect(paid.status).toBe('succeeded');
+        // When the pay answers, the money has already gone back to the card: no reconciler run needed.
+        const pi = stub.paymentIntents.get(paid.provider_reference);
+        expect([...stub.refunds.values()].filter((r) => r.payment_intent === pi.id).map((r) => r.amount)).toEqual([o.total_amount]);
+        expect((await rows(o.id)).map((r) => [r.kind, r.status, r.amount])).toEqual([['charge', 'succeeded', o.total_amount], ['refund', 'succeeded', o.total_amount]]);
+        expect(await order(o.id)).toMatchObject({ status: 'rejected', paid_amount: 0 });
+      } finally {
+        stub.hold = false;
+        await cu('post', 'customer/psp/identity', { refund_to: 'wallet' }).expect(201);
+      }
+    });
+
     it('repriced below what was paid (order update): the difference to the wallet at once; back to the card when the customer chose so', async () => {
       const { o } = await paidByCard({ asset_specification_id: w.otherSpecId });
       const before = await wallet();
