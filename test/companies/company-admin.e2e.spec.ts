@@ -14,6 +14,7 @@ const DEFAULTS = {
   sick_leave_allowance_days: 10,
   unpaid_leave_allowance_days: 0,
   other_leave_allowance_days: 0,
+  refund_excess_to: 'customer',
 };
 
 describe('company back office (/api/v1/company/update, user/update, documents, settings)', () => {

@@ -220,6 +220,34 @@ describe('Payments: money at the edges', () => {
       }
     });
 
+    it("the company's refund_excess_to setting decides where the excess goes, over the customer's choice", async () => {
+      const settings = (body: Record<string, unknown>) => t.req('post', '/api/v1/company/settings', { token: w.company.token, body });
+      expect((await settings({ refund_excess_to: 'bank' }).expect(422)).body.errors.refund_excess_to).toBeDefined();
+      expect((await settings({ refund_excess_to: 'instrument' }).expect(200)).body.data.refund_excess_to).toBe('instrument');
+      try {
+        // The customer left refund_to at the wallet: the company's setting sends it back to the card.
+        const card = await paidByCard({ asset_specification_id: w.otherSpecId });
+        const cheaper = (await co('put', `update/order/${card.o.id}`, { asset_specification_id: w.specId }).expect(200)).body.data;
+        await relay();
+        const diff = card.o.total_amount - cheaper.total_amount;
+        expect([...stub.refunds.values()].filter((r) => r.payment_intent === card.pi.id).map((r) => r.amount)).toEqual([diff]);
+        expect((await rows(card.o.id)).map((r) => [r.kind, r.status, r.amount])).toEqual([['charge', 'succeeded', card.o.total_amount], ['refund', 'succeeded', diff]]);
+
+        // `wallet` over a customer who chose the card.
+        await settings({ refund_excess_to: 'wallet' }).expect(200);
+        await cu('post', 'customer/psp/identity', { refund_to: 'instrument' }).expect(201);
+        const walletBefore = await wallet();
+        const other = await paidByCard({ asset_specification_id: w.otherSpecId });
+        const cheaper2 = (await co('put', `update/order/${other.o.id}`, { asset_specification_id: w.specId }).expect(200)).body.data;
+        await relay();
+        expect((await rows(other.o.id)).map((r) => [r.kind, r.amount])).toEqual([['charge', other.o.total_amount], ['wallet_credit', other.o.total_amount - cheaper2.total_amount]]);
+        expect(await wallet()).toBe(walletBefore + other.o.total_amount - cheaper2.total_amount);
+      } finally {
+        await cu('post', 'customer/psp/identity', { refund_to: 'wallet' }).expect(201);
+        expect((await settings({ refund_excess_to: 'customer' }).expect(200)).body.data.refund_excess_to).toBe('customer');
+      }
+    });
+
     it('an approved change request that makes the order cheaper credits the difference', async () => {
       const { o } = await paidByCard({ asset_specification_id: w.otherSpecId });
       const cr = (await cu('post', `customer/orders/${o.id}/order-change-requests`, { type: 'change_specification', asset_specification_id: w.specId }).expect(201)).body.data;

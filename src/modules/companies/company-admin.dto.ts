@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import {
   IsBoolean,
   IsEmail,
+  IsIn,
   IsInt,
   IsNotEmpty,
   IsOptional,
@@ -17,7 +18,7 @@ import {
 import { PageQuery } from '../../common/http/pagination';
 import { IsCurrencyCode, IsTimeZone } from '../../common/validation/validators';
 import { IsDateOnly, NestedList } from '../../common/validation/fields';
-import { CompanyDocument } from './company-admin.entity';
+import { CompanyDocument, REFUND_EXCESS_TO, type RefundExcessTo } from './company-admin.entity';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const lower = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value);
@@ -90,7 +91,12 @@ export const SETTINGS_DEFAULTS = {
   sick_leave_allowance_days: 10,
   unpaid_leave_allowance_days: 0,
   other_leave_allowance_days: 0,
+  refund_excess_to: 'customer' as RefundExcessTo,
 } as const;
+
+const REFUND_EXCESS_DOC =
+  'Where money paid above an order\'s bill goes back when it arises (rejection, cancellation, repricing, a fee voided or waived, the final bill): ' +
+  '`customer` (default) as the customer chose (`refund_to` of their payment identity: the wallet unless they chose the card), `wallet` always to the wallet, `instrument` back to the cards that paid (newest charge first; what no card can take goes to the wallet).';
 
 export const SETTINGS_DOC =
   'Defaults: ' +
@@ -114,6 +120,7 @@ export class UpdateSettingsDto {
   @ApiPropertyOptional({ minimum: 0, maximum: 366, default: 10, example: 12, description: 'Sick leave days a driver is allowed per calendar year.' }) @Given() @IsInt() @Min(0) @Max(366) sick_leave_allowance_days?: number;
   @ApiPropertyOptional({ minimum: 0, maximum: 366, default: 0, example: 5, description: 'Unpaid leave days a driver is allowed per calendar year.' }) @Given() @IsInt() @Min(0) @Max(366) unpaid_leave_allowance_days?: number;
   @ApiPropertyOptional({ minimum: 0, maximum: 366, default: 0, example: 2, description: 'Other leave days a driver is allowed per calendar year.' }) @Given() @IsInt() @Min(0) @Max(366) other_leave_allowance_days?: number;
+  @ApiPropertyOptional({ enum: REFUND_EXCESS_TO, default: 'customer', example: 'instrument', description: REFUND_EXCESS_DOC }) @Given() @IsIn(REFUND_EXCESS_TO) refund_excess_to?: RefundExcessTo;
 }
 
 export class CompanySettingsDto {
@@ -130,5 +137,6 @@ export class CompanySettingsDto {
   @ApiProperty({ example: 10, description: 'Yearly leave allowance per driver, in days, for sick leave.' }) sick_leave_allowance_days: number;
   @ApiProperty({ example: 0, description: 'Yearly leave allowance per driver, in days, for unpaid leave.' }) unpaid_leave_allowance_days: number;
   @ApiProperty({ example: 0, description: 'Yearly leave allowance per driver, in days, for other leave.' }) other_leave_allowance_days: number;
+  @ApiProperty({ enum: REFUND_EXCESS_TO, example: 'customer', description: REFUND_EXCESS_DOC }) refund_excess_to: RefundExcessTo;
   @ApiProperty({ nullable: true, type: String, description: 'null while every setting has its default (never saved).' }) updated_at: string | null;
 }

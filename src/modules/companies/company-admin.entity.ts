@@ -25,6 +25,10 @@ export class CompanyDocument extends BaseEntity {
   expiresOn: string | null;
 }
 
+/** Where money paid above an order's bill goes back (issue #22; docs/payments-provider-faults.md). */
+export const REFUND_EXCESS_TO = ['customer', 'wallet', 'instrument'] as const;
+export type RefundExcessTo = (typeof REFUND_EXCESS_TO)[number];
+
 /**
  * The company's settings, one row per company (keyed by company_id), created on first write; until
  * then the defaults apply. timezone and currency mirror the company's own columns.
@@ -41,6 +45,7 @@ export class CompanyDocument extends BaseEntity {
 @Check('company_settings_sick_leave_allowance_days_check', `sick_leave_allowance_days >= 0`)
 @Check('company_settings_unpaid_leave_allowance_days_check', `unpaid_leave_allowance_days >= 0`)
 @Check('company_settings_other_leave_allowance_days_check', `other_leave_allowance_days >= 0`)
+@Check('company_settings_refund_excess_to_check', `refund_excess_to IN ('customer', 'wallet', 'instrument')`)
 export class CompanySettings {
   @ForeignKey('companies', { name: 'company_settings_company_id_fkey' })
   @PrimaryColumn({ type: 'uuid' })
@@ -84,6 +89,9 @@ export class CompanySettings {
 
   @Column({ type: 'int', default: 0 })
   otherLeaveAllowanceDays: number;
+
+  @Column({ type: 'text', default: 'customer' })
+  refundExcessTo: RefundExcessTo;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

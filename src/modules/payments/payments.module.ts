@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { composeModule, ModuleGroup } from '../../common/module-group';
-import { CompaniesModule } from '../companies';
+import { CompaniesModule, CompanyAdminModule } from '../companies';
 import { CustomersModule } from '../customers';
 import { OrdersModule } from '../orders';
 import { CompanyPaymentsController, CustomerPaymentsController, WalletController } from './ledger/ledger.controllers';
@@ -33,7 +33,7 @@ import { InboundWebhooksService } from './webhooks/inbound-webhooks.service';
  */
 /** The ledger, the provider, payments, wallets and dues. */
 const LEDGER: ModuleGroup = {
-  imports: [OrdersModule, CustomersModule],
+  imports: [OrdersModule, CustomersModule, CompanyAdminModule],
   controllers: [CustomerPaymentsController, CompanyPaymentsController, WalletController],
   providers: [SandboxPaymentProvider, PAYMENT_PROVIDER, LedgerService, RefundCancelledOrder, CreditOverpaidOrder, RefundRepricedOrder],
   exports: [PaymentProvider, LedgerService],

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ExcessReason, LedgerText } from './ledger-texts';
+import { CompanySettingsService } from '../../companies';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, In, Like } from 'typeorm';
 import type { Actor } from '../../../common/access/actor';
@@ -116,6 +117,7 @@ export class LedgerService {
     private readonly readiness: MerchantReadiness,
     private readonly customers: CustomersService,
     private readonly fees: PlatformFees,
+    private readonly companySettings: CompanySettingsService,
   ) {}
 
   // ------------------------------------------------------------ identities and instruments
@@ -593,7 +595,8 @@ export class LedgerService {
    * cancellation (the fee is kept), rejection (nothing is billed), repricing below what was paid (order
    * update, approved change request, a fee voided or waived) and the final bill. Runs in the relay's
    * delivery transaction (the order locked): to the wallet by default, or back to the cards that paid
-   * (newest charge first, the rest to the wallet) when the customer chose `refund_to: instrument`. A card
+   * (newest charge first, the rest to the wallet) when the company's `refund_excess_to` setting says
+   * `instrument`, or says `customer` (the default) and the customer chose `refund_to: instrument`. A card
    * refund is only RESERVED here (a `pending` refund row counted at once, so a second event cannot give
    * the same money back again); `executeRefunds` calls the provider after the commit. Keys derive from the
    * event id, so a redelivery changes nothing. Returns the pending refund rows to execute.
@@ -608,10 +611,9 @@ export class LedgerService {
     if (done) return [];
     let left = excess;
     const reserved: string[] = [];
-    const buyer = await m.findOne(PaymentBuyer, { where: { userId: order.customerId } });
     const toCard = LedgerText.excessReturned(reason, order.number, 'card');
     const toWallet = LedgerText.excessReturned(reason, order.number, 'wallet');
-    if (buyer?.refundTo === 'instrument') {
+    if (await this.excessToCard(m, companyId, order.customerId)) {
       const charges = await this.succeededCharges(m, 'order_id', orderId);
       for (const c of charges) {
         const part = Math.min(left, c.amount - Number(c.refunded));
@@ -629,6 +631,14 @@ export class LedgerService {
       await this.settleAfterRefund(m, companyId, orderId);
     }
     return reserved;
+  }
+
+  /** The company's `refund_excess_to` setting decides; with `customer` (the default), the customer's own `refund_to`. */
+  private async excessToCard(m: EntityManager, companyId: string, customerId: string): Promise<boolean> {
+    const { refund_excess_to: to } = await this.companySettings.get(companyId, m);
+    if (to !== 'customer') return to === 'instrument';
+    const buyer = await m.findOne(PaymentBuyer, { where: { userId: customerId } });
+    return buyer?.refundTo === 'instrument';
   }
 
   /**
