@@ -371,7 +371,7 @@ describe('outbox relay', () => {
   });
 
   it('(d) an outside subscriber runs with no transaction open and no connection held: other work goes on meanwhile; a failure is retried, once each', async () => {
-    const ids = await record(t, 'test.called', 2);
+    const ids = await record(t, 'test.called', 2, 1); // one transaction each: ids[0] is n = 1, ids[1] is n = 2
     control.failOnce.add(2);
     let probe = 0;
     // While the subscriber "waits on a remote server", the database answers others (the embedded database's one connection too).
