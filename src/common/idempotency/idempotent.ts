@@ -171,6 +171,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
       if (stored.status) res.status(stored.status);
       return of(new Enveloped(stored.body));
     }
+    // The route's own status first, so that what the handler sets (201 or 202) is the one read back below.
+    res.status(Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) ?? (req.method === 'POST' ? 201 : 200));
     let result: unknown;
     try {
       result = await lastValueFrom(next.handle(), { defaultValue: undefined });
@@ -178,7 +180,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       await this.ds.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND status = 'in_flight'`, [scope, key]).catch(() => undefined);
       throw e;
     }
-    const status = res.statusCode || (Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) ?? (req.method === 'POST' ? 201 : 200));
+    const status = res.statusCode;
     await this.ds.query(
       `UPDATE idempotency_keys SET status = 'done', response_status = $3, response_body = $4::jsonb, expires_at = now() + make_interval(hours => $5)
         WHERE scope = $1 AND key = $2 AND status = 'in_flight'`,
