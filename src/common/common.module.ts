@@ -20,11 +20,12 @@ import { Metrics } from './metrics/metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { RedisThrottlerStorage } from './throttle/redis-throttler.storage';
 import { ThrottleGuard } from './throttle/throttle.guard';
+import { UnitOfWork } from '../database/unit-of-work';
 
 /**
  * The conventions every module relies on, registered once: configuration, access guard (global,
  * default deny), JWT, throttle (Redis-backed when REDIS_URL is set), error filter, success envelope,
- * idempotency, mail, the outbound HTTP client for user-supplied URLs, the in-use registry, the outbox relay and the metrics (GET /metrics).
+ * the unit of work, idempotency, mail, the outbound HTTP client for user-supplied URLs, the in-use registry, the outbox relay and the metrics (GET /metrics).
  */
 @Global()
 @Module({})
@@ -58,12 +59,13 @@ export class CommonModule {
         DriverLocations,
         PlanLimits,
         Metrics,
+        UnitOfWork,
         IdempotencyInterceptor,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [AppConfig, JwtModule, MailService, OutboxRelay, OutboundHttpClient, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, DriverLocations, PlanLimits, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
+      exports: [AppConfig, UnitOfWork, JwtModule, MailService, OutboxRelay, OutboundHttpClient, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, DriverLocations, PlanLimits, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
     };
   }
 }

@@ -6,7 +6,7 @@ import { Access } from '../../src/common/access/access.decorator';
 import { ACCESS_CODES, AccessCode } from '../../src/common/access/access-codes';
 import { Actor, CurrentActor } from '../../src/common/access/actor';
 import { Idempotent } from '../../src/common/idempotency/idempotent';
-import { inTransaction } from '../../src/common/idempotency/request-transaction';
+import { runUnit } from '../../src/database/unit-of-work';
 import { recordEvents } from '../../src/common/outbox/outbox';
 
 // The probe's test-only event, added to the catalogue for the tests' compilation only.
@@ -44,8 +44,8 @@ class ProbeController {
   @Access('TOK')
   @Idempotent()
   async charge(@CurrentActor() actor: Actor, @Body() dto: ChargeDto) {
-    // inTransaction: with an Idempotency-Key, a savepoint of the request's transaction (which stores the answer with it).
-    return inTransaction(this.ds, async (m) => {
+    // runUnit: with an Idempotency-Key, a savepoint of the request's transaction (which stores the answer with it).
+    return runUnit(this.ds, async (m) => {
       const [row] = await m.query(`SELECT count(*)::int AS n FROM outbox_events WHERE type = 'test.charged'`);
       await recordEvents(m, { type: 'test.charged', aggregateType: 'user', aggregateId: actor.id, actorId: actor.id, payload: { reference: dto.reference, amount: dto.amount } });
       if (dto.delay_ms) await new Promise((r) => setTimeout(r, dto.delay_ms));

@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../../database/pg-errors';
 import { ApiError } from '../http/api-error';
 import { ApiErrors } from '../http/openapi';
 import { Enveloped, envelope, type PageMeta } from '../http/envelope';
-import { guardConnections, runInRequestTransaction } from './request-transaction';
+import { guardConnections, runInRequestUnit, runUnit } from '../../database/unit-of-work';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const HTTP_CODE_METADATA = '__httpCode__';
@@ -61,8 +61,8 @@ const inFlight = () =>
  *    it waits, then is a replay.
  * 2. A stored response for the key: the same request gets it again, with `Idempotent-Replayed: true`
  *    (no work); another method, path or body is 422 IDEMPOTENCY_KEY_REUSED. Expired rows (24 h) are forgotten.
- * 3. Otherwise the handler runs inside that transaction (`runInRequestTransaction`: services write
- *    with `inTransaction(ds, …)` and read with `currentManager(ds)`), the response is stored as
+ * 3. Otherwise the handler runs inside that transaction (`runInRequestUnit`: services write
+ *    with `UnitOfWork#transaction` and read through `UnitOfWork#manager`), the response is stored as
  *    `done` in the same transaction, and it commits before the answer is sent.
  *
  * A failed request, a cut connection or a crash rolls the work back with the key: nothing is stored
@@ -77,7 +77,7 @@ const inFlight = () =>
  *
  * 1. A short transaction locks the key (as above), answers a stored response (replay, with its stored
  *    status), or writes the key `in_flight` with a lease (`expires_at` = now + STEPPED_LEASE_SECONDS) and commits.
- * 2. The handler runs with NO request transaction: each `inTransaction` commits on its own, and nothing
+ * 2. The handler runs with NO request transaction: each `UnitOfWork#transaction` commits on its own, and nothing
  *    holds a connection between them (so a slow provider stalls no other request, even on the one
  *    connection of the embedded database).
  * 3. Success: the key becomes `done` with the status the handler answered (it may set 202) and the
@@ -131,7 +131,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         return of(new Enveloped(stored.body));
       }
       const status = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) ?? (req.method === 'POST' ? 201 : 200);
-      const result = await runInRequestTransaction(this.ds, runner, () => lastValueFrom(next.handle(), { defaultValue: undefined }));
+      const result = await runInRequestUnit(this.ds, runner, () => lastValueFrom(next.handle(), { defaultValue: undefined }));
       try {
         await runner.manager.query(
           `INSERT INTO idempotency_keys (scope, key, request_hash, status, response_status, response_body, expires_at)
@@ -157,7 +157,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   /** A stepped request (see the class comment): claim committed as `in_flight`, handler without a request transaction, response stored after. */
   private async stepped(context: ExecutionContext, next: CallHandler, req: IdemRequest, scope: string, key: string, hash: string): Promise<Observable<unknown>> {
     const res = context.switchToHttp().getResponse<{ statusCode: number; status(code: number): unknown; setHeader(name: string, value: string): void }>();
-    const stored = await this.ds.transaction(async (m) => {
+    const stored = await runUnit(this.ds, async (m) => {
       const first = await this.claim(m, scope, key, hash);
       if (first) return first;
       await m.query(
@@ -228,8 +228,8 @@ export const IDEMPOTENCY_KEY_DESCRIPTION =
   '**Card payments** commit in steps (the provider is called with no transaction open): the answer, 201 or 202, is kept and replayed with its status; a retry after a crash between the steps answers the same payment.';
 
 /**
- * Marks a route as accepting `Idempotency-Key` (its service writes with `inTransaction` and reads with
- * `currentManager`). `stepped: true`: the handler commits in steps and may wait on something outside the
+ * Marks a route as accepting `Idempotency-Key` (its service writes and reads through the unit of work,
+ * `src/database/unit-of-work.ts`). `stepped: true`: the handler commits in steps and may wait on something outside the
  * database between them, with no transaction open (see IdempotencyInterceptor, stepped requests).
  */
 export const Idempotent = (options: { stepped?: boolean } = {}) =>

@@ -3,6 +3,7 @@ import { DiscoveryService } from '@nestjs/core';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { EventHandler, eventSubscriberMeta, RelayedEvent } from './event-subscriber';
+import { runUnit } from '../../database/unit-of-work';
 
 /** What one batch did. */
 export interface RelayRunResult {
@@ -163,7 +164,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** Leases a batch of due events; those without a subscriber are published at once. */
   private claim(byType: Map<string, Subscriber[]>): Promise<EventRow[]> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const rows: EventRow[] = await m.query(
         `WITH claimed AS (
            UPDATE outbox_events SET claimed_until = now() + $2::int * interval '1 millisecond'
@@ -202,11 +203,11 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private async deliverInside(event: EventRow, sub: Subscriber): Promise<Outcome> {
     const key = [event.id, sub.name];
     const afterCommit: (() => Promise<unknown>)[] = [];
-    const outcome = await this.ds.transaction(async (m): Promise<Outcome> => {
+    const outcome = await runUnit(this.ds, async (m): Promise<Outcome> => {
       const due = await this.lockDue(m, key);
       if (typeof due !== 'number') return due;
       try {
-        await m.transaction(async (sm) => {
+        await runUnit(this.ds, async (sm) => {
           await sub.handler.handle(relayedEvent(event, due), sm, (work) => afterCommit.push(work));
         });
       } catch (e) {
@@ -231,7 +232,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
    */
   private async deliverOutside(event: EventRow, sub: Subscriber): Promise<Outcome> {
     const key = [event.id, sub.name];
-    const claimed = await this.ds.transaction(async (m): Promise<Outcome | number> => {
+    const claimed = await runUnit(this.ds, async (m): Promise<Outcome | number> => {
       const due = await this.lockDue(m, key);
       if (typeof due !== 'number') return due;
       await m.query(`UPDATE outbox_deliveries SET next_attempt_at = now() + $3::int * interval '1 millisecond' WHERE event_id = $1 AND subscriber = $2`, [...key, this.config.outboxRelayLeaseMs]);
@@ -246,7 +247,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     } catch (e) {
       failure = e ?? new Error('failed');
     }
-    return this.ds.transaction((m) => (failure === undefined ? this.recordProcessed(m, key, claimed) : this.recordFailure(m, key, claimed, failure)));
+    return runUnit(this.ds, (m) => (failure === undefined ? this.recordProcessed(m, key, claimed) : this.recordFailure(m, key, claimed, failure)));
   }
 
   /** Locks the delivery's row (serialising two relays on it, possible only after a lease ran out); its attempt number when it is due. */

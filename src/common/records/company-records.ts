@@ -9,6 +9,7 @@ import type { EventNamed, EventPayload, EventVerb, RecordEventPrefix } from '../
 import { recordEventOf, recordEvents } from '../outbox/outbox';
 import { violatedIndex } from '../../database/pg-errors';
 import type { WriteAudit } from './write-audit';
+import { runUnit } from '../../database/unit-of-work';
 
 /** A company-owned, soft-deleted row (its entity declares `@Tenant`). */
 export interface CompanyRow {
@@ -180,7 +181,7 @@ export class CompanyRecords<E extends CompanyRow, P extends RecordEventPrefix = 
   /** A transaction whose unique-index violation (a race past the pre-check) is that field's 409. */
   private async write<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
     try {
-      return await this.ds.transaction(work);
+      return await runUnit(this.ds, work);
     } catch (e) {
       const u = this.violated(e);
       if (u) throw ApiError.conflict(u.code, u.message);

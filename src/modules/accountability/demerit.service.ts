@@ -13,6 +13,7 @@ import { OrderOperations, orderNumber } from '../orders';
 import { userNameOrEmailMatches, userNameSql } from '../users';
 import { DemeritCustomerDto, DemeritCustomersQuery, DemeritOrderDto, DemeritOrdersQuery, DemeritPointsDto, DemeritStandingDto, ViolationCountsDto } from './accountability.dto';
 import { CustomerDemerit } from './accountability.entities';
+import { runUnit } from '../../database/unit-of-work';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const DAY_MS = 86_400_000;
@@ -98,7 +99,7 @@ export class DemeritService {
     );
     let done = 0;
     for (const d of due) {
-      await this.ds.transaction(async (m) => {
+      await runUnit(this.ds, async (m) => {
         const claimed = await m.query<{ id: string }[]>(`SELECT id FROM customer_demerits WHERE customer_id = $1 AND points_change_at <= $2 FOR UPDATE SKIP LOCKED`, [d.customer_id, now]);
         if (!claimed.length) return;
         await this.refresh(m, d.company_id, d.customer_id, null, now);

@@ -11,6 +11,7 @@ import { DisputeMessage, PolicyViolation } from './accountability.entities';
 import type { Resolution } from './accountability.types';
 import { DemeritService } from './demerit.service';
 import { about, ViolationsService } from './violations.service';
+import { runUnit } from '../../database/unit-of-work';
 
 /** The message's violation (alias x) was not removed by replacing its order's set. */
 const LIVE_VIOLATION = 'EXISTS (SELECT 1 FROM customer_policy_violations v WHERE v.id = x.violation_id AND v.deleted_at IS NULL)';
@@ -38,7 +39,7 @@ export class DisputesService {
 
   /** A company message; with `resolution`, it closes the violation. Answers the dispute. */
   async postCompany(scope: Scope, violationId: string, d: CompanyDisputeMessageDto): Promise<DisputeDto> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       // The order first (a waiver credits its bill), then the violation: the order of record/replace, so they cannot deadlock.
       const peek = await findScoped(m, PolicyViolation, scope, violationId, { what: 'Policy violation' });
       await this.orders.lock(m, scope.companyId, peek.orderId);
@@ -57,7 +58,7 @@ export class DisputesService {
 
   /** A customer message; the first one opens the dispute. Answers the dispute. */
   async postCustomer(scope: Scope, violationId: string, d: CustomerDisputeMessageDto): Promise<DisputeDto> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const v = await this.lock(m, scope, violationId);
       if (v.status !== 'open' && v.status !== 'disputed') throw closed(v.status);
       await this.violations.assertEvidence(m, d.evidence_media_ids);
@@ -71,7 +72,7 @@ export class DisputesService {
 
   /** The customer changes its own message while the dispute is open. */
   async editCustomer(scope: Scope, messageId: string, d: UpdateDisputeMessageDto): Promise<DisputeMessageDto> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const { v, x } = await this.ownMessage(m, scope, messageId);
       if (d.evidence_media_ids !== undefined) await this.violations.assertEvidence(m, d.evidence_media_ids);
       await m.update(
@@ -86,7 +87,7 @@ export class DisputesService {
 
   /** The customer deletes its own message while the dispute is open (it leaves the dispute; the dispute stays open). */
   async deleteCustomer(scope: Scope, messageId: string): Promise<void> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const { v, x } = await this.ownMessage(m, scope, messageId);
       await m.update(DisputeMessage, { id: x.id }, { deletedAt: new Date() });
       await recordEvents(m, { type: 'policy_violation.dispute_message_changed', ...about(scope, v.id), payload: { order_id: v.orderId, customer_id: v.customerId, message_id: x.id, change: 'deleted' } });

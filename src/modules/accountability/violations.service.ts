@@ -12,6 +12,7 @@ import { PolicyViolationDto, RecordViolationsDto, ReplaceViolationsDto } from '.
 import { PolicyViolation } from './accountability.entities';
 import { RESOLVED, VIOLATION_ORDER_STATUSES } from './accountability.types';
 import { DemeritService } from './demerit.service';
+import { runUnit } from '../../database/unit-of-work';
 
 /** Messages of the violation (alias v) not deleted. */
 const MESSAGES_COUNT_SQL = `(SELECT count(*)::int FROM policy_violation_dispute_messages x WHERE x.violation_id = v.id AND x.deleted_at IS NULL)`;
@@ -36,7 +37,7 @@ export class ViolationsService {
   // ------------------------------------------------------------ writes
 
   async record(scope: Scope, orderId: string, d: RecordViolationsDto): Promise<PolicyViolationDto[]> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const order = await this.lockOrder(m, scope, orderId);
       const live = await this.live(m, order.id);
       const taken = new Set(live.map((v) => v.policyId));
@@ -54,7 +55,7 @@ export class ViolationsService {
    * voided. 409 `VIOLATION_RESOLVED` when any of the order's violations is upheld or waived.
    */
   async replace(scope: Scope, orderId: string, d: ReplaceViolationsDto): Promise<PolicyViolationDto[]> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const order = await this.lockOrder(m, scope, orderId);
       const live = await this.live(m, order.id, true);
       const resolved = live.filter((v) => RESOLVED.includes(v.status));

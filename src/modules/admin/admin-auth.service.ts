@@ -10,6 +10,7 @@ import { CODE_TTL_MINUTES, OneTimeCodeService } from '../auth';
 import { TokenService } from '../auth';
 import { timingSafeEqual } from 'node:crypto';
 import { AdminDto, AdminTokenDto } from './admin.dto';
+import { runUnit } from '../../database/unit-of-work';
 
 /** Failed logins before the first lock; each further failure doubles the lock, up to an hour. */
 export const ADMIN_LOCK_THRESHOLD = 5;
@@ -40,7 +41,7 @@ export class AdminAuthService {
       throw ApiError.forbidden('INVALID_REGISTRATION_KEY', 'The registration key is not valid.');
     }
     const passwordHash = await hashPassword(dto.password);
-    const { token, id } = await this.ds.transaction(async (m) => {
+    const { token, id } = await runUnit(this.ds, async (m) => {
       const [taken] = await m.query<{ '?column?': number }[]>(`SELECT 1 FROM admins WHERE lower(email) = lower($1)`, [dto.email]);
       if (taken) throw ApiError.conflict('EMAIL_TAKEN', 'This e-mail address is already registered.');
       const [row] = await m.query<{ id: string }[]>(`INSERT INTO admins (name, email, password_hash) VALUES ($1, $2, $3) RETURNING id`, [dto.name, dto.email, passwordHash]);
@@ -101,7 +102,7 @@ export class AdminAuthService {
     const [row] = await this.ds.query<{ password_hash: string }[]>(`SELECT password_hash FROM admins WHERE id = $1`, [actor.id]);
     if (!(await verifyPassword(dto.current_password, row?.password_hash))) throw ApiError.validation({ current_password: ['is not correct'] });
     const hash = await hashPassword(dto.password);
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       await m.query(`UPDATE admins SET password_hash = $2, updated_at = now() WHERE id = $1`, [actor.id, hash]);
       await this.tokens.revokeAllOf({ id: actor.id, kind: 'admin' }, actor.jti, m);
     });

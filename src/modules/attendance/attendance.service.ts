@@ -26,6 +26,7 @@ import {
 import { Attendance, AttendanceBreak } from './attendance.entity';
 import { OPEN_ATTENDANCE, type AttendanceStatus } from './attendance.types';
 import { dayTime } from './attendance-time';
+import { runUnit } from '../../database/unit-of-work';
 
 /** A driver's state on a date, for dispatch (`statesOn`). */
 export interface AttendanceState {
@@ -65,7 +66,7 @@ export class AttendanceService {
   async checkIn(scope: Scope, d: CheckInDto): Promise<AttendanceDto> {
     const timezone = await this.timezone(scope);
     const today = todayIn(timezone);
-    const id = await this.ds.transaction(async (m) => {
+    const id = await runUnit(this.ds, async (m) => {
       await this.trucks.assertActive(m, scope.companyId, [{ field: 'truck_id', id: d.truck_id }]);
       await this.closeEarlierDays(m, scope, today, timezone);
       const now = new Date();
@@ -96,7 +97,7 @@ export class AttendanceService {
   }
 
   async startBreak(scope: Scope): Promise<AttendanceDto> {
-    const id = await this.ds.transaction(async (m) => {
+    const id = await runUnit(this.ds, async (m) => {
       const day = await this.lockOpenDay(m, scope);
       if (day.status === 'on_break') throw conflict('You are already on a break.');
       const inserted = await m.insert(AttendanceBreak, { companyId: scope.companyId, attendanceId: day.id, kind: 'break', startedAt: new Date() });
@@ -112,7 +113,7 @@ export class AttendanceService {
   }
 
   async endBreak(scope: Scope): Promise<AttendanceDto> {
-    const id = await this.ds.transaction(async (m) => {
+    const id = await runUnit(this.ds, async (m) => {
       const day = await this.lockOpenDay(m, scope);
       if (day.status !== 'on_break') throw conflict('You are not on a break.');
       const closed = await this.closeOpenPause(m, day.id, new Date());
@@ -127,7 +128,7 @@ export class AttendanceService {
   }
 
   async checkOut(scope: Scope, d: CheckOutDto): Promise<AttendanceDto> {
-    const id = await this.ds.transaction(async (m) => {
+    const id = await runUnit(this.ds, async (m) => {
       const day = await this.lockOpenDay(m, scope);
       const now = new Date();
       await this.close(m, scope, day, now, false, d.lat !== undefined && d.lng !== undefined ? { lat: d.lat, lng: d.lng } : null);
@@ -139,7 +140,7 @@ export class AttendanceService {
   /** Re-opens today's checked-out day; the time checked out is kept as a pause (not worked). */
   async resume(scope: Scope): Promise<AttendanceDto> {
     const today = todayIn(await this.timezone(scope));
-    const id = await this.ds.transaction(async (m) => {
+    const id = await runUnit(this.ds, async (m) => {
       const day = await this.dayQuery(m, scope).andWhere('a.workDate = :today', { today }).setLock('pessimistic_write').getOne();
       if (!day) throw conflict('You have not checked in today.');
       if (day.status !== 'checked_out') throw conflict('Your day is not checked out.');

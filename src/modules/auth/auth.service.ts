@@ -9,6 +9,7 @@ import { MemberProfiles, UsersService } from '../users';
 import { LoginDto, RegisterDto, ResetPasswordDto, TokenDto, UpdatePasswordDto, VerifyCodeDto } from './auth.dto';
 import { CODE_TTL_MINUTES, OneTimeCodeService } from './one-time-code.service';
 import { TokenService } from './token.service';
+import { runUnit } from '../../database/unit-of-work';
 
 /** Authentication of company users, customers and drivers (`/api/v1/auth/*`). */
 @Injectable()
@@ -25,7 +26,7 @@ export class AuthService {
   async register(dto: RegisterDto): Promise<TokenDto> {
     if (dto.type === 'customer' && !dto.company_id) throw ApiError.validation({ company_id: ['is required for customers'] });
     if (dto.type === 'company' && dto.company_id) throw ApiError.validation({ company_id: ['is only for customers'] });
-    const { token, userId } = await this.ds.transaction(async (m) => {
+    const { token, userId } = await runUnit(this.ds, async (m) => {
       // The module owning the role record refuses a company that takes no members (422 company_id).
       if (dto.company_id) await this.profiles.admit(m, dto.type, dto.company_id);
       const user = await this.users.create(m, { type: dto.type, name: dto.name, email: dto.email, phone: dto.phone, password: dto.password, companyId: dto.company_id ?? null });
@@ -80,7 +81,7 @@ export class AuthService {
       throw ApiError.validation({ current_password: ['is not correct'] });
     }
     const hash = await hashPassword(dto.password);
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       await this.users.setPassword(m, actor.id, hash);
       await this.tokens.revokeAllOf({ id: actor.id, kind: 'user' }, actor.jti, m);
     });

@@ -4,6 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../../common/http/api-error';
 import { hashCode, newOneTimeCode } from '../../common/security/passwords';
 import { CodeAudience, CodePurpose, OneTimeCode } from './one-time-code.entity';
+import { runUnit } from '../../database/unit-of-work';
 
 export const CODE_TTL_MINUTES = 10;
 export const CODE_MAX_TRIES = 5;
@@ -49,7 +50,7 @@ export class OneTimeCodeService {
     then: (m: EntityManager) => Promise<T>,
   ): Promise<T> {
     type Failure = { error: 'CODE_EXPIRED' | 'CODE_EXHAUSTED' | 'INVALID_CODE'; message: string };
-    const outcome: { value: T } | Failure = await this.ds.transaction(async (m) => {
+    const outcome: { value: T } | Failure = await runUnit(this.ds, async (m) => {
       const [row] = await m.query<{ id: string; code_hash: string; attempts: number; expires_at: Date }[]>(
         `SELECT id, code_hash, attempts, expires_at FROM one_time_codes
           WHERE audience = $1 AND lower(email) = lower($2) AND purpose = $3 AND consumed_at IS NULL

@@ -8,6 +8,7 @@ import { ApiError } from '../../common/http/api-error';
 import { UsersService } from '../users';
 import { recordEvents } from '../../common/outbox/outbox';
 import { AuthToken } from './auth-token.entity';
+import { runUnit } from '../../database/unit-of-work';
 
 /** 30 days (seed §5: one month from issue). */
 export const TOKEN_TTL_SECONDS = 30 * 24 * 3600;
@@ -59,7 +60,7 @@ export class TokenService {
     if (claims.exp + REFRESH_GRACE_SECONDS < Date.now() / 1000) {
       throw ApiError.unauthorized('Token is too old to refresh; log in again.', 'TOKEN_EXPIRED');
     }
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       // Revoke atomically: of two refreshes racing with one token, only one wins.
       const revoked = await m
         .createQueryBuilder()
@@ -77,7 +78,7 @@ export class TokenService {
   }
 
   async revoke(jti: string): Promise<void> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const rows: RevokedRow[] = await m.query(`UPDATE auth_tokens SET revoked_at = now() WHERE jti = $1 AND revoked_at IS NULL RETURNING jti, user_id`, [jti]).then(updatedRows);
       await recordRevocations(m, rows);
     });

@@ -18,6 +18,7 @@ import { BoolField, BoolQuery, EnumField, IntField, PartialInput, TextField, Uui
 import { AssetCategoriesService, AssetStylesService } from './asset-categories-styles';
 import { WasteTypesService } from './waste-types';
 import { Asset, AssetCategory, AssetSpecification, AssetSpecificationWasteType, AssetStyle, SIZE_UNITS, SizeUnit, WasteType } from './catalogue.entities';
+import { runUnit } from '../../database/unit-of-work';
 
 export class CreateAssetSpecificationDto {
   @TextField({ example: '20 yd roll-off' }) name: string;
@@ -297,7 +298,7 @@ export class SpecWasteTypesService {
   }
 
   async create(actor: Actor, companyId: string, specId: string, dto: CreateSpecWasteTypeDto) {
-    const id = await this.ds.transaction(async (m) => {
+    const id = await runUnit(this.ds, async (m) => {
       // Lock the specification so two requests cannot add the same waste type at once.
       await this.specs.records.find(companyId, specId, m, true);
       await this.wasteTypes.assertOwned(m, companyId, [{ field: 'waste_type_id', id: dto.waste_type_id }]);
@@ -313,7 +314,7 @@ export class SpecWasteTypesService {
   }
 
   async update(actor: Actor, companyId: string, specId: string, id: string, dto: UpdateSpecWasteTypeDto) {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const link = await this.locked(m, companyId, specId, id);
       if (dto.price_override_amount !== undefined) {
         await m.update(AssetSpecificationWasteType, { id }, { priceOverrideAmount: dto.price_override_amount, updatedAt: new Date() });
@@ -324,7 +325,7 @@ export class SpecWasteTypesService {
   }
 
   async remove(actor: Actor, companyId: string, specId: string, id: string) {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const link = await this.locked(m, companyId, specId, id);
       await m.delete(AssetSpecificationWasteType, { id });
       await this.specs.records.recordEvent(m, actor, { id: specId, companyId }, 'waste_type_removed', { waste_type_id: link.wasteTypeId });

@@ -19,6 +19,7 @@ import { EnumField, EnumQuery, PartialInput, TextField, UuidField, UuidQuery } f
 import { AssetPlaces } from './asset-places';
 import { AssetSpecificationsService } from './asset-specifications';
 import { Asset, ASSET_CONDITIONS, ASSET_STATUSES, AssetCondition, AssetHistory, AssetStatus, LOCATION_TYPES, LocationType } from './catalogue.entities';
+import { runUnit } from '../../database/unit-of-work';
 
 /** Statuses a company user may set by hand; the others come from jobs. */
 export const MANUAL_STATUSES = ['available', 'maintenance', 'retired'] as const;
@@ -314,7 +315,7 @@ export class AssetsService implements OnModuleInit {
   }
 
   async moveTo(actor: Actor, companyId: string, id: string, dto: AssetLocationDto): Promise<AssetDto> {
-    const row = await this.ds.transaction(async (m) => {
+    const row = await runUnit(this.ds, async (m) => {
       const asset = await this.records.find(companyId, id, m, true);
       await this.places.assertOwned(m, dto.location_type, companyId, [{ field: 'location_id', id: dto.location_id }]);
       Object.assign(asset, { lat: dto.lat, lng: dto.lng, locationType: dto.location_type, locationId: dto.location_id, locationUpdatedAt: new Date(), updatedAt: new Date() });

@@ -9,6 +9,7 @@ import type { WriteAudit } from '../../common/records/write-audit';
 import { CompanyDto, CompanyWithPlatformDto, CreateCompanyDto } from './company.dto';
 import { Company, CompanyStatus } from './company.entity';
 import { CompanySummaries, CompanySummaryDto, UsersService } from '../users';
+import { runUnit } from '../../database/unit-of-work';
 
 /** The administrators' list of companies: `status`, `q` (name, e-mail), `from`/`to` (created, UTC dates). */
 export interface CompanyListFilter extends PageQuery {
@@ -102,7 +103,7 @@ export class CompaniesService implements OnModuleInit {
   /** A company user creates its company and becomes its owner (once). */
   async create(actor: Actor, dto: CreateCompanyDto): Promise<CompanyDto> {
     if (actor.type !== 'company') throw ApiError.forbidden('WRONG_ACTOR', 'Only company users create a company.');
-    const company = await this.ds.transaction(async (m) => {
+    const company = await runUnit(this.ds, async (m) => {
       if (await this.users.lockCompanyOf(m, actor.id)) throw ApiError.conflict('COMPANY_EXISTS', 'You already have a company.');
       return this.insert(m, actor.id, actor.id, dto);
     });
@@ -114,7 +115,7 @@ export class CompaniesService implements OnModuleInit {
    * EMAIL_TAKEN) in one transaction, the same rows as registration followed by `/company/create`.
    */
   async createWithOwner(actorId: string, dto: CreateCompanyDto, owner: NewCompanyOwner, audit?: WriteAudit): Promise<CompanyWithPlatformDto> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const user = await this.users.create(m, { type: 'company', name: owner.name, email: owner.email, phone: owner.phone ?? null, password: owner.password ?? null });
       const saved = CompanyWithPlatformDto.withPlatform(await this.insert(m, user.id, actorId, dto));
       await audit?.(m, { id: saved.id, before: null, after: saved });
@@ -165,7 +166,7 @@ export class CompaniesService implements OnModuleInit {
    * reads the status on every request, so its users' role routes answer 403 COMPANY_INACTIVE at once.
    */
   async setStatus(actorId: string, id: string, to: CompanyStatus, audit?: WriteAudit): Promise<CompanyWithPlatformDto> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const c = await this.lock(m, id);
       if (c.status === to) throw ApiError.invalidTransition(c.status, to, 'Company');
       const before = CompanyWithPlatformDto.withPlatform(c);
@@ -179,7 +180,7 @@ export class CompaniesService implements OnModuleInit {
 
   /** Changes the platform settings (fields given; a flag set to null is removed). */
   async updatePlatform(actorId: string, id: string, changes: PlatformChanges, audit?: WriteAudit): Promise<CompanyWithPlatformDto> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const c = await this.lock(m, id);
       const before = CompanyWithPlatformDto.withPlatform(c);
       const patch: Partial<Company> = {};

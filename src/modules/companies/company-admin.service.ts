@@ -15,6 +15,7 @@ import { CompanyDocumentDto, DocumentQuery, ReplaceDocumentsDto, UpdateCompanyDt
 import { CompanyDocument } from './company-admin.entity';
 import { CompanySettingsService } from './company-settings.service';
 import { isUniqueViolation } from '../../database/pg-errors';
+import { runUnit } from '../../database/unit-of-work';
 
 const emailTaken = () => ApiError.conflict('EMAIL_TAKEN', 'This e-mail address is already registered.');
 
@@ -29,7 +30,7 @@ export class CompanyAdminService {
 
   /** `audit` (platform administration) is called in the same transaction with the company before and after. */
   async updateCompany(companyId: string, actorId: string, dto: UpdateCompanyDto, audit?: WriteAudit): Promise<CompanyDto> {
-    const company = await this.ds.transaction(async (m) => {
+    const company = await runUnit(this.ds, async (m) => {
       const c = await m.findOne(Company, { where: { id: companyId }, lock: { mode: 'pessimistic_write' } });
       if (!c) throw ApiError.notFound('Company');
       const before = CompanyDto.of(c);
@@ -50,7 +51,7 @@ export class CompanyAdminService {
 
   /** The caller's own name, phone and e-mail (unique; a new address is unverified). */
   async updateOwnUser(actorId: string, dto: UpdateOwnUserDto): Promise<UserDto> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       await this.users.updateContact(m, actorId, dto);
       const profile = await this.users.profile(actorId, m);
       await recordEvents(m, { type: 'user.updated', aggregateType: 'user', aggregateId: actorId, companyId: profile.company_id ?? null, actorId, payload: { fields: Object.keys(dto) } });
@@ -71,7 +72,7 @@ export class CompanyAdminService {
 
   /** Replaces the whole set; answers with the new set in name order. */
   async replaceDocuments(companyId: string, actorId: string, dto: ReplaceDocumentsDto): Promise<CompanyDocumentDto[]> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       // Serialises concurrent replacements of the same company's set.
       await m.query(`SELECT id FROM companies WHERE id = $1 FOR UPDATE`, [companyId]);
       await m.delete(CompanyDocument, { companyId });
@@ -83,7 +84,7 @@ export class CompanyAdminService {
   }
 
   async removeDocument(companyId: string, actorId: string, id: string): Promise<void> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const doc = await findScoped(m, CompanyDocument, Scope.company(companyId), id, { what: 'Document', lock: true });
       await m.delete(CompanyDocument, { id });
       await recordEvents(m, { type: 'company.document_deleted', aggregateType: 'company', aggregateId: companyId, companyId, actorId, payload: { document_id: id, name: doc.name } });

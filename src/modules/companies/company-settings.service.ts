@@ -5,6 +5,7 @@ import { recordEvents } from '../../common/outbox/outbox';
 import { Company } from './company.entity';
 import { CompanySettingsDto, SETTINGS_DEFAULTS, UpdateSettingsDto } from './company-admin.dto';
 import { CompanySettings } from './company-admin.entity';
+import { runUnit } from '../../database/unit-of-work';
 
 type PolicyKey = keyof typeof SETTINGS_DEFAULTS;
 const POLICY_KEYS = Object.keys(SETTINGS_DEFAULTS) as PolicyKey[];
@@ -32,7 +33,7 @@ export class CompanySettingsService {
 
   /** Partial update; timezone and currency are written to the company too. */
   async update(companyId: string, actorId: string, dto: UpdateSettingsDto): Promise<CompanySettingsDto> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const { company, row } = await this.lockForWrite(m, companyId);
       for (const key of POLICY_KEYS) {
         if (dto[key] !== undefined) (row as unknown as Record<string, unknown>)[camel(key)] = dto[key];
@@ -51,7 +52,7 @@ export class CompanySettingsService {
 
   /** Restores the policy defaults; the company's timezone and currency stay. */
   async reset(companyId: string, actorId: string): Promise<CompanySettingsDto> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const { company, row } = await this.lockForWrite(m, companyId);
       for (const key of POLICY_KEYS) (row as unknown as Record<string, unknown>)[camel(key)] = SETTINGS_DEFAULTS[key];
       const saved = await m.save(row);

@@ -11,6 +11,7 @@ import { InUseRegistry } from '../../common/records/in-use';
 import { AddressDto, AddressSnapshot, CreateAddressDto } from './customer-address.dto';
 import { CustomerAddress } from './customer-address.entity';
 import { Customer } from './customer.entity';
+import { runUnit } from '../../database/unit-of-work';
 
 /**
  * A customer's own addresses. Exactly one live address is the default (the first one automatically);
@@ -32,7 +33,7 @@ export class CustomerAddressesService {
   }
 
   async create(actor: Actor, companyId: string, dto: CreateAddressDto): Promise<AddressDto> {
-    const saved = await this.ds.transaction(async (m) => {
+    const saved = await runUnit(this.ds, async (m) => {
       await this.lockCustomer(m, actor.id, companyId);
       const [{ count }] = await m.query<{ count: number }[]>(`SELECT count(*)::int AS count FROM customer_addresses WHERE customer_id = $1 AND deleted_at IS NULL`, [actor.id]);
       const isDefault = count === 0 || dto.is_default === true;
@@ -65,7 +66,7 @@ export class CustomerAddressesService {
    * relocation job goes there (orders and jobs register those checks in the in-use registry). When the default goes, the most recent remaining address becomes the default.
    */
   async remove(actor: Actor, companyId: string, id: string): Promise<void> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       await this.lockCustomer(m, actor.id, companyId);
       const address = await this.own(m, actor, id);
       await this.inUse.assertUnused(m, 'customer_address', id, 'Address');
@@ -83,7 +84,7 @@ export class CustomerAddressesService {
   }
 
   async makeDefault(actor: Actor, companyId: string, id: string): Promise<AddressDto> {
-    const saved = await this.ds.transaction(async (m) => {
+    const saved = await runUnit(this.ds, async (m) => {
       await this.lockCustomer(m, actor.id, companyId);
       const address = await this.own(m, actor, id);
       if (address.isDefault) return address;

@@ -14,6 +14,7 @@ import { MemberProfiles, UsersService } from '../users';
 import { Loaded, MemberDirectory } from './member-directory';
 import type { PlatformReach } from '../../common/access/tenant-policy';
 import type { WriteAudit } from '../../common/records/write-audit';
+import { runUnit } from '../../database/unit-of-work';
 
 /** Customers as the company manages them, and a customer's own profile. */
 @Injectable()
@@ -73,7 +74,7 @@ export class CustomersService implements OnModuleInit {
 
   /** `audit` (platform administration) is called in the same transaction with the customer before and after. */
   async update(actor: Actor, companyId: string, id: string, dto: UpdateCustomerDto, audit?: WriteAudit): Promise<CustomerDto> {
-    const saved = await this.ds.transaction(async (m) => {
+    const saved = await runUnit(this.ds, async (m) => {
       const customer = await this.directory.find(m, Scope.company(companyId), id, true);
       const before = CustomerDto.of(customer);
       if (dto.pricing_profile_id) await this.assertPricingProfile(m, companyId, dto.pricing_profile_id);
@@ -91,7 +92,7 @@ export class CustomersService implements OnModuleInit {
   }
 
   async setStatus(actor: Actor, companyId: string, id: string, to: UserStatus): Promise<CustomerDto> {
-    const saved = await this.ds.transaction((m) => this.directory.setStatus(m, actor.id, companyId, id, to));
+    const saved = await runUnit(this.ds, (m) => this.directory.setStatus(m, actor.id, companyId, id, to));
     return CustomerDto.of(saved);
   }
 
@@ -100,7 +101,7 @@ export class CustomersService implements OnModuleInit {
   }
 
   async updateProfile(actor: Actor, companyId: string, dto: UpdateCustomerProfileDto): Promise<CustomerProfileDto> {
-    const saved = await this.ds.transaction(async (m) => {
+    const saved = await runUnit(this.ds, async (m) => {
       const customer = await this.directory.find(m, Scope.of(actor), actor.id, true);
       return this.directory.update(m, actor.id, customer, dto, { billingName: dto.billing_name, billingEmail: dto.billing_email });
     });

@@ -8,6 +8,7 @@ import { ApiError } from '../../common/http/api-error';
 import { CreateMemberDto, MemberDto } from './member.dto';
 import { UsersService, type User } from '../users';
 import type { WriteAudit } from '../../common/records/write-audit';
+import { runUnit } from '../../database/unit-of-work';
 
 /** Customers and drivers created by their company. */
 @Injectable()
@@ -21,7 +22,7 @@ export class MembersService {
 
   /** `audit` (platform administration) is called in the same transaction with the new member. */
   async create(actor: Actor, companyId: string, type: 'customer' | 'driver', dto: CreateMemberDto, audit?: WriteAudit): Promise<MemberDto> {
-    const { user, companyName } = await this.ds.transaction(async (m) => {
+    const { user, companyName } = await runUnit(this.ds, async (m) => {
       const user = await this.users.create(m, { type, name: dto.name, email: dto.email, phone: dto.phone, password: dto.password, companyId });
       await recordEvents(m, { type: `${type}.created`, aggregateType: type, aggregateId: user.id, companyId, actorId: actor.id, payload: { name: user.name } });
       const companyName = await this.companies.name(companyId, m);

@@ -16,6 +16,7 @@ import { DriverLeaveCheck } from './assignment-leave-check';
 import type { AssignDriverDto, AssignmentResultDto, MultiReassignDto, ReassignOrderDto } from './assignment.dto';
 import type { BulkUpdateJobsDto, CompanyJobDto, UpdateCompanyJobDto } from './company-jobs.dto';
 import { CompanyJobsService } from './company-jobs.service';
+import { runUnit } from '../../database/unit-of-work';
 
 /** Job types that take a reserved asset at assignment (the container they bring). */
 export const RESERVING_TYPES: readonly string[] = ['delivery', 'swap'];
@@ -81,7 +82,7 @@ export class AssignmentService {
   /** `POST /driver/assign/{order}`: the order's next unassigned job (delivery first, then by date). */
   async assign(actor: Actor, orderId: string, dto: AssignDriverDto): Promise<AssignmentResultDto> {
     const c = await this.ctx(actor);
-    const id = await this.ds.transaction(async (m) => {
+    const id = await runUnit(this.ds, async (m) => {
       const order = await this.liveOrder(m, c, orderId);
       const [job] = await this.jobs.unassignedOfOrder(m, order.id);
       if (!job) throw ApiError.conflict('NOTHING_TO_ASSIGN', 'The order has no unassigned job.');
@@ -94,7 +95,7 @@ export class AssignmentService {
   /** `POST /driver/reassign/{order}`: the order's assigned jobs, or the listed ones, to another driver (and truck). */
   async reassign(actor: Actor, orderId: string, dto: ReassignOrderDto): Promise<AssignmentResultDto> {
     const c = await this.ctx(actor);
-    const ids = await this.ds.transaction(async (m) => {
+    const ids = await runUnit(this.ds, async (m) => {
       const order = await this.liveOrder(m, c, orderId);
       const unfinished = await this.jobs.lockUnfinishedOfOrder(m, order.id);
       let targets: JobView[];
@@ -133,7 +134,7 @@ export class AssignmentService {
     if (byDriver && !dto.from_driver_id) throw ApiError.validation({ from_driver_id: ['is required with date'] });
     if (byDriver && !dto.date) throw ApiError.validation({ date: ['is required with from_driver_id'] });
     const scope = Scope.company(c.companyId);
-    const ids = await this.ds.transaction(async (m) => {
+    const ids = await runUnit(this.ds, async (m) => {
       let wanted: string[];
       if (byDriver) {
         await this.drivers.assertOwned(m, c.companyId, [{ field: 'from_driver_id', id: dto.from_driver_id }]);
@@ -158,7 +159,7 @@ export class AssignmentService {
   /** `PUT /order/jobs/{driverJob}`: driver, truck, date, sequence, notes of one job. */
   async update(actor: Actor, jobId: string, dto: UpdateCompanyJobDto): Promise<CompanyJobDto> {
     const c = await this.ctx(actor);
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const found = await this.jobs.find(Scope.company(c.companyId), jobId, m);
       const order = await this.orders.lock(m, c.companyId, found.orderId);
       const job = await this.jobs.lock(m, Scope.company(c.companyId), jobId);
@@ -175,7 +176,7 @@ export class AssignmentService {
     const dupes: Record<string, string[]> = {};
     ids.forEach((id, i) => (seen.has(id) ? (dupes[`items.${i}.job_id`] = [`repeats items.${seen.get(id)}.job_id`]) : seen.set(id, i)));
     if (Object.keys(dupes).length) throw ApiError.validation(dupes);
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const jobs = await this.lockJobsWithOrders(m, c, ids, (i) => `items.${i}.job_id`);
       for (const [i, item] of dto.items.entries()) {
         const { job, order } = jobs[i];

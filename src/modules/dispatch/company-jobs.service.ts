@@ -24,6 +24,7 @@ import {
   JobTreeDayDto,
   JobTreeQuery,
 } from './company-jobs.dto';
+import { runUnit } from '../../database/unit-of-work';
 
 /** The longest range of the job tree, in days after `from`. */
 export const MAX_TREE_DAYS = 31;
@@ -151,7 +152,7 @@ export class CompanyJobsService {
     const scope = Scope.of(actor);
     const companyId = scope.companyId;
     const today = await this.today(scope);
-    const { id, fee } = await this.ds.transaction(async (m) => {
+    const { id, fee } = await runUnit(this.ds, async (m) => {
       const order = await this.orderFromBody(m, companyId, dto.order_id);
       if (!LIVE_ORDER.includes(order.status)) throw ApiError.conflict('ORDER_STATE', `Jobs can be added to approved, scheduled or delivered orders; this order is ${order.status}.`);
       const errors: Record<string, string[]> = {};
@@ -182,7 +183,7 @@ export class CompanyJobsService {
   async remove(actor: Actor, id: string): Promise<void> {
     const companyId = Scope.of(actor).companyId;
     const scope = Scope.company(companyId);
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const found = await this.jobs.find(scope, id, m);
       const order = await this.orders.lock(m, companyId, found.orderId);
       const job = await this.jobs.lock(m, scope, id);
@@ -207,7 +208,7 @@ export class CompanyJobsService {
   async abort(actor: Actor, id: string, dto: AbortCompanyJobDto): Promise<CompanyJobWithFeeDto> {
     const companyId = Scope.of(actor).companyId;
     const scope = Scope.company(companyId);
-    const fee = await this.ds.transaction(async (m) => {
+    const fee = await runUnit(this.ds, async (m) => {
       const found = await this.jobs.find(scope, id, m);
       await this.orders.lock(m, companyId, found.orderId);
       const job = await this.jobs.lock(m, scope, id);

@@ -11,6 +11,7 @@ import { OpeningCalendar, StationsService } from '../sites';
 import { JobEvidence, StationTicket, type EvidenceKind } from './dispatch.entities';
 import { AddEvidenceDto, JobEvidenceDto } from './driver-jobs.dto';
 import { DriverJobsService, DUMPING_TYPES } from './driver-jobs.service';
+import { runUnit } from '../../database/unit-of-work';
 
 const TICKET_FIELDS = ['station_id', 'ticket_number', 'gross_kg', 'tare_kg'] as const;
 
@@ -34,7 +35,7 @@ export class DriverEvidenceService {
 
   async add(scope: Scope, jobId: string, d: AddEvidenceDto): Promise<JobEvidenceDto> {
     const today = await this.driverJobs.today(scope);
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const job = await this.jobs.lock(m, scope, jobId);
       checkShape(d);
       await this.driverJobs.assertWorkable(m, job);

@@ -29,6 +29,7 @@ import {
   TrackingWrapperDto,
 } from './driver-jobs.dto';
 import { JobIssueDto } from './job-issues.dto';
+import { runUnit } from '../../database/unit-of-work';
 
 /** Job types that go to a station and need a station ticket to complete. */
 export const DUMPING_TYPES: readonly string[] = ['pickup', 'swap', 'dump_return'];
@@ -131,7 +132,7 @@ export class DriverJobsService {
    * The newest point (by `recorded_at`) goes on the job, and the truck's position follows.
    */
   async sendLocation(scope: Scope, id: string, d: SendLocationDto): Promise<JobLocationDto> {
-    const point = await this.ds.transaction(async (m) => {
+    const point = await runUnit(this.ds, async (m) => {
       const job = await this.jobs.lock(m, scope, id);
       if (job.status !== 'in_progress') throw ApiError.conflict('JOB_STATE', `Locations are sent for a job in progress; this job is ${job.status}.`);
       const driverId = job.driverId!;

@@ -12,6 +12,7 @@ import { LotsService, StationsService } from '../sites';
 import { StationTicket } from './dispatch.entities';
 import { DriverJobDetailDto } from './driver-jobs.dto';
 import { DriverJobsService, DUMPING_TYPES } from './driver-jobs.service';
+import { runUnit } from '../../database/unit-of-work';
 
 type AssetMove = Parameters<AssetsService['moveForJob']>[3][number];
 type Place = AssetMove['place'];
@@ -52,7 +53,7 @@ export class JobCompletion {
   ) {}
 
   async start(actor: Who, scope: Scope, id: string): Promise<DriverJobDetailDto> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const job = await this.jobs.lock(m, scope, id);
       await this.driverJobs.assertWorkable(m, job);
       if (job.status !== 'assigned') throw ApiError.invalidTransition(job.status, 'in_progress', 'Job');
@@ -74,7 +75,7 @@ export class JobCompletion {
 
   async complete(actor: Who, scope: Scope, id: string): Promise<DriverJobDetailDto> {
     const today = await this.driverJobs.today(scope);
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       // The order is locked before the job, as assignment does (no lock-order deadlock between them).
       const peek = await this.jobs.find(scope, id, m);
       const order = await this.orderOps.lock(m, scope.companyId, peek.orderId);

@@ -12,6 +12,7 @@ import { userNameSql } from '../users';
 import { JobIssue, type IssueType } from './dispatch.entities';
 import { DriverJobsService } from './driver-jobs.service';
 import { JobIssueDto, JobIssueQuery, ReportIssueDto, ResolveIssueDto } from './job-issues.dto';
+import { runUnit } from '../../database/unit-of-work';
 
 /**
  * Issues on jobs (domain.md §5): a driver reports one on their job (assigned or in progress), blocking
@@ -26,7 +27,7 @@ export class JobIssuesService {
   ) {}
 
   async report(scope: Scope, jobId: string, d: ReportIssueDto): Promise<JobIssueDto> {
-    const id = await this.ds.transaction(async (m) => {
+    const id = await runUnit(this.ds, async (m) => {
       const job = await this.jobs.lock(m, scope, jobId);
       await this.driverJobs.assertWorkable(m, job);
       if (job.status !== 'assigned' && job.status !== 'in_progress') throw ApiError.conflict('JOB_STATE', `Issues are reported on an assigned job or one in progress; this job is ${job.status}.`);
@@ -57,7 +58,7 @@ export class JobIssuesService {
 
   /** Resolves an open issue with a note (an already resolved one is 409 `INVALID_TRANSITION`); completion is unblocked. */
   async resolve(actor: Actor, scope: Scope, id: string, d: ResolveIssueDto): Promise<JobIssueDto> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const issue = await findScoped(m, JobIssue, scope, id, { what: 'Issue', lock: true });
       if (issue.status !== 'open') throw ApiError.invalidTransition(issue.status, 'resolved', 'Issue');
       await m.update(JobIssue, { id: issue.id }, { status: 'resolved', resolutionNote: d.note, resolvedAt: new Date(), resolvedBy: actor.id });

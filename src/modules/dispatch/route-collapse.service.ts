@@ -12,6 +12,7 @@ import { OrderOperations, type OrderForJobs } from '../orders';
 import { LotsService, StationsService, type SiteDay, type StationDay } from '../sites';
 import type { RouteCollapseDto, RoutePlanDto } from './company-jobs.dto';
 import { legsOf, pathKm, planRoute, RouteError, type Place, type RouteJob, type RoutePlan, type RouteStation } from './route-optimiser';
+import { runUnit } from '../../database/unit-of-work';
 
 /** What the planner needs of a day besides the jobs: open lots and stations with positions. */
 export interface DayPlaces {
@@ -87,7 +88,7 @@ export class RouteCollapseService {
     const scope = Scope.company(companyId);
     const apply = dto.apply !== false;
     const driverId = dto.driver_id.toLowerCase();
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       await this.drivers.assertOwned(m, companyId, [{ field: 'driver_id', id: driverId }]);
       const listed = (await this.jobs.ofDriverDay(scope, driverId, dto.date, ['assigned', 'in_progress'], m)).filter((j) => !j.mergedIntoJobId);
       // With apply the jobs are locked (id order) and read again: the plan is made from what will be saved.

@@ -13,6 +13,7 @@ import { MemberDirectory } from '../customers';
 import type { UserStatus } from '../users';
 import { DriverDto, DriverListQuery, DriverProfileDto, UpdateDriverDto, UpdateDriverProfileDto } from './driver.dto';
 import { Driver } from './driver.entity';
+import { runUnit } from '../../database/unit-of-work';
 
 /** Drivers as the company manages them, and a driver's own profile. */
 @Injectable()
@@ -64,7 +65,7 @@ export class DriversService implements OnModuleInit {
 
   /** `audit` (platform administration) is called in the same transaction with the driver before and after. */
   async update(actor: Actor, companyId: string, id: string, dto: UpdateDriverDto, audit?: WriteAudit): Promise<DriverDto> {
-    const saved = await this.ds.transaction(async (m) => {
+    const saved = await runUnit(this.ds, async (m) => {
       const driver = await this.directory.find(m, Scope.company(companyId), id, true);
       const before = DriverDto.of(driver);
       const saved = await this.directory.update(m, actor.id, driver, dto, { licenseNumber: dto.license_number, licenseExpiresOn: dto.license_expires_on, hiredOn: dto.hired_on, notes: dto.notes });
@@ -75,7 +76,7 @@ export class DriversService implements OnModuleInit {
   }
 
   async setStatus(actor: Actor, companyId: string, id: string, to: UserStatus): Promise<DriverDto> {
-    return DriverDto.of(await this.ds.transaction((m) => this.directory.setStatus(m, actor.id, companyId, id, to)));
+    return DriverDto.of(await runUnit(this.ds, (m) => this.directory.setStatus(m, actor.id, companyId, id, to)));
   }
 
   /**
@@ -125,7 +126,7 @@ export class DriversService implements OnModuleInit {
   }
 
   async updateProfile(actor: Actor, companyId: string, dto: UpdateDriverProfileDto): Promise<DriverProfileDto> {
-    const saved = await this.ds.transaction(async (m) => {
+    const saved = await runUnit(this.ds, async (m) => {
       const driver = await this.directory.find(m, Scope.of(actor), actor.id, true);
       return this.directory.update(m, actor.id, driver, dto, { licenseNumber: dto.license_number, licenseExpiresOn: dto.license_expires_on });
     });

@@ -11,6 +11,7 @@ import { SpecificationLinks } from '../catalogue';
 import { LotsService } from '../sites';
 import { CreateTruckDto, CreateTruckTypeDto, TruckDto, TruckLocationDto, TruckQuery, TruckTypeDto, TruckTypeQuery, UpdateTruckDto, UpdateTruckTypeDto } from './fleet.dto';
 import { Truck, TruckType } from './fleet.entity';
+import { runUnit } from '../../database/unit-of-work';
 
 const LINKS = new SpecificationLinks('truck_type_asset_specifications', 'truck_type_id');
 
@@ -117,7 +118,7 @@ export class TrucksService implements OnModuleInit {
   }
 
   async setLocation(actor: Actor, companyId: string, id: string, d: TruckLocationDto): Promise<TruckDto> {
-    const truck = await this.ds.transaction(async (m) => {
+    const truck = await runUnit(this.ds, async (m) => {
       const row = await this.records.find(companyId, id, m, true);
       Object.assign(row, { lat: d.lat, lng: d.lng, locationUpdatedAt: new Date() });
       const saved = await m.save(row);

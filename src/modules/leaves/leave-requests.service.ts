@@ -17,6 +17,7 @@ import { CreateLeaveRequestDto, DriverLeaveRequestQuery, LeaveDatesDecisionDto, 
 import { Leave, LeaveRequest, LeaveRequestDate } from './leave.entities';
 import { LEAVE_DECISIONS, MAX_LEAVE_DATES, SICK_BACKDATE_DAYS, type LeaveDateStatus, type LeaveDecision, type LeaveType } from './leave.types';
 import { addDays, daysBetween, expandRange, requestStatusOf, runsOf, sortedDates } from './leave-dates';
+import { runUnit } from '../../database/unit-of-work';
 
 /** The request's dates, oldest first, as one JSON array (the read stays one statement). Alias `r`. */
 const DATES_SQL = `(SELECT coalesce(json_agg(json_build_object('date', to_char(d.date, 'YYYY-MM-DD'), 'status', d.status, 'note', d.note, 'decided_at', d.decided_at, 'leave_id', d.leave_id) ORDER BY d.date), '[]'::json)
@@ -56,7 +57,7 @@ export class LeaveRequestsService {
     const requested = requestedDates(d);
     if (!requested) throw ApiError.validation({ dates: ['give the dates, or from and to'] });
     assertNotPast(d.type, requested.dates, await this.today(scope), requested.field);
-    const id = await this.ds.transaction(async (m) => {
+    const id = await runUnit(this.ds, async (m) => {
       await this.lockDriver(m, scope.companyId, driverId);
       await this.assertFree(m, driverId, requested.dates, requested.field, null);
       await this.assertAttachment(m, scope.companyId, d.attachment_media_id);
@@ -88,7 +89,7 @@ export class LeaveRequestsService {
   async update(scope: Scope, id: string, d: UpdateLeaveRequestDto): Promise<LeaveRequestDto> {
     const requested = requestedDates(d);
     const today = await this.today(scope);
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const r = await findScoped(m, LeaveRequest, scope, id, { what: 'Leave request', lock: true });
       if (r.status === 'cancelled') throw transition('This request is cancelled.');
       const current = await m.find(LeaveRequestDate, { where: { leaveRequestId: r.id }, order: { date: 'ASC' } });
@@ -131,7 +132,7 @@ export class LeaveRequestsService {
 
   /** Cancels a request while none of its dates is approved. */
   async cancel(scope: Scope, id: string): Promise<LeaveRequestDto> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const r = await findScoped(m, LeaveRequest, scope, id, { what: 'Leave request', lock: true });
       if (r.status === 'cancelled') throw transition('This request is already cancelled.');
       if (r.status === 'approved' || r.status === 'partially_approved') throw transition('Dates of this request are approved: it can no longer be cancelled (ask the company to cancel the leave).');
@@ -153,7 +154,7 @@ export class LeaveRequestsService {
   async decide(scope: Scope, decision: LeaveDecision, id: string, d: LeaveDatesDecisionDto): Promise<LeaveRequestDto> {
     const dates = sortedDates(d.dates);
     const to = LEAVE_DECISIONS[decision];
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const r = await findScoped(m, LeaveRequest, scope, id, { what: 'Leave request', lock: true });
       if (r.status === 'cancelled') throw transition('The driver cancelled this request.');
       const rows = await m.find(LeaveRequestDate, { where: { leaveRequestId: r.id }, order: { date: 'ASC' } });

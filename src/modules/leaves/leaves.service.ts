@@ -13,6 +13,7 @@ import { DriverLeaveQuery, EndLeaveDto, LeaveDto, LeaveQuery, LeaveStatsDto } fr
 import { Leave } from './leave.entities';
 import { LEAVE_TYPES, type LeaveType } from './leave.types';
 import { addDays, yearOf } from './leave-dates';
+import { runUnit } from '../../database/unit-of-work';
 
 const transition = (message: string) => ApiError.conflict('INVALID_TRANSITION', message);
 
@@ -94,7 +95,7 @@ export class LeavesService {
   /** Cancels an approved leave that has not started (its start date after the company's today). */
   async cancel(scope: Scope, id: string, d: EndLeaveDto): Promise<LeaveDto> {
     const today = await this.today(scope);
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const l = await findScoped(m, Leave, scope, id, { what: 'Leave', lock: true });
       if (l.status !== 'approved') throw transition(`This leave is ${l.status}.`);
       if (l.startDate <= today) throw transition(`This leave started on ${l.startDate}: revoke the rest of it instead.`);
@@ -115,7 +116,7 @@ export class LeavesService {
    */
   async revoke(scope: Scope, id: string, d: EndLeaveDto): Promise<LeaveDto> {
     const today = await this.today(scope);
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const l = await findScoped(m, Leave, scope, id, { what: 'Leave', lock: true });
       if (l.status !== 'approved') throw transition(`This leave is ${l.status}.`);
       if (l.startDate > today) throw transition(`This leave starts on ${l.startDate}: cancel it instead.`);

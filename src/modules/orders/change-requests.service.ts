@@ -30,6 +30,7 @@ import { addDays, rentalLengthChange, respecification, serviceFee, totalsOf, typ
 
 const pricedLine = (l: OrderLine): PricedLine => ({ kind: l.kind, description: l.description, quantity: l.quantity, unit_amount: l.unitAmount, amount: l.amount });
 import { isUniqueViolation } from '../../database/pg-errors';
+import { runUnit } from '../../database/unit-of-work';
 
 /**
  * The order statuses in which each type may be requested (and approved). Anything else is 409
@@ -97,7 +98,7 @@ export class ChangeRequestsService {
     const companyId = scope.companyId;
     let id: string;
     try {
-      id = await this.ds.transaction(async (m) => {
+      id = await runUnit(this.ds, async (m) => {
         const order = await this.lifecycle.lock(m, scope, orderId);
         assertOrderState(order, dto.type);
         const [pending] = await m.query<{ id: string }[]>(`SELECT id FROM order_change_requests WHERE order_id = $1 AND status = 'pending' LIMIT 1`, [order.id]);
@@ -136,7 +137,7 @@ export class ChangeRequestsService {
 
   /** The difference the same body would bill, with the same checks as creation except the one-pending rule; nothing saved. */
   async preview(actor: Actor, orderId: string, dto: ChangeRequestBodyDto): Promise<BillDto> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const order = await findScoped(m, Order, Scope.of(actor), orderId, { what: 'Order' });
       assertOrderState(order, dto.type);
       const plan = await this.plan(m, order, dto.type, detailsOf(dto), 'customer');
@@ -152,7 +153,7 @@ export class ChangeRequestsService {
    * the change is written with its bill lines, jobs and event.
    */
   async approve(actor: Actor, companyId: string, id: string): Promise<ChangeRequestDto> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const found = await findScoped(m, OrderChangeRequest, Scope.company(companyId), id, { what: 'Change request' });
       const order = await this.lifecycle.lock(m, Scope.company(companyId), found.orderId);
       const request = await m.findOneOrFail(OrderChangeRequest, { where: { id, companyId }, lock: { mode: 'pessimistic_write' } });
@@ -191,7 +192,7 @@ export class ChangeRequestsService {
   }
 
   async reject(actor: Actor, companyId: string, id: string, dto: RejectChangeRequestDto): Promise<ChangeRequestDto> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const request = await findScoped(m, OrderChangeRequest, Scope.company(companyId), id, { what: 'Change request', lock: true });
       if (request.status !== 'pending') throw ApiError.invalidTransition(request.status, 'rejected', 'Change request');
       await m.update(OrderChangeRequest, { id }, { status: 'rejected', rejectionReason: dto.reason, decidedBy: actor.id, decidedAt: new Date() });

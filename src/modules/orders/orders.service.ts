@@ -6,7 +6,7 @@ import { companyOfRow, findScoped, platformQuery, PlatformReach, reachQuery, sco
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate } from '../../common/http/pagination';
-import { currentManager, inTransaction } from '../../common/idempotency/request-transaction';
+import { runUnit, unitManager } from '../../database/unit-of-work';
 import { recordEvents } from '../../common/outbox/outbox';
 import { PlanLimits } from '../../common/records/plan-limits';
 import { jsonValue } from '../../database/json-value';
@@ -78,7 +78,7 @@ export class OrdersService {
 
   /** The billing preview: the same checks and lines as placement, nothing saved. */
   async preview(actor: Actor, dto: PlaceOrderDto): Promise<QuoteDto> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const p = await this.price(m, Scope.of(actor), dto);
       return quoteDto(p);
     });
@@ -88,12 +88,12 @@ export class OrdersService {
    * Places an order: validates (domain.md §4), freezes its price lines and takes the next number of
    * the company. The counter row is updated last, so concurrent placements wait on it only briefly,
    * and a placement that fails gives its number back (no gaps). With an Idempotency-Key this runs
-   * inside the request's transaction (inTransaction/currentManager), which also stores the answer.
+   * inside the request's transaction (runUnit/unitManager), which also stores the answer.
    */
   async place(actor: Actor, dto: PlaceOrderDto): Promise<OrderWithLinesDto> {
     const scope = Scope.of(actor);
     const companyId = scope.companyId;
-    const placed = await inTransaction(this.ds, async (m) => {
+    const placed = await runUnit(this.ds, async (m) => {
       // Demerit points (accountability keeps them on the customer): at or over the block threshold, no new orders.
       if ((await this.customers.demerit(m, companyId, actor.id)).blocked) {
         throw ApiError.forbidden('DEMERIT_BLOCKED', "Your demerit points have reached the company's block threshold: new orders are refused until points leave the window or a violation is waived.");
@@ -192,7 +192,7 @@ export class OrdersService {
 
   async approve(actor: Actor, id: string): Promise<OrderDto> {
     const scope = Scope.of(actor);
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const order = await this.lifecycle.lock(m, scope, id);
       await this.approveLocked(m, order, actor);
     });
@@ -207,7 +207,7 @@ export class OrdersService {
 
   async reject(actor: Actor, id: string, dto: ReasonDto): Promise<OrderDto> {
     const scope = Scope.of(actor);
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const order = await this.lifecycle.lock(m, scope, id);
       await this.lifecycle.move(m, order, 'rejected', actor, dto.reason ?? null, {}, { rejectionReason: dto.reason ?? null });
     });
@@ -221,7 +221,7 @@ export class OrdersService {
    * type or address change; the frozen ones otherwise), keeping the placement's promotion.
    */
   async update(actor: Actor, companyId: string, id: string, dto: UpdateOrderDto): Promise<OrderWithLinesDto> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const order = await this.lifecycle.lock(m, Scope.company(companyId), id);
       const editable = ['pending', 'approved', 'scheduled', 'delivered'];
       if (!editable.includes(order.status)) throw ApiError.conflict('ORDER_CLOSED', `A ${order.status} order cannot be edited.`);
@@ -275,7 +275,7 @@ export class OrdersService {
   async cancel(actor: Actor, id: string, dto: ReasonDto): Promise<OrderWithLinesDto> {
     const scope = Scope.of(actor);
     const companyId = scope.companyId;
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const order = await this.lifecycle.lock(m, scope, id);
       const settings = await this.settings.get(companyId, m);
       const [{ hours }] = await m.query<{ hours: string }[]>(`SELECT extract(epoch FROM (($1::date)::timestamp AT TIME ZONE $2) - now()) / 3600 AS hours`, [order.deliveryDate, settings.timezone]);
@@ -295,7 +295,7 @@ export class OrdersService {
   async feedback(actor: Actor, id: string, dto: FeedbackDto): Promise<OrderDto> {
     const scope = Scope.of(actor);
     const companyId = scope.companyId;
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const order = await this.lifecycle.lock(m, scope, id);
       if (order.status !== 'completed') throw ApiError.conflict('ORDER_NOT_COMPLETED', 'Feedback is possible once the order is completed.');
       if (order.feedbackAt) throw ApiError.conflict('FEEDBACK_EXISTS', 'Feedback was already given for this order.');
@@ -372,7 +372,7 @@ export class OrdersService {
     return (await qb.getRawOne<{ n: number }>())?.n ?? 0;
   }
 
-  async get(scope: Scope, id: string, m: EntityManager = currentManager(this.ds)): Promise<OrderDto> {
+  async get(scope: Scope, id: string, m: EntityManager = unitManager(this.ds)): Promise<OrderDto> {
     const { order, raw } = await this.readOne(withNames(scopedQuery(m, Order, scope, 'o')), id);
     return OrderDto.of(order, namesOf(raw), await this.today(scope, m));
   }
@@ -382,7 +382,7 @@ export class OrdersService {
    * zone). Reads through `m`, by default the current guarded request's transaction (it must see its
    * own placement) or the DataSource.
    */
-  async withLines(scope: Scope, id: string, m: EntityManager = currentManager(this.ds)): Promise<OrderWithLinesDto> {
+  async withLines(scope: Scope, id: string, m: EntityManager = unitManager(this.ds)): Promise<OrderWithLinesDto> {
     const { order, raw } = await this.readOne(withNames(scopedQuery(m, Order, scope, 'o')).addSelect(LIVE_LINES_SQL, 'live_lines'), id);
     return { ...OrderDto.of(order, namesOf(raw), await this.today(scope, m)), lines: jsonValue<OrderLineDto[]>(raw.live_lines) };
   }

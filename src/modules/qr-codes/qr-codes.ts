@@ -16,6 +16,7 @@ import { findScoped } from '../../common/access/tenant-policy';
 import { AssetDto, AssetsService } from '../catalogue';
 import { UuidField } from '../../common/validation/fields';
 import { QrCode } from './qr-code.entity';
+import { runUnit } from '../../database/unit-of-work';
 
 export class CreateQrCodeDto {
   @UuidField() asset_id: string;
@@ -91,7 +92,7 @@ export class QrCodesService {
   }
 
   async create(actor: Actor, companyId: string, dto: CreateQrCodeDto): Promise<QrCodeDto> {
-    const [qr, asset] = await this.ds.transaction(async (m) => {
+    const [qr, asset] = await runUnit(this.ds, async (m) => {
       const asset = await this.assets.get(companyId, dto.asset_id, m).catch((e) => {
         throw e instanceof ApiError && e.code === 'NOT_FOUND' ? ApiError.validation({ asset_id: ['not found'] }) : e;
       });

@@ -12,6 +12,7 @@ import { InUseRegistry } from '../../common/records/in-use';
 import { HolidayEntity, SiteEntity } from './site.entity';
 import { ALL_DAY_HOURS, HolidayDto, HolidayInputDto, HolidayQuery, ReplaceHolidaysDto, SiteQuery, UpdateHolidayDto } from './sites.dto';
 import { isUniqueViolation } from '../../database/pg-errors';
+import { runUnit } from '../../database/unit-of-work';
 
 export type SiteKind = 'lot' | 'station';
 /** The site events' verbs (`lot.created`, `station.holiday_deleted`, … in the event catalogue). */
@@ -201,7 +202,7 @@ export abstract class SiteService<S extends SiteEntity, H extends HolidayEntity,
   }
 
   async removeHoliday(companyId: string, actorId: string, siteId: string, holidayId: string): Promise<void> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       await this.find(m, companyId, siteId, true);
       const holiday = await this.findHoliday(m, companyId, siteId, holidayId);
       await m.delete(this.config.holiday, { id: holiday.id } as never);
@@ -224,7 +225,7 @@ export abstract class SiteService<S extends SiteEntity, H extends HolidayEntity,
 
   private async holidayWrite<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
     try {
-      return await this.ds.transaction(work);
+      return await runUnit(this.ds, work);
     } catch (e) {
       if (isUniqueViolation(e)) throw this.duplicateDate();
       throw e;

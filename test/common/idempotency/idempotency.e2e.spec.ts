@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { guardConnections, inTransaction, runInRequestTransaction } from '../../../src/common/idempotency/request-transaction';
+import { guardConnections, runInRequestUnit, runUnit } from '../../../src/database/unit-of-work';
 import { companyActor, CompanyActor } from '../../support/actors';
 import { orderBody, orderWorld, OrderWorld } from '../../support/order-fixtures';
 import { ProbeModule } from '../../support/probe.module';
@@ -100,16 +100,16 @@ describe('Idempotency-Key: one transaction for the key, the work and the answer'
     expect(await charged(reference)).toBe(1);
   });
 
-  it('inside the request transaction: savepoints per inTransaction, and a second connection fails fast', async () => {
+  it('inside the request transaction: savepoints per runUnit, and a second connection fails fast', async () => {
     guardConnections(t.ds);
     const runner = t.ds.createQueryRunner();
     await runner.connect();
     await runner.startTransaction();
     try {
-      await runInRequestTransaction(t.ds, runner, async () => {
+      await runInRequestUnit(t.ds, runner, async () => {
         expect(() => t.ds.createQueryRunner()).toThrow(/second database connection/);
         await expect(
-          inTransaction(t.ds, async (m) => {
+          runUnit(t.ds, async (m) => {
             await m.query(`CREATE TEMP TABLE idem_probe (n int)`);
             throw new Error('rolled back to the savepoint');
           }),
@@ -120,16 +120,16 @@ describe('Idempotency-Key: one transaction for the key, the work and the answer'
         // Nested calls run inside the outer one (no wait on it); siblings run one after the other.
         const order: string[] = [];
         await Promise.all([
-          inTransaction(t.ds, async (m) => {
+          runUnit(t.ds, async (m) => {
             order.push('a:start');
-            await inTransaction(t.ds, async (n) => {
+            await runUnit(t.ds, async (n) => {
               expect(n).toBe(m);
               order.push('a:nested');
             });
             await new Promise((r) => setTimeout(r, 20));
             order.push('a:end');
           }),
-          inTransaction(t.ds, async () => {
+          runUnit(t.ds, async () => {
             order.push('b');
           }),
         ]);

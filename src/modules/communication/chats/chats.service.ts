@@ -13,6 +13,7 @@ import { UsersService, userNameSql } from '../../users';
 import { ChatDto, ChatListQuery, ChatMessageDto, ChatMessagesQuery, EditChatMessageDto, MessagePage, PostChatMessageDto, type ChatRow, type MessageRow } from './chat.dto';
 import { Chat, ChatMessage } from './chat.entities';
 import type { ChatAuthorType } from './chat.types';
+import { runUnit } from '../../../database/unit-of-work';
 
 /** The columns of a message (alias `cm`), as `MessageRow`. */
 const MESSAGE_COLUMNS = `cm.id, cm.chat_id, cm.author_user_id, ${userNameSql('cm.author_user_id')} AS author_name, cm.author_type, cm.body,
@@ -57,7 +58,7 @@ export class ChatsService {
    * company's, the customer's own), else 404. Two concurrent calls make one chat (unique order_id).
    */
   async open(scope: Scope, orderId: string): Promise<{ chat: ChatDto; created: boolean }> {
-    const { id, created } = await this.ds.transaction(async (m) => {
+    const { id, created } = await runUnit(this.ds, async (m) => {
       const order = await this.orders.get(scope, orderId, m);
       const inserted = await m
         .createQueryBuilder()
@@ -113,7 +114,7 @@ export class ChatsService {
    */
   async messages(scope: Scope, chatId: string, q: ChatMessagesQuery): Promise<Enveloped> {
     const perPage = q.per_page ?? DEFAULT_PER_PAGE;
-    const page = await this.ds.transaction(async (m) => {
+    const page = await runUnit(this.ds, async (m) => {
       const chat = await this.reach(m, scope, chatId);
       if (q.before) {
         const [known] = await m.query<{ one: number }[]>(`SELECT 1 AS one FROM chat_messages WHERE id = $1 AND chat_id = $2`, [q.before.toLowerCase(), chat.id]);
@@ -139,7 +140,7 @@ export class ChatsService {
 
   /** Posts a message (text, attachments or both) as the caller; the author has read the chat up to it. */
   async post(scope: Scope, chatId: string, d: PostChatMessageDto): Promise<ChatMessageDto> {
-    const id = await this.ds.transaction(async (m) => {
+    const id = await runUnit(this.ds, async (m) => {
       // The chat row is locked: one chat's posts queue (last_activity_at, the members' read marks).
       const chat = await this.reach(m, scope, chatId, { lock: true });
       const body = d.body ?? null;
@@ -172,7 +173,7 @@ export class ChatsService {
 
   /** Edits the caller's own message (the fields given replace the message's); `edited_at` is set. */
   async edit(scope: Scope, messageId: string, d: EditChatMessageDto): Promise<ChatMessageDto> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const { message, chat } = await this.authored(m, scope, messageId);
       if (d.body === undefined && d.attachment_media_ids === undefined) throw ApiError.validation({ body: ['give body, attachment_media_ids or both'] });
       const body = d.body !== undefined ? d.body : message.body;
@@ -192,7 +193,7 @@ export class ChatsService {
 
   /** Deletes the caller's own message: a tombstone stays (no body, no attachments, `deleted_at`). */
   async remove(scope: Scope, messageId: string): Promise<ChatMessageDto> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const { message, chat } = await this.authored(m, scope, messageId);
       await m.update(ChatMessage, { id: message.id }, { body: null, attachmentMediaIds: [], deletedAt: () => 'now()' });
       await recordEvents(m, {

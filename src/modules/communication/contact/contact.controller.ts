@@ -12,6 +12,7 @@ import { UsersService } from '../../users';
 import { AppConfig } from '../../../config/app-config';
 import { ContactMessageDto, ContactUsDto } from './contact.dto';
 import { ContactMessage } from './contact-message.entity';
+import { runUnit } from '../../../database/unit-of-work';
 
 /**
  * The contact form: kept in `contact_messages` with the event `contact_message.sent`; the relay's
@@ -22,7 +23,7 @@ export class ContactService {
   constructor(private readonly ds: DataSource) {}
 
   async send(actor: Actor, dto: ContactUsDto): Promise<ContactMessageDto> {
-    const saved = await this.ds.transaction(async (m) => {
+    const saved = await runUnit(this.ds, async (m) => {
       const row = m.create(ContactMessage, { userId: actor.id, subject: dto.subject, message: dto.message });
       await m.insert(ContactMessage, row);
       await recordEvents(m, { type: 'contact_message.sent', aggregateType: 'contact_message', aggregateId: row.id, companyId: actor.companyId, actorId: actor.id, payload: { subject: dto.subject } });

@@ -7,6 +7,7 @@ import { countRows, paginate } from '../../../common/http/pagination';
 import { recordEvents } from '../../../common/outbox/outbox';
 import { MarkedReadDto, NotificationDto, NotificationQuery } from './notification.dto';
 import { Notification } from './notification.entity';
+import { runUnit } from '../../../database/unit-of-work';
 
 /** What a subscriber asks to be told: one notification per recipient user. */
 export interface NotificationDraft {
@@ -51,7 +52,7 @@ export class NotificationsService {
 
   /** Marks one read (already read: unchanged, `read_at` kept). */
   async read(scope: Scope, id: string): Promise<NotificationDto> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const n = await this.one(m, scope, id, true);
       if (!n.readAt) {
         n.readAt = new Date();
@@ -64,7 +65,7 @@ export class NotificationsService {
 
   /** Marks every unread one of the caller read. */
   async readAll(scope: Scope): Promise<MarkedReadDto> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const ids = this.own(m, scope).select('n.id', 'id').andWhere('n.readAt IS NULL');
       const result = await m
         .createQueryBuilder()
@@ -80,7 +81,7 @@ export class NotificationsService {
   }
 
   async remove(scope: Scope, id: string): Promise<void> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const n = await this.one(m, scope, id, true);
       await m.delete(Notification, { id: n.id });
       await recordEvents(m, { type: 'notification.deleted', aggregateType: 'user', aggregateId: n.userId, companyId: n.companyId, actorId: n.userId, payload: { notification_id: n.id } });

@@ -9,7 +9,7 @@ import { findScoped, scopedQuery } from '../../../common/access/tenant-policy';
 import { ApiError } from '../../../common/http/api-error';
 import { Page } from '../../../common/http/envelope';
 import { paginate } from '../../../common/http/pagination';
-import { currentManager, inRequestTransaction, inTransaction } from '../../../common/idempotency/request-transaction';
+import { inRequestUnit, runUnit, unitManager } from '../../../database/unit-of-work';
 import { recordEvents } from '../../../common/outbox/outbox';
 import { todayIn } from '../../../common/dates';
 import { INT4_MAX } from '../../../common/validation/fields';
@@ -131,7 +131,7 @@ export class LedgerService {
     let buyer = await this.ds.manager.findOne(PaymentBuyer, { where: { userId: actor.id } });
     if (!buyer) {
       const { reference } = await this.provider.createBuyer({ userId: actor.id, email: actor.email, name: actor.name });
-      buyer = await this.ds.transaction(async (m) => {
+      buyer = await runUnit(this.ds, async (m) => {
         await m.query(
           `INSERT INTO payment_buyers (company_id, user_id, provider, provider_ref, refund_to) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING`,
           [companyId, actor.id, this.provider.name, reference, refundTo ?? 'wallet'],
@@ -159,7 +159,7 @@ export class LedgerService {
       if (e instanceof UnknownInstrumentToken) throw ApiError.unprocessable('INVALID_PAYMENT_TOKEN', 'The payment token is not valid.', { token: ['is not a valid payment token'] });
       throw e;
     });
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const row = m.create(PaymentInstrument, { companyId, userId: actor.id, buyerId: buyer.id, provider: this.provider.name, providerRef: card.reference, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear });
       await m.save(row);
       return InstrumentDto.of(row);
@@ -169,7 +169,7 @@ export class LedgerService {
   /** The caller's own instruments, newest first. */
   instruments(actor: Actor, q: import('../../../common/http/pagination').PageQuery): Promise<Page<InstrumentDto>> {
     const { companyId } = Scope.of(actor);
-    const qb = currentManager(this.ds).createQueryBuilder(PaymentInstrument, 'i').where('i.userId = :userId AND i.companyId = :companyId', { userId: actor.id, companyId });
+    const qb = unitManager(this.ds).createQueryBuilder(PaymentInstrument, 'i').where('i.userId = :userId AND i.companyId = :companyId', { userId: actor.id, companyId });
     return paginate(qb, q, { sortable: { created_at: 'i.createdAt' }, map: InstrumentDto.of });
   }
 
@@ -240,7 +240,7 @@ export class LedgerService {
   /** A customer pays (part of) one order's balance by card or from the wallet. A declined card is answered with the failed row. */
   async pay(actor: Actor, orderId: string, dto: PayOrderDto, requestKey?: string): Promise<Answered<PaymentResultDto>> {
     const scope = Scope.of(actor);
-    const reserved = await inTransaction(this.ds, async (m): Promise<{ done: PaymentResultDto; unknown?: boolean } | { row: PaymentTransaction; call: ChargeInput }> => {
+    const reserved = await runUnit(this.ds, async (m): Promise<{ done: PaymentResultDto; unknown?: boolean } | { row: PaymentTransaction; call: ChargeInput }> => {
       const order = await this.orders.lockForPayment(m, scope, orderId);
       this.assertOneMethod(dto);
       if (dto.instrument_id && requestKey) {
@@ -270,7 +270,7 @@ export class LedgerService {
     if ('done' in reserved) return { status: reserved.unknown ? 202 : 201, body: reserved.done };
     const outcome = await this.callProvider(() => this.provider.chargeAllowingPending(reserved.call), [reserved.row]);
     const refunds: string[] = [];
-    const answer = await inTransaction(this.ds, async (m) => {
+    const answer = await runUnit(this.ds, async (m) => {
       await this.settlePending(m, [reserved.row], outcome, refunds);
       const row = await m.findOneOrFail(PaymentTransaction, { where: { id: reserved.row.id } });
       const order = await this.orders.balance(m, Scope.company(row.companyId), row.orderId!);
@@ -284,7 +284,7 @@ export class LedgerService {
   /** Every order of the customer with a balance, oldest due first, in ONE charge (or from the wallet): all or nothing. */
   async payAllDues(actor: Actor, dto: PayAllDuesDto, requestKey?: string): Promise<Answered<PayAllDuesResultDto>> {
     const scope = Scope.of(actor);
-    const reserved = await inTransaction(this.ds, async (m): Promise<{ done: PayAllDuesResultDto; unknown?: boolean } | { rows: PaymentTransaction[]; call: ChargeInput }> => {
+    const reserved = await runUnit(this.ds, async (m): Promise<{ done: PayAllDuesResultDto; unknown?: boolean } | { rows: PaymentTransaction[]; call: ChargeInput }> => {
       this.assertOneMethod(dto);
       const card = dto.instrument_id ? await this.instrumentOf(m, actor, scope.companyId, dto.instrument_id) : null;
       if (card && requestKey) {
@@ -321,7 +321,7 @@ export class LedgerService {
     if ('done' in reserved) return { status: reserved.unknown ? 202 : 201, body: reserved.done };
     const outcome = await this.callProvider(() => this.provider.chargeAllowingPending(reserved.call), reserved.rows);
     const refunds: string[] = [];
-    const answer = await inTransaction(this.ds, async (m) => {
+    const answer = await runUnit(this.ds, async (m) => {
       await this.settlePending(m, reserved.rows, outcome, refunds);
       return { status: outcome.status === 'unknown' ? (202 as const) : (201 as const), body: await this.batchResult(m, reserved.rows[0].batchId!) };
     });
@@ -345,7 +345,7 @@ export class LedgerService {
    * the request itself) fails the rows and is rethrown.
    */
   private async callProvider(call: () => Promise<ChargeResult | PendingChargeResult>, rows: PaymentTransaction[]): Promise<ProviderOutcome> {
-    if (inRequestTransaction(this.ds)) throw new Error('A payment provider call inside a request transaction: use @Idempotent({ stepped: true }) on the route.');
+    if (inRequestUnit(this.ds)) throw new Error('A payment provider call inside a request transaction: use @Idempotent({ stepped: true }) on the route.');
     try {
       const r = await call();
       return { status: r.status, reference: r.reference, failureCode: r.failureCode ?? null };
@@ -354,7 +354,7 @@ export class LedgerService {
         this.logger.warn({ msg: 'payment provider outcome unknown: the charge stays pending', transaction_ids: rows.map((r) => r.id), error: e instanceof Error ? e.message : String(e) });
         return { status: 'unknown', reference: null, failureCode: null };
       }
-      await inTransaction(this.ds, (m) => this.settlePending(m, rows, { status: 'failed', reference: null, failureCode: 'provider_error' }));
+      await runUnit(this.ds, (m) => this.settlePending(m, rows, { status: 'failed', reference: null, failureCode: 'provider_error' }));
       throw e;
     }
   }
@@ -414,7 +414,7 @@ export class LedgerService {
   /** The company records an offline payment (cash, cheque, bank transfer) against an order. */
   async paymentReceived(actor: Actor, dto: PaymentReceivedDto): Promise<PaymentResultDto> {
     const scope = Scope.of(actor);
-    return inTransaction(this.ds, async (m) => {
+    return runUnit(this.ds, async (m) => {
       const order = await this.orders.lockForPayment(m, Scope.company(scope.companyId), dto.order_id).catch((e: unknown) => {
         throw e instanceof ApiError && e.code === 'NOT_FOUND' ? bodyNotFound('order_id') : e;
       });
@@ -651,7 +651,7 @@ export class LedgerService {
   async executeRefunds(now: Date, ids?: string[], limit = 50): Promise<{ succeeded: number; failed: number; unknown: number }> {
     const summary = { succeeded: 0, failed: 0, unknown: 0 };
     for (let i = 0; i < limit; i++) {
-      const claimed = await this.ds.transaction(async (m) => {
+      const claimed = await runUnit(this.ds, async (m) => {
         const [row] = await m.query<{ id: string }[]>(
           `SELECT id FROM payment_transactions WHERE kind = 'refund' AND status = 'pending' AND ${ids ? 'id = ANY($1::uuid[])' : 'next_check_at <= $1'}
             ORDER BY next_check_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
@@ -679,7 +679,7 @@ export class LedgerService {
         continue;
       }
       const r = result;
-      await this.ds.transaction(async (m) => {
+      await runUnit(this.ds, async (m) => {
         if (refund.orderId) await this.orders.lockForPayment(m, Scope.company(refund.companyId), refund.orderId);
         const row = await m.createQueryBuilder(PaymentTransaction, 't').where(`t.id = :id AND t.status = 'pending'`, { id: refund.id }).setLock('pessimistic_write').getOne();
         if (!row) return;
@@ -700,7 +700,7 @@ export class LedgerService {
   // ------------------------------------------------------------ reading
 
   /** Ledger rows the scope reaches (a customer: theirs), paginated in SQL; filters kind, status, method, order_id, customer_id; sorts created_at (default newest first), amount. */
-  transactions(scope: Scope, q: TransactionQuery | CustomerTransactionQuery, view: TransactionView = {}, m = currentManager(this.ds)): Promise<Page<TransactionDto>> {
+  transactions(scope: Scope, q: TransactionQuery | CustomerTransactionQuery, view: TransactionView = {}, m = unitManager(this.ds)): Promise<Page<TransactionDto>> {
     const qb = scopedQuery(m, PaymentTransaction, scope, 't');
     if (view.kinds) qb.andWhere('t.kind IN (:...kinds)', { kinds: [...view.kinds] });
     if (view.orderOnly) qb.andWhere('t.orderId IS NOT NULL');
@@ -713,7 +713,7 @@ export class LedgerService {
   }
 
   async transaction(scope: Scope, id: string, view: TransactionView = {}): Promise<TransactionDto> {
-    const row = await findScoped(currentManager(this.ds), PaymentTransaction, scope, id, { what: 'Transaction' });
+    const row = await findScoped(unitManager(this.ds), PaymentTransaction, scope, id, { what: 'Transaction' });
     if ((view.kinds && !view.kinds.includes(row.kind)) || (view.orderOnly && !row.orderId)) throw ApiError.notFound('Transaction');
     return TransactionDto.of(row);
   }
@@ -725,7 +725,7 @@ export class LedgerService {
   }
 
   async dues(scope: Scope, q: DuesListQuery | CustomerDuesQuery): Promise<Page<OrderDueDto>> {
-    const page = await this.orders.dues(scope, q, this.today(scope), currentManager(this.ds));
+    const page = await this.orders.dues(scope, q, this.today(scope), unitManager(this.ds));
     return new Page(page.items.map(OrderDueDto.ofDue), page.meta);
   }
 
@@ -735,7 +735,7 @@ export class LedgerService {
   }
 
   duesTotals(scope: Scope): Promise<DuesTotalsDto> {
-    return this.orders.duesTotals(scope, this.today(scope), currentManager(this.ds));
+    return this.orders.duesTotals(scope, this.today(scope), unitManager(this.ds));
   }
 
   // ------------------------------------------------------------ wallets
@@ -743,7 +743,7 @@ export class LedgerService {
   /** A customer's own wallet; a company user's: every wallet of the company summed; a driver's: none (0). */
   async wallet(actor: Actor): Promise<WalletDto> {
     const scope = Scope.of(actor);
-    const m = currentManager(this.ds);
+    const m = unitManager(this.ds);
     if (scope.kind === 'customer') {
       const w = await m.findOne(Wallet, { where: { companyId: scope.companyId, customerId: actor.id } });
       return { id: w?.id ?? null, customer_id: actor.id, balance_amount: w?.balance ?? 0, currency: w?.currency ?? null, wallets_count: w ? 1 : 0 };

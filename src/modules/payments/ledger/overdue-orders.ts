@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { recordEvents } from '../../../common/outbox/outbox';
 import { OrderOperations } from '../../orders';
+import { runUnit } from '../../../database/unit-of-work';
 
 export interface OverdueSummary {
   /** Companies with orders to look at. */
@@ -31,7 +32,7 @@ export class OverdueOrders {
     for (const companyId of await this.orders.overdueCandidates(this.ds.manager, now)) {
       summary.companies++;
       for (;;) {
-        const marked = await this.ds.transaction(async (m) => {
+        const marked = await runUnit(this.ds, async (m) => {
           const rows = await this.orders.markOverdue(m, companyId, now, batch);
           if (rows.length) {
             await recordEvents(

@@ -5,6 +5,7 @@ import { Metrics } from '../../../common/metrics/metrics';
 import { PaymentProvider, type ChargeResult, type PendingChargeResult } from '../provider/payment-provider';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { isUnknownOutcome, LedgerService, nextCheck, type ProviderOutcome } from './ledger.service';
+import { runUnit } from '../../../database/unit-of-work';
 
 /** A charge the provider still does not know this long after we reserved it never reached it (every call and SDK retry is over by then): failed `not_charged`, the hold released. */
 export const NOT_FOUND_FAIL_AFTER_MS = 15 * 60_000;
@@ -85,7 +86,7 @@ export class PaymentReconciler {
       const outcome = await this.ask(row, now);
       this.reconciled.inc({ outcome: outcome.status === 'pending' ? 'unknown' : outcome.status });
       if (outcome.status === 'succeeded' || outcome.status === 'failed') {
-        await this.ds.transaction(async (m) => {
+        await runUnit(this.ds, async (m) => {
           const rows = await m.query<{ id: string; company_id: string; order_id: string | null }[]>(
             `SELECT id, company_id, order_id FROM payment_transactions WHERE status = 'pending' AND kind = 'charge' AND (id = $1 OR ($2::uuid IS NOT NULL AND batch_id = $2))`,
             [row.id, row.batch_id],
@@ -95,7 +96,7 @@ export class PaymentReconciler {
         summary[outcome.status]++;
       } else {
         if (outcome.status === 'pending' && outcome.reference) {
-          await this.ds.transaction((m) => this.ledger.settlePending(m, [{ id: row.id, companyId: row.company_id, orderId: row.order_id }], outcome));
+          await runUnit(this.ds, (m) => this.ledger.settlePending(m, [{ id: row.id, companyId: row.company_id, orderId: row.order_id }], outcome));
         }
         summary.unknown++;
       }
@@ -122,7 +123,7 @@ export class PaymentReconciler {
 
   /** The next pending charge due for a check (one per pay-all-dues batch: its first row), its next check pushed back. */
   private claim(now: Date): Promise<Claimed | null> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const [row] = await m.query<Claimed[]>(
         `SELECT t.id, t.company_id, t.order_id, t.batch_id, t.idempotency_key, t.provider_ref, t.created_at, t.check_attempts, b.provider_ref AS buyer_ref
            FROM payment_transactions t

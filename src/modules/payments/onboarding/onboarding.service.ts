@@ -12,6 +12,7 @@ import { MerchantReadiness } from './merchant-readiness';
 import { AcceptTermsDto, CancelOnboardingDto, FeeDetailsDto, FeeQuoteDto, FeeQuoteInputDto, MerchantOnboardingDto, TermsAcceptanceDto, TermsDto, UpdatePayoutScheduleDto } from './onboarding.dto';
 import { MERCHANT_TERMS, PLATFORM_FEES, PlatformFees } from './platform-fees';
 import { PAYOUT_SCHEDULES } from './merchant-account.entity';
+import { runUnit } from '../../../database/unit-of-work';
 
 /** Who accepts terms, and from where. */
 export interface ClientInfo {
@@ -97,10 +98,10 @@ export class OnboardingService {
    */
   private async stepped(companyId: string, plan: (m: EntityManager, a: MerchantAccount) => Promise<ProviderStep | null>): Promise<MerchantOnboardingDto> {
     for (let i = 0; i < 3; i++) {
-      const step = await this.ds.transaction(async (m) => plan(m, await this.lockAccount(m, companyId)));
+      const step = await runUnit(this.ds, async (m) => plan(m, await this.lockAccount(m, companyId)));
       if (!step) break;
       const apply = await step.run();
-      const done = await this.ds.transaction(async (m) => apply(m, await this.lockAccount(m, companyId)));
+      const done = await runUnit(this.ds, async (m) => apply(m, await this.lockAccount(m, companyId)));
       if (done) break;
     }
     return this.view(this.ds.manager, companyId);
@@ -189,7 +190,7 @@ export class OnboardingService {
    */
   async restart(actor: Actor): Promise<MerchantOnboardingDto> {
     const companyId = Scope.of(actor).companyId;
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const a = await this.lockAccount(m, companyId);
       if (a.state === 'approved') throw ApiError.invalidTransition('approved', 'not_started', 'Merchant account');
       if (a.state !== 'not_started') {
@@ -210,7 +211,7 @@ export class OnboardingService {
    */
   async cancel(actor: Actor, dto: CancelOnboardingDto): Promise<MerchantOnboardingDto> {
     const companyId = Scope.of(actor).companyId;
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const a = await this.lockAccount(m, companyId);
       if (a.state === 'cancelled') {
         if (dto.reason !== undefined) await m.update(MerchantAccount, { id: a.id }, { cancelReason: dto.reason });
@@ -266,7 +267,7 @@ export class OnboardingService {
       throw ApiError.unprocessable('TERMS_VERSION_OUTDATED', `The current merchant terms are version ${MERCHANT_TERMS.version}.`, { version: [`must be the current version ${MERCHANT_TERMS.version}`] });
     }
     try {
-      return await this.ds.transaction(async (m) => {
+      return await runUnit(this.ds, async (m) => {
         // The account row is the company's onboarding lock: acceptances and withdrawals serialise on it.
         await this.lockAccount(m, companyId);
         const live = await this.liveAcceptance(m, companyId);
@@ -291,7 +292,7 @@ export class OnboardingService {
   /** DELETE tos: withdraws the live acceptance (kept, with who and when); none: answered as it is. */
   async withdrawTerms(actor: Actor): Promise<TermsDto> {
     const companyId = Scope.of(actor).companyId;
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       await this.lockAccount(m, companyId);
       const live = await this.liveAcceptance(m, companyId);
       if (live) {
@@ -329,7 +330,7 @@ export class OnboardingService {
   /** PUT/PATCH fee_details (the payout schedule; PATCH without it changes nothing), DELETE (back to weekly). */
   async setPayoutSchedule(actor: Actor, dto: UpdatePayoutScheduleDto | null): Promise<FeeDetailsDto> {
     const companyId = Scope.of(actor).companyId;
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const a = await this.lockAccount(m, companyId);
       const to = dto === null ? DEFAULT_PAYOUT : dto.payout_schedule;
       if (to !== undefined && to !== a.payoutSchedule) {

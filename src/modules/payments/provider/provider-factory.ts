@@ -1,4 +1,6 @@
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
+import { inUnit } from '../../../database/unit-of-work';
 import { PaymentProvider } from './payment-provider';
 import { SandboxPaymentProvider } from './sandbox-provider';
 import { StripePaymentProvider } from './stripe-provider';
@@ -9,6 +11,26 @@ import { StripePaymentProvider } from './stripe-provider';
  */
 export const PAYMENT_PROVIDER = {
   provide: PaymentProvider,
-  inject: [AppConfig, SandboxPaymentProvider],
-  useFactory: (config: AppConfig, sandbox: SandboxPaymentProvider): PaymentProvider => (config.paymentProvider === 'stripe' ? new StripePaymentProvider(config) : sandbox),
+  inject: [AppConfig, SandboxPaymentProvider, DataSource],
+  useFactory: (config: AppConfig, sandbox: SandboxPaymentProvider, ds: DataSource): PaymentProvider =>
+    outsideUnits(ds, config.paymentProvider === 'stripe' ? new StripePaymentProvider(config) : sandbox),
 };
+
+/**
+ * The provider as the services see it: a call made while a unit of work is open (a transaction, or a
+ * row lock held) throws before it reaches the provider. A slow or lost answer would otherwise hold the
+ * transaction's locks and connection, and a rollback after a successful charge would lose its record:
+ * reserve (commit a pending row), call, settle in a new unit (docs/payments-provider-faults.md).
+ */
+export function outsideUnits(ds: DataSource, provider: PaymentProvider): PaymentProvider {
+  return new Proxy(provider, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function' || key === 'constructor') return value;
+      return (...args: unknown[]) => {
+        if (inUnit(ds)) throw new Error(`PaymentProvider#${String(key)} called inside a unit of work: reserve, commit, then call the provider (docs/payments-provider-faults.md)`);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}

@@ -4,6 +4,7 @@ import { recordEvents } from '../../../common/outbox/outbox';
 import { PaymentProvider, type ChargeInput, type ChargeResult } from '../provider/payment-provider';
 import { LIVE_STATES_SQL, Plan, Subscription, SubscriptionCharge } from './subscription.entities';
 import { addDays, addMonth, endSubscription, overReason } from './subscriptions.service';
+import { runUnit } from '../../../database/unit-of-work';
 
 /** Days a `past_due` subscription keeps its plan while the renewal is retried (daily) before it falls to the free plan. */
 export const GRACE_DAYS = 7;
@@ -64,8 +65,7 @@ export class SubscriptionRenewals {
     const seen: string[] = [];
     for (;;) {
       let claimed = false;
-      const outcome = await this.ds
-        .transaction(async (m): Promise<Outcome | Renewal | null> => {
+      const outcome = await runUnit(this.ds, async (m): Promise<Outcome | Renewal | null> => {
           const [next] = await m.query<{ id: string }[]>(
             `SELECT id FROM subscriptions WHERE state IN ${LIVE_STATES_SQL} AND next_action_at <= $1 AND NOT (id = ANY($2::uuid[]))
               ORDER BY next_action_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
@@ -122,7 +122,7 @@ export class SubscriptionRenewals {
    */
   private async charge(r: Renewal, now: Date): Promise<Outcome> {
     const charge = await this.provider.charge(r.input);
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const row = await m.createQueryBuilder(Subscription, 's').where('s.id = :id', { id: r.id }).setLock('pessimistic_write').getOneOrFail();
       const plan = await m.findOneByOrFail(Plan, { id: row.planId });
       const unchanged = row.state !== 'cancelled' && row.periodNumber + 1 === r.period && row.renewalAttempts + 1 === r.attempt;

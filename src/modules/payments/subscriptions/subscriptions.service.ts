@@ -5,7 +5,7 @@ import type { Actor } from '../../../common/access/actor';
 import { Scope } from '../../../common/access/scope';
 import { findScoped } from '../../../common/access/tenant-policy';
 import { ApiError } from '../../../common/http/api-error';
-import { inTransaction } from '../../../common/idempotency/request-transaction';
+import { runUnit } from '../../../database/unit-of-work';
 import { recordEvents } from '../../../common/outbox/outbox';
 import { PlanLimits } from '../../../common/records/plan-limits';
 import { CompaniesService, companyPlanOverrideSql } from '../../companies';
@@ -115,7 +115,7 @@ export class SubscriptionsService implements OnModuleInit {
   }
 
   async startTrial(actor: Actor, companyId: string, code: string): Promise<SubscriptionDto> {
-    return inTransaction(this.ds, async (m) => {
+    return runUnit(this.ds, async (m) => {
       const plan = await this.plan(m, code);
       if (plan.price === 0 || plan.trialDays === 0) throw ApiError.conflict('PLAN_NOT_PURCHASABLE', `The ${plan.code} plan has no trial.`);
       await this.lockCompany(m, companyId);
@@ -144,7 +144,7 @@ export class SubscriptionsService implements OnModuleInit {
    */
   async subscribe(actor: Actor, companyId: string, code: string, dto: SubscribeDto): Promise<Answered<SubscriptionDto>> {
     // 1. The checks, in a short transaction (issue #22: nothing is held while the provider answers).
-    const plan = await inTransaction(this.ds, async (m) => {
+    const plan = await runUnit(this.ds, async (m) => {
       const found = await this.plan(m, code);
       if (found.price === 0) throw ApiError.conflict('PLAN_NOT_PURCHASABLE', `The ${found.code} plan needs no subscription.`);
       await this.lockCompany(m, companyId);
@@ -160,7 +160,7 @@ export class SubscriptionsService implements OnModuleInit {
     // 3. Reserved: the pending subscription and its pending first charge, committed, the company locked again.
     const id = randomUUID();
     const key = firstChargeKey(id);
-    await inTransaction(this.ds, async (m) => {
+    await runUnit(this.ds, async (m) => {
       await this.lockCompany(m, companyId);
       await this.assertMaySubscribe(m, companyId);
       const now = new Date();
@@ -201,7 +201,7 @@ export class SubscriptionsService implements OnModuleInit {
    * a charge made for a subscription that lost to another is refunded after it commits, with no transaction open.
    */
   async settleFirstCharge(subscriptionId: string, outcome: ProviderOutcome, actorId: string | null): Promise<boolean> {
-    const { changed, refund } = await inTransaction(this.ds, (m) => this.applyFirstCharge(m, subscriptionId, outcome, actorId));
+    const { changed, refund } = await runUnit(this.ds, (m) => this.applyFirstCharge(m, subscriptionId, outcome, actorId));
     if (refund) {
       const r = await this.provider.refund(refund).catch((e: unknown) => ({ status: 'failed' as const, reference: '', failureCode: e instanceof Error ? e.message : String(e) }));
       if (r.status !== 'succeeded') this.logger.error({ msg: 'first subscription charge of a subscription that lost to another could not be refunded: to be refunded by a person', subscription_id: subscriptionId, charge_reference: refund.chargeRef, failure: r.failureCode });
@@ -290,7 +290,7 @@ export class SubscriptionsService implements OnModuleInit {
    * ledger's backoff), with what the provider lookup needs.
    */
   claimPendingFirstCharge(now: Date): Promise<PendingFirstCharge | null> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const [row] = await m.query<PendingFirstCharge[]>(
         `SELECT c.id, c.subscription_id, c.idempotency_key, c.provider_reference AS provider_ref, c.created_at, c.check_attempts, s.buyer_reference AS buyer_ref
            FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
@@ -312,7 +312,7 @@ export class SubscriptionsService implements OnModuleInit {
 
   /** Cancels at the end of the period (the plan stays in force until then); asking again answers the same. */
   async cancel(actor: Actor, companyId: string, id: string): Promise<SubscriptionDto> {
-    return inTransaction(this.ds, async (m) => {
+    return runUnit(this.ds, async (m) => {
       const row = await findScoped(m, Subscription, Scope.company(companyId), id, { what: 'Subscription', lock: true });
       const plan = await m.findOneByOrFail(Plan, { id: row.planId });
       if (row.state === 'cancelled') throw ApiError.invalidTransition('cancelled', 'cancelled', 'Subscription');

@@ -9,6 +9,7 @@ import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { InboundOutcome, WebhookInboundEvent } from './webhook.entities';
 import { InboundEventDto, InboundEventResultDto } from './inbound.dto';
 import { verifyStripeEvent, type VerifiedEvent } from './stripe-inbound';
+import { runUnit } from '../../../database/unit-of-work';
 
 /** How far `X-Timestamp` may be from now (seconds) before the event is refused as stale (replay protection). */
 export const INBOUND_TOLERANCE_S = 300;
@@ -67,7 +68,7 @@ export class InboundWebhooksService {
     const v: VerifiedEvent = 'event' in received ? received : { id: received.id, type: received.type, payload: received, event: received };
     // Card refunds reserved while applying (a charge settled late on an order rejected or repriced meanwhile): called once the event committed.
     const refunds: string[] = [];
-    const result = await this.ds.transaction(async (m) => {
+    const result = await runUnit(this.ds, async (m) => {
       const claimed = await m.query<{ id: string }[]>(
         `INSERT INTO webhook_inbound_events (provider, event_id, type, payload, outcome) VALUES ($1, $2, $3, $4, 'ignored')
          ON CONFLICT (provider, event_id) DO NOTHING RETURNING id`,

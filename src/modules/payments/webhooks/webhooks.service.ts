@@ -15,6 +15,7 @@ import { PING_EVENT, WebhookDelivery, WebhookEndpoint } from './webhook.entities
 import { CreateWebhookDto, RotateSecretDto, UpdateWebhookDto, WebhookDeliveryDto, WebhookDeliveryQuery, WebhookEndpointDto, WebhookEndpointViewDto } from './webhooks.dto';
 import { webhookBody, WebhookSender } from './webhook-sender';
 import { WebhookLog } from './webhook-log';
+import { runUnit } from '../../../database/unit-of-work';
 
 /** Hours the previous secret keeps signing after a rotation unless the request says otherwise. */
 export const DEFAULT_GRACE_HOURS = 24;
@@ -62,7 +63,7 @@ export class WebhooksService {
     if (actor.kind !== 'user' || actor.type !== 'company') throw ApiError.forbidden('WRONG_ACTOR', 'Webhook endpoints are registered by company users.');
     const companyId = Scope.of(actor).companyId;
     await this.checkUrl(dto.url);
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const repo = m.getRepository(WebhookEndpoint);
       const row = await repo.save(repo.create({ companyId, url: dto.url, events: [...new Set(dto.events)], secret: newSecret(), createdBy: actor.id, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null }));
       await this.event(m, row, actor.id, { type: 'webhook_endpoint.created', payload: { events: row.events } });
@@ -84,7 +85,7 @@ export class WebhooksService {
     await this.endpoint(this.ds.manager, scope, id); // 404 before anything else (and before the URL is looked up)
     if (dto.url === undefined && dto.events === undefined) throw ApiError.validation({ url: ['give url or events (or both)'], events: ['give url or events (or both)'] });
     if (dto.url !== undefined) await this.checkUrl(dto.url);
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const e = await this.endpoint(m, scope, id, true);
       const fields: string[] = [];
       if (dto.url !== undefined && dto.url !== e.url) (e.url = dto.url), fields.push('url');
@@ -100,7 +101,7 @@ export class WebhooksService {
 
   /** Disables (nothing is sent to it, the relay skips it) or enables it again; asking for the state it is in changes nothing. */
   async setEnabled(scope: Scope, id: string, enabled: boolean): Promise<WebhookEndpointViewDto> {
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const e = await this.endpoint(m, scope, id, true);
       if (enabled === !e.disabledAt) return WebhookEndpointViewDto.of(e);
       await m.update(WebhookEndpoint, { id: e.id }, { disabledAt: enabled ? null : new Date() });
@@ -111,7 +112,7 @@ export class WebhooksService {
 
   /** Soft-deletes it: gone for the company (404 from now on), never sent anything again; its delivery log stays. */
   async remove(scope: Scope, id: string): Promise<void> {
-    await this.ds.transaction(async (m) => {
+    await runUnit(this.ds, async (m) => {
       const e = await this.endpoint(m, scope, id, true);
       await m.softDelete(WebhookEndpoint, { id: e.id });
       await this.event(m, e, scope.actorId, { type: 'webhook_endpoint.deleted' });
@@ -124,7 +125,7 @@ export class WebhooksService {
    */
   async rotateSecret(scope: Scope, id: string, dto: RotateSecretDto): Promise<WebhookEndpointDto> {
     const hours = dto.grace_hours ?? DEFAULT_GRACE_HOURS;
-    return this.ds.transaction(async (m) => {
+    return runUnit(this.ds, async (m) => {
       const e = await this.endpoint(m, scope, id, true);
       const expires = hours > 0 ? new Date(Date.now() + hours * 3_600_000) : null;
       await m.update(WebhookEndpoint, { id: e.id }, { secret: newSecret(), previousSecret: expires ? e.secret : null, previousSecretExpiresAt: expires });

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { UnitOfWork } from './unit-of-work';
+
+/**
+ * A module's repository: the only place its SQL lives (docs/data-layer.md). It takes its manager from
+ * the unit of work, so a call made inside a service's `uow.transaction(…)` joins that transaction and
+ * one made outside reads from the pool; no manager is passed down. A repository names only its own
+ * module's tables (`test/project/data-layer.spec.ts`), takes a `Scope` (or an explicit system scope) for
+ * a tenant table, and leaves rules to the service:
+ *
+ * ```ts
+ * @Injectable()
+ * export class QrCodeRepository extends ModuleRepository {
+ *   findForScope(scope: Scope, id: string) { return findScoped(this.m, QrCode, scope, id, { what: 'QR code' }); }
+ * }
+ * ```
+ */
+@Injectable()
+export abstract class ModuleRepository {
+  constructor(protected readonly uow: UnitOfWork) {}
+
+  /** The open unit's manager (it sees the unit's own writes), else the pool's. */
+  protected get m(): EntityManager {
+    return this.uow.manager;
+  }
+
+  /** The open unit's manager, for a statement that must run inside one (a row lock, a write of several rows that belong together). */
+  protected get locked(): EntityManager {
+    if (!this.uow.active) throw new Error(`${this.constructor.name}: a row lock or a multi-statement write outside a unit of work (open it with UnitOfWork#transaction in the service)`);
+    return this.uow.manager;
+  }
+
+  /** SQL text with positional parameters, through the unit (or the pool). */
+  protected sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
+    return this.m.query<T[]>(text, params);
+  }
+}

@@ -1,0 +1,127 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/**
+ * Reads the source of src/ for the data-layer rules of issue #24 (docs/data-layer.md), file by file:
+ *
+ * - `transactions`: a transaction opened any other way than through the unit of work
+ *   (`UnitOfWork#transaction`; `runUnit` in src/common and src/database, which hold a DataSource):
+ *   `.transaction(` on a DataSource or manager, `createQueryRunner`, `startTransaction`, and in a
+ *   module `runUnit(`/`unitManager(` (the function forms are for layer 0).
+ * - `connections`: a module file other than a repository that names `DataSource` or `EntityManager`
+ *   (injects the pool, or has a manager threaded through its calls).
+ * - `sql`: a module file other than a repository that runs SQL (`.query(`, a query builder, a prepared
+ *   statement, `findScoped`/`reachQuery` and other manager reads are counted under `connections`).
+ * - `foreign`: the tables of another module that SQL text in the file names (after FROM, JOIN, INTO,
+ *   UPDATE, TABLE, or as a query builder's table name), and the SQL fragments it takes from another
+ *   module (`users:userNameSql`, `companies:CompanySummaries`: exported SQL text naming that module's tables). A module's tables are those its entities
+ *   declare (`@Entity('name')` in its folder); src/common and src/database are module `common`.
+ * - `companyId`: parameters typed `companyId: string` (the bare tenant id that a `Scope` replaces).
+ */
+export interface FileDebt {
+  transactions: number;
+  connections: number;
+  sql: number;
+  foreign: string[];
+  companyId: number;
+}
+
+/**
+ * Where transactions are opened by the mechanism itself: the unit of work; the interceptor that opens a
+ * guarded request's unit (its runner claims the key, then `runInRequestUnit`); the migrations' session.
+ */
+const UNIT_FILES = ['/database/unit-of-work.ts', '/common/idempotency/idempotent.ts', '/database/data-source-options.ts'];
+
+export const SRC = join(__dirname, '../../src');
+const ROOT = join(__dirname, '../..');
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** The module a file belongs to: `orders` for src/modules/orders/…, `common` for src/common, src/database, src/config. */
+export function moduleOf(file: string): string | null {
+  const rel = relative(SRC, file).split('/');
+  if (rel[0] === 'modules') return rel[1];
+  if (rel[0] === 'common' || rel[0] === 'database' || rel[0] === 'config') return 'common';
+  return null;
+}
+
+/** Strips block comments and whole-line `//` comments (text that names tables in prose is not SQL). */
+function code(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+}
+
+/** Table → owning module, from the entities' `@Entity('table')` declarations. */
+export function tableOwners(files: string[] = walk(SRC)): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const f of files) {
+    const mod = moduleOf(f);
+    if (!mod) continue;
+    for (const m of readFileSync(f, 'utf8').matchAll(/@Entity\(\s*'([a-z_][a-z0-9_]*)'/g)) owners.set(m[1], mod);
+  }
+  return owners;
+}
+
+const SQL_TABLE = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+(?:ONLY\s+)?"?([a-z_][a-z0-9_]*)"?/g;
+const BUILDER_TABLE = /\.(?:from|innerJoin|leftJoin|innerJoinAndSelect|leftJoinAndSelect|into|update|delete|insert)\(\s*'([a-z_][a-z0-9_]*)'/g;
+
+export function scanFile(file: string, owners: Map<string, string>): FileDebt {
+  const mod = moduleOf(file);
+  const text = code(readFileSync(file, 'utf8'));
+  const isRepository = file.endsWith('.repository.ts');
+  const layer0 = mod === 'common';
+  const isUnit = UNIT_FILES.some((u) => file.endsWith(u));
+  const count = (re: RegExp) => (text.match(re) ?? []).length;
+
+  // A transaction is opened with a function: `.transaction(async (m) => …)`, `.transaction(work)` (not `ledger.transaction(scope, id)`, a read).
+  const transactions = isUnit
+    ? 0
+    : count(/(?<!\buow)\.transaction\(\s*(?:async\b|\(|work\b|\w+\s*=>)|\bcreateQueryRunner\(|\bstartTransaction\(/g) + (layer0 ? 0 : count(/\b(?:runUnit|unitManager)\(/g));
+  const connections = layer0 || isRepository ? 0 : count(/\b(?:DataSource|EntityManager)\b/g);
+  const sql = layer0 || isRepository ? 0 : count(/\.query\s*[<(]|\bcreateQueryBuilder\(|\bprepared(?:Query|ByText)\s*[<(]/g);
+  const foreign = new Set<string>();
+  if (mod) {
+    for (const re of [SQL_TABLE, BUILDER_TABLE]) {
+      for (const m of text.matchAll(re)) {
+        const owner = owners.get(m[1]);
+        if (owner && owner !== mod) foreign.add(m[1]);
+      }
+    }
+  }
+  // SQL text another module exports (`userNameSql(…)`, `CompanySummaries.sql`): it names that module's tables here.
+  for (const imp of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*'((?:\.\.\/)+)(?:modules\/)?([a-z-]+)(?:\/index)?'/g)) {
+    const from = imp[3];
+    if (!mod || from === mod || !imp[2]) continue;
+    for (const raw of imp[1].split(',')) {
+      const name = raw.trim().split(/\s+as\s+/).pop()!.replace(/^type\s+/, '');
+      if (!name) continue;
+      if (/(?:Sql|Matches|_SQL)$/.test(name) || new RegExp(`\\b${name}\\.sql\\b`).test(text)) foreign.add(`${from}:${name}`);
+    }
+  }
+  const companyId = layer0 ? 0 : count(/\bcompanyId\??\s*:\s*string\b(?!\s*[;}])/g);
+  return { transactions, connections, sql, foreign: [...foreign].sort(), companyId };
+}
+
+/** Every file of src/ with any debt, by path relative to the repository root. */
+export function scanSource(): Record<string, FileDebt> {
+  const files = walk(SRC).sort();
+  const owners = tableOwners(files);
+  const out: Record<string, FileDebt> = {};
+  for (const f of files) {
+    const d = scanFile(f, owners);
+    if (d.transactions || d.connections || d.sql || d.foreign.length || d.companyId) out[relative(ROOT, f)] = d;
+  }
+  return out;
+}
+
+export function totals(debt: Record<string, FileDebt>): { files: number; transactions: number; connections: number; sql: number; foreign: number; companyId: number } {
+  const v = Object.values(debt);
+  const sum = (k: 'transactions' | 'connections' | 'sql' | 'companyId') => v.reduce((s, d) => s + d[k], 0);
+  return { files: v.length, transactions: sum('transactions'), connections: sum('connections'), sql: sum('sql'), foreign: v.reduce((s, d) => s + d.foreign.length, 0), companyId: sum('companyId') };
+}
