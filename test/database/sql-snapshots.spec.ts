@@ -3,14 +3,15 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFile
 import { join } from 'node:path';
 import { QueryFailedError } from 'typeorm';
 import { ApiError } from '../../src/common/http/api-error';
-import { sqlSamplesOf } from '../../src/database/generate-sql';
+import { Scope } from '../../src/common/access/scope';
+import { SQL_SAMPLE, sqlSamplesOf, type SqlSample } from '../../src/database/generate-sql';
 import { ModuleRepository } from '../../src/database/repository';
 import { UnitOfWork } from '../../src/database/unit-of-work';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
  * Statement snapshots (src/database/generate-sql.ts): every public method of every repository is called
- * with its `@GenerateSql` samples inside a unit of work that is rolled back, and the SQL it sends is
+ * with its `@GenerateSql` samples (or, without one, a sample made from its parameters' names: `inferred`) inside a unit of work that is rolled back, and the SQL it sends is
  * compared with `test/database/sql/<Repository>.sql`. A changed query shows in review as a diff of SQL.
  *
  *   UPDATE_SQL_SNAPSHOTS=1 npx jest test/database/sql-snapshots.spec.ts   # rewrites the snapshots after a change
@@ -25,6 +26,27 @@ const ROLLBACK = new Error('roll back the sample');
 const CONTROL = /^(START TRANSACTION|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE SAVEPOINT|ROLLBACK TO SAVEPOINT|SET LOCAL)\b/i;
 
 const tidy = (sql: string) => sql.replace(/\s+/g, ' ').trim();
+
+/**
+ * A method without `@GenerateSql` gets one sample from its parameters' names, when every name is one of
+ * the conventions: `scope` (a company's scope), `id`/`…Id` (a sample id), `ids`/`…Ids`, `date`/`day`/`…On`
+ * (a date), `at`/`now`/`…At` (a time). Any other parameter needs `@GenerateSql({ params })`.
+ */
+function inferred(fn: (...a: unknown[]) => unknown): SqlSample[] | null {
+  const text = fn.toString();
+  const list = text.slice(text.indexOf('(') + 1, text.indexOf(')'));
+  const names = list.split(',').map((p) => p.trim().split(/[\s=:]/)[0]).filter(Boolean);
+  const params: unknown[] = [];
+  for (const n of names) {
+    if (n === 'scope' || /Scope$/.test(n)) params.push(Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId));
+    else if (n === 'id' || /Id$/.test(n)) params.push(SQL_SAMPLE.id);
+    else if (n === 'ids' || /Ids$/.test(n)) params.push([SQL_SAMPLE.id, SQL_SAMPLE.otherId]);
+    else if (n === 'date' || n === 'day' || /On$/.test(n)) params.push(SQL_SAMPLE.date);
+    else if (n === 'at' || n === 'now' || /At$/.test(n)) params.push(SQL_SAMPLE.at);
+    else return null;
+  }
+  return [{ params }];
+}
 
 describe('statement snapshots of the repositories', () => {
   let t: TestApp;
@@ -56,9 +78,9 @@ describe('statement snapshots of the repositories', () => {
       const methods = Object.getOwnPropertyNames(proto).filter((k) => k !== 'constructor' && typeof Object.getOwnPropertyDescriptor(proto, k)?.value === 'function');
       const parts: string[] = [`-- ${cls}: statement snapshots (test/database/sql-snapshots.spec.ts; UPDATE_SQL_SNAPSHOTS=1 rewrites)`];
       for (const method of methods.sort()) {
-        const declared = samples.get(method);
+        const declared = samples.get(method) ?? inferred((proto as Record<string, (...a: unknown[]) => unknown>)[method]);
         if (!declared) {
-          problems.push(`${cls}.${method}: no @GenerateSql(…) or @GenerateSql.skip('why')`);
+          problems.push(`${cls}.${method}: parameters not named by the conventions; declare @GenerateSql({ params }) or @GenerateSql.skip('why')`);
           continue;
         }
         if (!Array.isArray(declared)) {
