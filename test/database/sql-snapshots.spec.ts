@@ -29,7 +29,7 @@ const tidy = (sql: string) => sql.replace(/\s+/g, ' ').trim();
 
 /**
  * A method without `@GenerateSql` gets one sample from its parameters' names, when every name is one of
- * the conventions: `scope` (a company's scope), `id`/`…Id` (a sample id), `ids`/`…Ids`, `date`/`day`/`…On`
+ * the conventions: `scope` (a company's scope), `id`/`…Id` (a sample id), `…By` (an actor's id), `ids`/`…Ids`, `date`/`day`/`…On`
  * (a date), `at`/`now`/`…At` (a time). Any other parameter needs `@GenerateSql({ params })`.
  */
 function inferred(fn: (...a: unknown[]) => unknown): SqlSample[] | null {
@@ -40,6 +40,7 @@ function inferred(fn: (...a: unknown[]) => unknown): SqlSample[] | null {
   for (const n of names) {
     if (n === 'scope' || /Scope$/.test(n)) params.push(Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId));
     else if (n === 'id' || /Id$/.test(n)) params.push(SQL_SAMPLE.id);
+    else if (/By$/.test(n)) params.push(SQL_SAMPLE.actorId);
     else if (n === 'ids' || /Ids$/.test(n)) params.push([SQL_SAMPLE.id, SQL_SAMPLE.otherId]);
     else if (n === 'date' || n === 'day' || /On$/.test(n)) params.push(SQL_SAMPLE.date);
     else if (n === 'at' || n === 'now' || /At$/.test(n)) params.push(SQL_SAMPLE.at);
