@@ -8,7 +8,7 @@ import { appLogger } from '../common/logger';
 import { PinoTypeOrmLogger } from './typeorm-logger';
 import { MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
-import { ENTITIES } from './entities';
+import { COMMON_ENTITIES } from './entities';
 import { acquireDataFolderLock, DataFolderLock } from './data-folder-lock';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -25,6 +25,12 @@ export interface DatabaseTarget {
 export interface TargetOptions {
   /** Named in the lock's holder file and in the message a refused opener gets (default: the script's name). */
   opener?: string;
+  /**
+   * The modules' entities, added to common's own (src/database imports no module): the server and the
+   * migration CLI pass `moduleEntities()` (src/app.entities.ts). Without them the data source knows
+   * common's entities only, which is all that running the migrations and raw queries need.
+   */
+  entities?: Function[];
 }
 
 /**
@@ -44,7 +50,7 @@ export async function databaseTarget(config: AppConfig, targetOptions: TargetOpt
   const logger = appLogger(config).child({ context: 'Migrations' });
   const common = {
     type: 'postgres' as const,
-    entities: ENTITIES,
+    entities: [...COMMON_ENTITIES, ...(targetOptions.entities ?? [])],
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each' as const,
