@@ -26,11 +26,11 @@ export interface TargetOptions {
   /** Named in the lock's holder file and in the message a refused opener gets (default: the script's name). */
   opener?: string;
   /**
-   * The modules' entities, added to common's own (src/database imports no module): the server and the
-   * migration CLI pass `moduleEntities()` (src/app.entities.ts). Without them the data source knows
-   * common's entities only, which is all that running the migrations and raw queries need.
+   * The modules' entities, added to common's own (src/database imports no module): every caller passes
+   * `moduleEntities()` (src/app.entities.ts). Required: common's entities alone do not build (their
+   * foreign keys name the modules' tables).
    */
-  entities?: Function[];
+  entities: Function[];
 }
 
 /**
@@ -46,11 +46,11 @@ export interface TargetOptions {
  * process per folder. Held by another live process: `DataFolderLockError` (waits up to
  * `config.dataDirLockWaitMs` for one that is closing), before PGlite touches anything.
  */
-export async function databaseTarget(config: AppConfig, targetOptions: TargetOptions = {}): Promise<DatabaseTarget> {
+export async function databaseTarget(config: AppConfig, targetOptions: TargetOptions): Promise<DatabaseTarget> {
   const logger = appLogger(config).child({ context: 'Migrations' });
   const common = {
     type: 'postgres' as const,
-    entities: [...COMMON_ENTITIES, ...(targetOptions.entities ?? [])],
+    entities: [...COMMON_ENTITIES, ...targetOptions.entities],
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each' as const,
