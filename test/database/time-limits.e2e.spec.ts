@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { ConfigError, loadConfig } from '../../src/config/app-config';
+import { moduleEntities } from '../../src/app.entities';
 import { databaseTarget, openDataSource } from '../../src/database/data-source-options';
 import { orderWorld, placeOrder } from '../support/order-fixtures';
 import { startTestApp, TestApp, testDatabaseKind } from '../support/test-app';
@@ -86,7 +87,7 @@ describe('time limits on PostgreSQL', () => {
     try {
       // 1 ms: most migration statements (tables, indexes, the rollup backfills) take longer than that.
       const config = loadConfig({ ...base, DATABASE_URL: databaseUrl(name), DATABASE_STATEMENT_TIMEOUT_MS: '1', DATABASE_LOCK_TIMEOUT_MS: '0', LOG_LEVEL: 'silent' });
-      const ds = await openDataSource(await databaseTarget(config));
+      const ds = await openDataSource(await databaseTarget(config, { entities: moduleEntities() }));
       const session = ds.createQueryRunner();
       try {
         await expect(session.query('SELECT pg_sleep(0.2)')).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '57014' }) });
