@@ -67,7 +67,7 @@ export class AttendanceService {
     const timezone = await this.timezone(scope);
     const today = todayIn(timezone);
     const id = await runUnit(this.ds, async (m) => {
-      await this.trucks.assertActive(m, scope.companyId, [{ field: 'truck_id', id: d.truck_id }]);
+      await this.trucks.assertActive(scope, [{ field: 'truck_id', id: d.truck_id }]);
       await this.closeEarlierDays(m, scope, today, timezone);
       const now = new Date();
       const inserted = await m
