@@ -123,8 +123,10 @@ export class QrCodesService {
    * payload is a genuine code of the company that still exists, else null (forged, altered, another
    * company's, deleted). One statement.
    */
-  async assetIdOf(scope: Scope | string, payload: string, /** @deprecated the unit of work carries it */ _m?: unknown): Promise<string | null> {
-    // A bare company id (@deprecated: pass `Scope.company(id)`) is still accepted from dispatch until that module is converted.
+  assetIdOf(scope: Scope, payload: string): Promise<string | null>;
+  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `assetIdOf(scope, payload)` (dispatch's call until it is converted). */
+  assetIdOf(companyId: string, payload: string, m?: unknown): Promise<string | null>;
+  async assetIdOf(scope: Scope | string, payload: string): Promise<string | null> {
     const s = typeof scope === 'string' ? Scope.company(scope) : scope;
     const claims = this.read(payload);
     if (!claims || claims.c !== s.companyId) return null;
