@@ -197,7 +197,7 @@ export class AttendanceService {
   /** A driver's days over a range (default: the current month), oldest first, with totals. A driver of another company is 404. */
   async details(companyId: string, driverId: string, q: AttendanceDetailsQuery): Promise<DriverAttendanceDetailsDto> {
     const scope = Scope.company(companyId);
-    const driver = await this.drivers.show(companyId, driverId);
+    const driver = await this.drivers.show(scope, driverId);
     const month = monthOf(todayIn(await this.timezone(scope)));
     const from = q.from ?? month.first;
     const to = q.to ?? month.last;

@@ -169,11 +169,11 @@ export class PlatformService {
   }
 
   showDriver(id: string) {
-    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (companyId) => this.drivers.show(companyId, id));
+    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (companyId) => this.drivers.show(Scope.company(companyId), id));
   }
 
   updateDriver(admin: Actor, id: string, dto: UpdateDriverDto) {
-    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (companyId) => this.drivers.update(admin, companyId, id, dto, this.audit(admin, 'driver.updated', 'driver', companyId)));
+    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (companyId) => this.drivers.update(admin, Scope.company(companyId), id, dto, this.audit(admin, 'driver.updated', 'driver', companyId)));
   }
 
   // ------------------------------------------------------------ catalogue
