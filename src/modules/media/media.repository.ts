@@ -1,0 +1,19 @@
+import { Injectable } from '@nestjs/common';
+import { ModuleRepository } from '../../database/repository';
+import { Media } from './media.entity';
+
+/** The `media` table: the module's only SQL (docs/data-layer.md). */
+@Injectable()
+export class MediaRepository extends ModuleRepository {
+  async insert(values: Pick<Media, 'id' | 'storage' | 'path' | 'mimeType' | 'sizeBytes' | 'sha256' | 'originalName' | 'uploaderIp'>): Promise<void> {
+    await this.m.getRepository(Media).insert(values);
+  }
+
+  find(id: string): Promise<Media | null> {
+    return this.m.getRepository(Media).findOneBy({ id });
+  }
+
+  exists(id: string): Promise<boolean> {
+    return this.m.existsBy(Media, { id });
+  }
+}
