@@ -3,6 +3,7 @@ import { Scope } from '../../common/access/scope';
 import { assertReachable, scopedQuery, type BodyRef, PlatformReach } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
 import { ModuleRepository } from '../../database/repository';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { type Loaded, MemberDirectory } from '../customers';
 import { UsersService, type UserStatus } from '../users';
@@ -17,6 +18,9 @@ export interface DriverRosterRow {
   phone: string | null;
   status: UserStatus;
 }
+
+/** The company scope the statement snapshots run with (test/database/sql-snapshots.spec.ts). */
+const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
 
 /**
  * The `drivers` table (docs/data-layer.md). Reads and writes of a driver with its user go through the
@@ -42,6 +46,7 @@ export class DriverRepository extends ModuleRepository {
   }
 
   /** A page of the scope's drivers, or of the companies an administrator's `reach` covers. */
+  @GenerateSql({ name: 'a company', params: [SAMPLE_SCOPE, {}, (d: unknown) => d] }, { name: 'with filters', params: [SAMPLE_SCOPE, { q: 'ann', status: 'active', sort: 'name' }, (d: unknown) => d] })
   list<R>(who: Scope | PlatformReach, query: DriverListQuery, map: (d: Loaded<Driver>) => R): Promise<Page<R>> {
     return this.directory.list(this.m, who instanceof PlatformReach ? who : who.companyId, query, map);
   }
@@ -52,11 +57,13 @@ export class DriverRepository extends ModuleRepository {
   }
 
   /** Applies user and profile changes to a locked driver; records `driver.updated` when anything changed. */
+  @GenerateSql({ params: () => [SQL_SAMPLE.actorId, { id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId, user: { id: SQL_SAMPLE.id } }, { name: 'Ann' }, { notes: 'night shifts' }] })
   update(actorId: string, driver: Loaded<Driver>, user: Parameters<MemberDirectory<Driver>['update']>[3], profile: Partial<Driver>): Promise<Loaded<Driver>> {
     return this.directory.update(this.locked, actorId, driver, user, profile);
   }
 
   /** Activates or deactivates the scope's driver (409 when it already is); records the event. */
+  @GenerateSql({ params: [SQL_SAMPLE.actorId, SAMPLE_SCOPE, SQL_SAMPLE.id, 'inactive'] })
   setStatus(actorId: string, scope: Scope, id: string, to: UserStatus): Promise<Loaded<Driver>> {
     return this.directory.setStatus(this.locked, actorId, scope.companyId, id, to);
   }
@@ -83,11 +90,13 @@ export class DriverRepository extends ModuleRepository {
   }
 
   /** Body references must be the scope's drivers, share-locked until the commit (422 on their fields otherwise). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, [{ field: 'driver_id', id: SQL_SAMPLE.id }]] })
   assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
     return assertReachable(this.m, Driver, scope, refs);
   }
 
   /** The scope's drivers (id, name, e-mail, phone, status), by name. One statement. */
+  @GenerateSql({ name: 'all', params: [SAMPLE_SCOPE, false] }, { name: 'active only', params: [SAMPLE_SCOPE, true] })
   roster(scope: Scope, activeOnly: boolean): Promise<DriverRosterRow[]> {
     const qb = scopedQuery(this.m, Driver, scope, 'p')
       .innerJoin('p.user', 'u')

@@ -7,9 +7,14 @@ import { likePattern, paginate } from '../../common/http/pagination';
 import { CompanyRecords, type WriteHooks } from '../../common/records/company-records';
 import { InUseRegistry } from '../../common/records/in-use';
 import { ModuleRepository } from '../../database/repository';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { Truck, TruckType } from './fleet.entity';
 import type { TruckTypeQuery } from './fleet.dto';
+
+/** The company scope the statement snapshots run with (test/database/sql-snapshots.spec.ts). */
+const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
+const SAMPLE_ACTOR = { id: SQL_SAMPLE.actorId };
 
 /** The `truck_types` table and its link table `truck_type_asset_specifications` (docs/data-layer.md). */
 @Injectable()
@@ -28,6 +33,7 @@ export class TruckTypeRepository extends ModuleRepository {
   }
 
   /** A page of the scope's live truck types (q on the name). */
+  @GenerateSql({ name: 'no filter', params: [SAMPLE_SCOPE, {}] }, { name: 'with filters', params: [SAMPLE_SCOPE, { q: 'roll', sort: 'name' }] })
   list(scope: Scope, q: TruckTypeQuery): Promise<Page<TruckType>> {
     const qb = scopedQuery(this.m, TruckType, scope, 't');
     if (q.q) qb.andWhere('t.name ILIKE :q', { q: likePattern(q.q) });
@@ -44,19 +50,23 @@ export class TruckTypeRepository extends ModuleRepository {
     return this.records.find(scope.companyId, id, this.locked, true);
   }
 
+  @GenerateSql({ params: [SAMPLE_ACTOR, SAMPLE_SCOPE, { name: 'Roll-off', capacityKg: 12000 }, {}] })
   create(actor: Pick<Actor, 'id'>, scope: Scope, values: Partial<TruckType>, hooks: WriteHooks<TruckType, null>): Promise<TruckType> {
     return this.records.create(actor, scope.companyId, values, hooks);
   }
 
+  @GenerateSql({ params: [SAMPLE_ACTOR, SAMPLE_SCOPE, SQL_SAMPLE.id, { name: 'Roll-off', capacityKg: 12000 }, {}] })
   update(actor: Pick<Actor, 'id'>, scope: Scope, id: string, values: Partial<TruckType>, hooks: WriteHooks<TruckType, TruckType>): Promise<TruckType> {
     return this.records.update(actor, scope.companyId, id, values, hooks);
   }
 
+  @GenerateSql({ params: [SAMPLE_ACTOR, SAMPLE_SCOPE, SQL_SAMPLE.id] })
   remove(actor: Pick<Actor, 'id'>, scope: Scope, id: string): Promise<void> {
     return this.records.remove(actor, scope.companyId, id);
   }
 
   /** Body references must be the scope's live truck types, share-locked until the commit (422 on their fields otherwise). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, [{ field: 'truck_type_id', id: SQL_SAMPLE.id }]] })
   assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
     return this.records.assertOwned(this.m, scope.companyId, refs);
   }

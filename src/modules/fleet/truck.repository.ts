@@ -8,6 +8,7 @@ import { likePattern, paginate } from '../../common/http/pagination';
 import { CompanyRecords, type WriteHooks } from '../../common/records/company-records';
 import { InUseRegistry } from '../../common/records/in-use';
 import { ModuleRepository } from '../../database/repository';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { Truck } from './fleet.entity';
 import type { TruckQuery } from './fleet.dto';
@@ -25,6 +26,10 @@ export interface CarrierRow {
   type_name: string | null;
   spec_ids: string | null;
 }
+
+/** The company scope the statement snapshots run with (test/database/sql-snapshots.spec.ts). */
+const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
+const SAMPLE_ACTOR = { id: SQL_SAMPLE.actorId };
 
 /** The `trucks` table (docs/data-layer.md). */
 @Injectable()
@@ -45,6 +50,7 @@ export class TruckRepository extends ModuleRepository {
   }
 
   /** A page of the scope's live trucks (filters: status, type, home lot, q on plate/name). */
+  @GenerateSql({ name: 'no filter', params: [SAMPLE_SCOPE, {}] }, { name: 'with filters', params: [SAMPLE_SCOPE, { status: 'active', truck_type_id: SQL_SAMPLE.id, home_lot_id: SQL_SAMPLE.otherId, q: 'AB', sort: 'plate' }] })
   list(scope: Scope, q: TruckQuery): Promise<Page<Truck>> {
     const qb = scopedQuery(this.m, Truck, scope, 't');
     if (q.status) qb.andWhere('t.status = :status', { status: q.status });
@@ -64,19 +70,23 @@ export class TruckRepository extends ModuleRepository {
     return this.records.find(scope.companyId, id, this.locked, true);
   }
 
+  @GenerateSql({ params: [SAMPLE_ACTOR, SAMPLE_SCOPE, { plate: 'AB-123', truckTypeId: SQL_SAMPLE.id }, {}] })
   create(actor: Pick<Actor, 'id'>, scope: Scope, values: Partial<Truck>, hooks: WriteHooks<Truck, null>): Promise<Truck> {
     return this.records.create(actor, scope.companyId, values, hooks);
   }
 
+  @GenerateSql({ params: [SAMPLE_ACTOR, SAMPLE_SCOPE, SQL_SAMPLE.id, { plate: 'AB-123', truckTypeId: SQL_SAMPLE.id }, {}] })
   update(actor: Pick<Actor, 'id'>, scope: Scope, id: string, values: Partial<Truck>, hooks: WriteHooks<Truck, Truck>): Promise<Truck> {
     return this.records.update(actor, scope.companyId, id, values, hooks);
   }
 
+  @GenerateSql({ params: [SAMPLE_ACTOR, SAMPLE_SCOPE, SQL_SAMPLE.id] })
   remove(actor: Pick<Actor, 'id'>, scope: Scope, id: string): Promise<void> {
     return this.records.remove(actor, scope.companyId, id);
   }
 
   /** Saves a locked truck's new position and records `truck.location_updated`. */
+  @GenerateSql({ params: () => [SAMPLE_ACTOR, Object.assign(new Truck(), { id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId }), 45.5, -73.6] })
   async savePosition(actor: Pick<Actor, 'id'>, row: Truck, lat: number, lng: number): Promise<Truck> {
     Object.assign(row, { lat, lng, locationUpdatedAt: new Date() });
     const saved = await this.locked.save(row);
@@ -90,6 +100,7 @@ export class TruckRepository extends ModuleRepository {
   }
 
   /** Body references must be the scope's live trucks, share-locked until the commit (422 on their fields otherwise). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, [{ field: 'truck_id', id: SQL_SAMPLE.id }]] })
   assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
     return this.records.assertOwned(this.m, scope.companyId, refs);
   }
@@ -105,6 +116,7 @@ export class TruckRepository extends ModuleRepository {
   }
 
   /** Moves the truck to a point unless its last position is newer. One statement. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, 45.5, -73.6, SQL_SAMPLE.at] })
   async follow(scope: Scope, truckId: string, lat: number, lng: number, at: Date): Promise<void> {
     await this.m
       .createQueryBuilder()

@@ -6,9 +6,14 @@ import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
 import { CompanyRecords, type WriteHooks } from '../../common/records/company-records';
 import { ModuleRepository } from '../../database/repository';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { Promotion } from './promotion.entity';
 import type { PromotionQuery } from './promotions.dto';
+
+/** The company scope the statement snapshots run with (test/database/sql-snapshots.spec.ts). */
+const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
+const SAMPLE_ACTOR = { id: SQL_SAMPLE.actorId };
 
 /** The `promotions` table and its link table `promotion_asset_specifications`: the module's only SQL (docs/data-layer.md). */
 @Injectable()
@@ -27,6 +32,7 @@ export class PromotionRepository extends ModuleRepository {
   }
 
   /** A page of the scope's live promotions (filters: active, q on code/name). */
+  @GenerateSql({ name: 'no filter', params: [SAMPLE_SCOPE, {}] }, { name: 'with filters', params: [SAMPLE_SCOPE, { active: true, q: 'spring', sort: 'code', page: 2, per_page: 10 }] })
   list(scope: Scope, q: PromotionQuery): Promise<Page<Promotion>> {
     const qb = scopedQuery(this.m, Promotion, scope, 'p');
     if (q.active !== undefined) qb.andWhere('p.active = :active', { active: q.active });
@@ -45,11 +51,13 @@ export class PromotionRepository extends ModuleRepository {
   }
 
   /** A live promotion by code (case-insensitive), locked (FOR UPDATE) for the rest of the unit; null when none. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, 'SPRING10'] })
   lockByCode(scope: Scope, code: string): Promise<Promotion | null> {
     return scopedQuery(this.locked, Promotion, scope, 'p').andWhere('lower(p.code) = lower(:code)', { code }).setLock('pessimistic_write').getOne();
   }
 
   /** An active promotion valid on `today` (YYYY-MM-DD), or null. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, SQL_SAMPLE.date] })
   findLive(scope: Scope, id: string, today: string): Promise<Promotion | null> {
     return scopedQuery(this.m, Promotion, scope, 'p')
       .andWhere('p.id = :id AND p.active', { id })
@@ -57,14 +65,17 @@ export class PromotionRepository extends ModuleRepository {
       .getOne();
   }
 
+  @GenerateSql({ params: [SAMPLE_ACTOR, SAMPLE_SCOPE, { code: 'SPRING10', name: 'Spring', discountType: 'percent', discountValue: 1000 }, {}] })
   create(actor: Pick<Actor, 'id'>, scope: Scope, values: Partial<Promotion>, hooks: WriteHooks<Promotion, null>): Promise<Promotion> {
     return this.records.create(actor, scope.companyId, values, hooks);
   }
 
+  @GenerateSql({ params: [SAMPLE_ACTOR, SAMPLE_SCOPE, SQL_SAMPLE.id, { code: 'SPRING10', name: 'Spring', discountType: 'percent', discountValue: 1000 }, {}] })
   update(actor: Pick<Actor, 'id'>, scope: Scope, id: string, values: Partial<Promotion>, hooks: WriteHooks<Promotion, Promotion>): Promise<Promotion> {
     return this.records.update(actor, scope.companyId, id, values, hooks);
   }
 
+  @GenerateSql({ params: [SAMPLE_ACTOR, SAMPLE_SCOPE, SQL_SAMPLE.id] })
   remove(actor: Pick<Actor, 'id'>, scope: Scope, id: string): Promise<void> {
     return this.records.remove(actor, scope.companyId, id);
   }

@@ -3,6 +3,7 @@ import { In } from 'typeorm';
 import { Scope } from '../../common/access/scope';
 import { preparedQuery } from '../../database/prepared-query';
 import { ModuleRepository } from '../../database/repository';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { User, UserType } from './user.entity';
 import type { CompanySummaryDto } from './user.dto';
 import type { UserStatus } from './user.types';
@@ -25,6 +26,7 @@ export interface ProfileRow {
 @Injectable()
 export class UserRepository extends ModuleRepository {
   /** Whether a user other than `exceptId` has this e-mail (any case). */
+  @GenerateSql({ name: 'anyone', params: ['someone@example.com'] }, { name: 'another user', params: ['someone@example.com', SQL_SAMPLE.id] })
   async emailTaken(email: string, exceptId?: string): Promise<boolean> {
     const [taken] = exceptId
       ? await this.sql<{ '?column?': number }>(`SELECT 1 FROM users WHERE lower(email) = $1 AND id <> $2`, [email, exceptId])
@@ -32,6 +34,7 @@ export class UserRepository extends ModuleRepository {
     return !!taken;
   }
 
+  @GenerateSql({ params: [{ type: 'customer', name: 'Ann', email: 'someone@example.com', phone: null, passwordHash: null, companyId: SQL_SAMPLE.companyId, status: 'active' }] })
   insert(values: Pick<User, 'type' | 'name' | 'email' | 'phone' | 'passwordHash' | 'companyId' | 'status'>): Promise<User> {
     return this.m.save(this.m.create(User, values));
   }
@@ -41,6 +44,7 @@ export class UserRepository extends ModuleRepository {
     return this.locked.getRepository(User).findOne({ where: { id: userId }, lock: { mode: 'pessimistic_write' } });
   }
 
+  @GenerateSql({ params: [SQL_SAMPLE.id, { name: 'Ann' }] })
   async update(userId: string, patch: Partial<User>): Promise<void> {
     await this.m.update(User, { id: userId }, patch);
   }
@@ -52,6 +56,7 @@ export class UserRepository extends ModuleRepository {
   }
 
   /** Users per type and status, and those created in [from, to] (UTC dates). One statement. */
+  @GenerateSql({ params: [SQL_SAMPLE.date, SQL_SAMPLE.date] })
   typeCounts(from: string, to: string): Promise<{ type: UserType; status: UserStatus; total: number; created: number }[]> {
     return this.sql(
       `SELECT type, status, count(*)::int AS total, (count(*) FILTER (WHERE created_at >= $1::date AND created_at < $2::date + 1))::int AS created
@@ -72,6 +77,7 @@ export class UserRepository extends ModuleRepository {
     return user?.companyId ?? null;
   }
 
+  @GenerateSql({ params: ['someone@example.com'] })
   async credentialsByEmail(email: string): Promise<{ id: string; type: UserType; password_hash: string | null } | null> {
     const [row] = await this.sql<{ id: string; type: UserType; password_hash: string | null }>(`SELECT id, type, password_hash FROM users WHERE lower(email) = lower($1)`, [email]);
     return row ?? null;
@@ -82,6 +88,7 @@ export class UserRepository extends ModuleRepository {
     return row?.password_hash ?? null;
   }
 
+  @GenerateSql({ params: ['someone@example.com'] })
   async existsByEmail(email: string): Promise<boolean> {
     const [row] = await this.sql<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
     return !!row;
@@ -93,15 +100,18 @@ export class UserRepository extends ModuleRepository {
   }
 
   /** The id of the user with this e-mail (any case), the row locked (FOR UPDATE) for the rest of the unit; null when none. */
+  @GenerateSql({ params: ['someone@example.com'] })
   async lockByEmail(email: string): Promise<string | null> {
     const [row] = await this.locked.query<{ id: string }[]>(`SELECT id FROM users WHERE lower(email) = lower($1) FOR UPDATE`, [email]);
     return row?.id ?? null;
   }
 
+  @GenerateSql({ params: ['someone@example.com'] })
   async markEmailVerified(email: string): Promise<void> {
     await this.sql(`UPDATE users SET email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE lower(email) = lower($1)`, [email]);
   }
 
+  @GenerateSql({ name: 'password only', params: [SQL_SAMPLE.id, 'hash', false] }, { name: 'verifies the e-mail', params: [SQL_SAMPLE.id, 'hash', true] })
   async setPassword(userId: string, passwordHash: string, verifiesEmail: boolean): Promise<void> {
     if (verifiesEmail) {
       await this.sql(`UPDATE users SET password_hash = $2, email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE id = $1`, [userId, passwordHash]);
@@ -115,6 +125,7 @@ export class UserRepository extends ModuleRepository {
    * registers, `CompanySummaries`). In a unit through its manager; outside one a named prepared
    * statement (`/auth/me` runs it on every call).
    */
+  @GenerateSql({ params: [SQL_SAMPLE.id, 'NULL::json'] })
   async profile(userId: string, companySql: string): Promise<ProfileRow | undefined> {
     const sql = `SELECT u.id, u.type, u.name, u.email, u.phone, u.status, u.company_id, u.email_verified_at, u.created_at,
               ${companySql} AS company
