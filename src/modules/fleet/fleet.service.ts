@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
@@ -233,7 +234,7 @@ export class TrucksService implements OnModuleInit {
   /** The type and home lot given must be the company's (422 otherwise). */
   private async checkRefs(m: EntityManager, companyId: string, d: UpdateTruckDto): Promise<void> {
     await this.truckTypes.assertOwned(m, companyId, [{ field: 'truck_type_id', id: d.truck_type_id }]);
-    await this.lots.assertOwned(m, companyId, [{ field: 'home_lot_id', id: d.home_lot_id }]);
+    await this.lots.assertOwned(Scope.company(companyId), [{ field: 'home_lot_id', id: d.home_lot_id }]);
   }
 }
 
