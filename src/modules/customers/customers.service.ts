@@ -126,6 +126,6 @@ export class CustomersService implements OnModuleInit {
 
   /** A live pricing profile of the company (asked of pricing); else 422. */
   private async assertPricingProfile(m: EntityManager, companyId: string, id: string): Promise<void> {
-    if (!(await this.pricingProfiles.isLive(m, companyId, id))) throw ApiError.validation({ pricing_profile_id: ['not found'] });
+    if (!(await this.pricingProfiles.isLive(Scope.company(companyId), id))) throw ApiError.validation({ pricing_profile_id: ['not found'] });
   }
 }
