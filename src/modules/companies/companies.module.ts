@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CompaniesController } from './companies.controller';
 import { CompaniesService } from './companies.service';
+import { CompanyRepository } from './company.repository';
 import { UsersModule } from '../users';
 
-@Module({ imports: [UsersModule], controllers: [CompaniesController], providers: [CompaniesService], exports: [CompaniesService] })
+@Module({ imports: [UsersModule], controllers: [CompaniesController], providers: [CompanyRepository, CompaniesService], exports: [CompaniesService] })
 export class CompaniesModule {}

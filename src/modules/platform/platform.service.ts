@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
 import { PlatformReach } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import type { WriteAudit } from '../../common/records/write-audit';
@@ -85,7 +86,7 @@ export class PlatformService {
 
   /** The company a create names: 404 when there is none (or it is deleted). */
   private async company(companyId: string): Promise<string> {
-    if (!(await this.companies.summary(companyId))) throw ApiError.notFound('Company');
+    if (!(await this.companies.summary(Scope.company(companyId)))) throw ApiError.notFound('Company');
     return companyId;
   }
 
@@ -115,7 +116,7 @@ export class PlatformService {
   }
 
   async showCompany(id: string): Promise<AdminCompanyDetailDto> {
-    const company = await this.companies.withPlatform(id);
+    const company = await this.companies.withPlatform(Scope.company(id));
     const entries = await this.ds.getRepository(AuditEntry).find({ where: { companyId: id }, order: { createdAt: 'DESC', id: 'DESC' }, take: COMPANY_AUDIT_ENTRIES });
     return { ...company, audit: entries.map(AuditEntryDto.of) };
   }
@@ -131,17 +132,17 @@ export class PlatformService {
   }
 
   async updateCompany(admin: Actor, id: string, dto: UpdateCompanyDto) {
-    await this.companyAdmin.updateCompany(id, admin.id, dto, this.audit(admin, 'company.updated', 'company', id));
-    return this.companies.withPlatform(id);
+    await this.companyAdmin.updateCompany(Scope.company(id), admin.id, dto, this.audit(admin, 'company.updated', 'company', id));
+    return this.companies.withPlatform(Scope.company(id));
   }
 
   setCompanyStatus(admin: Actor, id: string, to: CompanyStatus) {
-    return this.companies.setStatus(admin.id, id, to, this.audit(admin, to === 'active' ? 'company.activated' : 'company.deactivated', 'company', id));
+    return this.companies.setStatus(admin.id, Scope.company(id), to, this.audit(admin, to === 'active' ? 'company.activated' : 'company.deactivated', 'company', id));
   }
 
   async updatePlatform(admin: Actor, id: string, dto: UpdatePlatformSettingsDto) {
     if (dto.plan_override && !(await this.subscriptions.planExists(dto.plan_override))) throw ApiError.validation({ plan_override: ['is not a plan code'] });
-    return this.companies.updatePlatform(admin.id, id, dto, this.audit(admin, 'company.platform_updated', 'company', id));
+    return this.companies.updatePlatform(admin.id, Scope.company(id), dto, this.audit(admin, 'company.platform_updated', 'company', id));
   }
 
   // ------------------------------------------------------------ customers and drivers
