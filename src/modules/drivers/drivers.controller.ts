@@ -2,6 +2,7 @@ import { Body, Controller, Get, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
 import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { CreateMemberDto, MemberDto } from '../customers';
@@ -32,7 +33,7 @@ export class DriversController {
     codes: { 403: ['PLAN_LIMIT'], 409: ['EMAIL_TAKEN'] },
   })
   create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateMemberDto) {
-    return this.members.create(actor, companyId, 'driver', dto);
+    return this.members.create(actor, Scope.company(companyId), 'driver', dto);
   }
 
   @Post('driver/profile/update')

@@ -150,7 +150,7 @@ export class PlatformService {
   async createMember(admin: Actor, type: 'customer' | 'driver', dto: AdminCreateMemberDto) {
     const { company_id, ...member } = dto;
     const companyId = await this.company(company_id);
-    return this.members.create(admin, companyId, type, member, this.audit(admin, `${type}.created`, type, companyId));
+    return this.members.create(admin, Scope.company(companyId), type, member, this.audit(admin, `${type}.created`, type, companyId));
   }
 
   async listCustomers(q: AdminCustomerQuery, companyId?: string) {
@@ -158,11 +158,11 @@ export class PlatformService {
   }
 
   showCustomer(id: string) {
-    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (companyId) => this.customers.show(companyId, id));
+    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (companyId) => this.customers.show(Scope.company(companyId), id));
   }
 
   updateCustomer(admin: Actor, id: string, dto: UpdateCustomerDto) {
-    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (companyId) => this.customers.update(admin, companyId, id, dto, this.audit(admin, 'customer.updated', 'customer', companyId)));
+    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (companyId) => this.customers.update(admin, Scope.company(companyId), id, dto, this.audit(admin, 'customer.updated', 'customer', companyId)));
   }
 
   async listDrivers(q: AdminDriverQuery, companyId?: string) {
