@@ -4,6 +4,7 @@ import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
 import { likePattern, PageQuery, paginate } from '../../common/http/pagination';
 import { ModuleRepository } from '../../database/repository';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { CompanyDocument, CompanySettings } from './company-admin.entity';
 import { Company, CompanyStatus } from './company.entity';
@@ -26,6 +27,7 @@ export class CompanyRepository extends ModuleRepository {
   }
 
   /** The live company, or null; `select` limits the columns read. */
+  @GenerateSql({ name: 'all columns', params: () => [Scope.company(SQL_SAMPLE.companyId)] }, { name: 'some columns', params: () => [Scope.company(SQL_SAMPLE.companyId), ['id', 'name', 'timezone']] })
   find(scope: Scope, select?: (keyof Company)[]): Promise<Company | null> {
     return this.m.getRepository(Company).findOne({ ...(select ? { select: Object.fromEntries(select.map((k) => [k, true])) } : {}), where: { id: scope.companyId } });
   }
@@ -47,15 +49,18 @@ export class CompanyRepository extends ModuleRepository {
   }
 
   /** Inserts a company; the row as stored (defaults applied). */
+  @GenerateSql({ params: [{ name: 'Acme Hauling', email: 'office@acme.test', timezone: 'America/Chicago', currency: 'USD' }] })
   async insert(values: Partial<Company>): Promise<Company> {
     const saved = await this.m.save(this.m.create(Company, values));
     return this.m.findOneByOrFail(Company, { id: saved.id });
   }
 
+  @GenerateSql({ params: () => [Object.assign(new Company(), { id: SQL_SAMPLE.companyId, name: 'Acme Hauling' })] })
   save(company: Company): Promise<Company> {
     return this.m.save(company);
   }
 
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), { name: 'Acme Hauling Inc.' }] })
   async update(scope: Scope, patch: Partial<Company>): Promise<void> {
     await this.m.update(Company, { id: scope.companyId }, patch);
   }
@@ -107,17 +112,20 @@ export class CompanySettingsRepository extends ModuleRepository {
   }
 
   /** The company's settings row, created with the company's timezone and currency if absent, locked for the unit. */
+  @GenerateSql({ params: () => [Object.assign(new Company(), { id: SQL_SAMPLE.companyId, timezone: 'UTC', currency: 'USD' })] })
   async lockRow(company: Company): Promise<CompanySettings> {
     const m = this.locked;
     await m.query(`INSERT INTO company_settings (company_id, timezone, currency) VALUES ($1, $2, $3) ON CONFLICT (company_id) DO NOTHING`, [company.id, company.timezone, company.currency]);
     return m.findOneOrFail(CompanySettings, { where: { companyId: company.id }, lock: { mode: 'pessimistic_write' } });
   }
 
+  @GenerateSql({ params: () => [Object.assign(new CompanySettings(), { companyId: SQL_SAMPLE.companyId, timezone: 'UTC', currency: 'USD' })] })
   save(row: CompanySettings): Promise<CompanySettings> {
     return this.m.save(row);
   }
 
   /** Keeps the settings' copy of timezone/currency in step with the company. */
+  @GenerateSql({ params: () => [Object.assign(new Company(), { id: SQL_SAMPLE.companyId, timezone: 'UTC', currency: 'USD' })] })
   async mirror(company: Company): Promise<void> {
     await this.m.update(CompanySettings, { companyId: company.id }, { timezone: company.timezone, currency: company.currency });
   }
@@ -138,6 +146,7 @@ export class CompanyDocumentRepository extends ModuleRepository {
   }
 
   /** Replaces the company's documents (inside the unit that locked the company); the saved rows. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), [{ name: 'Permit', type: 'permit', url: 'https://files.example/permit.pdf', expiresOn: SQL_SAMPLE.date }]] })
   async replace(scope: Scope, documents: readonly Pick<CompanyDocument, 'name' | 'type' | 'url' | 'expiresOn'>[]): Promise<CompanyDocument[]> {
     const m = this.locked;
     await m.delete(CompanyDocument, { companyId: scope.companyId });

@@ -5,6 +5,7 @@ import { assertReachable, type BodyRef, findScoped, scopedQuery } from '../../co
 import { Page } from '../../common/http/envelope';
 import { PageQuery, paginate } from '../../common/http/pagination';
 import { ModuleRepository } from '../../database/repository';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { CustomerAddress } from './customer-address.entity';
 import { Customer } from './customer.entity';
@@ -33,6 +34,7 @@ export class CustomerAddressRepository extends ModuleRepository {
     return count;
   }
 
+  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, customerId: SQL_SAMPLE.id, label: 'Yard', line1: '1 Main St', city: 'Springfield', latitude: 39.8, longitude: -89.6 }] })
   insert(values: Partial<CustomerAddress>): Promise<CustomerAddress> {
     return this.m.save(this.m.create(CustomerAddress, values));
   }
@@ -65,6 +67,7 @@ export class CustomerAddressRepository extends ModuleRepository {
   }
 
   /** Body references must be live addresses the scope reaches, share-locked until the commit (422 otherwise). */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), [{ field: 'address_id', id: SQL_SAMPLE.id }]] })
   assertReachable(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
     return assertReachable(this.m, CustomerAddress, scope, refs);
   }

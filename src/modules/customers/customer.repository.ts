@@ -3,6 +3,7 @@ import { Scope } from '../../common/access/scope';
 import { PlatformReach } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
 import { ModuleRepository } from '../../database/repository';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { UsersService, type UserStatus } from '../users';
 import { CustomerListQuery } from './customer.dto';
@@ -35,6 +36,7 @@ export class CustomerRepository extends ModuleRepository {
   }
 
   /** A page of the scope's customers (or, for an administrator, of the companies `reach` covers): the directory's filters, `tax_exempt`, `pricing_profile_id`. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), { page: 1, per_page: 20 }, (c: unknown) => c] })
   page<R>(who: Scope | PlatformReach, query: CustomerListQuery, map: (c: Loaded<Customer>) => R): Promise<Page<R>> {
     return this.directory.list(this.m, who instanceof PlatformReach ? who : who.companyId, query, map, (qb) => {
       if (query.tax_exempt !== undefined) qb.andWhere('p.taxExempt = :taxExempt', { taxExempt: query.tax_exempt });
@@ -43,6 +45,7 @@ export class CustomerRepository extends ModuleRepository {
   }
 
   /** Applies user and profile changes and records `customer.updated` (inside a unit). */
+  @GenerateSql.skip('the member directory writes (MemberDirectory#update): its statements are those of DriverRepository.update, sampled there')
   update(actorId: string, customer: Loaded<Customer>, user: UserChanges, profile: Partial<Customer>): Promise<Loaded<Customer>> {
     return this.directory.update(this.locked, actorId, customer, user, profile);
   }
@@ -53,6 +56,7 @@ export class CustomerRepository extends ModuleRepository {
   }
 
   /** The customer row of a new customer user (in the unit that creates the user). */
+  @GenerateSql({ params: [{ id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId }] })
   async insertProfile(user: { id: string; companyId: string }): Promise<void> {
     await this.m.insert(Customer, { id: user.id, companyId: user.companyId });
   }
@@ -68,6 +72,7 @@ export class CustomerRepository extends ModuleRepository {
     return { points: row?.demeritPoints ?? 0, blocked: row?.demeritBlocked ?? false };
   }
 
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.id, { points: 3, blocked: false }] })
   async setDemerit(scope: Scope, customerId: string, standing: { points: number; blocked: boolean }): Promise<void> {
     await this.m.update(Customer, { id: customerId, companyId: scope.companyId }, { demeritPoints: standing.points, demeritBlocked: standing.blocked });
   }

@@ -9,6 +9,7 @@ import { CompanyRecords, type CompanyRecordsOptions, type CompanyRow, type Write
 import { InUseRegistry } from '../../common/records/in-use';
 import { jsonValue } from '../../database/json-value';
 import { ModuleRepository } from '../../database/repository';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { PaymentTermQuery, PolicyQuery, PricingProfileQuery, TaxQuery } from './pricing.dto';
 import { PaymentTerm, Policy, PricingProfile, PricingProfileItem, Tax } from './pricing.entity';
@@ -143,6 +144,7 @@ export class PricingProfileRepository extends PriceBookRepository<PricingProfile
   }
 
   /** Replaces the profile's items (inside the profile's write unit). */
+  @GenerateSql({ params: () => [Object.assign(new PricingProfile(), { id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId }), [{ name: 'Delivery', kind: 'fee', amount: 5000, position: 0 }]] })
   async replaceItems(profile: PricingProfile, items: readonly Omit<PricingProfileItem, 'id' | 'createdAt' | 'updatedAt' | 'companyId' | 'pricingProfileId' | 'pricingProfile'>[]): Promise<void> {
     const m = this.locked;
     await m.delete(PricingProfileItem, { pricingProfileId: profile.id });

@@ -9,6 +9,7 @@ import { recordEvents } from '../../common/outbox/outbox';
 import { CompanyRecords, type WriteHooks } from '../../common/records/company-records';
 import { InUseRegistry } from '../../common/records/in-use';
 import { ModuleRepository } from '../../database/repository';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { HolidayEntity, Lot, LotHoliday, type OpeningHours, SiteEntity, Station, StationHoliday } from './site.entity';
 import { ALL_DAY_HOURS, HolidayDto, HolidayQuery, SiteQuery, StationQuery } from './sites.dto';
@@ -111,6 +112,7 @@ export abstract class SiteRepository<S extends SiteEntity, H extends HolidayEnti
   }
 
   /** The kind's own list filters. */
+  @GenerateSql.skip('a part of page(): adds its filters')
   protected filter(_qb: SelectQueryBuilder<S>, _query: SiteQuery): void {}
 
   // ------------------------------------------------------------------ holidays
@@ -202,6 +204,7 @@ export class LotRepository extends SiteRepository<Lot, LotHoliday> {
   }
 
   /** The scope's active lots (position, opening hours) with, given `onDate`, each one's holiday that day. One statement. */
+  @GenerateSql({ name: 'without a day', params: () => [Scope.company(SQL_SAMPLE.companyId)] }, { name: 'on a day', params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.date] })
   servingRows(scope: Scope, onDate?: string): Promise<{ id: string; latitude: string | number | null; longitude: string | number | null; opening_hours: OpeningHours | null; holiday: string | null }[]> {
     return scopedQuery(this.m, Lot, scope, 's')
       .select(['s.id AS id', 's.latitude AS latitude', 's.longitude AS longitude', 's.openingHours AS opening_hours'])
@@ -224,6 +227,7 @@ export class StationRepository extends SiteRepository<Station, StationHoliday> {
     super(uow, inUse, { kind: 'station', label: 'Station', site: Station, holiday: StationHoliday, parentKey: 'stationId' });
   }
 
+  @GenerateSql.skip('a part of page(): adds its filters')
   protected filter(qb: SelectQueryBuilder<Station>, query: StationQuery): void {
     if (query.waste_type_id) {
       qb.andWhere(`EXISTS (SELECT 1 FROM station_waste_types swt WHERE swt.station_id = s.id AND swt.waste_type_id = :wasteTypeId)`, { wasteTypeId: query.waste_type_id.toLowerCase() });
@@ -255,6 +259,7 @@ export class StationRepository extends SiteRepository<Station, StationHoliday> {
   }
 
   /** Replaces the station's accepted waste types (inside the station's write unit). */
+  @GenerateSql({ params: () => [Object.assign(new Station(), { id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId }), [SQL_SAMPLE.otherId]] })
   async replaceWasteTypes(station: Station, wasteTypeIds: readonly string[]): Promise<void> {
     const m = this.locked;
     await m.query(`DELETE FROM station_waste_types WHERE station_id = $1`, [station.id]);
