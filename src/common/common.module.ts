@@ -63,7 +63,7 @@ export class CommonModule {
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [AppConfig, JwtModule, MailService, OutboxRelay, OutboundHttpClient, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, DriverLocations, PlanLimits, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
+      exports: [AppConfig, JwtModule, ActorResolver, MailService, OutboxRelay, OutboundHttpClient, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, DriverLocations, PlanLimits, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
     };
   }
 }

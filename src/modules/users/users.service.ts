@@ -28,17 +28,18 @@ export interface UserCredentials {
 }
 
 /** A row of the profile query (`users` columns as the driver returns them). */
-interface ProfileRow {
+/** A user's row as `profileOf` renders it: the user's columns and those of `profileColumnsSql`. */
+export interface ProfileRow {
   id: string;
   type: UserType;
   name: string;
   email: string;
-  phone: string | null;
   status: UserStatus;
   company_id: string | null;
-  email_verified_at: Date | null;
-  created_at: Date;
-  company: CompanySummaryDto | string | null;
+  profile_phone: string | null;
+  profile_email_verified_at: Date | null;
+  profile_created_at: Date;
+  profile_company: CompanySummaryDto | string | null;
 }
 
 /** Creates users with their role record, and renders them. E-mail is unique among non-admin users. */
@@ -184,25 +185,39 @@ export class UsersService {
 
   /** The caller's profile (`/auth/me`, login `user`); the company summary comes from the companies module. */
   async profile(userId: string, m?: EntityManager): Promise<UserDto> {
-    const sql = `SELECT u.id, u.type, u.name, u.email, u.phone, u.status, u.company_id, u.email_verified_at, u.created_at,
-              ${this.companies.sql('u.company_id')} AS company
+    const sql = `SELECT u.id, u.type, u.name, u.email, u.status, u.company_id, ${this.profileColumnsSql('u')}
          FROM users u
         WHERE u.id = $1`;
-    // Outside a transaction a prepared statement (`/auth/me` runs it on every call).
+    // Outside a transaction a prepared statement.
     const [row] = m ? await m.query<ProfileRow[]>(sql, [userId]) : await preparedQuery<ProfileRow>(this.ds, 'user_profile', sql, [userId]);
     if (!row) throw ApiError.notFound('User');
-    const company = jsonValue<CompanySummaryDto | null>(row.company);
+    return this.profileOf(row);
+  }
+
+  /**
+   * The profile's further columns of the users row `alias` (named `profile_*`): with the user's id, type,
+   * name, email, status and company_id, what `profileOf` renders. For a statement that reads the user
+   * anyway: the caller's query of `/auth/me` (the auth module registers it with the ActorResolver).
+   */
+  profileColumnsSql(alias: string): string {
+    return `${alias}.phone AS profile_phone, ${alias}.email_verified_at AS profile_email_verified_at, ${alias}.created_at AS profile_created_at,
+              ${this.companies.sql(`${alias}.company_id`)} AS profile_company`;
+  }
+
+  /** The profile from a row of the user's columns and `profileColumnsSql`'s. */
+  profileOf(row: ProfileRow): UserDto {
+    const company = jsonValue<CompanySummaryDto | null>(row.profile_company);
     return {
       id: row.id,
       type: row.type,
       name: row.name,
       email: row.email,
-      phone: row.phone,
+      phone: row.profile_phone,
       status: row.status,
       company_id: row.company_id,
       company: company ? { id: company.id, name: company.name, status: company.status } : null,
-      email_verified: row.email_verified_at !== null,
-      created_at: new Date(row.created_at).toISOString(),
+      email_verified: row.profile_email_verified_at !== null,
+      created_at: new Date(row.profile_created_at).toISOString(),
     };
   }
 }
