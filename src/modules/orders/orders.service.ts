@@ -138,10 +138,11 @@ export class OrdersService {
         .execute();
       const row = inserted.raw[0] as { id: string; created_at: Date; updated_at: Date };
       Object.assign(order, { id: row.id, createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) });
-      await this.lifecycle.recordPlacement(m, order, p.bill, actor);
-      // The plan's monthly orders (payments registers the limits), counted without this one under a per-company
-      // lock held to the commit: taken here, next to the counter row's lock, so placements wait no longer.
-      await this.limits.assertBelow(m, companyId, 'monthly_orders', () => placedThisMonth(m, companyId, p.settings.timezone, order.id), { actorId: actor.id });
+      // The lines and history, and the plan limit's per-company lock (held to the commit) in the same statement.
+      await this.lifecycle.recordPlacement(m, order, p.bill, actor, PlanLimits.lockKey('monthly_orders', companyId));
+      // The plan's monthly orders (payments registers the limits), counted without this one under that lock:
+      // taken here, next to the counter row's lock, so placements wait no longer.
+      await this.limits.assertBelow(m, companyId, 'monthly_orders', () => placedThisMonth(m, companyId, p.settings.timezone, order.id), { actorId: actor.id, locked: true });
       await this.lifecycle.takeNumber(m, order);
       await this.lifecycle.recordStatusEvent(m, order, null, 'pending', actor, null, { total_amount: order.totalAmount });
       if (p.settings.auto_approve_orders) {
