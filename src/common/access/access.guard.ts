@@ -6,7 +6,7 @@ import { ApiError } from '../http/api-error';
 import { ThrottleGuard } from '../throttle/throttle.guard';
 import { ACCESS_METADATA } from './access.decorator';
 import { ACCESS_RULES, AccessCode, OPEN_CODES, THROTTLED_CODES } from './access-codes';
-import { Actor } from './actor';
+import { Actor, CALLER_PROFILE_METADATA } from './actor';
 import { ActorResolver, TokenClaims } from './jwt.strategy';
 import { noCompany } from './scope';
 
@@ -37,8 +37,15 @@ export class AccessGuard extends AuthGuard('jwt') {
     if (OPEN_CODES.has(code)) return true;
 
     await super.canActivate(context);
-    const req = context.switchToHttp().getRequest<{ user?: TokenClaims | Actor; actor?: Actor }>();
-    const actor = await this.actors.resolve(req.user as TokenClaims);
+    const req = context.switchToHttp().getRequest<{ user?: TokenClaims | Actor; actor?: Actor; callerProfile?: unknown }>();
+    let actor: Actor;
+    if (this.reflector.get<boolean | undefined>(CALLER_PROFILE_METADATA, context.getHandler())) {
+      const resolved = await this.actors.resolveWithProfile(req.user as TokenClaims);
+      actor = resolved.actor;
+      req.callerProfile = resolved.profile;
+    } else {
+      actor = await this.actors.resolve(req.user as TokenClaims);
+    }
     req.user = req.actor = actor;
     await this.enforce(code, actor);
     return true;

@@ -1,4 +1,4 @@
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import { Scope } from './scope';
 
 /** Who is calling, resolved once per request from the bearer token. */
@@ -29,4 +29,18 @@ export const CurrentActor = createParamDecorator((_data: unknown, ctx: Execution
 /** The caller's company id (`Scope.of(actor).companyId`): 403 `NO_COMPANY` when the caller has no live company. */
 export const CompanyId = createParamDecorator((_data: unknown, ctx: ExecutionContext): string => {
   return Scope.of(ctx.switchToHttp().getRequest<{ actor?: Actor }>().actor).companyId;
+});
+
+export const CALLER_PROFILE_METADATA = 'haulops:caller-profile';
+
+/**
+ * The route reads the caller's profile: the caller's query brings it in the same statement (the
+ * ActorResolver's registered profile source), and `@CallerProfile()` hands it over (undefined when no
+ * source is registered: the route then reads it itself).
+ */
+export const WithCallerProfile = () => SetMetadata(CALLER_PROFILE_METADATA, true);
+
+/** The profile the caller's query brought on a `@WithCallerProfile()` route, or undefined. */
+export const CallerProfile = createParamDecorator((_data: unknown, ctx: ExecutionContext): unknown => {
+  return ctx.switchToHttp().getRequest<{ callerProfile?: unknown }>().callerProfile;
 });

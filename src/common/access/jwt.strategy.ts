@@ -66,6 +66,29 @@ interface UserTokenRow {
   expires_at: Date;
 }
 
+/** What the caller's query adds on routes that declare `@WithCallerProfile()` (see `ActorResolver.registerProfile`). */
+export interface CallerProfileSource {
+  /** SQL select items over the user row `u`, e.g. `u.phone AS profile_phone`; read at the first request (after every module's init). */
+  columns(): string;
+  /** The profile from the row (the caller's columns and these). */
+  map(row: Record<string, unknown>): unknown;
+}
+
+/** The caller's query: the token row (revocation), the user, the company's status and time zone, the role record (and `extra` select items). */
+const userTokenSql = (extra?: string) =>
+  `SELECT u.id, u.type, u.name, u.email, u.status, u.company_id, co.status AS company_status, co.timezone AS company_timezone,
+              (CASE u.type WHEN 'company' THEN co.id IS NOT NULL AND co.owner_id IS NOT NULL
+                           WHEN 'customer' THEN cu.id IS NOT NULL
+                           WHEN 'driver' THEN d.id IS NOT NULL ELSE false END) AS has_role_record,
+              t.expires_at${extra ? `,
+              ${extra}` : ''}
+         FROM auth_tokens t
+         JOIN users u ON u.id = t.user_id
+         LEFT JOIN companies co ON co.id = u.company_id AND co.deleted_at IS NULL
+         LEFT JOIN customers cu ON cu.id = u.id AND u.type = 'customer'
+         LEFT JOIN drivers d ON d.id = u.id AND u.type = 'driver'
+        WHERE t.jti = $1 AND t.user_id = $2 AND t.revoked_at IS NULL`;
+
 /**
  * Resolves the caller of a verified token in one query (a prepared statement: it runs on every
  * request): the token row (revocation), the user or admin, the company's status and time zone, and
@@ -81,24 +104,40 @@ export class ActorResolver {
     return actor;
   }
 
-  private async user(c: TokenClaims): Promise<Actor | null> {
-    const [row] = await preparedQuery<UserTokenRow>(
-      this.ds,
-      'actor_user',
-      `SELECT u.id, u.type, u.name, u.email, u.status, u.company_id, co.status AS company_status, co.timezone AS company_timezone,
-              (CASE u.type WHEN 'company' THEN co.id IS NOT NULL AND co.owner_id IS NOT NULL
-                           WHEN 'customer' THEN cu.id IS NOT NULL
-                           WHEN 'driver' THEN d.id IS NOT NULL ELSE false END) AS has_role_record,
-              t.expires_at
-         FROM auth_tokens t
-         JOIN users u ON u.id = t.user_id
-         LEFT JOIN companies co ON co.id = u.company_id AND co.deleted_at IS NULL
-         LEFT JOIN customers cu ON cu.id = u.id AND u.type = 'customer'
-         LEFT JOIN drivers d ON d.id = u.id AND u.type = 'driver'
-        WHERE t.jti = $1 AND t.user_id = $2 AND t.revoked_at IS NULL`,
-      [c.jti, c.sub],
-    );
-    if (!row || row.type !== c.typ) return null;
+  /**
+   * The caller and, in the same statement, what the registered profile source adds (`/auth/me`: the
+   * profile, which would otherwise be a second statement after the caller's). Without a source, or for
+   * an administrator's token, `profile` is undefined and the route reads it itself.
+   */
+  async resolveWithProfile(claims: TokenClaims): Promise<{ actor: Actor; profile: unknown }> {
+    if (claims.typ === 'admin' || !this.profileSource) return { actor: await this.resolve(claims), profile: undefined };
+    const source = this.profileSource;
+    const row = await this.userRow(claims, 'actor_user_profile', (this.profileColumns ??= source.columns()));
+    const actor = row && this.actorOf(row, claims);
+    if (!actor) throw ApiError.unauthorized('Token has been revoked.', 'TOKEN_REVOKED');
+    return { actor, profile: source.map(row as unknown as Record<string, unknown>) };
+  }
+
+  /**
+   * Registers what the caller's query adds on routes that declare `@WithCallerProfile()`: SQL select
+   * items over the user row `u` (named apart from the caller's columns: id, type, name, email, status,
+   * company_id, company_status, company_timezone, has_role_record, expires_at) and the rendering of a row.
+   * The module that owns the profile registers it (once).
+   */
+  registerProfile(source: CallerProfileSource): void {
+    if (this.profileSource) throw new Error('A caller profile source is registered twice');
+    this.profileSource = source;
+  }
+
+  private profileSource: CallerProfileSource | null = null;
+  private profileColumns: string | undefined;
+
+  private userRow(c: TokenClaims, name: string, extra?: string): Promise<UserTokenRow | undefined> {
+    return preparedQuery<UserTokenRow>(this.ds, name, userTokenSql(extra), [c.jti, c.sub]).then((rows) => rows[0]);
+  }
+
+  private actorOf(row: UserTokenRow, c: TokenClaims): Actor | null {
+    if (row.type !== c.typ) return null;
     return {
       kind: 'user',
       id: row.id,
@@ -113,6 +152,11 @@ export class ActorResolver {
       jti: c.jti,
       tokenExpiresAt: new Date(row.expires_at),
     };
+  }
+
+  private async user(c: TokenClaims): Promise<Actor | null> {
+    const row = await this.userRow(c, 'actor_user');
+    return row ? this.actorOf(row, c) : null;
   }
 
   private async admin(c: TokenClaims): Promise<Actor | null> {

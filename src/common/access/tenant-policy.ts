@@ -53,6 +53,26 @@ export function scopeWhere<E extends ObjectLiteral>(m: EntityManager, entity: En
   return where as FindOptionsWhere<E>;
 }
 
+/**
+ * For a repository's own SQL on an entity's table: the conditions (database column names and values)
+ * that limit it to what `scope` may reach, the soft-delete column to require NULL (if any), or null when
+ * the caller reaches none of its rows. The same rule as `scopeWhere` and `scopedQuery`.
+ */
+export function scopeConditions(m: EntityManager, entity: EntityTarget<ObjectLiteral>, scope: Scope): { conditions: { column: string; value: string | null }[]; softDeleteColumn: string | null } | null {
+  const { rule, softDelete } = ruleOf(m, entity);
+  const owner = ownerProperty(rule, scope.kind);
+  if (owner === undefined) return null;
+  const meta = m.connection.getMetadata(entity);
+  const column = (property: string) => {
+    const c = meta.findColumnWithPropertyName(property);
+    if (!c) throw new Error(`${meta.name}.${property}: no such column (tenant rule)`);
+    return c.databaseName;
+  };
+  const conditions = [{ column: column(rule.company), value: scope.companyId as string | null }];
+  if (owner) conditions.push({ column: column(owner), value: scope.actorId });
+  return { conditions, softDeleteColumn: softDelete ? column('deletedAt') : null };
+}
+
 export interface FindScopedOptions<E> {
   /** Name for the 404 message ("Order"). */
   what: string;

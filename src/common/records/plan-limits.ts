@@ -26,6 +26,11 @@ export type PlanLimitSource = (m: EntityManager, companyId: string, resource: Li
 export class PlanLimits {
   private source: PlanLimitSource | null = null;
 
+  /** The key of the transaction-scoped advisory lock that `assertBelow` takes (`pg_advisory_xact_lock(hashtext(key))`). */
+  static lockKey(resource: LimitedResource, companyId: string): string {
+    return `plan_limit:${resource}:${companyId}`;
+  }
+
   register(source: PlanLimitSource): void {
     if (this.source) throw new Error('A plan limit source is registered twice');
     this.source = source;
@@ -36,11 +41,13 @@ export class PlanLimits {
    * `resource` and its plan allows no more; records `company.plan_limit_near` when this creation brings
    * the usage to 80 % of the limit (`nearThreshold`). Call it inside the creating transaction: it takes a
    * transaction-scoped advisory lock per company and resource first, so concurrent creations count one
-   * another (and the event is recorded once).
+   * another (and the event is recorded once). `locked`: the caller took that lock already, in one of its
+   * own earlier statements of the transaction (`SELECT pg_advisory_xact_lock(hashtext(lockKey))`), to
+   * save a round trip; never in the counting statement itself (its snapshot would predate the lock).
    */
-  async assertBelow(m: EntityManager, companyId: string, resource: LimitedResource, count: () => Promise<number>, opts: { actorId?: string | null } = {}): Promise<void> {
+  async assertBelow(m: EntityManager, companyId: string, resource: LimitedResource, count: () => Promise<number>, opts: { actorId?: string | null; locked?: boolean } = {}): Promise<void> {
     if (!this.source) return;
-    await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`plan_limit:${resource}:${companyId}`]);
+    if (!opts.locked) await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [PlanLimits.lockKey(resource, companyId)]);
     const { limit, plan } = await this.source(m, companyId, resource);
     if (limit === null) return;
     const used = await count();

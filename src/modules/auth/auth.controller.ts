@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Headers, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
-import { Actor, CurrentActor } from '../../common/access/actor';
+import { Actor, CallerProfile, CurrentActor, WithCallerProfile } from '../../common/access/actor';
 import { withMessage } from '../../common/http/envelope';
 import { Endpoint } from '../../common/http/openapi';
 import { UsersService } from '../users';
@@ -84,8 +84,10 @@ export class AuthController {
   @Get('me')
   @Access('TOK')
   @Endpoint({ summary: 'The caller\'s profile', type: UserDto })
-  me(@CurrentActor() actor: Actor) {
-    return this.users.profile(actor.id);
+  @WithCallerProfile()
+  me(@CurrentActor() actor: Actor, @CallerProfile() profile: UserDto | undefined) {
+    // The caller's query brought the profile (one statement; AuthModule registers the users module's columns).
+    return profile ?? this.users.profile(actor.id);
   }
 
   @Post('update-password')

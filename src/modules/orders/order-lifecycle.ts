@@ -132,19 +132,21 @@ export class OrderLifecycle {
 
   /**
    * A new order's bill lines (positions from 0) and its first history row (`pending`), in one
-   * statement: placement's writes before its number is taken (see `takeNumber`).
+   * statement: placement's writes before its number is taken (see `takeNumber`). The same statement
+   * takes the transaction's advisory lock `lockKey` (the plan limit's, `PlanLimits.lockKey`): the next
+   * statement, the limit's count, then sees every placement that held it before (one round trip fewer).
    */
-  async recordPlacement(m: EntityManager, order: Order, bill: Bill, actor: Pick<Actor, 'id' | 'type'>): Promise<void> {
+  async recordPlacement(m: EntityManager, order: Order, bill: Bill, actor: Pick<Actor, 'id' | 'type'>, lockKey: string): Promise<void> {
     assertStorable(bill.lines.flatMap((l) => [l.quantity, l.unit_amount, l.amount]));
     await m.query(
       `WITH history AS (
          INSERT INTO order_status_history (company_id, order_id, from_status, to_status, actor_id, actor_type, reason)
-         VALUES ($1, $2, NULL, 'pending', $3, $4, NULL))
+         SELECT $1, $2, NULL, 'pending', $3, $4, NULL FROM (SELECT pg_advisory_xact_lock(hashtext($6))) AS plan_limit_lock)
        INSERT INTO order_lines (company_id, order_id, kind, source, change_request_id, description, quantity, unit_amount, amount, position)
        SELECT $1, $2, l.kind, 'placement', NULL, l.description, l.quantity, l.unit_amount, l.amount, e.ord - 1
          FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS e(line, ord),
               jsonb_to_record(e.line) AS l(kind text, description text, quantity int, unit_amount int, amount int)`,
-      [order.companyId, order.id, actor.id, actor.type, JSON.stringify(bill.lines)],
+      [order.companyId, order.id, actor.id, actor.type, JSON.stringify(bill.lines), lockKey],
     );
   }
 

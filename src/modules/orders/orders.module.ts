@@ -18,6 +18,7 @@ import { OrderLifecycle } from './order-lifecycle';
 import { OrderOperations } from './order-operations';
 import { OrderTerms } from './order-terms';
 import { CompanyOrdersController, CustomerOrdersController, OrderDetailsController } from './orders.controller';
+import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 import { OrdersReadModel } from './orders-read-model';
 
@@ -25,7 +26,7 @@ import { OrdersReadModel } from './orders-read-model';
 @Module({
   imports: [PricingModule, SitesModule, CompaniesModule, CompanyAdminModule, CatalogueModule, CustomersModule, PromotionsModule, JobsModule, UsersModule],
   controllers: [CustomerOrdersController, CompanyOrdersController, OrderDetailsController, OrderDocumentController, CustomerChangeRequestsController, CompanyChangeRequestsController],
-  providers: [OrdersService, OrderTerms, OrderLifecycle, OrderOperations, OrderDocumentService, ChangeRequestsService, OrderInUseChecks, OrdersReadModel],
+  providers: [OrdersService, OrdersRepository, OrderTerms, OrderLifecycle, OrderOperations, OrderDocumentService, ChangeRequestsService, OrderInUseChecks, OrdersReadModel],
   exports: [OrdersService, OrderTerms, OrderLifecycle, OrderOperations, OrdersReadModel],
 })
 export class OrdersModule {}

@@ -5,11 +5,10 @@ import { Scope } from '../../common/access/scope';
 import { companyOfRow, findScoped, platformQuery, PlatformReach, reachQuery, scopedQuery } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { countRows, likePattern, paginate } from '../../common/http/pagination';
+import { countRows, DEFAULT_PER_PAGE, likePattern, pageMeta, paginate } from '../../common/http/pagination';
 import { runUnit, unitManager } from '../../database/unit-of-work';
 import { recordEvents } from '../../common/outbox/outbox';
 import { PlanLimits } from '../../common/records/plan-limits';
-import { jsonValue } from '../../database/json-value';
 import { CompanySettingsService, type CompanySettingsDto } from '../companies';
 import { JobsService } from '../jobs';
 import { OpeningCalendar } from '../sites';
@@ -39,6 +38,7 @@ import {
   UpdateOrderDto,
   type OrderNames,
 } from './orders.dto';
+import { ORDER_SORT_COLUMNS, OrdersRepository, type OrderListFilters } from './orders.repository';
 import { addDays, flatFee, PROMOTION_REFUSALS, quoteRental, type Bill } from './pricing-engine';
 
 /** Orders placed in the company's current calendar month (its time zone), every status: the plan's `monthly_orders` (index idx_orders_company_created). */
@@ -72,6 +72,7 @@ export class OrdersService {
     private readonly companies: CompaniesService,
     private readonly customers: CustomersService,
     private readonly limits: PlanLimits,
+    private readonly repository: OrdersRepository,
   ) {}
 
   // ------------------------------------------------------------ placement
@@ -137,10 +138,11 @@ export class OrdersService {
         .execute();
       const row = inserted.raw[0] as { id: string; created_at: Date; updated_at: Date };
       Object.assign(order, { id: row.id, createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) });
-      await this.lifecycle.recordPlacement(m, order, p.bill, actor);
-      // The plan's monthly orders (payments registers the limits), counted without this one under a per-company
-      // lock held to the commit: taken here, next to the counter row's lock, so placements wait no longer.
-      await this.limits.assertBelow(m, companyId, 'monthly_orders', () => placedThisMonth(m, companyId, p.settings.timezone, order.id), { actorId: actor.id });
+      // The lines and history, and the plan limit's per-company lock (held to the commit) in the same statement.
+      await this.lifecycle.recordPlacement(m, order, p.bill, actor, PlanLimits.lockKey('monthly_orders', companyId));
+      // The plan's monthly orders (payments registers the limits), counted without this one under that lock:
+      // taken here, next to the counter row's lock, so placements wait no longer.
+      await this.limits.assertBelow(m, companyId, 'monthly_orders', () => placedThisMonth(m, companyId, p.settings.timezone, order.id), { actorId: actor.id, locked: true });
       await this.lifecycle.takeNumber(m, order);
       await this.lifecycle.recordStatusEvent(m, order, null, 'pending', actor, null, { total_amount: order.totalAmount });
       if (p.settings.auto_approve_orders) {
@@ -308,16 +310,46 @@ export class OrdersService {
   // ------------------------------------------------------------ reads
 
   async list(scope: Scope, q: CompanyOrderQuery, ongoing = false): Promise<Page<OrderDto>> {
-    const qb = this.filtered(withNames(scopedQuery(this.ds.manager, Order, scope, 'o')), q, ongoing);
     // Filtered by nothing but status (or ongoing) and customer, the total is a sum of counter rows; else an exact count(*).
     const counted = !q.payment_status && !q.asset_specification_id && !q.date && !q.from && !q.to && !q.q;
     const statuses = q.status ? (ongoing && !(ONGOING_STATUSES as readonly string[]).includes(q.status) ? [] : [q.status]) : ongoing ? ONGOING_STATUSES : null;
     const today = await this.today(scope);
-    return paginate(qb, q, {
-      sortable: ORDER_SORTS,
-      mapRaw: (o, raw) => OrderDto.of(o, namesOf(raw), today),
-      count: counted ? () => this.countByStatus(scope, q.customer_id ?? null, statuses) : () => countRows(qb),
-    });
+    if (q.q) {
+      // A text search: the query builder's list (names matched through the users module's SQL).
+      const qb = this.filtered(withNames(scopedQuery(this.ds.manager, Order, scope, 'o')), q, ongoing);
+      return paginate(qb, q, { sortable: ORDER_SORTS, mapRaw: (o, raw) => OrderDto.of(o, namesOf(raw), today), count: () => countRows(qb) });
+    }
+    // One statement (#24): the page with its names and, counted, its total (a short page is the last: its total is known).
+    const sort = q.sort ?? '-created_at';
+    const desc = sort.startsWith('-');
+    const key = desc ? sort.slice(1) : sort;
+    const column = Object.hasOwn(ORDER_SORT_COLUMNS, key) ? ORDER_SORT_COLUMNS[key] : undefined;
+    if (!column) {
+      throw ApiError.validation({ sort: [`must be one of ${Object.keys(ORDER_SORTS).flatMap((k) => [k, '-' + k]).join(', ')}`] });
+    }
+    const perPage = q.per_page ?? DEFAULT_PER_PAGE;
+    const page = q.page ?? 1;
+    const filters: OrderListFilters = {
+      customerId: q.customer_id,
+      statusIn: ongoing ? ONGOING_STATUSES : undefined,
+      status: q.status,
+      paymentStatus: q.payment_status,
+      assetSpecificationId: q.asset_specification_id,
+      date: q.date,
+      from: q.from,
+      to: q.to,
+    };
+    const rows = await this.repository.page(scope, filters, column, desc, perPage, (page - 1) * perPage, counted ? statuses : undefined);
+    const items = rows.map((r) => OrderDto.of(r.order as Order, r.names, today));
+    const last = rows.length > 0 && rows.length < perPage;
+    const total = last
+      ? (page - 1) * perPage + rows.length
+      : rows[0]?.total !== undefined
+        ? rows[0].total
+        : counted
+          ? await this.repository.countByStatus(scope, q.customer_id ?? null, statuses)
+          : await this.repository.count(scope, filters);
+    return new Page(items, pageMeta(total, q));
   }
 
   /**
@@ -373,8 +405,9 @@ export class OrdersService {
   }
 
   async get(scope: Scope, id: string, m: EntityManager = unitManager(this.ds)): Promise<OrderDto> {
-    const { order, raw } = await this.readOne(withNames(scopedQuery(m, Order, scope, 'o')), id);
-    return OrderDto.of(order, namesOf(raw), await this.today(scope, m));
+    const row = await this.repository.read(scope, id, false, m);
+    if (!row) throw ApiError.notFound('Order');
+    return OrderDto.of(row.order as Order, row.names, await this.today(scope, m));
   }
 
   /**
@@ -383,14 +416,9 @@ export class OrdersService {
    * own placement) or the DataSource.
    */
   async withLines(scope: Scope, id: string, m: EntityManager = unitManager(this.ds)): Promise<OrderWithLinesDto> {
-    const { order, raw } = await this.readOne(withNames(scopedQuery(m, Order, scope, 'o')).addSelect(LIVE_LINES_SQL, 'live_lines'), id);
-    return { ...OrderDto.of(order, namesOf(raw), await this.today(scope, m)), lines: jsonValue<OrderLineDto[]>(raw.live_lines) };
-  }
-
-  private async readOne(qb: SelectQueryBuilder<Order>, id: string): Promise<{ order: Order; raw: Record<string, unknown> }> {
-    const { entities, raw } = await qb.andWhere('o.id = :id', { id }).getRawAndEntities();
-    if (!entities[0]) throw ApiError.notFound('Order');
-    return { order: entities[0], raw: raw[0] };
+    const row = await this.repository.read(scope, id, true, m);
+    if (!row) throw ApiError.notFound('Order');
+    return { ...OrderDto.of(row.order as Order, row.names, await this.today(scope, m)), lines: row.liveLines as OrderLineDto[] };
   }
 
   async full(companyId: string, id: string): Promise<OrderFullDto> {
@@ -476,10 +504,6 @@ function withNames(qb: SelectQueryBuilder<Order>): SelectQueryBuilder<Order> {
 function namesOf(raw: Record<string, unknown>): OrderNames {
   return { customer: (raw.name_customer as string | null) ?? '', specification: (raw.name_specification as string | null) ?? '', wasteType: (raw.name_waste_type as string | null) ?? '' };
 }
-
-/** The order's live bill lines, in order, as the DTO shows them (a JSON array). */
-const LIVE_LINES_SQL = `(SELECT coalesce(json_agg(json_build_object('kind', l.kind, 'description', l.description, 'quantity', l.quantity, 'unit_amount', l.unit_amount, 'amount', l.amount) ORDER BY l.position), '[]'::json)
-  FROM order_lines l WHERE l.order_id = o.id AND l.voided_at IS NULL)`;
 
 function quoteDto(p: Priced): QuoteDto {
   return {

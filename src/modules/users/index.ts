@@ -1,6 +1,6 @@
 /** What other modules may use of users (never its entities). */
 export { UsersModule } from './users.module';
-export { UsersService, type NewUser, type UserCredentials } from './users.service';
+export { UsersService, type NewUser, type ProfileRow, type UserCredentials } from './users.service';
 
 export { CompanySummaryDto, UserDto } from './user.dto';
 export { USER_STATUSES, USER_TYPES, type ContactChanges, type UserStatus, type UserType } from './user.types';

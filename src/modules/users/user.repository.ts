@@ -8,18 +8,18 @@ import { User, UserType } from './user.entity';
 import type { CompanySummaryDto } from './user.dto';
 import type { UserStatus } from './user.types';
 
-/** A row of the profile query (`users` columns as the driver returns them). */
+/** A user's row as `UsersService#profileOf` renders it: the user's columns and those of `profileColumns`. */
 export interface ProfileRow {
   id: string;
   type: UserType;
   name: string;
   email: string;
-  phone: string | null;
   status: UserStatus;
   company_id: string | null;
-  email_verified_at: Date | null;
-  created_at: Date;
-  company: CompanySummaryDto | string | null;
+  profile_phone: string | null;
+  profile_email_verified_at: Date | null;
+  profile_created_at: Date;
+  profile_company: CompanySummaryDto | string | null;
 }
 
 /** The `users` table: the module's only SQL (docs/data-layer.md). */
@@ -127,11 +127,19 @@ export class UserRepository extends ModuleRepository {
    */
   @GenerateSql({ params: [SQL_SAMPLE.id, 'NULL::json'] })
   async profile(userId: string, companySql: string): Promise<ProfileRow | undefined> {
-    const sql = `SELECT u.id, u.type, u.name, u.email, u.phone, u.status, u.company_id, u.email_verified_at, u.created_at,
-              ${companySql} AS company
+    const sql = `SELECT u.id, u.type, u.name, u.email, u.status, u.company_id, ${UserRepository.profileColumns('u', companySql)}
          FROM users u
         WHERE u.id = $1`;
     const [row] = this.uow.active ? await this.sql<ProfileRow>(sql, [userId]) : await preparedQuery<ProfileRow>(this.uow.ds, 'user_profile', sql, [userId]);
     return row;
+  }
+
+  /**
+   * The profile's further columns of the users row `alias` (named `profile_*`), for a statement that reads
+   * the user anyway (the caller's query of `/auth/me`, registered by the auth module with the ActorResolver).
+   */
+  static profileColumns(alias: string, companySql: string): string {
+    return `${alias}.phone AS profile_phone, ${alias}.email_verified_at AS profile_email_verified_at, ${alias}.created_at AS profile_created_at,
+              ${companySql} AS profile_company`;
   }
 }

@@ -10,7 +10,9 @@ import { MemberProfiles } from './member-profiles';
 import type { ContactChanges, UserStatus } from './user.types';
 import type { User, UserType } from './user.entity';
 import { isUniqueViolation } from '../../database/pg-errors';
-import { UserRepository } from './user.repository';
+import { type ProfileRow, UserRepository } from './user.repository';
+
+export type { ProfileRow } from './user.repository';
 
 export interface NewUser {
   type: UserType;
@@ -195,18 +197,32 @@ export class UsersService {
   async profile(userId: string, /** @deprecated the unit of work carries it */ _m?: unknown): Promise<UserDto> {
     const row = await this.users.profile(userId, this.companies.sql('u.company_id'));
     if (!row) throw ApiError.notFound('User');
-    const company = jsonValue<CompanySummaryDto | null>(row.company);
+    return this.profileOf(row);
+  }
+
+  /**
+   * The profile's further columns of the users row `alias` (named `profile_*`): with the user's id, type,
+   * name, email, status and company_id, what `profileOf` renders. For a statement that reads the user
+   * anyway: the caller's query of `/auth/me` (the auth module registers it with the ActorResolver).
+   */
+  profileColumnsSql(alias: string): string {
+    return UserRepository.profileColumns(alias, this.companies.sql(`${alias}.company_id`));
+  }
+
+  /** The profile from a row of the user's columns and `profileColumnsSql`'s. */
+  profileOf(row: ProfileRow): UserDto {
+    const company = jsonValue<CompanySummaryDto | null>(row.profile_company);
     return {
       id: row.id,
       type: row.type,
       name: row.name,
       email: row.email,
-      phone: row.phone,
+      phone: row.profile_phone,
       status: row.status,
       company_id: row.company_id,
       company: company ? { id: company.id, name: company.name, status: company.status } : null,
-      email_verified: row.email_verified_at !== null,
-      created_at: new Date(row.created_at).toISOString(),
+      email_verified: row.profile_email_verified_at !== null,
+      created_at: new Date(row.profile_created_at).toISOString(),
     };
   }
 }
