@@ -51,7 +51,7 @@ export class DemeritService {
    * event when one is newly reached (the actor: `scope.actorId`).
    */
   async refresh(scope: Scope, customerId: string, now: Date = new Date()): Promise<CustomerDemerit> {
-    const s = await this.settings.get(scope.companyId, this.uow.manager);
+    const s = await this.settings.get(scope);
     const row = await this.standings.lockOrCreate(scope, customerId);
     const agg = await this.standings.aggregate(customerId, new Date(now.getTime() - s.demerit_window_days * DAY_MS));
     const points = Number(agg.points);
@@ -70,7 +70,7 @@ export class DemeritService {
       pointsChangeAt: agg.oldest ? new Date(new Date(agg.oldest).getTime() + s.demerit_window_days * DAY_MS) : null,
     };
     await this.standings.update(row.id, changes);
-    await this.customers.setDemerit(this.uow.manager, scope.companyId, customerId, { points, blocked });
+    await this.customers.setDemerit(scope, customerId, { points, blocked });
     return Object.assign(row, changes);
   }
 
@@ -116,7 +116,7 @@ export class DemeritService {
   /** The company's customers with a standing (at least one violation ever), most points first; filters warning_reached, blocked, q (name or e-mail). */
   async listCustomers(scope: Scope, q: DemeritCustomersQuery): Promise<Page<DemeritCustomerDto>> {
     const page = await this.standings.page(scope, q);
-    const names = page.items.length ? await this.users.names([...new Set(page.items.map((d) => d.customerId))], this.uow.manager) : new Map<string, string>();
+    const names = page.items.length ? await this.users.names([...new Set(page.items.map((d) => d.customerId))]) : new Map<string, string>();
     return new Page(
       page.items.map((d) => ({
         customer_id: d.customerId,
@@ -134,7 +134,7 @@ export class DemeritService {
 
   /** The customer's points (a customer of the scope's company) against the company's thresholds (zero before any violation). */
   async points(scope: Scope, customerId: string): Promise<DemeritPointsDto> {
-    const s = await this.settings.get(scope.companyId, this.uow.manager);
+    const s = await this.settings.get(scope);
     const d = await this.standings.find(scope, customerId);
     return {
       points: d?.points ?? 0,
@@ -149,14 +149,14 @@ export class DemeritService {
 
   /** The standing of a customer `scope` reaches (the company: any of its customers; a customer: themself), with counts by state; else 404. */
   async standing(scope: Scope, customerId: string): Promise<DemeritStandingDto> {
-    const customer = await this.customers.directory.find(this.uow.manager, scope, customerId);
+    const customer = await this.customers.find(scope, customerId);
     const row = await this.standings.counts(scope, customer.id);
     return { customer: { id: customer.id, name: customer.user.name }, ...(await this.points(scope, customer.id)), last_violation_at: iso(row.last ?? null), violations: counts(row) };
   }
 
   /** The customer's orders with violations (a customer `scope` reaches, else 404), latest violation first (sorts last_violation_at, points). */
   async customerOrders(scope: Scope, customerId: string, q: DemeritOrdersQuery): Promise<Page<DemeritOrderDto>> {
-    const customer = await this.customers.directory.find(this.uow.manager, scope, customerId);
+    const customer = await this.customers.find(scope, customerId);
     const sort = q.sort ?? '-last_violation_at';
     const key = sort.replace(/^-/, '');
     if (!Object.prototype.hasOwnProperty.call(DEMERIT_ORDER_SORTS, key)) {

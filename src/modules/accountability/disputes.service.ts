@@ -111,7 +111,7 @@ export class DisputesService {
 
   /** The authors' display names (one read for a dispute's messages). */
   private async authorNames(messages: DisputeMessage[]): Promise<Map<string, string>> {
-    return messages.length ? this.users.names([...new Set(messages.map((x) => x.authorId))], this.uow.manager) : new Map();
+    return messages.length ? this.users.names([...new Set(messages.map((x) => x.authorId))]) : new Map();
   }
 
   /**

@@ -96,7 +96,7 @@ export class ViolationsService {
   /** Evidence ids must be uploads (422 per index). */
   async assertEvidence(ids: readonly string[] | undefined): Promise<void> {
     const errors: Record<string, string[]> = {};
-    for (const [i, id] of (ids ?? []).entries()) if (!(await this.media.exists(this.uow.manager, id))) errors[`evidence_media_ids.${i}`] = ['not found'];
+    for (const [i, id] of (ids ?? []).entries()) if (!(await this.media.exists(id))) errors[`evidence_media_ids.${i}`] = ['not found'];
     if (Object.keys(errors).length) throw ApiError.validation(errors);
   }
 
@@ -105,7 +105,7 @@ export class ViolationsService {
   /** The violations as answered, with their customers' names (one read for them all). */
   private async dtos(found: ViolationWithCount[]): Promise<PolicyViolationDto[]> {
     if (!found.length) return [];
-    const names = await this.users.names([...new Set(found.map((f) => f.violation.customerId))], this.uow.manager);
+    const names = await this.users.names([...new Set(found.map((f) => f.violation.customerId))]);
     return found.map((f) => PolicyViolationDto.of(f.violation, { customer_name: names.get(f.violation.customerId) ?? null, messages_count: f.messagesCount }));
   }
 
@@ -120,7 +120,7 @@ export class ViolationsService {
 
   /** The named policies, live and active, of the company, in the body's order; 422 per index otherwise (`refuse` adds a reason of the caller's). */
   private async policies(scope: Scope, ids: readonly string[], refuse: (id: string) => string | null = () => null): Promise<PolicyTerms[]> {
-    const found = new Map((await this.pricing.policies(this.uow.manager, scope.companyId, ids)).map((p) => [p.id, p]));
+    const found = new Map((await this.pricing.policies(scope, ids)).map((p) => [p.id, p]));
     const errors: Record<string, string[]> = {};
     ids.forEach((id, i) => {
       const p = found.get(id);

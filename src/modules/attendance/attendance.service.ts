@@ -67,7 +67,7 @@ export class AttendanceService {
     const timezone = await this.timezone(scope);
     const today = todayIn(timezone);
     const id = await runUnit(this.ds, async (m) => {
-      await this.trucks.assertActive(m, scope.companyId, [{ field: 'truck_id', id: d.truck_id }]);
+      await this.trucks.assertActive(scope, [{ field: 'truck_id', id: d.truck_id }]);
       await this.closeEarlierDays(m, scope, today, timezone);
       const now = new Date();
       const inserted = await m
@@ -197,7 +197,7 @@ export class AttendanceService {
   /** A driver's days over a range (default: the current month), oldest first, with totals. A driver of another company is 404. */
   async details(companyId: string, driverId: string, q: AttendanceDetailsQuery): Promise<DriverAttendanceDetailsDto> {
     const scope = Scope.company(companyId);
-    const driver = await this.drivers.show(companyId, driverId);
+    const driver = await this.drivers.show(scope, driverId);
     const month = monthOf(todayIn(await this.timezone(scope)));
     const from = q.from ?? month.first;
     const to = q.to ?? month.last;

@@ -217,7 +217,7 @@ export class LeaveRequestsService {
 
   /** The driver's row, locked (FOR UPDATE) until the commit: one driver's date-taking writes queue, and assignments of the driver wait. */
   private async lockDriver(m: EntityManager, companyId: string, driverId: string): Promise<void> {
-    await this.drivers.directory.find(m, Scope.company(companyId), driverId, true);
+    await this.drivers.lock(Scope.company(companyId), driverId);
   }
 
   /**

@@ -190,7 +190,7 @@ export class ChatsService {
   /** Users' display names (the users module's read; none asked, no statement). */
   private names(ids: string[]): Promise<Map<string, string>> {
     const unique = [...new Set(ids)];
-    return unique.length ? this.users.names(unique, this.uow.manager) : Promise.resolve(new Map());
+    return unique.length ? this.users.names(unique) : Promise.resolve(new Map());
   }
 
   // ------------------------------------------------------------ membership (ChatRepository.reach is the one place)
@@ -217,7 +217,7 @@ export class ChatsService {
   /** The chat's members other than `authorId`, as user ids: the company's users, the customer, the drivers on the order. */
   private async recipients(chat: Chat, authorId: string): Promise<string[]> {
     const m = this.uow.manager;
-    const members = [...(await this.users.companyUserIds(chat.companyId, m)), chat.customerId, ...(await this.jobs.driversOnOrder(chat.orderId, m))];
+    const members = [...(await this.users.companyUserIds(Scope.company(chat.companyId))), chat.customerId, ...(await this.jobs.driversOnOrder(chat.orderId, m))];
     return [...new Set(members)].filter((id) => id !== authorId);
   }
 
@@ -229,7 +229,7 @@ export class ChatsService {
     if (!ids.length) return;
     const foreign = await this.chats.heldElsewhere(scope, ids);
     const missing: string[] = [];
-    for (const id of ids) if (foreign.has(id) || !(await this.media.exists(this.uow.manager, id))) missing.push(id);
+    for (const id of ids) if (foreign.has(id) || !(await this.media.exists(id))) missing.push(id);
     if (missing.length) throw ApiError.validation(Object.fromEntries(missing.map((id) => [`attachment_media_ids.${all.indexOf(id)}`, ['not found']])));
   }
 }

@@ -56,7 +56,7 @@ export class MailContactMessage implements EventHandler<'contact_message.sent'> 
     const m = this.uow.manager;
     const row = await this.messages.find(event.aggregateId);
     if (!row) return;
-    const author = await this.users.profile(row.userId, m);
+    const author = await this.users.profile(row.userId);
     const from = `${author.name} <${author.email}> (${author.type}${author.company_id ? `, company ${author.company_id}` : ''})`;
     await this.mail.send(this.config.platformContactEmail, `[Contact] ${row.subject}`, `From: ${from}\nMessage id: ${row.id}\n\n${row.message}`, { manager: m, retry: true });
   }

@@ -49,7 +49,7 @@ export class MakeNotifications implements EventHandler {
       const userIds: string[] = [];
       for (const to of d.to) {
         if (!to) continue;
-        if (to === 'company') userIds.push(...(companyUsers ??= await this.users.companyUserIds(companyId, m)));
+        if (to === 'company') userIds.push(...(companyUsers ??= await this.users.companyUserIds(Scope.company(companyId))));
         else userIds.push(to);
       }
       const data = Object.fromEntries(Object.entries(d.data).filter((kv): kv is [string, string] => typeof kv[1] === 'string'));
