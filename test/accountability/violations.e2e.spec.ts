@@ -1,4 +1,6 @@
 import { OutboxRelay } from '../../src/common/outbox/outbox-relay';
+import { Scope } from '../../src/common/access/scope';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 import { DemeritService } from '../../src/modules/accountability';
 import { memberActor, MemberActor } from '../support/actors';
 import { checkIn, completedOrder, deliveredOrder } from '../support/delivery-fixtures';
@@ -243,7 +245,7 @@ describe('Demerit points, violations and disputes', () => {
     expect(await t.app.get(DemeritService).refreshDue(new Date(Date.now() + 366 * 86_400_000))).toBeGreaterThanOrEqual(1);
     expect(await points()).toMatchObject({ points: 0, warning_reached: false, blocked: false, points_change_at: null });
     // Now again: the window counts them (1 on A, 1 + 2 on B): warned again, a second warning event.
-    await t.ds.transaction((m) => t.app.get(DemeritService).refresh(m, w.company.companyId, w.customer.id, null));
+    await t.app.get(UnitOfWork).transaction(() => t.app.get(DemeritService).refresh(Scope.company(w.company.companyId), w.customer.id));
     expect(await points()).toMatchObject({ points: 4, warning_reached: true, blocked: false });
     expect(await thresholdEvents()).toEqual(['warning', 'block', 'warning']);
     // A lower block threshold blocks the customer once the relay has run the settings change.

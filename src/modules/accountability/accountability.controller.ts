@@ -166,7 +166,7 @@ export class CustomerAccountabilityController {
   @Access('CU')
   @Endpoint({ summary: 'My demerit points against the company\'s thresholds', description: POINTS_RULE, type: DemeritPointsDto })
   points(@CurrentScope() scope: Scope) {
-    return this.demerit.points(scope.companyId, scope.actorId!);
+    return this.demerit.points(scope, scope.actorId!);
   }
 
   @Get('demerit/details')

@@ -6,10 +6,14 @@ import { MediaModule } from '../media';
 import { OrdersModule } from '../orders';
 import { PaymentsModule } from '../payments';
 import { PricingModule } from '../pricing';
+import { UsersModule } from '../users';
 import { CompanyAccountabilityController, CustomerAccountabilityController } from './accountability.controller';
 import { CreditWaivedFee, RecomputeOnSettings } from './accountability.subscribers';
+import { DemeritRepository } from './demerit.repository';
 import { DemeritService } from './demerit.service';
+import { DisputeMessageRepository } from './dispute-message.repository';
 import { DisputesService } from './disputes.service';
+import { ViolationRepository } from './violation.repository';
 import { ViolationsService } from './violations.service';
 
 /**
@@ -19,9 +23,9 @@ import { ViolationsService } from './violations.service';
  * credited to the wallet through payments' `LedgerService` (same layer; payments never imports this).
  */
 @Module({
-  imports: [CompanyAdminModule, CustomersModule, MediaModule, OrdersModule, PaymentsModule, PricingModule],
+  imports: [CompanyAdminModule, CustomersModule, MediaModule, OrdersModule, PaymentsModule, PricingModule, UsersModule],
   controllers: [CompanyAccountabilityController, CustomerAccountabilityController],
-  providers: [DemeritService, ViolationsService, DisputesService, CreditWaivedFee, RecomputeOnSettings],
+  providers: [DemeritRepository, ViolationRepository, DisputeMessageRepository, DemeritService, ViolationsService, DisputesService, CreditWaivedFee, RecomputeOnSettings],
   exports: [DemeritService, ViolationsService],
 })
 export class AccountabilityModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Scope } from '../../common/access/scope';
 import { EventSubscriber, type EventHandler, type RelayedEvent } from '../../common/outbox/event-subscriber';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { LedgerService } from '../payments';
 import { DemeritService } from './demerit.service';
 
@@ -13,10 +14,15 @@ import { DemeritService } from './demerit.service';
 @Injectable()
 @EventSubscriber({ name: 'accountability.credit-waived-fee', events: ['policy_violation.resolved'] })
 export class CreditWaivedFee implements EventHandler<'policy_violation.resolved'> {
-  constructor(private readonly ledger: LedgerService) {}
-  async handle(event: RelayedEvent<'policy_violation.resolved'>, m: EntityManager, after: (work: () => Promise<unknown>) => void): Promise<void> {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly ledger: LedgerService,
+  ) {}
+
+  /** Runs in the delivery's unit of work (the relay's manager argument is that unit's: `uow.manager`). */
+  async handle(event: RelayedEvent<'policy_violation.resolved'>, _unit: unknown, after: (work: () => Promise<unknown>) => void): Promise<void> {
     if (!event.companyId || event.payload.resolution !== 'waived') return;
-    const reserved = await this.ledger.refundExcess(m, event.id, event.companyId, event.payload.order_id, 'waived');
+    const reserved = await this.ledger.refundExcess(this.uow.manager, event.id, event.companyId, event.payload.order_id, 'waived');
     // Back to the card (the customer chose `refund_to: instrument`): the provider is called once the delivery committed, as for every other path.
     if (reserved.length) after(() => this.ledger.executeRefunds(new Date(), reserved));
   }
@@ -27,10 +33,10 @@ export class CreditWaivedFee implements EventHandler<'policy_violation.resolved'
 @EventSubscriber({ name: 'accountability.settings-changed', events: ['company.settings_updated', 'company.settings_reset'] })
 export class RecomputeOnSettings implements EventHandler<'company.settings_updated' | 'company.settings_reset'> {
   constructor(private readonly demerit: DemeritService) {}
-  async handle(event: RelayedEvent<'company.settings_updated' | 'company.settings_reset'>, m: EntityManager): Promise<void> {
+  async handle(event: RelayedEvent<'company.settings_updated' | 'company.settings_reset'>): Promise<void> {
     if (!event.companyId) return;
     const fields = event.type === 'company.settings_updated' ? ((event.payload as { fields?: string[] }).fields ?? []) : null;
     if (fields && !fields.some((f) => f.startsWith('demerit_'))) return;
-    await this.demerit.refreshCompany(m, event.companyId);
+    await this.demerit.refreshCompany(Scope.company(event.companyId));
   }
 }

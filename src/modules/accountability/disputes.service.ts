@@ -1,20 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { Scope } from '../../common/access/scope';
-import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { recordEvents } from '../../common/outbox/outbox';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { OrderOperations } from '../orders';
-import { userNameSql } from '../users';
+import { UsersService } from '../users';
 import { CompanyDisputeMessageDto, CustomerDisputeMessageDto, DisputeDto, DisputeMessageDto, UpdateDisputeMessageDto } from './accountability.dto';
 import { DisputeMessage, PolicyViolation } from './accountability.entities';
 import type { Resolution } from './accountability.types';
 import { DemeritService } from './demerit.service';
+import { DisputeMessageRepository } from './dispute-message.repository';
+import { ViolationRepository } from './violation.repository';
 import { about, ViolationsService } from './violations.service';
-import { runUnit } from '../../database/unit-of-work';
-
-/** The message's violation (alias x) was not removed by replacing its order's set. */
-const LIVE_VIOLATION = 'EXISTS (SELECT 1 FROM customer_policy_violations v WHERE v.id = x.violation_id AND v.deleted_at IS NULL)';
 
 const closed = (status: string) => ApiError.conflict('INVALID_TRANSITION', `This violation is ${status}: its dispute is closed.`);
 
@@ -29,9 +26,12 @@ const closed = (status: string) => ApiError.conflict('INVALID_TRANSITION', `This
 @Injectable()
 export class DisputesService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly messages: DisputeMessageRepository,
+    private readonly violationRows: ViolationRepository,
     private readonly violations: ViolationsService,
     private readonly orders: OrderOperations,
+    private readonly users: UsersService,
     private readonly demerit: DemeritService,
   ) {}
 
@@ -39,47 +39,43 @@ export class DisputesService {
 
   /** A company message; with `resolution`, it closes the violation. Answers the dispute. */
   async postCompany(scope: Scope, violationId: string, d: CompanyDisputeMessageDto): Promise<DisputeDto> {
-    await runUnit(this.ds, async (m) => {
+    await this.uow.transaction(async (m) => {
       // The order first (a waiver credits its bill), then the violation: the order of record/replace, so they cannot deadlock.
-      const peek = await findScoped(m, PolicyViolation, scope, violationId, { what: 'Policy violation' });
+      const peek = await this.violationRows.find(scope, violationId);
       await this.orders.lock(m, scope.companyId, peek.orderId);
-      const v = await this.lock(m, scope, violationId);
+      const v = await this.violationRows.lock(scope, violationId);
       if (v.status !== 'open' && v.status !== 'disputed') throw closed(v.status);
       if (d.resolution === 'waived' && v.status === 'open') {
         throw ApiError.conflict('INVALID_TRANSITION', 'An undisputed violation can only be upheld (open → upheld); to drop it, replace the order\'s set.');
       }
-      await this.violations.assertEvidence(m, d.evidence_media_ids);
-      const messageId = await this.insert(m, scope, v, 'company', d, d.resolution ?? null);
-      await this.posted(m, scope, v, messageId, 'company', false);
-      if (d.resolution) await this.resolve(m, scope, v, d.resolution);
+      await this.violations.assertEvidence(d.evidence_media_ids);
+      const messageId = await this.insert(scope, v, 'company', d, d.resolution ?? null);
+      await this.posted(scope, v, messageId, 'company', false);
+      if (d.resolution) await this.resolve(scope, v, d.resolution);
     });
     return this.dispute(scope, violationId);
   }
 
   /** A customer message; the first one opens the dispute. Answers the dispute. */
   async postCustomer(scope: Scope, violationId: string, d: CustomerDisputeMessageDto): Promise<DisputeDto> {
-    await runUnit(this.ds, async (m) => {
-      const v = await this.lock(m, scope, violationId);
+    await this.uow.transaction(async () => {
+      const v = await this.violationRows.lock(scope, violationId);
       if (v.status !== 'open' && v.status !== 'disputed') throw closed(v.status);
-      await this.violations.assertEvidence(m, d.evidence_media_ids);
+      await this.violations.assertEvidence(d.evidence_media_ids);
       const opened = v.status === 'open';
-      if (opened) await m.update(PolicyViolation, { id: v.id }, { status: 'disputed', disputedAt: new Date() });
-      const messageId = await this.insert(m, scope, v, 'customer', d, null);
-      await this.posted(m, scope, v, messageId, 'customer', opened);
+      if (opened) await this.violationRows.update([v.id], { status: 'disputed', disputedAt: new Date() });
+      const messageId = await this.insert(scope, v, 'customer', d, null);
+      await this.posted(scope, v, messageId, 'customer', opened);
     });
     return this.dispute(scope, violationId);
   }
 
   /** The customer changes its own message while the dispute is open. */
   async editCustomer(scope: Scope, messageId: string, d: UpdateDisputeMessageDto): Promise<DisputeMessageDto> {
-    await runUnit(this.ds, async (m) => {
-      const { v, x } = await this.ownMessage(m, scope, messageId);
-      if (d.evidence_media_ids !== undefined) await this.violations.assertEvidence(m, d.evidence_media_ids);
-      await m.update(
-        DisputeMessage,
-        { id: x.id },
-        { ...(d.body !== undefined ? { body: d.body } : {}), ...(d.evidence_media_ids !== undefined ? { evidenceMediaIds: d.evidence_media_ids } : {}), editedAt: new Date() },
-      );
+    await this.uow.transaction(async (m) => {
+      const { v, x } = await this.ownMessage(scope, messageId);
+      if (d.evidence_media_ids !== undefined) await this.violations.assertEvidence(d.evidence_media_ids);
+      await this.messages.update(x.id, { ...(d.body !== undefined ? { body: d.body } : {}), ...(d.evidence_media_ids !== undefined ? { evidenceMediaIds: d.evidence_media_ids } : {}), editedAt: new Date() });
       await recordEvents(m, { type: 'policy_violation.dispute_message_changed', ...about(scope, v.id), payload: { order_id: v.orderId, customer_id: v.customerId, message_id: x.id, change: 'edited' } });
     });
     return this.message(scope, messageId);
@@ -87,9 +83,9 @@ export class DisputesService {
 
   /** The customer deletes its own message while the dispute is open (it leaves the dispute; the dispute stays open). */
   async deleteCustomer(scope: Scope, messageId: string): Promise<void> {
-    await runUnit(this.ds, async (m) => {
-      const { v, x } = await this.ownMessage(m, scope, messageId);
-      await m.update(DisputeMessage, { id: x.id }, { deletedAt: new Date() });
+    await this.uow.transaction(async (m) => {
+      const { v, x } = await this.ownMessage(scope, messageId);
+      await this.messages.update(x.id, { deletedAt: new Date() });
       await recordEvents(m, { type: 'policy_violation.dispute_message_changed', ...about(scope, v.id), payload: { order_id: v.orderId, customer_id: v.customerId, message_id: x.id, change: 'deleted' } });
     });
   }
@@ -99,47 +95,40 @@ export class DisputesService {
   /** The violation with its messages, oldest first; 404 when `scope` does not reach it. */
   async dispute(scope: Scope, violationId: string): Promise<DisputeDto> {
     const violation = await this.violations.get(scope, violationId);
-    const { entities, raw } = await scopedQuery(this.ds.manager, DisputeMessage, scope, 'x')
-      .addSelect(userNameSql('x.author_id'), 'author_name')
-      .andWhere('x.violationId = :violationId', { violationId })
-      .orderBy('x.createdAt', 'ASC')
-      .addOrderBy('x.id', 'ASC')
-      .getRawAndEntities();
-    return { violation, open: violation.status === 'open' || violation.status === 'disputed', messages: entities.map((x, i) => DisputeMessageDto.of(x, (raw[i].author_name as string | null) ?? '')) };
+    const messages = await this.messages.ofViolation(scope, violationId);
+    const names = await this.authorNames(messages);
+    return { violation, open: violation.status === 'open' || violation.status === 'disputed', messages: messages.map((x) => DisputeMessageDto.of(x, names.get(x.authorId) ?? '')) };
   }
 
   /** One message `scope` reaches (the company: any of its disputes'; a customer: those of its own violations); else 404. */
   async message(scope: Scope, messageId: string): Promise<DisputeMessageDto> {
-    const { entities, raw } = await scopedQuery(this.ds.manager, DisputeMessage, scope, 'x')
-      .addSelect(userNameSql('x.author_id'), 'author_name')
-      .andWhere('x.id = :id', { id: messageId })
-      .andWhere(LIVE_VIOLATION)
-      .getRawAndEntities();
-    if (!entities[0]) throw ApiError.notFound('Dispute message');
-    return DisputeMessageDto.of(entities[0], (raw[0].author_name as string | null) ?? '');
+    const x = await this.messages.findLive(scope, messageId);
+    if (!x) throw ApiError.notFound('Dispute message');
+    return DisputeMessageDto.of(x, (await this.authorNames([x])).get(x.authorId) ?? '');
   }
 
   // ------------------------------------------------------------ internals
 
-  private lock(m: EntityManager, scope: Scope, violationId: string): Promise<PolicyViolation> {
-    return findScoped(m, PolicyViolation, scope, violationId, { what: 'Policy violation', lock: true });
+  /** The authors' display names (one read for a dispute's messages). */
+  private async authorNames(messages: DisputeMessage[]): Promise<Map<string, string>> {
+    return messages.length ? this.users.names([...new Set(messages.map((x) => x.authorId))]) : new Map();
   }
 
   /**
    * The caller's own message, with its violation locked (violation first, as every write here): 404
    * when not reached, 403 `NOT_AUTHOR` for the company's messages, 409 unless the dispute is open.
    */
-  private async ownMessage(m: EntityManager, scope: Scope, messageId: string): Promise<{ v: PolicyViolation; x: DisputeMessage }> {
-    const peek = await findScoped(m, DisputeMessage, scope, messageId, { what: 'Dispute message' });
-    const v = await this.lock(m, scope, peek.violationId);
-    const x = await findScoped(m, DisputeMessage, scope, messageId, { what: 'Dispute message', lock: true });
+  private async ownMessage(scope: Scope, messageId: string): Promise<{ v: PolicyViolation; x: DisputeMessage }> {
+    const peek = await this.messages.find(scope, messageId);
+    const v = await this.violationRows.lock(scope, peek.violationId);
+    const x = await this.messages.lock(scope, messageId);
     if (x.authorType !== 'customer' || x.authorId !== scope.actorId) throw ApiError.forbidden('NOT_AUTHOR', 'Only your own messages can be changed or deleted.');
     if (v.status !== 'disputed') throw ApiError.conflict('INVALID_TRANSITION', `This violation is ${v.status}: messages can be changed only while the dispute is open.`);
     return { v, x };
   }
 
-  private async insert(m: EntityManager, scope: Scope, v: PolicyViolation, authorType: 'company' | 'customer', d: CustomerDisputeMessageDto, resolution: Resolution | null): Promise<string> {
-    const inserted = await m.insert(DisputeMessage, {
+  private insert(scope: Scope, v: PolicyViolation, authorType: 'company' | 'customer', d: CustomerDisputeMessageDto, resolution: Resolution | null): Promise<string> {
+    return this.messages.insert({
       companyId: v.companyId,
       violationId: v.id,
       customerId: v.customerId,
@@ -148,13 +137,11 @@ export class DisputesService {
       body: d.body,
       evidenceMediaIds: d.evidence_media_ids ?? [],
       resolution,
-      editedAt: null,
     });
-    return (inserted.identifiers[0] as { id: string }).id;
   }
 
-  private posted(m: EntityManager, scope: Scope, v: PolicyViolation, messageId: string, authorType: 'company' | 'customer', opened: boolean): Promise<void> {
-    return recordEvents(m, {
+  private posted(scope: Scope, v: PolicyViolation, messageId: string, authorType: 'company' | 'customer', opened: boolean): Promise<void> {
+    return recordEvents(this.uow.manager, {
       type: 'policy_violation.dispute_message_posted',
       ...about(scope, v.id),
       payload: { order_id: v.orderId, customer_id: v.customerId, message_id: messageId, author_type: authorType, opened },
@@ -162,7 +149,8 @@ export class DisputesService {
   }
 
   /** Closes the violation; a waiver credits the fee lines on the order and leaves the standing without its points. */
-  private async resolve(m: EntityManager, scope: Scope, v: PolicyViolation, resolution: Resolution): Promise<void> {
+  private async resolve(scope: Scope, v: PolicyViolation, resolution: Resolution): Promise<void> {
+    const m = this.uow.manager;
     let credited = 0;
     let creditLineIds: string[] = [];
     if (resolution === 'waived') {
@@ -170,12 +158,12 @@ export class DisputesService {
       credited = -credit.amount;
       creditLineIds = credit.lineIds;
     }
-    await m.update(PolicyViolation, { id: v.id }, { status: resolution, resolvedAt: new Date(), resolvedBy: scope.actorId, creditedAmount: credited, creditLineIds });
+    await this.violationRows.update([v.id], { status: resolution, resolvedAt: new Date(), resolvedBy: scope.actorId, creditedAmount: credited, creditLineIds });
     await recordEvents(m, {
       type: 'policy_violation.resolved',
       ...about(scope, v.id),
       payload: { order_id: v.orderId, customer_id: v.customerId, resolution, points: v.points, fee_amount: resolution === 'waived' ? credited : v.chargedAmount },
     });
-    if (resolution === 'waived') await this.demerit.refresh(m, v.companyId, v.customerId, scope.actorId);
+    if (resolution === 'waived') await this.demerit.refresh(scope, v.customerId);
   }
 }

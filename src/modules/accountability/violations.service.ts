@@ -1,21 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { Scope } from '../../common/access/scope';
-import { scopedQuery } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { recordEvents } from '../../common/outbox/outbox';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { MediaService } from '../media';
 import { OrderOperations, type OrderForJobs } from '../orders';
 import { PricingCatalog, type PolicyTerms } from '../pricing';
-import { userNameSql } from '../users';
+import { UsersService } from '../users';
 import { PolicyViolationDto, RecordViolationsDto, ReplaceViolationsDto } from './accountability.dto';
-import { PolicyViolation } from './accountability.entities';
 import { RESOLVED, VIOLATION_ORDER_STATUSES } from './accountability.types';
 import { DemeritService } from './demerit.service';
-import { runUnit } from '../../database/unit-of-work';
-
-/** Messages of the violation (alias v) not deleted. */
-const MESSAGES_COUNT_SQL = `(SELECT count(*)::int FROM policy_violation_dispute_messages x WHERE x.violation_id = v.id AND x.deleted_at IS NULL)`;
+import { ViolationRepository, type ViolationWithCount } from './violation.repository';
 
 /**
  * Recording violations on an order (domain.md §7): the company names the policies the customer
@@ -27,24 +22,26 @@ const MESSAGES_COUNT_SQL = `(SELECT count(*)::int FROM policy_violation_dispute_
 @Injectable()
 export class ViolationsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly violations: ViolationRepository,
     private readonly orders: OrderOperations,
     private readonly pricing: PricingCatalog,
     private readonly media: MediaService,
+    private readonly users: UsersService,
     private readonly demerit: DemeritService,
   ) {}
 
   // ------------------------------------------------------------ writes
 
   async record(scope: Scope, orderId: string, d: RecordViolationsDto): Promise<PolicyViolationDto[]> {
-    await runUnit(this.ds, async (m) => {
-      const order = await this.lockOrder(m, scope, orderId);
-      const live = await this.live(m, order.id);
+    await this.uow.transaction(async () => {
+      const order = await this.lockOrder(scope, orderId);
+      const live = await this.violations.liveOf(order.id);
       const taken = new Set(live.map((v) => v.policyId));
-      const policies = await this.policies(m, scope.companyId, d.policy_ids, (id) => (taken.has(id) ? 'already recorded on this order (replace the set to change it)' : null));
-      await this.assertEvidence(m, d.evidence_media_ids);
-      for (const p of policies) await this.add(m, scope, order, p, d.note ?? null, d.evidence_media_ids ?? []);
-      await this.demerit.refresh(m, scope.companyId, order.customerId, scope.actorId);
+      const policies = await this.policies(scope, d.policy_ids, (id) => (taken.has(id) ? 'already recorded on this order (replace the set to change it)' : null));
+      await this.assertEvidence(d.evidence_media_ids);
+      for (const p of policies) await this.add(scope, order, p, d.note ?? null, d.evidence_media_ids ?? []);
+      await this.demerit.refresh(scope, order.customerId);
     });
     return this.forOrder(scope, orderId);
   }
@@ -55,28 +52,28 @@ export class ViolationsService {
    * voided. 409 `VIOLATION_RESOLVED` when any of the order's violations is upheld or waived.
    */
   async replace(scope: Scope, orderId: string, d: ReplaceViolationsDto): Promise<PolicyViolationDto[]> {
-    await runUnit(this.ds, async (m) => {
-      const order = await this.lockOrder(m, scope, orderId);
-      const live = await this.live(m, order.id, true);
+    await this.uow.transaction(async (m) => {
+      const order = await this.lockOrder(scope, orderId);
+      const live = await this.violations.lockLiveOf(order.id);
       const resolved = live.filter((v) => RESOLVED.includes(v.status));
       if (resolved.length) {
         throw ApiError.conflict('VIOLATION_RESOLVED', `Violations of this order are resolved (${resolved.map((v) => `${v.policyName}: ${v.status}`).join(', ')}): the set can no longer be replaced.`);
       }
       const wanted = new Set(d.policy_ids);
       const had = new Set(live.map((v) => v.policyId));
-      const policies = await this.policies(m, scope.companyId, d.policy_ids.filter((id) => !had.has(id)));
-      await this.assertEvidence(m, d.evidence_media_ids);
+      const policies = await this.policies(scope, d.policy_ids.filter((id) => !had.has(id)));
+      await this.assertEvidence(d.evidence_media_ids);
       for (const v of live.filter((x) => !wanted.has(x.policyId))) {
         await this.orders.voidViolationFee(m, scope.companyId, order.id, v.feeLineIds);
-        await m.update(PolicyViolation, { id: v.id }, { deletedAt: new Date() });
+        await this.violations.remove(v.id, new Date());
         await recordEvents(m, { type: 'policy_violation.removed', ...about(scope, v.id), payload: { order_id: order.id, customer_id: order.customerId, policy_id: v.policyId } });
       }
       const kept = live.filter((x) => wanted.has(x.policyId)).map((x) => x.id);
       if (kept.length && (d.note !== undefined || d.evidence_media_ids !== undefined)) {
-        await m.update(PolicyViolation, { id: In(kept) }, { ...(d.note !== undefined ? { note: d.note } : {}), ...(d.evidence_media_ids !== undefined ? { evidenceMediaIds: d.evidence_media_ids } : {}) });
+        await this.violations.update(kept, { ...(d.note !== undefined ? { note: d.note } : {}), ...(d.evidence_media_ids !== undefined ? { evidenceMediaIds: d.evidence_media_ids } : {}) });
       }
-      for (const p of policies) await this.add(m, scope, order, p, d.note ?? null, d.evidence_media_ids ?? []);
-      await this.demerit.refresh(m, scope.companyId, order.customerId, scope.actorId);
+      for (const p of policies) await this.add(scope, order, p, d.note ?? null, d.evidence_media_ids ?? []);
+      await this.demerit.refresh(scope, order.customerId);
     });
     return this.forOrder(scope, orderId);
   }
@@ -85,46 +82,45 @@ export class ViolationsService {
 
   /** The violations of an order `scope` reaches (the company's, or the customer's own order), oldest first; else 404. */
   async forOrder(scope: Scope, orderId: string): Promise<PolicyViolationDto[]> {
-    const m = this.ds.manager;
-    await this.orders.balance(m, scope, orderId);
-    const { entities, raw } = await this.withExtras(scopedQuery(m, PolicyViolation, scope, 'v'))
-      .andWhere('v.orderId = :orderId', { orderId })
-      .orderBy('v.createdAt', 'ASC')
-      .addOrderBy('v.id', 'ASC')
-      .getRawAndEntities();
-    return entities.map((v, i) => PolicyViolationDto.of(v, raw[i]));
+    await this.orders.balance(this.uow.manager, scope, orderId);
+    return this.dtos(await this.violations.forOrder(scope, orderId));
   }
 
   /** One violation `scope` reaches; else 404. */
-  async get(scope: Scope, id: string, m: EntityManager = this.ds.manager): Promise<PolicyViolationDto> {
-    const { entities, raw } = await this.withExtras(scopedQuery(m, PolicyViolation, scope, 'v')).andWhere('v.id = :id', { id }).getRawAndEntities();
-    if (!entities[0]) throw ApiError.notFound('Policy violation');
-    return PolicyViolationDto.of(entities[0], raw[0]);
+  async get(scope: Scope, id: string): Promise<PolicyViolationDto> {
+    const found = await this.violations.findWithCount(scope, id);
+    if (!found) throw ApiError.notFound('Policy violation');
+    return (await this.dtos([found]))[0];
+  }
+
+  /** Evidence ids must be uploads (422 per index). */
+  async assertEvidence(ids: readonly string[] | undefined): Promise<void> {
+    const errors: Record<string, string[]> = {};
+    for (const [i, id] of (ids ?? []).entries()) if (!(await this.media.exists(id))) errors[`evidence_media_ids.${i}`] = ['not found'];
+    if (Object.keys(errors).length) throw ApiError.validation(errors);
   }
 
   // ------------------------------------------------------------ internals
 
-  private withExtras(qb: SelectQueryBuilder<PolicyViolation>): SelectQueryBuilder<PolicyViolation> {
-    return qb.addSelect(userNameSql('v.customer_id'), 'customer_name').addSelect(MESSAGES_COUNT_SQL, 'messages_count');
+  /** The violations as answered, with their customers' names (one read for them all). */
+  private async dtos(found: ViolationWithCount[]): Promise<PolicyViolationDto[]> {
+    if (!found.length) return [];
+    const names = await this.users.names([...new Set(found.map((f) => f.violation.customerId))]);
+    return found.map((f) => PolicyViolationDto.of(f.violation, { customer_name: names.get(f.violation.customerId) ?? null, messages_count: f.messagesCount }));
   }
 
   /** The company's order, locked; 409 `ORDER_STATE` unless delivered or completed. */
-  private async lockOrder(m: EntityManager, scope: Scope, orderId: string): Promise<OrderForJobs> {
-    const order = await this.orders.lock(m, scope.companyId, orderId);
+  private async lockOrder(scope: Scope, orderId: string): Promise<OrderForJobs> {
+    const order = await this.orders.lock(this.uow.manager, scope.companyId, orderId);
     if (!(VIOLATION_ORDER_STATUSES as readonly string[]).includes(order.status)) {
       throw ApiError.conflict('ORDER_STATE', `Violations are recorded on delivered or completed orders (the container was on site); this order is ${order.status}.`);
     }
     return order;
   }
 
-  /** The order's live (not removed) violations, optionally locked. */
-  private live(m: EntityManager, orderId: string, lock = false): Promise<PolicyViolation[]> {
-    return m.find(PolicyViolation, { where: { orderId }, order: { createdAt: 'ASC', id: 'ASC' }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
-  }
-
   /** The named policies, live and active, of the company, in the body's order; 422 per index otherwise (`refuse` adds a reason of the caller's). */
-  private async policies(m: EntityManager, companyId: string, ids: readonly string[], refuse: (id: string) => string | null = () => null): Promise<PolicyTerms[]> {
-    const found = new Map((await this.pricing.policies(Scope.company(companyId), ids)).map((p) => [p.id, p]));
+  private async policies(scope: Scope, ids: readonly string[], refuse: (id: string) => string | null = () => null): Promise<PolicyTerms[]> {
+    const found = new Map((await this.pricing.policies(scope, ids)).map((p) => [p.id, p]));
     const errors: Record<string, string[]> = {};
     ids.forEach((id, i) => {
       const p = found.get(id);
@@ -135,17 +131,11 @@ export class ViolationsService {
     return ids.map((id) => found.get(id)!);
   }
 
-  /** Evidence ids must be uploads (422 per index). */
-  async assertEvidence(m: EntityManager, ids: readonly string[] | undefined): Promise<void> {
-    const errors: Record<string, string[]> = {};
-    for (const [i, id] of (ids ?? []).entries()) if (!(await this.media.exists(m, id))) errors[`evidence_media_ids.${i}`] = ['not found'];
-    if (Object.keys(errors).length) throw ApiError.validation(errors);
-  }
-
   /** One violation: the fee on the order's bill first, then the row with its lines, and its event. */
-  private async add(m: EntityManager, scope: Scope, order: OrderForJobs, p: PolicyTerms, note: string | null, evidence: string[]): Promise<void> {
+  private async add(scope: Scope, order: OrderForJobs, p: PolicyTerms, note: string | null, evidence: string[]): Promise<void> {
+    const m = this.uow.manager;
     const fee = await this.orders.addViolationFee(m, scope.companyId, order.id, p.feeAmount, `Policy: ${p.name}`);
-    const inserted = await m.insert(PolicyViolation, {
+    const id = await this.violations.insert({
       companyId: scope.companyId,
       orderId: order.id,
       orderNumber: order.number,
@@ -165,7 +155,6 @@ export class ViolationsService {
       creditLineIds: [],
       recordedBy: scope.actorId,
     });
-    const id = (inserted.identifiers[0] as { id: string }).id;
     await recordEvents(m, {
       type: 'policy_violation.recorded',
       ...about(scope, id),

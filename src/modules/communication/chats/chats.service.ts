@@ -1,34 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { Scope } from '../../../common/access/scope';
-import { findScoped, scopedQuery } from '../../../common/access/tenant-policy';
 import { ApiError } from '../../../common/http/api-error';
 import { Enveloped, Page } from '../../../common/http/envelope';
-import { countRows, DEFAULT_PER_PAGE, paginate } from '../../../common/http/pagination';
+import { DEFAULT_PER_PAGE } from '../../../common/http/pagination';
 import { recordEvents } from '../../../common/outbox/outbox';
+import { jsonValue } from '../../../database/json-value';
+import { UnitOfWork } from '../../../database/unit-of-work';
 import { JobsService } from '../../jobs';
 import { MediaService } from '../../media';
 import { OrdersService } from '../../orders';
-import { UsersService, userNameSql } from '../../users';
-import { ChatDto, ChatListQuery, ChatMessageDto, ChatMessagesQuery, EditChatMessageDto, MessagePage, PostChatMessageDto, type ChatRow, type MessageRow } from './chat.dto';
+import { UsersService } from '../../users';
+import { ChatDto, ChatListQuery, ChatMessageDto, ChatMessagesQuery, EditChatMessageDto, MessagePage, PostChatMessageDto, type MessageRow } from './chat.dto';
 import { Chat, ChatMessage } from './chat.entities';
 import type { ChatAuthorType } from './chat.types';
-import { runUnit } from '../../../database/unit-of-work';
-
-/** The columns of a message (alias `cm`), as `MessageRow`. */
-const MESSAGE_COLUMNS = `cm.id, cm.chat_id, cm.author_user_id, ${userNameSql('cm.author_user_id')} AS author_name, cm.author_type, cm.body,
-  cm.attachment_media_ids::text[] AS attachment_media_ids, cm.edited_at, cm.deleted_at, cm.created_at, cm.updated_at`;
-
-/** The newest message of the chat in alias `c`, as one JSON object (null before the first). */
-const LAST_MESSAGE_SQL = `(SELECT json_build_object('id', lm.id, 'chat_id', lm.chat_id, 'author_user_id', lm.author_user_id, 'author_name', ${userNameSql('lm.author_user_id')},
-    'author_type', lm.author_type, 'body', lm.body, 'attachment_media_ids', lm.attachment_media_ids, 'edited_at', lm.edited_at, 'deleted_at', lm.deleted_at,
-    'created_at', lm.created_at, 'updated_at', lm.updated_at)
-  FROM chat_messages lm WHERE lm.chat_id = c.id ORDER BY lm.created_at DESC, lm.id DESC LIMIT 1)`;
-
-/** Messages of others in the chat in alias `c`, not deleted, after the reader's (`:chatReader`) last read. */
-const UNREAD_SQL = `(SELECT count(*)::int FROM chat_messages um
-  WHERE um.chat_id = c.id AND um.deleted_at IS NULL AND um.author_user_id <> :chatReader
-    AND um.created_at > coalesce((SELECT cr.last_read_at FROM chat_reads cr WHERE cr.chat_id = c.id AND cr.user_id = :chatReader), '-infinity'::timestamptz))`;
+import { ChatRepository, type ChatWithExtras, type MessageColumns } from './chat.repository';
 
 /** A short text of a message for notifications. */
 const preview = (body: string | null, attachments: number) => (body ? (body.length > 140 ? body.slice(0, 139) + '…' : body) : `${attachments} attachment${attachments === 1 ? '' : 's'}`);
@@ -44,7 +29,8 @@ const preview = (body: string | null, attachments: number) => (body ? (body.leng
 @Injectable()
 export class ChatsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly chats: ChatRepository,
     private readonly orders: OrdersService,
     private readonly jobs: JobsService,
     private readonly media: MediaService,
@@ -58,51 +44,51 @@ export class ChatsService {
    * company's, the customer's own), else 404. Two concurrent calls make one chat (unique order_id).
    */
   async open(scope: Scope, orderId: string): Promise<{ chat: ChatDto; created: boolean }> {
-    const { id, created } = await runUnit(this.ds, async (m) => {
+    const { id, created } = await this.uow.transaction(async (m) => {
       const order = await this.orders.get(scope, orderId, m);
-      const inserted = await m
-        .createQueryBuilder()
-        .insert()
-        .into(Chat)
-        .values({ companyId: scope.companyId, orderId: order.id, customerId: order.customer.id, orderNumber: order.number, createdBy: scope.actorId! })
-        .orIgnore()
-        .returning(['id'])
-        .execute();
-      const madeId = (inserted.raw as { id: string }[])[0]?.id;
+      const madeId = await this.chats.insertIfNone({ companyId: scope.companyId, orderId: order.id, customerId: order.customer.id, orderNumber: order.number, createdBy: scope.actorId! });
       if (madeId) {
         await recordEvents(m, { type: 'chat.created', ...about(scope, madeId), payload: { order_id: order.id } });
         return { id: madeId, created: true };
       }
       // The order's chat exists (made before, or by a concurrent call that committed first).
-      const existing = await this.reachable(m, scope).andWhere('c.orderId = :orderId', { orderId: order.id }).getOneOrFail();
+      const existing = await this.chats.ofOrder(scope, order.id);
+      if (!existing) throw ApiError.notFound('Chat');
       return { id: existing.id, created: false };
     });
     return { chat: await this.chat(scope, id), created };
   }
 
-  /** The caller's chats, latest activity first, each with its last message and the caller's unread count (one statement, paged in SQL). */
-  list(scope: Scope, q: ChatListQuery): Promise<Page<ChatDto>> {
-    const qb = this.withExtras(this.reachable(this.ds.manager, scope), scope);
-    return paginate(qb, q, {
-      sortable: { last_activity_at: 'c.lastActivityAt' },
-      defaultSort: '-last_activity_at',
-      mapRaw: (c, raw) => ChatDto.of(chatRow(c, raw)),
-      count: () => countRows(qb),
-    });
+  /** The caller's chats, latest activity first, each with its last message and the caller's unread count (one statement a page, and one for the names). */
+  async list(scope: Scope, q: ChatListQuery): Promise<Page<ChatDto>> {
+    const page = await this.chats.page(scope, q);
+    return new Page(await this.chatDtos(page.items), page.meta);
   }
 
   private async chat(scope: Scope, id: string): Promise<ChatDto> {
-    const { entities, raw } = await this.withExtras(this.reachable(this.ds.manager, scope), scope).andWhere('c.id = :chatId', { chatId: id }).getRawAndEntities();
-    if (!entities[0]) throw ApiError.notFound('Chat');
-    return ChatDto.of(chatRow(entities[0], raw[0]));
+    const found = await this.chats.findWithExtras(scope, id);
+    if (!found) throw ApiError.notFound('Chat');
+    return (await this.chatDtos([found]))[0];
   }
 
-  private withExtras(qb: SelectQueryBuilder<Chat>, scope: Scope): SelectQueryBuilder<Chat> {
-    return qb
-      .addSelect(userNameSql('c.customer_id'), 'customer_name')
-      .addSelect(LAST_MESSAGE_SQL, 'last_message')
-      .addSelect(UNREAD_SQL, 'unread_count')
-      .setParameter('chatReader', scope.actorId);
+  /** The chats as answered: their customers' and last authors' names in one read. */
+  private async chatDtos(found: ChatWithExtras[]): Promise<ChatDto[]> {
+    const lasts = found.map((f) => jsonValue<MessageColumns | null>(f.lastMessage));
+    const names = await this.names([...found.map((f) => f.chat.customerId), ...lasts.filter((l): l is MessageColumns => !!l).map((l) => l.author_user_id)]);
+    return found.map(({ chat: c, unreadCount }, i) => {
+      const last = lasts[i];
+      return ChatDto.of({
+        id: c.id,
+        order_id: c.orderId,
+        order_number: c.orderNumber,
+        customer_id: c.customerId,
+        customer_name: names.get(c.customerId) ?? null,
+        last_activity_at: c.lastActivityAt,
+        created_at: c.createdAt,
+        last_message: last ? { ...last, author_name: names.get(last.author_user_id) ?? null } : null,
+        unread_count: unreadCount,
+      });
+    });
   }
 
   // ------------------------------------------------------------ messages
@@ -114,22 +100,15 @@ export class ChatsService {
    */
   async messages(scope: Scope, chatId: string, q: ChatMessagesQuery): Promise<Enveloped> {
     const perPage = q.per_page ?? DEFAULT_PER_PAGE;
-    const page = await runUnit(this.ds, async (m) => {
-      const chat = await this.reach(m, scope, chatId);
-      if (q.before) {
-        const [known] = await m.query<{ one: number }[]>(`SELECT 1 AS one FROM chat_messages WHERE id = $1 AND chat_id = $2`, [q.before.toLowerCase(), chat.id]);
-        if (!known) throw ApiError.validation({ before: ['not a message of this chat'] });
-      }
-      const rows = await m.query<MessageRow[]>(
-        `SELECT ${MESSAGE_COLUMNS} FROM chat_messages cm
-          WHERE cm.chat_id = $1 ${q.before ? 'AND (cm.created_at, cm.id) < (SELECT b.created_at, b.id FROM chat_messages b WHERE b.id = $3)' : ''}
-          ORDER BY cm.created_at DESC, cm.id DESC LIMIT $2`,
-        q.before ? [chat.id, perPage + 1, q.before.toLowerCase()] : [chat.id, perPage + 1],
-      );
-      if (!q.before) await this.markRead(m, chat, scope.actorId!);
+    const page = await this.uow.transaction(async () => {
+      const chat = await this.reach(scope, chatId);
+      const before = q.before ? q.before.toLowerCase() : null;
+      if (before && !(await this.chats.hasMessage(chat.id, before))) throw ApiError.validation({ before: ['not a message of this chat'] });
+      const rows = await this.chats.messages(chat.id, perPage + 1, before);
+      if (!before) await this.chats.markRead(chat, scope.actorId!);
       return rows;
     });
-    const items = page.slice(0, perPage);
+    const items = await this.messageRows(page.slice(0, perPage));
     const body: MessagePage = {
       success: true,
       data: items.map(ChatMessageDto.of),
@@ -140,31 +119,22 @@ export class ChatsService {
 
   /** Posts a message (text, attachments or both) as the caller; the author has read the chat up to it. */
   async post(scope: Scope, chatId: string, d: PostChatMessageDto): Promise<ChatMessageDto> {
-    const id = await runUnit(this.ds, async (m) => {
+    const id = await this.uow.transaction(async (m) => {
       // The chat row is locked: one chat's posts queue (last_activity_at, the members' read marks).
-      const chat = await this.reach(m, scope, chatId, { lock: true });
+      const chat = await this.reach(scope, chatId, { lock: true });
       const body = d.body ?? null;
       const attachments = d.attachment_media_ids ?? [];
       if (body === null && !attachments.length) throw ApiError.validation({ body: ['give a text, attachments or both'] });
-      await this.assertUploads(m, chat.companyId, attachments);
-      const inserted = await m.insert(ChatMessage, {
-        companyId: chat.companyId,
-        chatId: chat.id,
-        authorUserId: scope.actorId!,
-        authorType: scope.kind as ChatAuthorType,
-        body,
-        attachmentMediaIds: attachments,
-        // Taken under the chat's lock (not the transaction's start): one chat's messages are stamped in commit
-        // order, so a reader's mark (the newest committed message) never passes a message still being posted.
-        createdAt: () => 'clock_timestamp()',
-      });
-      const messageId = (inserted.identifiers[0] as { id: string }).id;
-      await m.update(Chat, { id: chat.id }, { lastActivityAt: () => 'clock_timestamp()' });
-      await this.markRead(m, chat, scope.actorId!);
+      await this.assertUploads(scope, attachments);
+      // Taken under the chat's lock (not the transaction's start): one chat's messages are stamped in commit
+      // order, so a reader's mark (the newest committed message) never passes a message still being posted.
+      const messageId = await this.chats.insertMessage({ companyId: chat.companyId, chatId: chat.id, authorUserId: scope.actorId!, authorType: scope.kind as ChatAuthorType, body, attachmentMediaIds: attachments });
+      await this.chats.touch(chat.id);
+      await this.chats.markRead(chat, scope.actorId!);
       await recordEvents(m, {
         type: 'chat.message_posted',
         ...about(scope, chat.id),
-        payload: { chat_id: chat.id, order_id: chat.orderId, message_id: messageId, author_user_id: scope.actorId!, recipient_user_ids: await this.recipients(m, chat, scope.actorId!), preview: preview(body, attachments.length) },
+        payload: { chat_id: chat.id, order_id: chat.orderId, message_id: messageId, author_user_id: scope.actorId!, recipient_user_ids: await this.recipients(chat, scope.actorId!), preview: preview(body, attachments.length) },
       });
       return messageId;
     });
@@ -173,19 +143,19 @@ export class ChatsService {
 
   /** Edits the caller's own message (the fields given replace the message's); `edited_at` is set. */
   async edit(scope: Scope, messageId: string, d: EditChatMessageDto): Promise<ChatMessageDto> {
-    await runUnit(this.ds, async (m) => {
-      const { message, chat } = await this.authored(m, scope, messageId);
+    await this.uow.transaction(async (m) => {
+      const { message, chat } = await this.authored(scope, messageId);
       if (d.body === undefined && d.attachment_media_ids === undefined) throw ApiError.validation({ body: ['give body, attachment_media_ids or both'] });
       const body = d.body !== undefined ? d.body : message.body;
       const attachments = d.attachment_media_ids ?? message.attachmentMediaIds;
       if (body === null && !attachments.length) throw ApiError.validation({ body: ['the message needs a text or attachments'] });
       const added = attachments.filter((a) => !message.attachmentMediaIds.includes(a));
-      await this.assertUploads(m, chat.companyId, added, attachments);
-      await m.update(ChatMessage, { id: message.id }, { body, attachmentMediaIds: attachments, editedAt: () => 'now()' });
+      await this.assertUploads(scope, added, attachments);
+      await this.chats.editMessage(message.id, body, attachments);
       await recordEvents(m, {
         type: 'chat.message_edited',
         ...about(scope, chat.id),
-        payload: { chat_id: chat.id, order_id: chat.orderId, message_id: message.id, author_user_id: message.authorUserId, recipient_user_ids: await this.recipients(m, chat, message.authorUserId) },
+        payload: { chat_id: chat.id, order_id: chat.orderId, message_id: message.id, author_user_id: message.authorUserId, recipient_user_ids: await this.recipients(chat, message.authorUserId) },
       });
     });
     return this.message(messageId);
@@ -193,42 +163,41 @@ export class ChatsService {
 
   /** Deletes the caller's own message: a tombstone stays (no body, no attachments, `deleted_at`). */
   async remove(scope: Scope, messageId: string): Promise<ChatMessageDto> {
-    await runUnit(this.ds, async (m) => {
-      const { message, chat } = await this.authored(m, scope, messageId);
-      await m.update(ChatMessage, { id: message.id }, { body: null, attachmentMediaIds: [], deletedAt: () => 'now()' });
+    await this.uow.transaction(async (m) => {
+      const { message, chat } = await this.authored(scope, messageId);
+      await this.chats.deleteMessage(message.id);
       await recordEvents(m, {
         type: 'chat.message_deleted',
         ...about(scope, chat.id),
-        payload: { chat_id: chat.id, order_id: chat.orderId, message_id: message.id, author_user_id: message.authorUserId, recipient_user_ids: await this.recipients(m, chat, message.authorUserId) },
+        payload: { chat_id: chat.id, order_id: chat.orderId, message_id: message.id, author_user_id: message.authorUserId, recipient_user_ids: await this.recipients(chat, message.authorUserId) },
       });
     });
     return this.message(messageId);
   }
 
   private async message(id: string): Promise<ChatMessageDto> {
-    const [row] = await this.ds.query<MessageRow[]>(`SELECT ${MESSAGE_COLUMNS} FROM chat_messages cm WHERE cm.id = $1`, [id]);
+    const row = await this.chats.message(id);
     if (!row) throw ApiError.notFound('Message');
-    return ChatMessageDto.of(row);
+    return ChatMessageDto.of((await this.messageRows([row]))[0]);
   }
 
-  // ------------------------------------------------------------ membership (the one place)
-
-  /**
-   * The chats `scope` reaches: a company user the company's, a customer those of their orders (both by
-   * the `@Tenant` columns); a driver the company's chats of orders on which they have a job that is not
-   * aborted: a rule columns cannot say, so the jobs module's SQL narrows the widened scope here, and
-   * nowhere else.
-   */
-  private reachable(m: EntityManager, scope: Scope): SelectQueryBuilder<Chat> {
-    if (scope.kind !== 'driver') return scopedQuery(m, Chat, scope, 'c');
-    return scopedQuery(m, Chat, scope.widened(), 'c').andWhere(this.jobs.driverOnOrderSql('c.order_id', 'chatDriverId'), { chatDriverId: scope.actorId });
+  /** The messages with their authors' names (one read for them all). */
+  private async messageRows(rows: MessageColumns[]): Promise<MessageRow[]> {
+    const names = await this.names(rows.map((r) => r.author_user_id));
+    return rows.map((r) => ({ ...r, author_name: names.get(r.author_user_id) ?? null }));
   }
 
-  /** A chat `scope` reaches (`reachable`), optionally locked (FOR UPDATE); else 404 `what`. */
-  private async reach(m: EntityManager, scope: Scope, chatId: string, o: { lock?: boolean; what?: string } = {}): Promise<Chat> {
-    const qb = this.reachable(m, scope).andWhere('c.id = :chatId', { chatId });
-    if (o.lock) qb.setLock('pessimistic_write');
-    const chat = await qb.getOne();
+  /** Users' display names (the users module's read; none asked, no statement). */
+  private names(ids: string[]): Promise<Map<string, string>> {
+    const unique = [...new Set(ids)];
+    return unique.length ? this.users.names(unique) : Promise.resolve(new Map());
+  }
+
+  // ------------------------------------------------------------ membership (ChatRepository.reach is the one place)
+
+  /** A chat `scope` reaches, optionally locked (FOR UPDATE); else 404 `what`. */
+  private async reach(scope: Scope, chatId: string, o: { lock?: boolean; what?: string } = {}): Promise<Chat> {
+    const chat = await this.chats.reach(scope, chatId, o.lock ?? false);
     if (!chat) throw ApiError.notFound(o.what ?? 'Chat');
     return chat;
   }
@@ -238,61 +207,31 @@ export class ChatsService {
    * in the company, then its chat must be reachable: a customer or driver never sees another chat's).
    * A member who is not the author: 403 `NOT_AUTHOR`. Deleted messages are gone (404).
    */
-  private async authored(m: EntityManager, scope: Scope, messageId: string): Promise<{ message: ChatMessage; chat: Chat }> {
-    const message = await findScoped(m, ChatMessage, scope.widened(), messageId, { what: 'Message', lock: true });
-    const chat = await this.reach(m, scope, message.chatId, { what: 'Message' });
+  private async authored(scope: Scope, messageId: string): Promise<{ message: ChatMessage; chat: Chat }> {
+    const message = await this.chats.lockMessage(scope, messageId);
+    const chat = await this.reach(scope, message.chatId, { what: 'Message' });
     if (message.authorUserId !== scope.actorId) throw ApiError.forbidden('NOT_AUTHOR', 'Only the author can change or delete a message.');
     return { message, chat };
   }
 
   /** The chat's members other than `authorId`, as user ids: the company's users, the customer, the drivers on the order. */
-  private async recipients(m: EntityManager, chat: Chat, authorId: string): Promise<string[]> {
-    const members = [...(await this.users.companyUserIds(chat.companyId, m)), chat.customerId, ...(await this.jobs.driversOnOrder(chat.orderId, m))];
+  private async recipients(chat: Chat, authorId: string): Promise<string[]> {
+    const m = this.uow.manager;
+    const members = [...(await this.users.companyUserIds(Scope.company(chat.companyId))), chat.customerId, ...(await this.jobs.driversOnOrder(chat.orderId, m))];
     return [...new Set(members)].filter((id) => id !== authorId);
-  }
-
-  /** The reader has read the chat up to its newest message (never backwards). */
-  private async markRead(m: EntityManager, chat: Chat, userId: string): Promise<void> {
-    await m.query(
-      `INSERT INTO chat_reads (company_id, chat_id, user_id, last_read_at)
-       SELECT $1, $2, $3, max(created_at) FROM chat_messages WHERE chat_id = $2 HAVING max(created_at) IS NOT NULL
-       ON CONFLICT (chat_id, user_id) DO UPDATE SET last_read_at = greatest(chat_reads.last_read_at, EXCLUDED.last_read_at), updated_at = now()`,
-      [chat.companyId, chat.id, userId],
-    );
   }
 
   /**
    * Attachments must be uploads (POST /upload-media) not held by another company's chat message: 422
    * `attachment_media_ids.<i>: not found` otherwise. `all`: the whole list, for the error's index.
    */
-  private async assertUploads(m: EntityManager, companyId: string, ids: readonly string[], all: readonly string[] = ids): Promise<void> {
+  private async assertUploads(scope: Scope, ids: readonly string[], all: readonly string[] = ids): Promise<void> {
     if (!ids.length) return;
-    const foreign = new Set(
-      (
-        await m.query<{ id: string }[]>(
-          `SELECT x.id::text AS id FROM unnest($1::uuid[]) AS x(id) WHERE EXISTS (SELECT 1 FROM chat_messages cm WHERE cm.attachment_media_ids @> ARRAY[x.id] AND cm.company_id <> $2)`,
-          [ids, companyId],
-        )
-      ).map((r) => r.id),
-    );
+    const foreign = await this.chats.heldElsewhere(scope, ids);
     const missing: string[] = [];
-    for (const id of ids) if (foreign.has(id) || !(await this.media.exists(m, id))) missing.push(id);
+    for (const id of ids) if (foreign.has(id) || !(await this.media.exists(id))) missing.push(id);
     if (missing.length) throw ApiError.validation(Object.fromEntries(missing.map((id) => [`attachment_media_ids.${all.indexOf(id)}`, ['not found']])));
   }
 }
 
 const about = (scope: Scope, chatId: string) => ({ aggregateType: 'chat', aggregateId: chatId, companyId: scope.companyId, actorId: scope.actorId });
-
-function chatRow(c: Chat, raw: Record<string, unknown>): ChatRow {
-  return {
-    id: c.id,
-    order_id: c.orderId,
-    order_number: c.orderNumber,
-    customer_id: c.customerId,
-    customer_name: raw.customer_name as string | null,
-    last_activity_at: c.lastActivityAt,
-    created_at: c.createdAt,
-    last_message: raw.last_message,
-    unread_count: raw.unread_count as number,
-  };
-}

@@ -1,6 +1,5 @@
 import { Body, Controller, Injectable, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { DataSource, EntityManager } from 'typeorm';
 import { Access } from '../../../common/access/access.decorator';
 import { Actor, CurrentActor } from '../../../common/access/actor';
 import { withMessage } from '../../../common/http/envelope';
@@ -11,8 +10,8 @@ import { recordEvents } from '../../../common/outbox/outbox';
 import { UsersService } from '../../users';
 import { AppConfig } from '../../../config/app-config';
 import { ContactMessageDto, ContactUsDto } from './contact.dto';
-import { ContactMessage } from './contact-message.entity';
-import { runUnit } from '../../../database/unit-of-work';
+import { ContactMessageRepository } from './contact-message.repository';
+import { UnitOfWork } from '../../../database/unit-of-work';
 
 /**
  * The contact form: kept in `contact_messages` with the event `contact_message.sent`; the relay's
@@ -20,14 +19,16 @@ import { runUnit } from '../../../database/unit-of-work';
  */
 @Injectable()
 export class ContactService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly messages: ContactMessageRepository,
+  ) {}
 
   async send(actor: Actor, dto: ContactUsDto): Promise<ContactMessageDto> {
-    const saved = await runUnit(this.ds, async (m) => {
-      const row = m.create(ContactMessage, { userId: actor.id, subject: dto.subject, message: dto.message });
-      await m.insert(ContactMessage, row);
+    const saved = await this.uow.transaction(async (m) => {
+      const row = await this.messages.insert(actor.id, dto.subject, dto.message);
       await recordEvents(m, { type: 'contact_message.sent', aggregateType: 'contact_message', aggregateId: row.id, companyId: actor.companyId, actorId: actor.id, payload: { subject: dto.subject } });
-      return m.findOneByOrFail(ContactMessage, { id: row.id });
+      return row;
     });
     return { id: saved.id, subject: saved.subject, message: saved.message, created_at: saved.createdAt.toISOString() };
   }
@@ -43,15 +44,19 @@ export class ContactService {
 @EventSubscriber({ name: 'contact-mail', events: ['contact_message.sent'], outside: true })
 export class MailContactMessage implements EventHandler<'contact_message.sent'> {
   constructor(
+    private readonly uow: UnitOfWork,
+    private readonly messages: ContactMessageRepository,
     private readonly mail: MailService,
     private readonly users: UsersService,
     private readonly config: AppConfig,
   ) {}
 
-  async handle(event: RelayedEvent<'contact_message.sent'>, m: EntityManager): Promise<void> {
-    const row = await m.findOneBy(ContactMessage, { id: event.aggregateId });
+  /** With no unit open (an `outside` subscriber): each read and the mail's own write commit on their own. */
+  async handle(event: RelayedEvent<'contact_message.sent'>): Promise<void> {
+    const m = this.uow.manager;
+    const row = await this.messages.find(event.aggregateId);
     if (!row) return;
-    const author = await this.users.profile(row.userId, m);
+    const author = await this.users.profile(row.userId);
     const from = `${author.name} <${author.email}> (${author.type}${author.company_id ? `, company ${author.company_id}` : ''})`;
     await this.mail.send(this.config.platformContactEmail, `[Contact] ${row.subject}`, `From: ${from}\nMessage id: ${row.id}\n\n${row.message}`, { manager: m, retry: true });
   }

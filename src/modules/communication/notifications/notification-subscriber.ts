@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Scope } from '../../../common/access/scope';
 import type { EventType } from '../../../common/outbox/event-catalogue';
 import { EventHandler, EventSubscriber, RelayedEvent } from '../../../common/outbox/event-subscriber';
+import { UnitOfWork } from '../../../database/unit-of-work';
 import { JobsService } from '../../jobs';
 import { UsersService } from '../../users';
 import { afterCommit } from '../push/after-commit';
@@ -20,13 +20,16 @@ import { NotificationDraft, NotificationsService } from './notifications.service
 @EventSubscriber({ name: 'notifications', events: NOTIFIED_EVENTS })
 export class MakeNotifications implements EventHandler {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly notifications: NotificationsService,
     private readonly users: UsersService,
     private readonly jobs: JobsService,
     private readonly push: LivePush,
   ) {}
 
-  async handle(event: RelayedEvent, m: EntityManager): Promise<void> {
+  /** Runs in the delivery's unit of work (the relay's manager argument is that unit's: `uow.manager`). */
+  async handle(event: RelayedEvent): Promise<void> {
+    const m = this.uow.manager;
     const rule = NOTIFICATION_RULES[event.type] as ((e: RelayedEvent, ctx: RuleContext) => Draft[] | Promise<Draft[]>) | undefined;
     const companyId = event.companyId;
     if (!rule || !companyId) return;
@@ -46,13 +49,13 @@ export class MakeNotifications implements EventHandler {
       const userIds: string[] = [];
       for (const to of d.to) {
         if (!to) continue;
-        if (to === 'company') userIds.push(...(companyUsers ??= await this.users.companyUserIds(companyId, m)));
+        if (to === 'company') userIds.push(...(companyUsers ??= await this.users.companyUserIds(Scope.company(companyId))));
         else userIds.push(to);
       }
       const data = Object.fromEntries(Object.entries(d.data).filter((kv): kv is [string, string] => typeof kv[1] === 'string'));
       resolved.push({ userIds: userIds.filter((id) => id !== event.actorId), title: d.title, body: d.body, data });
     }
-    const made = await this.notifications.make(m, { id: event.id, type: event.type as EventType, companyId }, resolved);
-    if (made.length) afterCommit(m, () => made.forEach((n) => this.push.toUsers([n.userId], 'notification', NotificationDto.of(n))));
+    const made = await this.notifications.make({ id: event.id, type: event.type as EventType, companyId }, resolved);
+    if (made.length) afterCommit(this.uow, () => made.forEach((n) => this.push.toUsers([n.userId], 'notification', NotificationDto.of(n))));
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { DataSource, EntityManager, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
+import { EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
+import { UnitOfWork } from '../../../database/unit-of-work';
 
 /** A callback waiting for its transaction (or savepoint) level to commit. */
 interface Pending {
@@ -15,13 +16,13 @@ const depthOf = (qr: QueryRunner): number => (qr as unknown as { transactionDept
 const pendingOf = (qr: QueryRunner): Pending[] | undefined => (qr.data as Record<string, Pending[] | undefined>)[KEY];
 
 /**
- * Runs `fn` once the transaction `m` belongs to has committed (at once outside a transaction), never
+ * Runs `fn` once the open unit of work (or the transaction of a given manager) has committed (at once outside one), never
  * when it, or the savepoint `fn` was registered in, rolls back. For work that must not be seen before
  * the data it announces is visible to others: live pushes sent from event subscribers (the relay runs a
  * subscriber in a savepoint of the delivery's transaction).
  */
-export function afterCommit(m: EntityManager, fn: () => void): void {
-  const qr = m.queryRunner;
+export function afterCommit(unit: UnitOfWork | { queryRunner?: QueryRunner }, fn: () => void): void {
+  const qr = unit instanceof UnitOfWork ? unit.manager.queryRunner : unit.queryRunner;
   if (!qr?.isTransactionActive) {
     fn();
     return;
@@ -69,9 +70,10 @@ class AfterCommitSubscriber implements EntitySubscriberInterface {
 /** Adds the after-commit subscriber to this application's DataSource. */
 @Injectable()
 export class AfterCommitHooks implements OnModuleInit {
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly uow: UnitOfWork) {}
 
   onModuleInit(): void {
-    if (!this.ds.subscribers.some((s) => s instanceof AfterCommitSubscriber)) this.ds.subscribers.push(new AfterCommitSubscriber());
+    const subscribers = this.uow.ds.subscribers;
+    if (!subscribers.some((s) => s instanceof AfterCommitSubscriber)) subscribers.push(new AfterCommitSubscriber());
   }
 }

@@ -1,12 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Server } from 'socket.io';
+import type { Scope } from '../../../common/access/scope';
 
 /** The socket.io rooms (README "Notifications and live push"). */
 export const rooms = {
   user: (userId: string) => `user:${userId}`,
-  dispatch: (companyId: string) => `company:${companyId}:dispatch`,
+  dispatch: (company: Scope) => `company:${company.companyId}:dispatch`,
   /** Every socket of a company's people: its users, customers and drivers. */
-  company: (companyId: string) => `company:${companyId}`,
+  company: (company: Scope) => `company:${company.companyId}`,
   token: (jti: string) => `token:${jti}`,
 };
 
@@ -31,8 +32,9 @@ export class LivePush {
     this.emit(ids.map(rooms.user), event, data);
   }
 
-  toDispatch(companyId: string, event: string, data: unknown): void {
-    this.emit([rooms.dispatch(companyId)], event, data);
+  /** To the dispatch room of the scope's company. */
+  toDispatch(company: Scope, event: string, data: unknown): void {
+    this.emit([rooms.dispatch(company)], event, data);
   }
 
   /** Every socket opened with this token, on every instance. */
@@ -46,8 +48,8 @@ export class LivePush {
   }
 
   /** Every socket of a deactivated company's people, on every instance. */
-  disconnectCompany(companyId: string): void {
-    this.disconnect(rooms.company(companyId));
+  disconnectCompany(company: Scope): void {
+    this.disconnect(rooms.company(company));
   }
 
   private disconnect(room: string): void {

@@ -6,6 +6,7 @@ import Redis from 'ioredis';
 import type { Server, Socket } from 'socket.io';
 import type { Actor } from '../../../common/access/actor';
 import { ActorResolver, type TokenClaims } from '../../../common/access/jwt.strategy';
+import { Scope } from '../../../common/access/scope';
 import { ApiError } from '../../../common/http/api-error';
 import { isUuid } from '../../../common/http/id-param';
 import { AppConfig } from '../../../config/app-config';
@@ -88,7 +89,8 @@ export class LiveGateway implements OnGatewayInit, OnApplicationShutdown {
   /** Authenticates the handshake and joins the caller's rooms. */
   private async admit(socket: Socket): Promise<void> {
     const actor = await this.authenticate(tokenOf(socket));
-    const company = actor.companyId ? [rooms.company(actor.companyId), ...(actor.type === 'company' ? [rooms.dispatch(actor.companyId)] : [])] : [];
+    const scope = actor.companyId ? Scope.company(actor.companyId) : null;
+    const company = scope ? [rooms.company(scope), ...(actor.type === 'company' ? [rooms.dispatch(scope)] : [])] : [];
     await socket.join([rooms.user(actor.id), rooms.token(actor.jti), ...company]);
   }
 

@@ -1,8 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { Scope } from '../../../common/access/scope';
 import { DriverLocationPoint, DriverLocations, DriverLocationSink } from '../../../common/live/driver-locations';
 import { EventHandler, EventSubscriber, RelayedEvent } from '../../../common/outbox/event-subscriber';
+import { UnitOfWork } from '../../../database/unit-of-work';
 import { JobsService } from '../../jobs';
 import { OrderOperations } from '../../orders';
 import { afterCommit } from './after-commit';
@@ -31,26 +31,27 @@ type JobEvent = (typeof JOB_EVENTS)[number];
 @EventSubscriber({ name: 'live-push-jobs', events: JOB_EVENTS })
 export class PushJobChanges implements EventHandler<JobEvent> {
   constructor(
+    private readonly uow: UnitOfWork,
     private readonly push: LivePush,
     private readonly jobs: JobsService,
   ) {}
 
-  async handle(event: RelayedEvent<JobEvent>, m: EntityManager): Promise<void> {
+  async handle(event: RelayedEvent<JobEvent>): Promise<void> {
     if (!event.companyId) return;
     const p = event.payload as { driver_id?: string | null; from_driver_id?: string | null; to_driver_id?: string | null };
     const drivers = [p.driver_id, p.from_driver_id, p.to_driver_id];
     if (!('driver_id' in p) && !('to_driver_id' in p) && event.type !== 'job.deleted') {
       drivers.push(
         await this.jobs
-          .find(Scope.company(event.companyId), event.aggregateId, m)
+          .find(Scope.company(event.companyId), event.aggregateId, this.uow.manager)
           .then((j) => j.driverId)
           .catch(() => null),
       );
     }
-    const companyId = event.companyId;
+    const company = Scope.company(event.companyId);
     const data = pushed(event);
-    afterCommit(m, () => {
-      this.push.toDispatch(companyId, 'job', data);
+    afterCommit(this.uow, () => {
+      this.push.toDispatch(company, 'job', data);
       this.push.toUsers(drivers.filter((d): d is string => !!d), 'job', data);
     });
   }
@@ -67,14 +68,17 @@ type UserEvent = (typeof USER_EVENTS)[number];
 @Injectable()
 @EventSubscriber({ name: 'live-push-users', events: USER_EVENTS })
 export class PushToUsers implements EventHandler<UserEvent> {
-  constructor(private readonly push: LivePush) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly push: LivePush,
+  ) {}
 
-  handle(event: RelayedEvent<UserEvent>, m: EntityManager): void {
+  handle(event: RelayedEvent<UserEvent>): void {
     const [name, users] =
       event.type === 'notification.read' || event.type === 'notification.deleted'
         ? [event.type, [event.aggregateId]]
         : ['chat', [...event.payload.recipient_user_ids, event.payload.author_user_id]];
-    afterCommit(m, () => this.push.toUsers(users, name, pushed(event)));
+    afterCommit(this.uow, () => this.push.toUsers(users, name, pushed(event)));
   }
 }
 
@@ -82,10 +86,13 @@ export class PushToUsers implements EventHandler<UserEvent> {
 @Injectable()
 @EventSubscriber({ name: 'live-push-token-revoked', events: ['auth.token_revoked'] })
 export class DisconnectRevokedTokens implements EventHandler<'auth.token_revoked'> {
-  constructor(private readonly push: LivePush) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly push: LivePush,
+  ) {}
 
-  handle(event: RelayedEvent<'auth.token_revoked'>, m: EntityManager): void {
-    afterCommit(m, () => this.push.disconnectToken(event.payload.jti));
+  handle(event: RelayedEvent<'auth.token_revoked'>): void {
+    afterCommit(this.uow, () => this.push.disconnectToken(event.payload.jti));
   }
 }
 
@@ -96,11 +103,14 @@ export class DisconnectRevokedTokens implements EventHandler<'auth.token_revoked
 @Injectable()
 @EventSubscriber({ name: 'live-push-deactivated', events: ['company.deactivated', 'customer.deactivated', 'driver.deactivated'] })
 export class DisconnectDeactivated implements EventHandler<'company.deactivated' | 'customer.deactivated' | 'driver.deactivated'> {
-  constructor(private readonly push: LivePush) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly push: LivePush,
+  ) {}
 
-  handle(event: RelayedEvent<'company.deactivated' | 'customer.deactivated' | 'driver.deactivated'>, m: EntityManager): void {
-    if (event.type === 'company.deactivated') afterCommit(m, () => this.push.disconnectCompany(event.aggregateId));
-    else afterCommit(m, () => this.push.disconnectUser(event.aggregateId));
+  handle(event: RelayedEvent<'company.deactivated' | 'customer.deactivated' | 'driver.deactivated'>): void {
+    if (event.type === 'company.deactivated') afterCommit(this.uow, () => this.push.disconnectCompany(Scope.company(event.aggregateId)));
+    else afterCommit(this.uow, () => this.push.disconnectUser(event.aggregateId));
   }
 }
 
@@ -120,7 +130,7 @@ export class PushDriverLocations implements DriverLocationSink, OnModuleInit {
     private readonly locations: DriverLocations,
     private readonly push: LivePush,
     private readonly orders: OrderOperations,
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
   ) {}
 
   onModuleInit(): void {
@@ -129,15 +139,16 @@ export class PushDriverLocations implements DriverLocationSink, OnModuleInit {
 
   async driverLocation(p: DriverLocationPoint): Promise<void> {
     const data = { driver_id: p.driverId, job_id: p.jobId, order_id: p.orderId, lat: p.lat, lng: p.lng, recorded_at: p.recordedAt.toISOString() };
-    this.push.toDispatch(p.companyId, 'driver.location', data);
-    const customerId = await this.customerOf(p.companyId, p.orderId);
+    const company = Scope.company(p.companyId);
+    this.push.toDispatch(company, 'driver.location', data);
+    const customerId = await this.customerOf(company, p.orderId);
     if (customerId) this.push.toUsers([customerId], 'driver.location', data);
   }
 
-  private async customerOf(companyId: string, orderId: string): Promise<string | null> {
+  private async customerOf(company: Scope, orderId: string): Promise<string | null> {
     const known = this.customers.get(orderId);
     if (known) return known;
-    const order = (await this.orders.many(companyId, [orderId], this.ds.manager)).get(orderId);
+    const order = (await this.orders.many(company.companyId, [orderId], this.uow.manager)).get(orderId);
     if (!order) return null;
     if (this.customers.size >= CUSTOMER_CACHE_SIZE) this.customers.delete(this.customers.keys().next().value as string);
     this.customers.set(orderId, order.customerId);

@@ -1,6 +1,6 @@
-import { DataSource } from 'typeorm';
 import { ActorResolver } from '../../../common/access/jwt.strategy';
 import type { ModuleGroup } from '../../../common/module-group';
+import { UnitOfWork } from '../../../database/unit-of-work';
 import { JobsModule } from '../../jobs';
 import { OrdersModule } from '../../orders';
 import { AfterCommitHooks } from './after-commit';
@@ -20,7 +20,7 @@ export const PUSH: ModuleGroup = {
     LivePush,
     LiveGateway,
     // The access layer's resolver (token → user, company, revocation), for the socket handshake.
-    { provide: ActorResolver, useFactory: (ds: DataSource) => new ActorResolver(ds), inject: [DataSource] },
+    { provide: ActorResolver, useFactory: (uow: UnitOfWork) => new ActorResolver(uow.ds), inject: [UnitOfWork] },
     PushJobChanges,
     PushToUsers,
     DisconnectRevokedTokens,
