@@ -3,7 +3,15 @@ import { Scope } from '../../common/access/scope';
 import { assertReachable } from '../../common/access/tenant-policy';
 import { AssetSpecification } from './catalogue.entities';
 
-/** A join table from an owner (a promotion, a truck type) to the asset specifications it applies to. */
+/**
+ * A join table from an owner (a promotion, a truck type) to the asset specifications it applies to.
+ *
+ * @deprecated catalogue SQL writing another module's table (issue #24: link tables are written by their
+ * owners). The owner module reads and replaces its own link rows in its repository, and asks the
+ * catalogue only for the check: `await specs.assertLinkable(Scope.company(owner.companyId), specIds)`
+ * (`AssetSpecificationsService#assertLinkable`, same 422 fields), then DELETE + INSERT of its rows; its
+ * `render` becomes one read of its own link rows for the page.
+ */
 export class SpecificationLinks {
   constructor(
     private readonly table: string,

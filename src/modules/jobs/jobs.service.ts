@@ -7,7 +7,6 @@ import type { PageQuery } from '../../common/http/pagination';
 import { InUseRegistry } from '../../common/records/in-use';
 import type { ThreadedManager } from '../../database/threaded-manager';
 import { withoutManager } from '../../database/threaded-manager';
-import { UnitOfWork } from '../../database/unit-of-work';
 import { AssetsService } from '../catalogue';
 import type { Job, JobStatus, JobType } from './job.entity';
 import { JobRepository, type JobFilters, type NamedJob } from './job.repository';
@@ -131,7 +130,6 @@ type M = ThreadedManager;
 export class JobsService implements OnModuleInit {
   constructor(
     private readonly repo: JobRepository,
-    private readonly uow: UnitOfWork,
     private readonly assets: AssetsService,
     private readonly inUse: InUseRegistry,
   ) {}
@@ -215,7 +213,7 @@ export class JobsService implements OnModuleInit {
       jobs.map((j) => j.id),
       { status: 'aborted', abortReason: reason, abortedAt: new Date() },
     );
-    await this.assets.releaseReserved(this.uow.manager, jobs.map((j) => j.assetId).filter((a): a is string => !!a));
+    await this.assets.releaseReserved(jobs.map((j) => j.assetId).filter((a): a is string => !!a));
     await this.recordMoves(jobs.map((j) => ({ job: j, to: 'aborted' as const })), actor, reason);
   }
 
@@ -237,7 +235,7 @@ export class JobsService implements OnModuleInit {
     const [job] = withoutManager<[JobView]>(args);
     if (!job.assetId) return;
     await this.repo.update(job.id, { assetId: null });
-    await this.assets.releaseReserved(this.uow.manager, [job.assetId]);
+    await this.assets.releaseReserved([job.assetId]);
   }
 
   /** The order's jobs, by date then creation. */
