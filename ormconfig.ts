@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
+import { moduleEntities } from './src/app.entities';
 import { loadConfig } from './src/config/app-config';
 import { databaseTarget, dataSourceOf } from './src/database/data-source-options';
 
@@ -13,7 +14,7 @@ import { databaseTarget, dataSourceOf } from './src/database/data-source-options
  */
 // Migrations run without the request time limits (docs/time-limits.md): a backfill may take minutes.
 const config = loadConfig({ ...process.env, DATABASE_STATEMENT_TIMEOUT_MS: '0', DATABASE_LOCK_TIMEOUT_MS: '0', DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '0' });
-const dataSource: Promise<DataSource> = databaseTarget(config, { opener: 'migration CLI' }).then(async (target) => {
+const dataSource: Promise<DataSource> = databaseTarget(config, { opener: 'migration CLI', entities: moduleEntities() }).then(async (target) => {
   await target.embedded?.waitReady; // the engine's start-up is not a wait for a pooled connection
   return dataSourceOf(target);
 });

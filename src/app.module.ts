@@ -3,6 +3,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommonModule } from './common/common.module';
+import { moduleEntities } from './app.entities';
 import { AppConfig } from './config/app-config';
 import { DatabaseTarget, databaseTarget, openDataSource } from './database/data-source-options';
 import { AdminModule } from './modules/admin/admin.module';
@@ -45,7 +46,7 @@ export class AppModule {
         DiscoveryModule,
         TypeOrmModule.forRootAsync({
           // The embedded data folder is locked here, before PGlite opens it (refused: DataFolderLockError, main.ts exits 75).
-          useFactory: async () => (target = await databaseTarget(config, { opener: 'server' })).options,
+          useFactory: async () => (target = await databaseTarget(config, { opener: 'server', entities: moduleEntities() })).options,
           // Opened and migrated here; destroying the DataSource also closes the embedded database.
           dataSourceFactory: async () => openDataSource(target),
         }),

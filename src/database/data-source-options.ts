@@ -8,7 +8,7 @@ import { appLogger } from '../common/logger';
 import { PinoTypeOrmLogger } from './typeorm-logger';
 import { MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
-import { ENTITIES } from './entities';
+import { COMMON_ENTITIES } from './entities';
 import { acquireDataFolderLock, DataFolderLock } from './data-folder-lock';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -25,6 +25,12 @@ export interface DatabaseTarget {
 export interface TargetOptions {
   /** Named in the lock's holder file and in the message a refused opener gets (default: the script's name). */
   opener?: string;
+  /**
+   * The modules' entities, added to common's own (src/database imports no module): every caller passes
+   * `moduleEntities()` (src/app.entities.ts). Required: common's entities alone do not build (their
+   * foreign keys name the modules' tables).
+   */
+  entities: Function[];
 }
 
 /**
@@ -40,11 +46,11 @@ export interface TargetOptions {
  * process per folder. Held by another live process: `DataFolderLockError` (waits up to
  * `config.dataDirLockWaitMs` for one that is closing), before PGlite touches anything.
  */
-export async function databaseTarget(config: AppConfig, targetOptions: TargetOptions = {}): Promise<DatabaseTarget> {
+export async function databaseTarget(config: AppConfig, targetOptions: TargetOptions): Promise<DatabaseTarget> {
   const logger = appLogger(config).child({ context: 'Migrations' });
   const common = {
     type: 'postgres' as const,
-    entities: ENTITIES,
+    entities: [...COMMON_ENTITIES, ...targetOptions.entities],
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each' as const,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/app-config';
 import { acquireDataFolderLock, DataFolderLockError } from '../../src/database/data-folder-lock';
+import { moduleEntities } from '../../src/app.entities';
 import { databaseTarget, openDataSource } from '../../src/database/data-source-options';
 import { checkDatabase, openEmbedded, openPostgres } from '../../src/database/db-check';
 import { orderWorld, placeOrder } from '../support/order-fixtures';
@@ -56,7 +57,7 @@ describe('db:check on the embedded database', () => {
     const dir = mkdtempSync(join(tmpdir(), 'haulops-db-check-'));
     try {
       const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' });
-      const ds = await openDataSource(await databaseTarget(config));
+      const ds = await openDataSource(await databaseTarget(config, { entities: moduleEntities() }));
       // While the "server" holds the folder, the check is refused and touches nothing.
       await expect(openEmbedded(join(dir, 'pgdata'))).rejects.toBeInstanceOf(DataFolderLockError);
       await ds.destroy();

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { loadConfig } from '../../src/config/app-config';
+import { moduleEntities } from '../../src/app.entities';
 import { databaseTarget, openDataSource } from '../../src/database/data-source-options';
 import { MIGRATIONS } from '../../migrations';
 import { startTestApp, TestApp, testDatabaseKind } from '../support/test-app';
@@ -64,7 +65,7 @@ describe('simultaneous starts on one PostgreSQL', () => {
         lines.map(async (log) => {
           const config = loadConfig({ ...base, DATABASE_URL: databaseUrl(name), LOG_LEVEL: 'info' });
           config.logStream = { write: (line: string) => void log.push(JSON.parse(line)) };
-          return openDataSource(await databaseTarget(config));
+          return openDataSource(await databaseTarget(config, { entities: moduleEntities() }));
         }),
       );
       try {

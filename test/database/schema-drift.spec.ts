@@ -1,4 +1,7 @@
-import { EntityMetadata, QueryRunner, TableCheck, TableForeignKey, TableIndex, TableUnique } from 'typeorm';
+import { readdirSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { EntityMetadata, getMetadataArgsStorage, QueryRunner, TableCheck, TableForeignKey, TableIndex, TableUnique } from 'typeorm';
+import { COMMON_ENTITIES } from '../../src/database/entities';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -18,6 +21,36 @@ describe('schema drift (entities vs migrations)', () => {
   afterAll(async () => t?.close());
 
   const tableMetadatas = () => t.ds.entityMetadatas.filter((m) => m.tableType === 'regular' && m.synchronize);
+
+  it('every table of the migrated database has an entity (the migrations table excepted)', async () => {
+    const tables: { name: string }[] = await t.ds.query(
+      `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY 1`,
+    );
+    const declared = new Set(t.ds.entityMetadatas.map((m) => m.tableName));
+    expect(tables.map((r) => r.name).filter((name) => name !== 'migrations' && !declared.has(name))).toEqual([]);
+  });
+
+  /**
+   * A module registers its entities in the `ENTITIES` of its `entities.ts` (src/app.entities.ts loads them);
+   * common's are in src/database/entities.ts. An entity class defined in a module's `*.entity.ts` or
+   * `*.entities.ts` file but left out of that list would be missing from every data source.
+   */
+  it("every entity class is in its module's ENTITIES (common's in COMMON_ENTITIES), and in the app's data source", () => {
+    const src = join(__dirname, '../../src');
+    const entityTables = new Set(getMetadataArgsStorage().tables.map((table) => table.target));
+    const problems: string[] = [];
+    for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => /\.entit(y|ies)\.ts$/.test(f))) {
+      const [top, module] = file.split(sep);
+      const list: Function[] = top === 'modules' ? require(join(src, 'modules', module, 'entities.ts')).ENTITIES : COMMON_ENTITIES;
+      for (const exported of Object.values(require(join(src, file)) as Record<string, unknown>)) {
+        if (typeof exported !== 'function' || !entityTables.has(exported)) continue;
+        if (!list.includes(exported)) problems.push(`${exported.name} (src/${file}) is not in ${top === 'modules' ? `src/modules/${module}/entities.ts` : 'COMMON_ENTITIES'}`);
+        if (!t.ds.hasMetadata(exported)) problems.push(`${exported.name} (src/${file}) is not in the app's data source`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
 
   it('TypeORM would change nothing in a freshly migrated database (schema:log is empty)', async () => {
     const sql = await t.ds.driver.createSchemaBuilder().log();

@@ -16,7 +16,8 @@ import { join, relative } from 'node:path';
  *   UPDATE, TABLE, or as a query builder's table name), and the SQL fragments it takes from another
  *   module (`users:userNameSql`, `companies:CompanySummaries`: exported SQL text naming that module's tables). A module's tables are those its entities
  *   declare (`@Entity('name')` in its folder); src/common and src/database are module `common`.
- * - `companyId`: parameters typed `companyId: string` (the bare tenant id that a `Scope` replaces).
+ * - `companyId`: parameters typed `companyId: string` (the bare tenant id that a `Scope` replaces) in
+ *   services and repositories (controllers' route parameters, entities' and DTOs' fields are not counted).
  */
 export interface FileDebt {
   transactions: number;
@@ -104,7 +105,9 @@ export function scanFile(file: string, owners: Map<string, string>): FileDebt {
       if (/(?:Sql|Matches|_SQL)$/.test(name) || new RegExp(`\\b${name}\\.sql\\b`).test(text)) foreign.add(`${from}:${name}`);
     }
   }
-  const companyId = layer0 ? 0 : count(/\bcompanyId\??\s*:\s*string\b(?!\s*[;}])/g);
+  // Parameters of services and repositories (a controller's route parameter, an entity's or a DTO's field is not one).
+  const edge = /\.(?:controllers?|entity|entities|dto|types)\.ts$/.test(file);
+  const companyId = layer0 || edge ? 0 : count(/\bcompanyId\??\s*:\s*string\b(?!\s*(?:\|\s*null\s*)?[;}])/g);
   return { transactions, connections, sql, foreign: [...foreign].sort(), companyId };
 }
 

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { previewOpenApiDocument } from '../../src/app.setup';
 import { OPENAPI_DOCUMENT_ENV } from './openapi-validator';
 import { loadConfig } from '../../src/config/app-config';
+import { moduleEntities } from '../../src/app.entities';
 import { databaseTarget, openDataSource } from '../../src/database/data-source-options';
 import { adminClient, BUILD_LOCK, databaseUrl, ident, LOCK_NAMESPACE, TEMPLATE_DATABASE_ENV, TEMPLATE_PREFIX, TEST_DATABASE_PREFIX, templateDatabaseName } from './template-db';
 
@@ -76,7 +77,7 @@ async function ensureTemplate(admin: Client, name: string): Promise<boolean> {
   await admin.query(`CREATE DATABASE ${ident(building)}`);
   try {
     const config = loadConfig({ DATABASE_URL: databaseUrl(building), JWT_SECRET: 'template-build-'.padEnd(48, 'x'), LOG_LEVEL: 'error' });
-    const ds = await openDataSource(await databaseTarget(config));
+    const ds = await openDataSource(await databaseTarget(config, { entities: moduleEntities() }));
     await ds.destroy();
     // No connections allowed: a stray session on the template would make every clone fail.
     await admin.query(`ALTER DATABASE ${ident(building)} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);

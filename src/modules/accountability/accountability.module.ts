@@ -1,3 +1,4 @@
+import './events'; // this module's domain events, declared into the event catalogue (src/common/outbox/event-catalogue.ts)
 import { Module } from '@nestjs/common';
 import { CompanyAdminModule } from '../companies';
 import { CustomersModule } from '../customers';

@@ -1,5 +1,4 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
 import { MailService } from '../../common/mail/mail.service';
@@ -10,7 +9,8 @@ import { CODE_TTL_MINUTES, OneTimeCodeService } from '../auth';
 import { TokenService } from '../auth';
 import { timingSafeEqual } from 'node:crypto';
 import { AdminDto, AdminTokenDto } from './admin.dto';
-import { runUnit } from '../../database/unit-of-work';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { AdminRepository } from './admin.repository';
 
 /** Failed logins before the first lock; each further failure doubles the lock, up to an hour. */
 export const ADMIN_LOCK_THRESHOLD = 5;
@@ -25,7 +25,8 @@ export function adminLockSeconds(failures: number): number {
 @Injectable()
 export class AdminAuthService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly admins: AdminRepository,
     private readonly config: AppConfig,
     private readonly tokens: TokenService,
     private readonly codes: OneTimeCodeService,
@@ -41,44 +42,37 @@ export class AdminAuthService {
       throw ApiError.forbidden('INVALID_REGISTRATION_KEY', 'The registration key is not valid.');
     }
     const passwordHash = await hashPassword(dto.password);
-    const { token, id } = await runUnit(this.ds, async (m) => {
-      const [taken] = await m.query<{ '?column?': number }[]>(`SELECT 1 FROM admins WHERE lower(email) = lower($1)`, [dto.email]);
-      if (taken) throw ApiError.conflict('EMAIL_TAKEN', 'This e-mail address is already registered.');
-      const [row] = await m.query<{ id: string }[]>(`INSERT INTO admins (name, email, password_hash) VALUES ($1, $2, $3) RETURNING id`, [dto.name, dto.email, passwordHash]);
-      return { token: await this.tokens.issue({ id: row.id, type: 'admin' }, m), id: row.id as string };
+    const { token, id } = await this.uow.transaction(async (m) => {
+      if (await this.admins.emailTaken(dto.email)) throw ApiError.conflict('EMAIL_TAKEN', 'This e-mail address is already registered.');
+      const id = await this.admins.insert(dto.name, dto.email, passwordHash);
+      return { token: await this.tokens.issue({ id, type: 'admin' }, m), id };
     });
     return { ...token, user: await this.profile(id) };
   }
 
   /** Login with lock-out: 5 failures lock the account for 1 minute, doubling with each further failure. */
   async login(dto: LoginDto): Promise<AdminTokenDto> {
-    const [row] = await this.ds.query<{ id: string; password_hash: string; failed_logins: number; locked_until: Date | null }[]>(`SELECT id, password_hash, failed_logins, locked_until FROM admins WHERE lower(email) = lower($1)`, [dto.email]);
+    const row = await this.admins.credentialsByEmail(dto.email);
     if (row?.locked_until && new Date(row.locked_until).getTime() > Date.now()) {
       throw locked(Math.ceil((new Date(row.locked_until).getTime() - Date.now()) / 1000));
     }
     const ok = await verifyPassword(dto.password, row?.password_hash);
     if (!row) throw ApiError.unauthorized('These credentials do not match our records.', 'INVALID_CREDENTIALS');
     if (!ok) {
-      // TypeORM returns [rows, rowCount] for UPDATE … RETURNING.
-      const [rows] = await this.ds.query<[{ failed_logins: number }[], number]>(
-        `UPDATE admins SET failed_logins = failed_logins + 1, updated_at = now() WHERE id = $1 RETURNING failed_logins`,
-        [row.id],
-      );
-      const failures: number = rows[0].failed_logins;
+      const failures = await this.admins.recordFailure(row.id);
       const lock = adminLockSeconds(failures);
       if (lock > 0) {
-        await this.ds.query(`UPDATE admins SET locked_until = now() + make_interval(secs => $2) WHERE id = $1`, [row.id, lock]);
+        await this.admins.lockFor(row.id, lock);
         throw locked(lock);
       }
       throw ApiError.unauthorized('These credentials do not match our records.', 'INVALID_CREDENTIALS');
     }
-    await this.ds.query(`UPDATE admins SET failed_logins = 0, locked_until = NULL WHERE id = $1 AND failed_logins > 0`, [row.id]);
+    await this.admins.clearFailures(row.id);
     return { ...(await this.tokens.issue({ id: row.id, type: 'admin' })), user: await this.profile(row.id) };
   }
 
   async forgotPassword(email: string): Promise<void> {
-    const [admin] = await this.ds.query<{ id: string }[]>(`SELECT id FROM admins WHERE lower(email) = lower($1)`, [email]);
-    if (!admin) return;
+    if (!(await this.admins.idByEmail(email))) return;
     const code = await this.codes.issue('admin', email, 'reset_password');
     await this.mail.send(email, 'Reset your administrator password', `Use this code to reset your password: ${code}. It expires in ${CODE_TTL_MINUTES} minutes.`);
   }
@@ -91,25 +85,25 @@ export class AdminAuthService {
   async resetPassword(dto: ResetPasswordDto): Promise<void> {
     const hash = await hashPassword(dto.password);
     await this.codes.verify('admin', dto.email, 'reset_password', dto.code, true, async (m) => {
-      const [admin] = await m.query<{ id: string }[]>(`SELECT id FROM admins WHERE lower(email) = lower($1) FOR UPDATE`, [dto.email]);
-      if (!admin) return;
-      await m.query(`UPDATE admins SET password_hash = $2, failed_logins = 0, locked_until = NULL, updated_at = now() WHERE id = $1`, [admin.id, hash]);
-      await this.tokens.revokeAllOf({ id: admin.id, kind: 'admin' }, null, m);
+      const id = await this.admins.lockByEmail(dto.email);
+      if (!id) return;
+      await this.admins.resetPassword(id, hash);
+      await this.tokens.revokeAllOf({ id, kind: 'admin' }, null, m);
     });
   }
 
   async updatePassword(actor: Actor, dto: UpdatePasswordDto): Promise<void> {
-    const [row] = await this.ds.query<{ password_hash: string }[]>(`SELECT password_hash FROM admins WHERE id = $1`, [actor.id]);
-    if (!(await verifyPassword(dto.current_password, row?.password_hash))) throw ApiError.validation({ current_password: ['is not correct'] });
+    const current = await this.admins.passwordHashOf(actor.id);
+    if (!(await verifyPassword(dto.current_password, current ?? undefined))) throw ApiError.validation({ current_password: ['is not correct'] });
     const hash = await hashPassword(dto.password);
-    await runUnit(this.ds, async (m) => {
-      await m.query(`UPDATE admins SET password_hash = $2, updated_at = now() WHERE id = $1`, [actor.id, hash]);
+    await this.uow.transaction(async (m) => {
+      await this.admins.setPassword(actor.id, hash);
       await this.tokens.revokeAllOf({ id: actor.id, kind: 'admin' }, actor.jti, m);
     });
   }
 
   async profile(id: string): Promise<AdminDto> {
-    const [row] = await this.ds.query<{ id: string; name: string; email: string; created_at: Date }[]>(`SELECT id, name, email, created_at FROM admins WHERE id = $1`, [id]);
+    const row = await this.admins.profile(id);
     if (!row) throw ApiError.notFound('Administrator');
     return { id: row.id, type: 'admin', name: row.name, email: row.email, created_at: new Date(row.created_at).toISOString() };
   }

@@ -1,17 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { SelectQueryBuilder } from 'typeorm';
-import type { Scope } from '../../common/access/scope';
+import { Scope } from '../../common/access/scope';
 import { scopedQuery } from '../../common/access/tenant-policy';
 import type { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate } from '../../common/http/pagination';
 import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
 import type { EventType } from '../../common/outbox/event-catalogue';
 import { jsonValue } from '../../database/json-value';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import { userNameOrEmailMatches } from '../users';
 import type { AttendanceQuery, DriverAttendanceQuery, PauseRow } from './attendance.dto';
 import { Attendance, AttendanceBreak } from './attendance.entity';
 import { OPEN_ATTENDANCE } from './attendance.types';
+
+const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
 
 /** The day's pauses, oldest first, as one JSON array (the read stays one statement). Alias `a`. */
 const PAUSES_SQL = `(SELECT coalesce(json_agg(json_build_object('id', b.id, 'kind', b.kind, 'started_at', b.started_at, 'ended_at', b.ended_at) ORDER BY b.started_at, b.id), '[]'::json)
@@ -32,21 +35,25 @@ const withPauses = (day: Attendance, raw: Record<string, unknown>): DayWithPause
 @Injectable()
 export class AttendanceRepository extends ModuleRepository {
   /** A new day, unless the driver has one on that date already (then null: one day per driver and date). */
+  @GenerateSql({ params: () => [{ companyId: SQL_SAMPLE.companyId, driverId: SQL_SAMPLE.id, workDate: SQL_SAMPLE.date, status: 'checked_in', checkedInAt: SQL_SAMPLE.at, checkInLat: 45.5, checkInLng: -73.6, truckId: null }] })
   async insertDayUnlessExists(values: Partial<Attendance>): Promise<string | null> {
     const inserted = await this.m.createQueryBuilder().insert().into(Attendance).values(values).orIgnore().returning(['id']).execute();
     return (inserted.raw as { id: string }[])[0]?.id ?? null;
   }
 
   /** The driver's day on a date (no scope: the driver's own, read after a refused insert). */
+  @GenerateSql({ params: [SQL_SAMPLE.id, SQL_SAMPLE.date] })
   dayOf(driverId: string, workDate: string): Promise<Attendance | null> {
     return this.m.findOne(Attendance, { where: { driverId, workDate } });
   }
 
+  @GenerateSql({ params: [SQL_SAMPLE.id, { status: 'checked_in' }] })
   async update(id: string, values: Partial<Attendance>): Promise<void> {
     await this.m.update(Attendance, { id }, values);
   }
 
   /** A new pause's id. */
+  @GenerateSql({ params: () => [{ companyId: SQL_SAMPLE.companyId, attendanceId: SQL_SAMPLE.id, kind: 'break', startedAt: SQL_SAMPLE.at }] })
   async insertBreak(values: Partial<AttendanceBreak>): Promise<string> {
     const inserted = await this.m.insert(AttendanceBreak, values);
     return (inserted.identifiers[0] as { id: string }).id;
@@ -82,6 +89,7 @@ export class AttendanceRepository extends ModuleRepository {
   }
 
   /** The open days `scope` reaches on other dates than `today`, locked, each with the end of its date (midnight in `timezone`). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, 'UTC'] })
   async lockOpenDaysBefore(scope: Scope, today: string, timezone: string): Promise<{ day: Attendance; dayEnd: Date }[]> {
     const { entities, raw } = await scopedQuery(this.locked, Attendance, scope, 'a')
       .addSelect(`((a.work_date + 1)::timestamp AT TIME ZONE :tz)`, 'day_end')
@@ -99,6 +107,7 @@ export class AttendanceRepository extends ModuleRepository {
   }
 
   /** The open day `scope` reaches (normally today's), else today's, with its pauses; null when none. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date] })
   async currentWithPauses(scope: Scope, today: string): Promise<DayWithPauses | null> {
     const { entities, raw } = await this.withPausesQuery(scope)
       .andWhere('(a.workDate = :today OR a.status IN (:...open))', { today, open: OPEN_ATTENDANCE })
@@ -115,6 +124,7 @@ export class AttendanceRepository extends ModuleRepository {
    * driver's name or e-mail: users' SQL fragment, kept until users offers a typed search, issue #24).
    * The count only when the page is full.
    */
+  @GenerateSql({ name: 'no filter', params: [SAMPLE_SCOPE, {}] }, { name: 'with filters', params: [SAMPLE_SCOPE, { from: SQL_SAMPLE.date, to: SQL_SAMPLE.date, driver_id: SQL_SAMPLE.id, status: 'checked_in', q: 'Al' }] })
   page(scope: Scope, q: AttendanceQuery | DriverAttendanceQuery): Promise<Page<DayWithPauses>> {
     const qb = this.withPausesQuery(scope);
     if (q.from) qb.andWhere('a.workDate >= :from', { from: q.from });
@@ -126,6 +136,7 @@ export class AttendanceRepository extends ModuleRepository {
   }
 
   /** Days `scope` reaches over [from, to] (optionally one driver's) with their pauses (`ordered`: oldest first). One statement. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, SQL_SAMPLE.date, SQL_SAMPLE.id, true] })
   async between(scope: Scope, from: string, to: string, driverId: string | undefined, ordered: boolean): Promise<DayWithPauses[]> {
     const qb = this.withPausesQuery(scope).andWhere('a.workDate BETWEEN :from AND :to', { from, to });
     if (driverId) qb.andWhere('a.driverId = :driverId', { driverId });
@@ -147,6 +158,7 @@ export class AttendanceRepository extends ModuleRepository {
   }
 
   /** Outbox events of the days' changes, in the unit that makes them. */
+  @GenerateSql.skip('common\'s outbox insert (recordEvents), snapshotted with common')
   async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
     await recordEvents(this.m, ...events);
   }

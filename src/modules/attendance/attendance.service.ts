@@ -61,7 +61,7 @@ export class AttendanceService {
     const timezone = await this.timezone(scope);
     const today = todayIn(timezone);
     const id = await this.uow.transaction(async () => {
-      await this.trucks.assertActive(this.uow.manager, scope.companyId, [{ field: 'truck_id', id: d.truck_id }]);
+      await this.trucks.assertActive(scope, [{ field: 'truck_id', id: d.truck_id }]);
       await this.closeEarlierDays(scope, today, timezone);
       const now = new Date();
       const dayId = await this.days.insertDayUnlessExists({ companyId: scope.companyId, driverId: scope.actorId!, workDate: today, status: 'checked_in', checkedInAt: now, checkInLat: d.lat, checkInLng: d.lng, truckId: d.truck_id ?? null });
@@ -167,7 +167,7 @@ export class AttendanceService {
   /** A driver's days over a range (default: the current month), oldest first, with totals. A driver of another company is 404. */
   async details(scope: Scope, driverId: string, q: AttendanceDetailsQuery): Promise<DriverAttendanceDetailsDto> {
     const company = Scope.company(scope.companyId, scope.actorId);
-    const driver = await this.drivers.show(scope.companyId, driverId);
+    const driver = await this.drivers.show(company, driverId);
     const month = monthOf(todayIn(await this.timezone(company)));
     const from = q.from ?? month.first;
     const to = q.to ?? month.last;

@@ -3,8 +3,10 @@ import { In } from 'typeorm';
 import type { Scope } from '../../common/access/scope';
 import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
 import type { EventType } from '../../common/outbox/event-catalogue';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import { Asset, AssetHistory, type AssetStatus } from './catalogue.entities';
+
 
 /**
  * The `assets` and `asset_history` tables, for what jobs, dispatch and the reports ask of assets
@@ -61,11 +63,13 @@ export class AssetRepository extends ModuleRepository {
     return this.locked.find(Asset, { where: { id: In([...ids]), companyId: scope.companyId }, lock: { mode: 'pessimistic_write' } });
   }
 
+  @GenerateSql({ params: [SQL_SAMPLE.id, { status: 'available' }] })
   async update(id: string, values: Partial<Asset>): Promise<void> {
     await this.m.update(Asset, { id }, values);
   }
 
   /** History rows of moves (one INSERT). */
+  @GenerateSql({ params: [[{ companyId: SQL_SAMPLE.companyId, assetId: SQL_SAMPLE.id, fromStatus: 'available', toStatus: 'reserved', locationType: null, locationId: null, lat: null, lng: null, jobId: SQL_SAMPLE.otherId }]] })
   async insertHistory(rows: Partial<AssetHistory>[]): Promise<void> {
     await this.m.insert(AssetHistory, rows);
   }
@@ -81,6 +85,7 @@ export class AssetRepository extends ModuleRepository {
   }
 
   /** Outbox events of the assets' changes, in the unit that makes them. */
+  @GenerateSql.skip('common\'s outbox insert (recordEvents), snapshotted with common')
   async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
     await recordEvents(this.m, ...events);
   }

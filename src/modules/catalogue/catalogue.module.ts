@@ -1,3 +1,4 @@
+import './events'; // this module's domain events, declared into the event catalogue (src/common/outbox/event-catalogue.ts)
 import { Module } from '@nestjs/common';
 import { AssetCategoriesController, AssetCategoriesService, AssetStylesController, AssetStylesService } from './asset-categories-styles';
 import { AssetSpecificationsController, AssetSpecificationsService, CustomerCatalogueService, SpecWasteTypesService } from './asset-specifications';

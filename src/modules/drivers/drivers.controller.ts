@@ -1,7 +1,8 @@
 import { Body, Controller, Get, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
-import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { Actor, CurrentActor } from '../../common/access/actor';
+import { CurrentScope, Scope } from '../../common/access/scope';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { CreateMemberDto, MemberDto } from '../customers';
@@ -31,30 +32,30 @@ export class DriversController {
     errors: [403, 409, 422],
     codes: { 403: ['PLAN_LIMIT'], 409: ['EMAIL_TAKEN'] },
   })
-  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateMemberDto) {
-    return this.members.create(actor, companyId, 'driver', dto);
+  create(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: CreateMemberDto) {
+    return this.members.create(actor, scope.companyId, 'driver', dto);
   }
 
   @Post('driver/profile/update')
   @Access('DR')
   @Endpoint({ summary: "Update the driver's own profile (name, phone, licence); omitted fields stay, null clears", type: DriverProfileDto, errors: [422] })
-  updateProfile(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: UpdateDriverProfileDto) {
-    return this.drivers.updateProfile(actor, companyId, dto);
+  updateProfile(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: UpdateDriverProfileDto) {
+    return this.drivers.updateProfile(actor, scope, dto);
   }
 
   @Get('drivers')
   @Access('CO')
   @Endpoint({ summary: "The company's drivers (`q` on name, e-mail, phone; `status` filter; sort created_at, name, email)", type: DriverDto, list: true, errors: [422] })
-  list(@CompanyId() companyId: string, @Query() query: DriverListQuery) {
-    return this.drivers.list(companyId, query);
+  list(@CurrentScope() scope: Scope, @Query() query: DriverListQuery) {
+    return this.drivers.list(scope, query);
   }
 
   @Get('driver/:driverId')
   @Access('CO')
   @ApiIdParam('driverId')
   @Endpoint({ summary: 'A driver of the company', type: DriverDto, errors: [404] })
-  show(@CompanyId() companyId: string, @IdParam('driverId') id: string) {
-    return this.drivers.show(companyId, id);
+  show(@CurrentScope() scope: Scope, @IdParam('driverId') id: string) {
+    return this.drivers.show(scope, id);
   }
 
   @Put('driver/:driverId/update')
@@ -67,23 +68,23 @@ export class DriversController {
     errors: [404, 409, 422],
     codes: { 409: ['EMAIL_TAKEN'] },
   })
-  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('driverId') id: string, @Body() dto: UpdateDriverDto) {
-    return this.drivers.update(actor, companyId, id, dto);
+  update(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('driverId') id: string, @Body() dto: UpdateDriverDto) {
+    return this.drivers.update(actor, scope, id, dto);
   }
 
   @Post('driver/:driverId/activate')
   @Access('CO')
   @ApiIdParam('driverId')
   @Endpoint({ summary: 'Activate a driver', description: STATUS_NOTE, type: DriverDto, errors: [404, 409], codes: { 409: ['INVALID_TRANSITION'] } })
-  activate(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('driverId') id: string) {
-    return this.drivers.setStatus(actor, companyId, id, 'active');
+  activate(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('driverId') id: string) {
+    return this.drivers.setStatus(actor, scope, id, 'active');
   }
 
   @Post('driver/:driverId/deactivate')
   @Access('CO')
   @ApiIdParam('driverId')
   @Endpoint({ summary: 'Deactivate a driver', description: STATUS_NOTE, type: DriverDto, errors: [404, 409], codes: { 409: ['INVALID_TRANSITION'] } })
-  deactivate(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('driverId') id: string) {
-    return this.drivers.setStatus(actor, companyId, id, 'inactive');
+  deactivate(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('driverId') id: string) {
+    return this.drivers.setStatus(actor, scope, id, 'inactive');
   }
 }

@@ -1,4 +1,4 @@
-import { Check, Column, DeleteDateColumn, Entity, ForeignKey, Index } from 'typeorm';
+import { Check, Column, DeleteDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
 import { Tenant } from '../../common/access/tenant-policy';
 
@@ -44,4 +44,17 @@ export class Truck extends BaseEntity {
   @Column({ type: 'double precision', nullable: true }) lng: number | null;
   @Column({ type: 'timestamptz', nullable: true }) locationUpdatedAt: Date | null;
   @DeleteDateColumn({ type: 'timestamptz', nullable: true }) deletedAt: Date | null;
+}
+
+/** The asset specifications a truck type can carry; migration 1763800003000-PricingFleet. */
+@Entity('truck_type_asset_specifications')
+export class TruckTypeAssetSpecification {
+  @ForeignKey('truck_types', { name: 'truck_type_asset_specifications_truck_type_id_fkey', onDelete: 'CASCADE' })
+  @PrimaryColumn({ type: 'uuid' })
+  truckTypeId: string;
+
+  @Index('idx_truck_type_asset_specifications_spec')
+  @ForeignKey('asset_specifications', { name: 'truck_type_asset_specifications_asset_specification_id_fkey' })
+  @PrimaryColumn({ type: 'uuid' })
+  assetSpecificationId: string;
 }

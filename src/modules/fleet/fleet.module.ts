@@ -1,11 +1,15 @@
+import './events'; // this module's domain events, declared into the event catalogue (src/common/outbox/event-catalogue.ts)
 import { Module, OnModuleInit } from '@nestjs/common';
 import { AssetPlaces, CatalogueModule } from '../catalogue';
 import { SitesModule } from '../sites';
 import { TrucksController, TruckTypesController } from './fleet.controller';
+import { Scope } from '../../common/access/scope';
 import { TrucksService, TruckTypesService } from './fleet.service';
+import { TruckRepository } from './truck.repository';
+import { TruckTypeRepository } from './truck-type.repository';
 
 /** Truck types and trucks. */
-@Module({ imports: [CatalogueModule, SitesModule], controllers: [TruckTypesController, TrucksController], providers: [TruckTypesService, TrucksService], exports: [TrucksService] })
+@Module({ imports: [CatalogueModule, SitesModule], controllers: [TruckTypesController, TrucksController], providers: [TruckTypesService, TrucksService, TruckTypeRepository, TruckRepository], exports: [TrucksService, TruckTypesService] })
 export class FleetModule implements OnModuleInit {
   constructor(
     private readonly places: AssetPlaces,
@@ -14,6 +18,6 @@ export class FleetModule implements OnModuleInit {
 
   /** An asset may be on a truck: catalogue checks it through the trucks service. */
   onModuleInit(): void {
-    this.places.register('truck', 'fleet', (m, companyId, refs) => this.trucks.assertOwned(m, companyId, refs));
+    this.places.register('truck', 'fleet', (_m, companyId, refs) => this.trucks.assertOwned(Scope.company(companyId), refs));
   }
 }

@@ -1,152 +1,140 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { likePattern, paginate } from '../../common/http/pagination';
 import type { BodyRef } from '../../common/access/tenant-policy';
-import { CompanyRecords } from '../../common/records/company-records';
 import { InUseRegistry } from '../../common/records/in-use';
-import { SpecificationLinks } from '../catalogue';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { AssetSpecificationsService } from '../catalogue';
 import { LotsService } from '../sites';
 import { CreateTruckDto, CreateTruckTypeDto, TruckDto, TruckLocationDto, TruckQuery, TruckTypeDto, TruckTypeQuery, UpdateTruckDto, UpdateTruckTypeDto } from './fleet.dto';
-import { Truck, TruckType } from './fleet.entity';
-import { runUnit } from '../../database/unit-of-work';
-
-const LINKS = new SpecificationLinks('truck_type_asset_specifications', 'truck_type_id');
+import type { Truck, TruckType } from './fleet.entity';
+import { type CarrierRow, TruckRepository } from './truck.repository';
+import { TruckTypeRepository } from './truck-type.repository';
 
 @Injectable()
 export class TruckTypesService {
-  private readonly records: CompanyRecords<TruckType>;
   constructor(
-    private readonly ds: DataSource,
-    inUse: InUseRegistry,
-  ) {
-    this.records = new CompanyRecords(ds, {
-      entity: TruckType,
-      what: 'Truck type',
-      event: 'truck_type',
-      // While a live truck has this type, or what other modules register.
-      inUse: async (m, row) => (await m.existsBy(Truck, { truckTypeId: row.id })) || (await inUse.isUsed(m, 'truck_type', row.id)),
-    });
+    private readonly uow: UnitOfWork,
+    private readonly truckTypes: TruckTypeRepository,
+    private readonly specifications: AssetSpecificationsService,
+  ) {}
+
+  async list(scope: Scope, q: TruckTypeQuery): Promise<Page<TruckTypeDto>> {
+    const page = await this.truckTypes.list(scope, q);
+    return new Page(await this.render(page.items), page.meta);
   }
 
-  async list(companyId: string, q: TruckTypeQuery): Promise<Page<TruckTypeDto>> {
-    const qb = this.records.query(companyId, 't');
-    if (q.q) qb.andWhere('t.name ILIKE :q', { q: likePattern(q.q) });
-    const page = await paginate(qb, q, { sortable: { created_at: 't.createdAt', name: 't.name', capacity_kg: 't.capacityKg' } });
-    return new Page(await LINKS.render(this.ds.manager, page.items, TruckTypeDto.of), page.meta);
-  }
-
-  async get(companyId: string, id: string): Promise<TruckTypeDto> {
-    const [dto] = await LINKS.render(this.ds.manager, [await this.records.find(companyId, id)], TruckTypeDto.of);
+  async get(scope: Scope, id: string): Promise<TruckTypeDto> {
+    const [dto] = await this.render([await this.truckTypes.find(scope, id)]);
     return dto;
   }
 
-  async create(actor: Actor, companyId: string, d: CreateTruckTypeDto): Promise<TruckTypeDto> {
-    const t = await this.records.create(actor, companyId, { name: d.name, capacityKg: d.capacity_kg }, { after: (m, row) => LINKS.replace(m, row, d.asset_specification_ids ?? []) });
-    return this.get(companyId, t.id);
+  async create(actor: Actor, scope: Scope, d: CreateTruckTypeDto): Promise<TruckTypeDto> {
+    const t = await this.truckTypes.create(actor, scope, { name: d.name, capacityKg: d.capacity_kg }, { after: (_m, row) => this.replaceLinks(scope, row.id, d.asset_specification_ids ?? []) });
+    return this.get(scope, t.id);
   }
 
-  async update(actor: Actor, companyId: string, id: string, d: UpdateTruckTypeDto): Promise<TruckTypeDto> {
-    await this.records.update(actor, companyId, id, { name: d.name, capacityKg: d.capacity_kg }, {
-      after: async (m, row) => {
-        if (d.asset_specification_ids) await LINKS.replace(m, row, d.asset_specification_ids);
+  async update(actor: Actor, scope: Scope, id: string, d: UpdateTruckTypeDto): Promise<TruckTypeDto> {
+    await this.truckTypes.update(actor, scope, id, { name: d.name, capacityKg: d.capacity_kg }, {
+      after: async (_m, row) => {
+        if (d.asset_specification_ids) await this.replaceLinks(scope, row.id, d.asset_specification_ids);
       },
     });
-    return this.get(companyId, id);
+    return this.get(scope, id);
   }
 
-  remove(actor: Actor, companyId: string, id: string): Promise<void> {
-    return this.records.remove(actor, companyId, id);
+  remove(actor: Actor, scope: Scope, id: string): Promise<void> {
+    return this.truckTypes.remove(actor, scope, id);
   }
 
-  /** Body references must be the company's live truck types (share-locked until the commit): 422 `not found` on their fields otherwise. */
-  assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
-    return this.records.assertOwned(m, companyId, refs);
+  /** Body references must be the scope's live truck types (share-locked until the commit): 422 `not found` on their fields otherwise. */
+  assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
+    return this.truckTypes.assertOwned(scope, refs);
+  }
+
+  /**
+   * Replaces the specifications a truck type carries (the link table `truck_type_asset_specifications`
+   * is this module's): the ids must be the company's live specifications (422 on
+   * `asset_specification_ids.<i>`); a truck type the scope does not reach is 404 (it is locked until
+   * the commit). In the caller's unit of work (one is opened when none is).
+   */
+  linkSpecifications(scope: Scope, truckTypeId: string, specIds: string[]): Promise<void> {
+    return this.uow.transaction(async () => {
+      await this.truckTypes.lock(scope, truckTypeId);
+      await this.replaceLinks(scope, truckTypeId, specIds);
+    });
+  }
+
+  /** `linkSpecifications` inside the open unit of work (the write of a truck type). */
+  private async replaceLinks(scope: Scope, truckTypeId: string, specIds: string[]): Promise<void> {
+    // catalogue's check still takes a manager: the unit's
+    await this.specifications.assertOwned(this.uow.manager, scope.companyId, specIds.map((id, i) => ({ field: `asset_specification_ids.${i}`, id })));
+    await this.truckTypes.replaceSpecifications(truckTypeId, specIds);
+  }
+
+  /** Truck types with their linked specification ids (one statement for the whole page). */
+  private async render(rows: TruckType[]): Promise<TruckTypeDto[]> {
+    const specIds = await this.truckTypes.specificationIds(rows.map((t) => t.id));
+    return rows.map((t) => TruckTypeDto.of(t, specIds.get(t.id)!));
   }
 }
 
 @Injectable()
 export class TrucksService implements OnModuleInit {
-  private readonly records: CompanyRecords<Truck, 'truck'>;
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly trucks: TruckRepository,
     private readonly inUse: InUseRegistry,
     private readonly truckTypes: TruckTypesService,
     private readonly lots: LotsService,
-  ) {
-    this.records = new CompanyRecords(ds, {
-      entity: Truck,
-      what: 'Truck',
-      event: 'truck',
-      nullable: ['name', 'homeLotId', 'tareWeightKg'],
-      unique: [{ property: 'plate', index: 'uq_trucks_plate', code: 'DUPLICATE_PLATE', message: 'A truck with this plate already exists.' }],
-      // What other modules register (an unfinished job with the truck).
-      inUse: (m, row) => this.inUse.isUsed(m, 'truck', row.id),
-    });
-  }
+  ) {}
 
   /** A live truck keeps its home lot from deletion. */
   onModuleInit(): void {
-    this.inUse.register('lot', 'fleet', 'a live truck based at the lot', (m, id) => m.existsBy(Truck, { homeLotId: id }));
+    this.inUse.register('lot', 'fleet', 'a live truck based at the lot', (_m, id) => this.trucks.basedAt(id));
   }
 
-  list(companyId: string, q: TruckQuery) {
-    const qb = this.records.query(companyId, 't');
-    if (q.status) qb.andWhere('t.status = :status', { status: q.status });
-    if (q.truck_type_id) qb.andWhere('t.truckTypeId = :tt', { tt: q.truck_type_id });
-    if (q.home_lot_id) qb.andWhere('t.homeLotId = :lot', { lot: q.home_lot_id });
-    if (q.q) qb.andWhere('(t.plate ILIKE :q OR t.name ILIKE :q)', { q: likePattern(q.q) });
-    return paginate(qb, q, { sortable: { created_at: 't.createdAt', plate: 't.plate', name: 't.name', status: 't.status' }, map: TruckDto.of });
+  async list(scope: Scope, q: TruckQuery): Promise<Page<TruckDto>> {
+    const page = await this.trucks.list(scope, q);
+    return new Page(page.items.map(TruckDto.of), page.meta);
   }
 
-  async get(companyId: string, id: string): Promise<TruckDto> {
-    return TruckDto.of(await this.records.find(companyId, id));
+  async get(scope: Scope, id: string): Promise<TruckDto> {
+    return TruckDto.of(await this.trucks.find(scope, id));
   }
 
-  async create(actor: Actor, companyId: string, d: CreateTruckDto): Promise<TruckDto> {
-    return TruckDto.of(await this.records.create(actor, companyId, fields(d), { before: (m) => this.checkRefs(m, companyId, d) }));
+  async create(actor: Actor, scope: Scope, d: CreateTruckDto): Promise<TruckDto> {
+    return TruckDto.of(await this.trucks.create(actor, scope, fields(d), { before: () => this.checkRefs(scope, d) }));
   }
 
-  async update(actor: Actor, companyId: string, id: string, d: UpdateTruckDto): Promise<TruckDto> {
-    return TruckDto.of(await this.records.update(actor, companyId, id, fields(d), { before: (m) => this.checkRefs(m, companyId, d) }));
+  async update(actor: Actor, scope: Scope, id: string, d: UpdateTruckDto): Promise<TruckDto> {
+    return TruckDto.of(await this.trucks.update(actor, scope, id, fields(d), { before: () => this.checkRefs(scope, d) }));
   }
 
-  remove(actor: Actor, companyId: string, id: string): Promise<void> {
-    return this.records.remove(actor, companyId, id);
+  remove(actor: Actor, scope: Scope, id: string): Promise<void> {
+    return this.trucks.remove(actor, scope, id);
   }
 
-  async setLocation(actor: Actor, companyId: string, id: string, d: TruckLocationDto): Promise<TruckDto> {
-    const truck = await runUnit(this.ds, async (m) => {
-      const row = await this.records.find(companyId, id, m, true);
-      Object.assign(row, { lat: d.lat, lng: d.lng, locationUpdatedAt: new Date() });
-      const saved = await m.save(row);
-      await this.records.recordEvent(m, actor, row, 'location_updated', { lat: d.lat, lng: d.lng });
-      return saved;
-    });
+  async setLocation(actor: Actor, scope: Scope, id: string, d: TruckLocationDto): Promise<TruckDto> {
+    const truck = await this.uow.transaction(async () => this.trucks.savePosition(actor, await this.trucks.lock(scope, id), d.lat, d.lng));
     return TruckDto.of(truck);
   }
 
-  /** Body references must be the company's live trucks (share-locked until the commit): 422 `not found` on their fields otherwise. */
-  assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
-    return this.records.assertOwned(m, companyId, refs);
+  /** Body references must be the scope's live trucks (share-locked until the commit): 422 `not found` on their fields otherwise. */
+  assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
+    return this.trucks.assertOwned(scope, refs);
   }
 
   /**
-   * Body references must be the company's live trucks in service (status `active`), share-locked until
+   * Body references must be the scope's live trucks in service (status `active`), share-locked until
    * the commit: 422 on their fields otherwise (`not found`, or `is in maintenance`/`is retired`). One statement.
    */
-  async assertActive(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
+  async assertActive(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
     const ids = [...new Set(refs.map((r) => r.id?.toLowerCase()).filter((id): id is string => !!id))];
     if (!ids.length) return;
-    const rows: { id: string; status: string }[] = await this.records
-      .query(companyId, 't', m)
-      .select('t.id', 'id')
-      .addSelect('t.status', 'status')
-      .andWhere('t.id IN (:...truckIds)', { truckIds: ids })
-      .setLock('pessimistic_read')
-      .getRawMany();
+    const rows = await this.trucks.statuses(scope, ids);
     const status = new Map(rows.map((r) => [r.id.toLowerCase(), r.status]));
     const errors: Record<string, string[]> = {};
     for (const r of refs) {
@@ -160,32 +148,37 @@ export class TrucksService implements OnModuleInit {
    * Dispatch: the truck's position follows the points its driver sends (no event: points come up to
    * once a second). A point older than the truck's last position is ignored. One statement.
    */
-  async follow(m: EntityManager, companyId: string, truckId: string, lat: number, lng: number, at: Date): Promise<void> {
-    await m
-      .createQueryBuilder()
-      .update(Truck)
-      .set({ lat, lng, locationUpdatedAt: at })
-      .where('id = :truckId AND company_id = :companyId', { truckId, companyId })
-      .andWhere('(location_updated_at IS NULL OR location_updated_at <= :at)', { at })
-      .execute();
+  follow(scope: Scope, truckId: string, lat: number, lng: number, at: Date): Promise<void>;
+  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `follow(scope, truckId, lat, lng, at)` (dispatch's call until it is converted). */
+  follow(m: unknown, companyId: string, truckId: string, lat: number, lng: number, at: Date): Promise<void>;
+  follow(...args: [Scope, string, number, number, Date] | [unknown, string, string, number, number, Date]): Promise<void> {
+    const [scope, truckId, lat, lng, at] = args.length === 6 ? [Scope.company(args[1]), args[2], args[3], args[4], args[5]] : args;
+    return this.trucks.follow(scope, truckId, lat, lng, at);
   }
 
-  /** Plate, name and position of the company's trucks by id (deleted ones too: jobs keep showing them). One statement. */
-  async summaries(companyId: string, ids: readonly string[], m: EntityManager = this.ds.manager): Promise<Map<string, { plate: string; name: string | null; lat: number | null; lng: number | null }>> {
+  /** Plate, name and position of the scope's trucks by id (deleted ones too: jobs keep showing them). One statement. */
+  summaries(scope: Scope, ids: readonly string[]): Promise<Map<string, TruckSummary>>;
+  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `summaries(scope, ids)` (dispatch's calls until it is converted). */
+  summaries(companyId: string, ids: readonly string[], m?: unknown): Promise<Map<string, TruckSummary>>;
+  async summaries(scope: Scope | string, ids: readonly string[]): Promise<Map<string, TruckSummary>> {
     if (!ids.length) return new Map();
-    const rows = await m.find(Truck, { select: { id: true, plate: true, name: true, lat: true, lng: true }, where: { companyId, id: In([...new Set(ids)]) }, withDeleted: true });
+    const rows = await this.trucks.summaries(typeof scope === 'string' ? Scope.company(scope) : scope, [...new Set(ids)]);
     return new Map(rows.map((t) => [t.id, { plate: t.plate, name: t.name, lat: t.lat, lng: t.lng }]));
   }
 
   /**
-   * Trucks for dispatch: each must be the company's live truck, in service (`active`) and of a type that
+   * Trucks for dispatch: each must be the scope's live truck, in service (`active`) and of a type that
    * carries the specification, share-locked until the commit: 422 naming the field otherwise, with the
    * reason (`not found`, `is in maintenance`, `is retired`, `its type … does not carry this specification`). One statement.
    */
-  async assertCarries(m: EntityManager, companyId: string, refs: readonly (BodyRef & { specificationId: string })[]): Promise<void> {
+  assertCarries(scope: Scope, refs: readonly (BodyRef & { specificationId: string })[]): Promise<void>;
+  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `assertCarries(scope, refs)` (dispatch's call until it is converted). */
+  assertCarries(m: unknown, companyId: string, refs: readonly (BodyRef & { specificationId: string })[]): Promise<void>;
+  async assertCarries(...args: [Scope, readonly (BodyRef & { specificationId: string })[]] | [unknown, string, readonly (BodyRef & { specificationId: string })[]]): Promise<void> {
+    const [scope, refs] = args.length === 3 ? [Scope.company(args[1]), args[2]] : args;
     const ids = [...new Set(refs.map((r) => r.id?.toLowerCase()).filter((id): id is string => !!id))];
     if (!ids.length) return;
-    const rows = await this.carrierQuery(m, companyId).andWhere('t.id IN (:...truckIds)', { truckIds: ids }).setLock('pessimistic_read', undefined, ['t']).getRawMany<CarrierRow>();
+    const rows = await this.trucks.carriersLocked(scope, ids);
     const byId = new Map(rows.map((r) => [r.id.toLowerCase(), r]));
     const errors: Record<string, string[]> = {};
     for (const r of refs) {
@@ -205,9 +198,12 @@ export class TrucksService implements OnModuleInit {
     if (Object.keys(errors).length) throw ApiError.validation(errors);
   }
 
-  /** The company's live trucks for dispatch (status, type with the specifications it carries, home lot, position), by plate. One statement. */
-  async roster(companyId: string, m: EntityManager = this.ds.manager): Promise<TruckForDispatch[]> {
-    const rows = await this.carrierQuery(m, companyId).orderBy('t.plate', 'ASC').addOrderBy('t.id', 'ASC').getRawMany<CarrierRow>();
+  /** The scope's live trucks for dispatch (status, type with the specifications it carries, home lot, position), by plate. One statement. */
+  roster(scope: Scope): Promise<TruckForDispatch[]>;
+  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `roster(scope)` (dispatch's calls until it is converted). */
+  roster(companyId: string, m?: unknown): Promise<TruckForDispatch[]>;
+  async roster(scope: Scope | string): Promise<TruckForDispatch[]> {
+    const rows = await this.trucks.carriers(typeof scope === 'string' ? Scope.company(scope) : scope);
     return rows.map((r) => ({
       id: r.id,
       plate: r.plate,
@@ -222,19 +218,20 @@ export class TrucksService implements OnModuleInit {
     }));
   }
 
-  private carrierQuery(m: EntityManager, companyId: string) {
-    return this.records
-      .query(companyId, 't', m)
-      .select(['t.id AS id', 't.plate AS plate', 't.name AS name', 't.status AS status', 't.truck_type_id AS truck_type_id', 't.home_lot_id AS home_lot_id', 't.lat AS lat', 't.lng AS lng'])
-      .addSelect('(SELECT tt.name FROM truck_types tt WHERE tt.id = t.truck_type_id)', 'type_name')
-      .addSelect(`(SELECT coalesce(string_agg(l.asset_specification_id::text, ',' ORDER BY l.asset_specification_id), '') FROM truck_type_asset_specifications l WHERE l.truck_type_id = t.truck_type_id)`, 'spec_ids');
-  }
-
   /** The type and home lot given must be the company's (422 otherwise). */
-  private async checkRefs(m: EntityManager, companyId: string, d: UpdateTruckDto): Promise<void> {
-    await this.truckTypes.assertOwned(m, companyId, [{ field: 'truck_type_id', id: d.truck_type_id }]);
-    await this.lots.assertOwned(m, companyId, [{ field: 'home_lot_id', id: d.home_lot_id }]);
+  private async checkRefs(scope: Scope, d: UpdateTruckDto): Promise<void> {
+    await this.truckTypes.assertOwned(scope, [{ field: 'truck_type_id', id: d.truck_type_id }]);
+    // sites' check still takes a manager: the unit's
+    await this.lots.assertOwned(this.uow.manager, scope.companyId, [{ field: 'home_lot_id', id: d.home_lot_id }]);
   }
+}
+
+/** Plate, name and position of a truck (`TrucksService.summaries`). */
+export interface TruckSummary {
+  plate: string;
+  name: string | null;
+  lat: number | null;
+  lng: number | null;
 }
 
 const fields = (d: UpdateTruckDto): Partial<Truck> => ({
@@ -259,19 +256,6 @@ export interface TruckForDispatch {
   homeLotId: string | null;
   lat: number | null;
   lng: number | null;
-}
-
-interface CarrierRow {
-  id: string;
-  plate: string;
-  name: string | null;
-  status: string;
-  truck_type_id: string;
-  home_lot_id: string | null;
-  lat: number | string | null;
-  lng: number | string | null;
-  type_name: string | null;
-  spec_ids: string | null;
 }
 
 const specIdsOf = (r: CarrierRow): string[] => (r.spec_ids ? r.spec_ids.split(',').map((x) => x.toLowerCase()) : []);

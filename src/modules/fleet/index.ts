@@ -1,4 +1,4 @@
 /** What other modules may use of fleet (never its entities). */
 export { FleetModule } from './fleet.module';
-export { TrucksService } from './fleet.service';
+export { TrucksService, TruckTypesService } from './fleet.service';
 export type { TruckForDispatch } from './fleet.service';

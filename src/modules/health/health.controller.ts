@@ -1,10 +1,10 @@
 import { Controller, Get, Optional } from '@nestjs/common';
 import { ApiProperty, ApiTags } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
 import { ApiError } from '../../common/http/api-error';
 import { Endpoint } from '../../common/http/openapi';
 import { RedisThrottlerStorage } from '../../common/throttle/redis-throttler.storage';
+import { DatabaseProbe } from './database-probe.repository';
 
 class HealthDto {
   @ApiProperty({ example: 'ok' }) status: string;
@@ -25,7 +25,7 @@ const REDIS_TIMEOUT_MS = 1000;
 @Controller()
 export class HealthController {
   constructor(
-    private readonly ds: DataSource,
+    private readonly database: DatabaseProbe,
     @Optional() private readonly throttleStore?: RedisThrottlerStorage,
   ) {}
 
@@ -47,11 +47,10 @@ export class HealthController {
   })
   async ready(): Promise<ReadyDto> {
     try {
-      await this.ds.query('SELECT 1');
+      await this.database.ping();
     } catch {
       throw new ApiError(503, 'DATABASE_UNAVAILABLE', 'The database is not reachable.');
     }
-    const embedded = !(this.ds.options as { url?: string }).url;
     const redis = this.throttleStore?.redis;
     if (redis) {
       let timer: NodeJS.Timeout | undefined;
@@ -59,6 +58,6 @@ export class HealthController {
       clearTimeout(timer);
       if (pong !== 'PONG') throw new ApiError(503, 'REDIS_UNAVAILABLE', 'Redis is not reachable.');
     }
-    return { status: 'ready', database: embedded ? 'embedded' : 'postgres', redis: redis ? 'up' : 'not_configured' };
+    return { status: 'ready', database: this.database.kind, redis: redis ? 'up' : 'not_configured' };
   }
 }

@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { In, type FindOptionsWhere } from 'typeorm';
-import type { Scope } from '../../common/access/scope';
+import { Scope } from '../../common/access/scope';
 import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import type { Page } from '../../common/http/envelope';
 import { countRows, paginate, type PageQuery } from '../../common/http/pagination';
 import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
 import type { EventType } from '../../common/outbox/event-catalogue';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import { userNameSql } from '../users';
 import { Job, JobStatusChange, UNFINISHED_JOB_STATUSES, type JobStatus, type JobType } from './job.entity';
+
+const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
 
 /** Company-side list filters (dispatch): scheduled from/to (inclusive), driver, status, type, order. */
 export interface JobFilters {
@@ -47,11 +50,13 @@ const named = (job: Job, raw: Record<string, unknown>): NamedJob => ({ job, driv
 @Injectable()
 export class JobRepository extends ModuleRepository {
   /** Whether an unfinished job points at the record in `column`. */
+  @GenerateSql({ params: ['lotId', SQL_SAMPLE.id] })
   unfinishedUses(column: JobReference, id: string): Promise<boolean> {
     return this.m.existsBy(Job, { [column]: id, status: In(UNFINISHED_JOB_STATUSES) } as FindOptionsWhere<Job>);
   }
 
   /** New rows in one INSERT (their ids and defaults filled in). */
+  @GenerateSql({ params: () => [[{ companyId: SQL_SAMPLE.companyId, orderId: SQL_SAMPLE.id, type: 'delivery', status: 'unassigned', scheduledDate: SQL_SAMPLE.date, lotId: null }]] })
   async insert(rows: Partial<Job>[]): Promise<Job[]> {
     const jobs = rows.map((r) => this.m.create(Job, r));
     await this.m.insert(Job, jobs);
@@ -59,6 +64,7 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** Sets columns of the jobs `ids` (one UPDATE). */
+  @GenerateSql({ params: [SQL_SAMPLE.id, { scheduledDate: SQL_SAMPLE.date }] })
   async update(ids: string | readonly string[], values: Partial<Job>): Promise<void> {
     await this.m.update(Job, { id: typeof ids === 'string' ? ids : In([...ids]) }, values);
   }
@@ -68,16 +74,19 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** Status history rows (one INSERT). */
+  @GenerateSql({ params: [[{ companyId: SQL_SAMPLE.companyId, jobId: SQL_SAMPLE.id, fromStatus: 'unassigned', toStatus: 'assigned', driverId: null, actorId: null, actorType: 'system', reason: null }]] })
   async insertStatusChanges(rows: Partial<JobStatusChange>[]): Promise<void> {
     await this.m.insert(JobStatusChange, rows);
   }
 
   /** Outbox events of the jobs' changes, in the unit that makes them. */
+  @GenerateSql.skip('common\'s outbox insert (recordEvents), snapshotted with common')
   async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
     await recordEvents(this.m, ...events);
   }
 
   /** The order's latest unfinished job of a type, locked; null when none. */
+  @GenerateSql({ params: [SQL_SAMPLE.id, 'delivery'] })
   latestUnfinishedLocked(orderId: string, type: JobType): Promise<Job | null> {
     return this.locked.findOne(Job, { where: { orderId, type, status: In(UNFINISHED_JOB_STATUSES) }, order: { createdAt: 'DESC' }, lock: LOCK });
   }
@@ -103,6 +112,7 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** A job `scope` reaches (`lock`: FOR UPDATE); 404 otherwise. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id] })
   findScoped(scope: Scope, id: string, lock = false): Promise<Job> {
     return findScoped(lock ? this.locked : this.m, Job, scope, id, { what: 'Job', ...(lock ? { lock: true } : {}) });
   }
@@ -113,6 +123,7 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** A page of the jobs `scope` reaches, filtered and sorted in SQL; the count only when the page is full. */
+  @GenerateSql({ name: 'no filter', params: [SAMPLE_SCOPE, {}, {}] }, { name: 'with filters', params: [SAMPLE_SCOPE, { from: SQL_SAMPLE.date, to: SQL_SAMPLE.date, driverId: SQL_SAMPLE.id, status: 'assigned', type: 'delivery', orderId: SQL_SAMPLE.otherId }, { sort: '-created_at' }] })
   page(scope: Scope, f: JobFilters, q: PageQuery): Promise<Page<NamedJob>> {
     const qb = scopedQuery(this.m, Job, scope, 'j');
     if (f.from) qb.andWhere('j.scheduledDate >= :from', { from: f.from });
@@ -131,6 +142,7 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** The jobs `scope` reaches scheduled from `from` to `to` (inclusive), by date, driver, sequence and creation. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, SQL_SAMPLE.date, {}] }, { name: 'statuses and drivers', params: [SAMPLE_SCOPE, SQL_SAMPLE.date, SQL_SAMPLE.date, { statuses: ['assigned'], driverIds: [SQL_SAMPLE.id] }] })
   async between(scope: Scope, from: string, to: string, o: { statuses?: readonly JobStatus[]; driverIds?: readonly string[] }): Promise<NamedJob[]> {
     const qb = scopedQuery(this.m, Job, scope, 'j')
       .andWhere('j.scheduledDate BETWEEN :from AND :to', { from, to })
@@ -147,6 +159,7 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** Per driver, the dates (ascending) of their jobs that were not aborted, optionally from/to. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, SQL_SAMPLE.date] })
   driverDates(scope: Scope, from?: string, to?: string): Promise<{ driver_id: string; dates: string[] | string }[]> {
     const qb = scopedQuery(this.m, Job, scope, 'j')
       .select('j.driver_id', 'driver_id')
@@ -166,6 +179,7 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** A driver's jobs on a date (of `statuses`), in sequence then creation. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, SQL_SAMPLE.date, ['assigned', 'in_progress']] })
   ofDriverDay(scope: Scope, driverId: string, date: string, statuses: readonly JobStatus[]): Promise<Job[]> {
     return scopedQuery(this.m, Job, scope, 'j')
       .andWhere('j.driverId = :driverId AND j.scheduledDate = :date AND j.status IN (:...statuses)', { driverId, date, statuses })
@@ -205,11 +219,13 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** Jobs merged into these swaps, oldest first; `lock`: FOR UPDATE. */
+  @GenerateSql({ params: [[SQL_SAMPLE.id], false] }, { name: 'locked', params: [[SQL_SAMPLE.id], true] })
   mergedInto(swapIds: readonly string[], lock: boolean): Promise<Job[]> {
     return (lock ? this.locked : this.m).find(Job, { where: { mergedIntoJobId: In([...swapIds]) }, order: { createdAt: 'ASC', id: 'ASC' }, ...(lock ? { lock: LOCK } : {}) });
   }
 
   /** Many jobs' sequence numbers in one UPDATE. */
+  @GenerateSql({ params: [[{ id: SQL_SAMPLE.id, sequence: 1 }]] })
   async setSequences(sequences: readonly { id: string; sequence: number }[]): Promise<void> {
     await this.sql(
       `UPDATE jobs SET sequence = v.sequence, updated_at = now()
@@ -226,12 +242,14 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** A driver's jobs on a date, in sequence, merged pickups left out (idx_jobs_driver_date). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, {}] })
   driverDay(scope: Scope, date: string, q: PageQuery): Promise<Page<Job>> {
     const qb = scopedQuery(this.m, Job, scope, 'j').andWhere('j.driverId IS NOT NULL').andWhere('j.scheduledDate = :date', { date }).andWhere('j.mergedIntoJobId IS NULL');
     return paginate(qb, q, { sortable: { sequence: 'j.sequence' }, defaultSort: 'sequence' });
   }
 
   /** A driver's finished jobs, newest first by when they finished, optionally of one status (idx_jobs_driver_finished). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, { status: 'completed' }] })
   driverHistory(scope: Scope, q: PageQuery & { status?: 'completed' | 'aborted' }): Promise<Page<Job>> {
     const qb = scopedQuery(this.m, Job, scope, 'j').andWhere('j.driverId IS NOT NULL').andWhere(`j.status IN ('completed', 'aborted')`);
     if (q.status) qb.andWhere('j.status = :status', { status: q.status });
@@ -255,6 +273,7 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** The driver's assigned jobs on a date, in sequence, merged pickups left out; at most `limit`. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, 3] })
   driverNext(scope: Scope, date: string, limit: number): Promise<Job[]> {
     return scopedQuery(this.m, Job, scope, 'j')
       .andWhere('j.driverId IS NOT NULL')

@@ -202,7 +202,7 @@ export class LeaveRequestsService {
 
   /** The driver's row, locked (FOR UPDATE) until the commit: one driver's date-taking writes queue, and assignments of the driver wait. */
   private async lockDriver(scope: Scope, driverId: string): Promise<void> {
-    await this.drivers.directory.find(this.uow.manager, scope, driverId, true);
+    await this.drivers.lock(scope, driverId);
   }
 
   /**

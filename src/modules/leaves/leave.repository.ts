@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import type { Scope } from '../../common/access/scope';
+import { Scope } from '../../common/access/scope';
 import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import type { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate } from '../../common/http/pagination';
 import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
 import type { EventType } from '../../common/outbox/event-catalogue';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import { userNameOrEmailMatches } from '../users';
 import type { DriverLeaveQuery, LeaveQuery } from './leave.dto';
 import { Leave } from './leave.entities';
 import type { LeaveType } from './leave.types';
+
+const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
 
 /** A leave in force that day: approved, or the days a revoked leave kept (its end moved to the revocation day). */
 const ON_DATE = `l.status IN ('approved', 'revoked') AND l.startDate <= :date AND l.endDate >= :date`;
@@ -21,6 +24,7 @@ const ON_DATE = `l.status IN ('approved', 'revoked') AND l.startDate <= :date AN
 @Injectable()
 export class LeaveRepository extends ModuleRepository {
   /** A leave `scope` reaches (`lock`: FOR UPDATE); 404 otherwise. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id] })
   find(scope: Scope, id: string, lock = false): Promise<Leave> {
     return findScoped(lock ? this.locked : this.m, Leave, scope, id, { what: 'Leave', ...(lock ? { lock: true } : {}) });
   }
@@ -35,6 +39,7 @@ export class LeaveRepository extends ModuleRepository {
    * driver, request and `q` (the driver's name or e-mail: users' SQL fragment, kept until users offers a
    * typed search, issue #24). The count only when the page is full.
    */
+  @GenerateSql({ name: 'no filter', params: [SAMPLE_SCOPE, {}] }, { name: 'with filters', params: [SAMPLE_SCOPE, { status: 'approved', type: 'annual', from: SQL_SAMPLE.date, to: SQL_SAMPLE.date, driver_id: SQL_SAMPLE.id, leave_request_id: SQL_SAMPLE.otherId, q: 'Al' }] })
   page(scope: Scope, q: LeaveQuery | DriverLeaveQuery): Promise<Page<Leave>> {
     const qb = scopedQuery(this.m, Leave, scope, 'l');
     if (q.status) qb.andWhere('l.status = :status', { status: q.status });
@@ -48,6 +53,7 @@ export class LeaveRepository extends ModuleRepository {
   }
 
   /** The driver's approved leave days and pending requested days per type within [first, last] (one statement; `types` in order). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, SQL_SAMPLE.date, SQL_SAMPLE.date, ['annual', 'sick']] })
   yearCounts(scope: Scope, driverId: string, first: string, last: string, types: readonly LeaveType[]): Promise<{ type: LeaveType; taken: number; pending: number }[]> {
     return this.sql(
       `SELECT t.type,
@@ -61,11 +67,13 @@ export class LeaveRepository extends ModuleRepository {
     );
   }
 
+  @GenerateSql({ params: [SQL_SAMPLE.id, { note: 'n' }] })
   async update(id: string, values: Partial<Leave>): Promise<void> {
     await this.m.update(Leave, { id }, values);
   }
 
   /** A new leave's id. */
+  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, driverId: SQL_SAMPLE.id, leaveRequestId: SQL_SAMPLE.otherId, type: 'annual', status: 'approved', startDate: SQL_SAMPLE.date, endDate: SQL_SAMPLE.date }] })
   async insert(values: Partial<Leave>): Promise<string> {
     const inserted = await this.m.insert(Leave, values);
     return (inserted.identifiers[0] as { id: string }).id;
@@ -101,6 +109,7 @@ export class LeaveRepository extends ModuleRepository {
   }
 
   /** Outbox events of the leaves' changes, in the unit that makes them. */
+  @GenerateSql.skip('common\'s outbox insert (recordEvents), snapshotted with common')
   async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
     await recordEvents(this.m, ...events);
   }

@@ -1,9 +1,8 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { MediaDto } from './media.dto';
-import { Media } from './media.entity';
+import { MediaRepository } from './media.repository';
 import { MediaStorage } from './media-storage';
 import { EXT_BY_MIME, MediaType, sniffMediaType } from './media-type';
 
@@ -19,7 +18,7 @@ export interface UploadedMedia {
 @Injectable()
 export class MediaService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly media: MediaRepository,
     private readonly storage: MediaStorage,
   ) {}
 
@@ -32,7 +31,7 @@ export class MediaService {
     const key = `${id}.${type.ext}`;
     await this.storage.put(key, file.buffer, type.mime);
     try {
-      await this.ds.getRepository(Media).insert({
+      await this.media.insert({
         id,
         storage: this.storage.kind,
         path: key,
@@ -50,12 +49,15 @@ export class MediaService {
   }
 
   /** Whether an upload exists (other modules attach uploads by id: job evidence). */
-  async exists(m: EntityManager, id: string): Promise<boolean> {
-    return m.existsBy(Media, { id });
+  exists(id: string): Promise<boolean>;
+  /** @deprecated the unit of work carries the manager: `exists(id)` (the callers' form until they are converted). */
+  exists(m: unknown, id: string): Promise<boolean>;
+  exists(...args: [string] | [unknown, string]): Promise<boolean> {
+    return this.media.exists(args.length === 2 ? args[1] : args[0]);
   }
 
   async serve(id: string): Promise<StreamableFile> {
-    const media = await this.ds.getRepository(Media).findOneBy({ id });
+    const media = await this.media.find(id);
     const stream = media ? await this.storage.get(media.path) : null;
     if (!media || !stream) throw ApiError.notFound('Media');
     const ext = EXT_BY_MIME[media.mimeType as MediaType['mime']];

@@ -5,7 +5,7 @@ import type { Scope } from '../../common/access/scope';
 import { findScoped } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { INT4_MAX } from '../../common/validation/fields';
-import type { OrderStatusExtras } from '../../common/outbox/event-catalogue';
+import type { OrderStatusExtras } from './events';
 import { recordEvents } from '../../common/outbox/outbox';
 import { JobsService, type JobType, type JobView, type NewJob } from '../jobs';
 import { Order, OrderLine, OrderStatusChange, type LineSource, type OrderStatus, type PaymentStatus } from './order.entity';

@@ -243,3 +243,17 @@ export class OrderStatusCount {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_order_status_counts' }) status: OrderStatus;
   @Column({ type: 'int', default: 0 }) n: number;
 }
+
+/**
+ * A company's last order number (migration 1763900000000-OrdersJobs): a placement takes the next one
+ * under this row's lock just before its commit (1764150000000-OrderListCounts).
+ */
+@Tenant({ customer: false, driver: false })
+@Entity('order_counters')
+export class OrderCounter {
+  @ForeignKey('companies', { name: 'order_counters_company_id_fkey' })
+  @PrimaryColumn({ type: 'uuid' })
+  companyId: string;
+
+  @Column({ type: 'int' }) lastNumber: number;
+}

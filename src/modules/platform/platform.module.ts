@@ -8,6 +8,7 @@ import { OrdersModule } from '../orders';
 import { PaymentsModule } from '../payments';
 import { AdminCompaniesController, AdminRecordsController } from './platform.controller';
 import { PlatformService } from './platform.service';
+import { AuditEntryRepository } from './audit-entry.repository';
 
 /**
  * Platform (layer 7, issue #15): administration across companies through the services the companies'
@@ -16,7 +17,7 @@ import { PlatformService } from './platform.service';
 @Module({
   imports: [AuthModule, CatalogueModule, CompaniesModule, CompanyAdminModule, CustomersModule, DriversModule, OrdersModule, PaymentsModule],
   controllers: [AdminCompaniesController, AdminRecordsController],
-  providers: [PlatformService],
+  providers: [PlatformService, AuditEntryRepository],
   exports: [],
 })
 export class PlatformModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
 import { PlatformReach } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import type { WriteAudit } from '../../common/records/write-audit';
@@ -11,7 +11,7 @@ import { CustomersService, MembersService, UpdateCustomerDto } from '../customer
 import { DriversService, UpdateDriverDto } from '../drivers';
 import { OrdersService } from '../orders';
 import { SubscriptionsService } from '../payments';
-import { AuditEntry } from './audit-entry.entity';
+import { AuditEntryRepository } from './audit-entry.repository';
 import {
   AdminAssetQuery,
   AdminAssetSpecificationQuery,
@@ -54,7 +54,7 @@ const activeOf = (status: string | undefined, active: boolean | undefined) => (s
 @Injectable()
 export class PlatformService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly entries: AuditEntryRepository,
     private readonly companies: CompaniesService,
     private readonly companyAdmin: CompanyAdminService,
     private readonly members: MembersService,
@@ -70,8 +70,8 @@ export class PlatformService {
 
   /** The audit entry writer of one administrator's action on one kind of record of `companyId` (null: the record's own id is the company). */
   private audit(admin: Actor, action: string, targetType: TargetType, companyId: string | null): WriteAudit {
-    return async (m, change) => {
-      await m.insert(AuditEntry, {
+    return async (_m, change) => {
+      await this.entries.insert({
         adminId: admin.id,
         action,
         targetType,
@@ -116,7 +116,7 @@ export class PlatformService {
 
   async showCompany(id: string): Promise<AdminCompanyDetailDto> {
     const company = await this.companies.withPlatform(id);
-    const entries = await this.ds.getRepository(AuditEntry).find({ where: { companyId: id }, order: { createdAt: 'DESC', id: 'DESC' }, take: COMPANY_AUDIT_ENTRIES });
+    const entries = await this.entries.latestOf(Scope.company(id), COMPANY_AUDIT_ENTRIES);
     return { ...company, audit: entries.map(AuditEntryDto.of) };
   }
 
@@ -169,11 +169,11 @@ export class PlatformService {
   }
 
   showDriver(id: string) {
-    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (companyId) => this.drivers.show(companyId, id));
+    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (companyId) => this.drivers.show(Scope.company(companyId), id));
   }
 
   updateDriver(admin: Actor, id: string, dto: UpdateDriverDto) {
-    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (companyId) => this.drivers.update(admin, companyId, id, dto, this.audit(admin, 'driver.updated', 'driver', companyId)));
+    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (companyId) => this.drivers.update(admin, Scope.company(companyId), id, dto, this.audit(admin, 'driver.updated', 'driver', companyId)));
   }
 
   // ------------------------------------------------------------ catalogue

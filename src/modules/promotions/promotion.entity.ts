@@ -1,4 +1,4 @@
-import { Check, Column, DeleteDateColumn, Entity, ForeignKey, Index } from 'typeorm';
+import { Check, Column, DeleteDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
 import { Tenant } from '../../common/access/tenant-policy';
 
@@ -34,4 +34,17 @@ export class Promotion extends BaseEntity {
   @Column({ type: 'int', default: 0 }) minSubtotalAmount: number;
   @Column({ type: 'boolean', default: true }) active: boolean;
   @DeleteDateColumn({ type: 'timestamptz', nullable: true }) deletedAt: Date | null;
+}
+
+/** The asset specifications a promotion applies to (none: all); migration 1763800003000-PricingFleet. */
+@Entity('promotion_asset_specifications')
+export class PromotionAssetSpecification {
+  @ForeignKey('promotions', { name: 'promotion_asset_specifications_promotion_id_fkey', onDelete: 'CASCADE' })
+  @PrimaryColumn({ type: 'uuid' })
+  promotionId: string;
+
+  @Index('idx_promotion_asset_specifications_spec')
+  @ForeignKey('asset_specifications', { name: 'promotion_asset_specifications_asset_specification_id_fkey' })
+  @PrimaryColumn({ type: 'uuid' })
+  assetSpecificationId: string;
 }

@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { Scope } from '../../common/access/scope';
-import { scopedQuery } from '../../common/access/tenant-policy';
 import type { Actor } from '../../common/access/actor';
 import { ApiError, FieldErrors } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { likePattern, paginate } from '../../common/http/pagination';
-import { CustomerCatalogueService } from '../catalogue';
+import { AssetSpecificationsService, CustomerCatalogueService } from '../catalogue';
 import { CompaniesService } from '../companies';
 import { todayIn } from '../../common/dates';
-import { CompanyRecords, defined } from '../../common/records/company-records';
-import { SpecificationLinks } from '../catalogue';
+import { defined } from '../../common/records/company-records';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { DiscountType, Promotion } from './promotion.entity';
+import { PromotionRepository } from './promotion.repository';
 
 /** A promotion as an order redeems it (the pricing engine's terms, without redemption counts). */
 export interface RedeemablePromotion {
@@ -30,42 +28,34 @@ export interface RedeemablePromotion {
 }
 import { CreatePromotionDto, PromotionDto, PromotionQuery, PromotionSpecificationDto, PromotionSpecificationQuery, UpdatePromotionDto } from './promotions.dto';
 
-const LINKS = new SpecificationLinks('promotion_asset_specifications', 'promotion_id');
-
 @Injectable()
 export class PromotionsService {
-  private readonly records: CompanyRecords<Promotion>;
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly promotions: PromotionRepository,
     private readonly companies: CompaniesService,
     private readonly catalogue: CustomerCatalogueService,
-  ) {
-    this.records = new CompanyRecords(ds, {
-      entity: Promotion,
-      what: 'Promotion',
-      event: 'promotion',
-      nullable: ['validFrom', 'validTo', 'maxRedemptions', 'maxRedemptionsPerCustomer'],
-      unique: [{ property: 'code', index: 'uq_promotions_code', code: 'DUPLICATE_CODE', message: 'A promotion with this code already exists.' }],
-    });
-  }
+    private readonly specifications: AssetSpecificationsService,
+  ) {}
 
-  async list(companyId: string, q: PromotionQuery): Promise<Page<PromotionDto>> {
-    const qb = this.records.query(companyId, 'p');
-    if (q.active !== undefined) qb.andWhere('p.active = :active', { active: q.active });
-    if (q.q) qb.andWhere('(p.code ILIKE :q OR p.name ILIKE :q)', { q: likePattern(q.q) });
-    const page = await paginate(qb, q, { sortable: { created_at: 'p.createdAt', code: 'p.code', name: 'p.name', valid_from: 'p.validFrom', valid_to: 'p.validTo' } });
-    return new Page(await LINKS.render(this.ds.manager, page.items, PromotionDto.of), page.meta);
+  async list(scope: Scope, q: PromotionQuery): Promise<Page<PromotionDto>> {
+    const page = await this.promotions.list(scope, q);
+    return new Page(await this.render(page.items), page.meta);
   }
 
   /**
    * A live promotion by code (case-insensitive) as an order redeems it, locked for the rest of the
-   * caller's transaction so that two placements cannot both take its last redemption; null when no
+   * caller's unit of work so that two placements cannot both take its last redemption; null when no
    * live promotion has that code. Redemption counts are the orders module's to add.
    */
-  async lockByCode(m: EntityManager, companyId: string, code: string): Promise<RedeemablePromotion | null> {
-    const p = await scopedQuery(m, Promotion, Scope.company(companyId), 'p').andWhere('lower(p.code) = lower(:code)', { code }).setLock('pessimistic_write').getOne();
+  lockByCode(scope: Scope, code: string): Promise<RedeemablePromotion | null>;
+  /** @deprecated the unit of work carries the manager and a `Scope` replaces the company id: `lockByCode(scope, code)` (orders' call until it is converted). */
+  lockByCode(m: unknown, companyId: string, code: string): Promise<RedeemablePromotion | null>;
+  async lockByCode(...args: [Scope, string] | [unknown, string, string]): Promise<RedeemablePromotion | null> {
+    const [scope, code] = args.length === 3 ? [Scope.company(args[1]), args[2]] : args;
+    const p = await this.promotions.lockByCode(scope, code);
     if (!p) return null;
-    const [withLinks] = await LINKS.render(m, [p], (row, specIds) => ({ row, specIds }));
+    const specIds = (await this.promotions.specificationIds([p.id])).get(p.id)!;
     return {
       id: p.id,
       code: p.code,
@@ -77,50 +67,73 @@ export class PromotionsService {
       max_redemptions_per_customer: p.maxRedemptionsPerCustomer,
       min_subtotal_amount: p.minSubtotalAmount,
       active: p.active,
-      asset_specification_ids: withLinks.specIds,
+      asset_specification_ids: specIds,
     };
   }
 
-  async get(companyId: string, id: string): Promise<PromotionDto> {
-    const [dto] = await LINKS.render(this.ds.manager, [await this.records.find(companyId, id)], PromotionDto.of);
+  async get(scope: Scope, id: string): Promise<PromotionDto> {
+    const [dto] = await this.render([await this.promotions.find(scope, id)]);
     return dto;
   }
 
-  async create(actor: Actor, companyId: string, d: CreatePromotionDto): Promise<PromotionDto> {
+  async create(actor: Actor, scope: Scope, d: CreatePromotionDto): Promise<PromotionDto> {
     const values = fields(d);
     checkRules({ discountType: d.discount_type, discountValue: d.discount_value, validFrom: d.valid_from ?? null, validTo: d.valid_to ?? null });
-    const p = await this.records.create(actor, companyId, values, { after: (m, row) => LINKS.replace(m, row, d.asset_specification_ids ?? []) });
-    return this.get(companyId, p.id);
+    const p = await this.promotions.create(actor, scope, values, { after: (_m, row) => this.replaceLinks(scope, row.id, d.asset_specification_ids ?? []) });
+    return this.get(scope, p.id);
   }
 
-  async update(actor: Actor, companyId: string, id: string, d: UpdatePromotionDto): Promise<PromotionDto> {
+  async update(actor: Actor, scope: Scope, id: string, d: UpdatePromotionDto): Promise<PromotionDto> {
     const values = fields(d);
-    await this.records.update(actor, companyId, id, values, {
+    await this.promotions.update(actor, scope, id, values, {
       before: (_m, current) => checkRules({ ...current, ...defined(values) }), // new values against the stored type and dates
-      after: async (m, row) => {
-        if (d.asset_specification_ids) await LINKS.replace(m, row, d.asset_specification_ids);
+      after: async (_m, row) => {
+        if (d.asset_specification_ids) await this.replaceLinks(scope, row.id, d.asset_specification_ids);
       },
     });
-    return this.get(companyId, id);
+    return this.get(scope, id);
   }
 
-  remove(actor: Actor, companyId: string, id: string): Promise<void> {
-    return this.records.remove(actor, companyId, id);
+  remove(actor: Actor, scope: Scope, id: string): Promise<void> {
+    return this.promotions.remove(actor, scope, id);
+  }
+
+  /**
+   * Replaces the specifications a promotion applies to (the link table `promotion_asset_specifications`
+   * is this module's): the ids must be the company's live specifications (422 on
+   * `asset_specification_ids.<i>`); a promotion the scope does not reach is 404 (it is locked until
+   * the commit). In the caller's unit of work (one is opened when none is).
+   */
+  linkSpecifications(scope: Scope, promotionId: string, specIds: string[]): Promise<void> {
+    return this.uow.transaction(async () => {
+      await this.promotions.lock(scope, promotionId);
+      await this.replaceLinks(scope, promotionId, specIds);
+    });
+  }
+
+  /** `linkSpecifications` inside the open unit of work (the write of a promotion). */
+  private async replaceLinks(scope: Scope, promotionId: string, specIds: string[]): Promise<void> {
+    // catalogue's check still takes a manager: the unit's
+    await this.specifications.assertOwned(this.uow.manager, scope.companyId, specIds.map((id, i) => ({ field: `asset_specification_ids.${i}`, id })));
+    await this.promotions.replaceSpecifications(promotionId, specIds);
   }
 
   /**
    * A customer's view: the active specifications a live promotion applies to (its linked ones, or all
    * when none are linked). An inactive, expired, not yet valid or another company's promotion is 404.
    */
-  async specificationsForCustomer(companyId: string, id: string, q: PromotionSpecificationQuery): Promise<Page<PromotionSpecificationDto>> {
-    const today = todayIn(await this.companies.timezone(companyId));
-    const live = await scopedQuery(this.ds.manager, Promotion, Scope.company(companyId), 'p')
-      .andWhere('p.id = :id AND p.active', { id })
-      .andWhere('(p.validFrom IS NULL OR p.validFrom <= :today) AND (p.validTo IS NULL OR p.validTo >= :today)', { today })
-      .getOne();
+  async specificationsForCustomer(scope: Scope, id: string, q: PromotionSpecificationQuery): Promise<Page<PromotionSpecificationDto>> {
+    const today = todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId)));
+    const live = await this.promotions.findLive(scope, id, today);
     if (!live) throw ApiError.notFound('Promotion');
-    const [{ specIds }] = await LINKS.render(this.ds.manager, [live], (_p, specIds) => ({ specIds }));
-    return this.catalogue.pageOfActive(companyId, q, specIds.length ? specIds : null, PromotionSpecificationDto.of);
+    const specIds = (await this.promotions.specificationIds([live.id])).get(live.id)!;
+    return this.catalogue.pageOfActive(scope.companyId, q, specIds.length ? specIds : null, PromotionSpecificationDto.of);
+  }
+
+  /** Promotions with their linked specification ids (one statement for the whole page). */
+  private async render(rows: Promotion[]): Promise<PromotionDto[]> {
+    const specIds = await this.promotions.specificationIds(rows.map((p) => p.id));
+    return rows.map((p) => PromotionDto.of(p, specIds.get(p.id)!));
   }
 }
 

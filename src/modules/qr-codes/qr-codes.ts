@@ -3,20 +3,19 @@ import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import QRCode from 'qrcode';
-import { DataSource, EntityManager } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
-import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { Actor, CurrentActor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
 import { IdParam, isUuid } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { recordEvents } from '../../common/outbox/outbox';
 import { AppConfig } from '../../config/app-config';
-import { Scope } from '../../common/access/scope';
-import { findScoped } from '../../common/access/tenant-policy';
+import { CurrentScope, Scope } from '../../common/access/scope';
 import { AssetDto, AssetsService } from '../catalogue';
 import { UuidField } from '../../common/validation/fields';
-import { QrCode } from './qr-code.entity';
-import { runUnit } from '../../database/unit-of-work';
+import { UnitOfWork } from '../../database/unit-of-work';
+import type { QrCode } from './qr-code.entity';
+import { QrCodeRepository } from './qr-code.repository';
 
 export class CreateQrCodeDto {
   @UuidField() asset_id: string;
@@ -54,7 +53,8 @@ export class QrCodesService {
   private readonly key: Buffer;
 
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly codes: QrCodeRepository,
     private readonly assets: AssetsService,
     config: AppConfig,
   ) {
@@ -91,20 +91,20 @@ export class QrCodesService {
     return { id: qr.id, asset_id: qr.assetId, asset_code: asset.code, payload, svg, created_at: qr.createdAt.toISOString() };
   }
 
-  async create(actor: Actor, companyId: string, dto: CreateQrCodeDto): Promise<QrCodeDto> {
-    const [qr, asset] = await runUnit(this.ds, async (m) => {
-      const asset = await this.assets.get(companyId, dto.asset_id, m).catch((e) => {
+  async create(actor: Actor, scope: Scope, dto: CreateQrCodeDto): Promise<QrCodeDto> {
+    const [qr, asset] = await this.uow.transaction(async (m) => {
+      const asset = await this.assets.get(scope.companyId, dto.asset_id, m).catch((e) => {
         throw e instanceof ApiError && e.code === 'NOT_FOUND' ? ApiError.validation({ asset_id: ['not found'] }) : e;
       });
-      const qr = await m.save(m.create(QrCode, { companyId, assetId: asset.id, createdBy: actor.id }));
-      await recordEvents(m, { type: 'qr_code.created', aggregateType: 'asset', aggregateId: asset.id, companyId, actorId: actor.id, payload: { qr_code_id: qr.id } });
+      const qr = await this.codes.insert(scope, asset.id, actor.id);
+      await recordEvents(m, { type: 'qr_code.created', aggregateType: 'asset', aggregateId: asset.id, companyId: scope.companyId, actorId: actor.id, payload: { qr_code_id: qr.id } });
       return [qr, asset] as const;
     });
     return this.dto(qr, asset);
   }
 
-  async show(companyId: string, id: string): Promise<QrCodeDto> {
-    const qr = await findScoped(this.ds.manager, QrCode, Scope.company(companyId), id, { what: 'QR code' });
+  async show(scope: Scope, id: string): Promise<QrCodeDto> {
+    const qr = await this.codes.find(scope, id);
     return this.dto(qr, await this.assetOf(qr));
   }
 
@@ -113,7 +113,7 @@ export class QrCodesService {
     const claims = this.read(payload);
     const scope = Scope.of(actor);
     if (!claims || claims.c !== scope.companyId || scope.kind === 'customer') throw ApiError.notFound('QR code');
-    const qr = await findScoped(this.ds.manager, QrCode, scope, claims.q, { what: 'QR code' });
+    const qr = await this.codes.find(scope, claims.q);
     // Orders do not exist yet: the current order is null until the orders module provides it.
     return { qr_code_id: qr.id, asset: await this.assetOf(qr), current_order: null };
   }
@@ -123,11 +123,14 @@ export class QrCodesService {
    * payload is a genuine code of the company that still exists, else null (forged, altered, another
    * company's, deleted). One statement.
    */
-  async assetIdOf(companyId: string, payload: string, m: EntityManager = this.ds.manager): Promise<string | null> {
+  assetIdOf(scope: Scope, payload: string): Promise<string | null>;
+  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `assetIdOf(scope, payload)` (dispatch's call until it is converted). */
+  assetIdOf(companyId: string, payload: string, m?: unknown): Promise<string | null>;
+  async assetIdOf(scope: Scope | string, payload: string): Promise<string | null> {
+    const s = typeof scope === 'string' ? Scope.company(scope) : scope;
     const claims = this.read(payload);
-    if (!claims || claims.c !== companyId) return null;
-    const qr = await m.findOne(QrCode, { select: { id: true, assetId: true }, where: { id: claims.q, companyId } });
-    return qr?.assetId ?? null;
+    if (!claims || claims.c !== s.companyId) return null;
+    return this.codes.assetIdOf(s, claims.q);
   }
 
   /** The code's asset; a deleted asset makes the code unknown (404). */
@@ -146,8 +149,8 @@ export class QrCodesController {
   @Post()
   @Access('CO')
   @Endpoint({ summary: 'Make a printable QR code for an asset', type: QrCodeDto, status: 201, errors: [422] })
-  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateQrCodeDto) {
-    return this.qr.create(actor, companyId, dto);
+  create(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: CreateQrCodeDto) {
+    return this.qr.create(actor, scope, dto);
   }
 
   @Post('verify')
@@ -166,7 +169,7 @@ export class QrCodesController {
   @Get(':qrCode')
   @Access('CO')
   @Endpoint({ summary: 'Show a QR code (payload and SVG image)', type: QrCodeDto, errors: [404] })
-  show(@CompanyId() companyId: string, @IdParam('qrCode') id: string) {
-    return this.qr.show(companyId, id);
+  show(@CurrentScope() scope: Scope, @IdParam('qrCode') id: string) {
+    return this.qr.show(scope, id);
   }
 }

@@ -1,4 +1,4 @@
-import { Check, Column, DeleteDateColumn, Entity, ForeignKey, Index } from 'typeorm';
+import { Check, Column, CreateDateColumn, DeleteDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
 import { Tenant } from '../../common/access/tenant-policy';
 
@@ -111,4 +111,25 @@ export class StationHoliday extends HolidayEntity {
   @ForeignKey('stations', { name: 'station_holidays_station_id_fkey', onDelete: 'CASCADE' })
   @Column({ type: 'uuid' })
   stationId: string;
+}
+
+/** The waste types a station accepts (none: every type); migration 1763800001500-StationWasteTypes. */
+@Tenant()
+@Entity('station_waste_types')
+export class StationWasteType {
+  @ForeignKey('stations', { name: 'station_waste_types_station_id_fkey', onDelete: 'CASCADE' })
+  @PrimaryColumn({ type: 'uuid' })
+  stationId: string;
+
+  @Index('idx_station_waste_types_waste_type_id')
+  @ForeignKey('waste_types', { name: 'station_waste_types_waste_type_id_fkey' })
+  @PrimaryColumn({ type: 'uuid' })
+  wasteTypeId: string;
+
+  @Index('idx_station_waste_types_company_id')
+  @ForeignKey('companies', { name: 'station_waste_types_company_id_fkey' })
+  @Column({ type: 'uuid' })
+  companyId: string;
+
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }

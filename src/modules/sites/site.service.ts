@@ -6,7 +6,7 @@ import { type BodyRef, findScoped, scopedQuery } from '../../common/access/tenan
 import { CompanyRecords } from '../../common/records/company-records';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
-import type { SiteEventPayloads } from '../../common/outbox/event-catalogue';
+import type { SiteEventPayloads } from './events';
 import { recordEvents } from '../../common/outbox/outbox';
 import { InUseRegistry } from '../../common/records/in-use';
 import { HolidayEntity, SiteEntity } from './site.entity';

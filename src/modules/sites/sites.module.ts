@@ -1,3 +1,4 @@
+import './events'; // this module's domain events, declared into the event catalogue (src/common/outbox/event-catalogue.ts)
 import { Module, OnModuleInit } from '@nestjs/common';
 import { AssetPlaces, CatalogueModule } from '../catalogue';
 import { LotsService } from './lots.service';

@@ -21,7 +21,13 @@ export class CompanySummaries {
     this.sqlOf = sql;
   }
 
-  /** The summary as a subquery for the company id in `idColumn` (a read stays one statement); `NULL` when no lookup is registered. */
+  /**
+   * The summary as a subquery for the company id in `idColumn` (a read stays one statement); `NULL` when no lookup is registered.
+   *
+   * @deprecated SQL text of the companies module inside the users module's profile statement (issue #24):
+   * the typed alternative is `get` (a second statement). Kept while `/auth/me` stays at its statement
+   * budget (test/database/statements-per-request.e2e.spec.ts).
+   */
   sql(idColumn: string): string {
     return this.sqlOf ? this.sqlOf(idColumn) : 'NULL::json';
   }

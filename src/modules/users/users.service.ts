@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
+import { Scope } from '../../common/access/scope';
 import { hashPassword } from '../../common/security/passwords';
 import { CompanySummaryDto, UserDto } from './user.dto';
 import { jsonValue } from '../../database/json-value';
-import { preparedQuery } from '../../database/prepared-query';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { CompanySummaries } from './company-summaries';
 import { MemberProfiles } from './member-profiles';
 import type { ContactChanges, UserStatus } from './user.types';
-import { User, UserType } from './user.entity';
+import type { User, UserType } from './user.entity';
 import { isUniqueViolation } from '../../database/pg-errors';
+import { UserRepository } from './user.repository';
 
 export interface NewUser {
   type: UserType;
@@ -27,68 +28,66 @@ export interface UserCredentials {
   passwordHash: string | null;
 }
 
-/** A row of the profile query (`users` columns as the driver returns them). */
-interface ProfileRow {
-  id: string;
-  type: UserType;
-  name: string;
-  email: string;
-  phone: string | null;
-  status: UserStatus;
-  company_id: string | null;
-  email_verified_at: Date | null;
-  created_at: Date;
-  company: CompanySummaryDto | string | null;
-}
-
-/** Creates users with their role record, and renders them. E-mail is unique among non-admin users. */
+/**
+ * Creates users with their role record, and renders them. E-mail is unique among non-admin users.
+ *
+ * Writes run in the caller's unit of work (`UnitOfWork#transaction`): the manager some methods still
+ * accept first (`create(m, …)`) is ignored (deprecated; the callers in auth, orders and dispatch pass it
+ * until they are converted).
+ */
 @Injectable()
 export class UsersService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly users: UserRepository,
     private readonly profiles: MemberProfiles,
     private readonly companies: CompanySummaries,
   ) {}
 
-  /** Creates the user (and its customer or driver profile) through the caller's transaction. */
-  async create(m: EntityManager, u: NewUser): Promise<User> {
-    const [taken] = await m.query<{ '?column?': number }[]>(`SELECT 1 FROM users WHERE lower(email) = lower($1)`, [u.email]);
-    if (taken) throw emailTaken();
+  /** Creates the user (and its customer or driver profile) in the caller's unit of work. */
+  create(u: NewUser): Promise<User>;
+  /** @deprecated the unit of work carries the manager: `create(u)`. */
+  create(m: unknown, u: NewUser): Promise<User>;
+  async create(...args: [NewUser] | [unknown, NewUser]): Promise<User> {
+    const u = args.length === 2 ? args[1] : args[0];
+    if (await this.users.emailTaken(u.email)) throw emailTaken();
     const passwordHash = u.password ? await hashPassword(u.password) : null;
     let user: User;
     try {
-      user = await m.save(
-        m.create(User, { type: u.type, name: u.name, email: u.email.toLowerCase(), phone: u.phone ?? null, passwordHash, companyId: u.companyId ?? null, status: 'active' }),
-      );
+      user = await this.users.insert({ type: u.type, name: u.name, email: u.email.toLowerCase(), phone: u.phone ?? null, passwordHash, companyId: u.companyId ?? null, status: 'active' });
     } catch (e) {
       if (isUniqueViolation(e)) throw emailTaken();
       throw e;
     }
-    await this.profiles.create(m, u.type, user);
+    // The role record's factory (customers, drivers) still takes a manager: the unit's.
+    await this.profiles.create(this.uow.manager, u.type, user);
     return user;
   }
 
   /**
    * Applies name, e-mail and phone changes (undefined = unchanged; e-mail unique, 409 EMAIL_TAKEN; a
-   * new address is unverified) through the caller's transaction. Returns the changed field names.
+   * new address is unverified) in the caller's unit of work. Returns the changed field names.
    */
-  async updateContact(m: EntityManager, userId: string, changes: ContactChanges): Promise<string[]> {
-    const user = await m.getRepository(User).findOne({ where: { id: userId }, lock: { mode: 'pessimistic_write' } });
+  updateContact(userId: string, changes: ContactChanges): Promise<string[]>;
+  /** @deprecated the unit of work carries the manager: `updateContact(userId, changes)`. */
+  updateContact(m: unknown, userId: string, changes: ContactChanges): Promise<string[]>;
+  async updateContact(...args: [string, ContactChanges] | [unknown, string, ContactChanges]): Promise<string[]> {
+    const [userId, changes] = args.length === 3 ? [args[1], args[2]] : args;
+    const user = await this.users.lock(userId);
     if (!user) throw ApiError.notFound('User');
     const patch: Partial<User> = {};
     if (changes.name !== undefined && changes.name !== user.name) patch.name = changes.name;
     if (changes.phone !== undefined && (changes.phone || null) !== user.phone) patch.phone = changes.phone || null;
     if (changes.email !== undefined && changes.email.toLowerCase() !== user.email.toLowerCase()) {
       const email = changes.email.toLowerCase();
-      const [taken] = await m.query<{ '?column?': number }[]>(`SELECT 1 FROM users WHERE lower(email) = $1 AND id <> $2`, [email, user.id]);
-      if (taken) throw emailTaken();
+      if (await this.users.emailTaken(email, user.id)) throw emailTaken();
       patch.email = email;
       patch.emailVerifiedAt = null;
     }
     const keys = Object.keys(patch);
     if (!keys.length) return [];
     try {
-      await m.update(User, { id: user.id }, patch);
+      await this.users.update(user.id, patch);
     } catch (e) {
       if (isUniqueViolation(e)) throw emailTaken();
       throw e;
@@ -97,99 +96,104 @@ export class UsersService {
   }
 
   /** Activates or deactivates a user (the access guard reads it on every request). */
-  async setStatus(m: EntityManager, userId: string, status: UserStatus): Promise<void> {
-    await m.update(User, { id: userId }, { status });
+  setStatus(userId: string, status: UserStatus): Promise<void>;
+  /** @deprecated the unit of work carries the manager: `setStatus(userId, status)`. */
+  setStatus(m: unknown, userId: string, status: UserStatus): Promise<void>;
+  setStatus(...args: [string, UserStatus] | [unknown, string, UserStatus]): Promise<void> {
+    const [userId, status] = args.length === 3 ? [args[1], args[2]] : args;
+    return this.users.update(userId, { status });
   }
 
-  /** Display names of users by id (missing ids are left out). */
-  async names(ids: string[], m: EntityManager = this.ds.manager): Promise<Map<string, string>> {
+  /** Display names of users by id (missing ids are left out). One statement for all of them. */
+  async names(ids: string[], /** @deprecated the unit of work carries it */ _m?: unknown): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
-    const rows = await m.getRepository(User).find({ select: { id: true, name: true }, where: { id: In(ids) } });
-    return new Map(rows.map((r) => [r.id, r.name]));
+    return this.users.names(ids);
   }
 
   /** Reports (admin dashboard): users per type and status, and those created in [from, to] (UTC dates). One statement. */
   async typeCounts(from: string, to: string): Promise<{ type: UserType; status: UserStatus; total: number; created: number }[]> {
-    const rows = await this.ds.query<{ type: UserType; status: UserStatus; total: number; created: number }[]>(
-      `SELECT type, status, count(*)::int AS total, (count(*) FILTER (WHERE created_at >= $1::date AND created_at < $2::date + 1))::int AS created
-         FROM users GROUP BY type, status ORDER BY type, status`,
-      [from, to],
-    );
+    const rows = await this.users.typeCounts(from, to);
     return rows.map((r) => ({ type: r.type, status: r.status, total: Number(r.total), created: Number(r.created) }));
   }
 
   /** The ids of a company's active company users (recipients of what concerns the company: chats, notifications). */
-  async companyUserIds(companyId: string, m: EntityManager = this.ds.manager): Promise<string[]> {
-    const rows = await m.getRepository(User).find({ select: { id: true }, where: { companyId, type: 'company', status: 'active' }, order: { createdAt: 'ASC' } });
-    return rows.map((r) => r.id);
+  companyUserIds(scope: Scope): Promise<string[]>;
+  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `companyUserIds(scope)`. */
+  companyUserIds(companyId: string, m?: unknown): Promise<string[]>;
+  companyUserIds(scope: Scope | string): Promise<string[]> {
+    return this.users.companyUserIds(typeof scope === 'string' ? Scope.company(scope) : scope);
   }
 
-  /** The user's company id, with the user row locked for the rest of the caller's transaction. */
-  async lockCompanyOf(m: EntityManager, userId: string): Promise<string | null> {
-    const user = await m.getRepository(User).findOne({ select: { id: true, companyId: true }, where: { id: userId }, lock: { mode: 'pessimistic_write' } });
-    return user?.companyId ?? null;
+  /** The user's company id, with the user row locked for the rest of the caller's unit of work. */
+  lockCompanyOf(userId: string): Promise<string | null>;
+  /** @deprecated the unit of work carries the manager: `lockCompanyOf(userId)`. */
+  lockCompanyOf(m: unknown, userId: string): Promise<string | null>;
+  lockCompanyOf(...args: [string] | [unknown, string]): Promise<string | null> {
+    return this.users.lockCompanyOf(args.length === 2 ? args[1] : args[0]);
   }
 
   /** Makes the user a member of a company (a company user creating its company). */
-  async assignCompany(m: EntityManager, userId: string, companyId: string): Promise<void> {
-    await m.update(User, { id: userId }, { companyId });
+  assignCompany(userId: string, company: Scope): Promise<void>;
+  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `assignCompany(userId, Scope.company(id))`. */
+  assignCompany(m: unknown, userId: string, companyId: string): Promise<void>;
+  assignCompany(...args: [string, Scope] | [unknown, string, string]): Promise<void> {
+    const [userId, company] = args.length === 3 ? [args[1], Scope.company(args[2])] : args;
+    return this.users.update(userId, { companyId: company.companyId });
   }
 
   /** The id, type and password hash of the user with this e-mail (any case), for login; null when none. */
-  async credentialsByEmail(email: string, m: EntityManager = this.ds.manager): Promise<UserCredentials | null> {
-    const [row] = await m.query<{ id: string; type: UserType; password_hash: string | null }[]>(`SELECT id, type, password_hash FROM users WHERE lower(email) = lower($1)`, [email]);
+  async credentialsByEmail(email: string, /** @deprecated the unit of work carries it */ _m?: unknown): Promise<UserCredentials | null> {
+    const row = await this.users.credentialsByEmail(email);
     return row ? { id: row.id, type: row.type, passwordHash: row.password_hash } : null;
   }
 
   /** The user's password hash (null when the user has none or is gone). */
-  async passwordHashOf(userId: string, m: EntityManager = this.ds.manager): Promise<string | null> {
-    const [row] = await m.query<{ password_hash: string | null }[]>(`SELECT password_hash FROM users WHERE id = $1`, [userId]);
-    return row?.password_hash ?? null;
+  passwordHashOf(userId: string, /** @deprecated the unit of work carries it */ _m?: unknown): Promise<string | null> {
+    return this.users.passwordHashOf(userId);
   }
 
   /** Whether a user has this e-mail (any case). */
-  async existsByEmail(email: string, m: EntityManager = this.ds.manager): Promise<boolean> {
-    const [row] = await m.query<{ id: string }[]>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
-    return !!row;
+  existsByEmail(email: string, /** @deprecated the unit of work carries it */ _m?: unknown): Promise<boolean> {
+    return this.users.existsByEmail(email);
   }
 
   /** Whether the user exists. */
-  async exists(userId: string, m: EntityManager = this.ds.manager): Promise<boolean> {
-    const [row] = await m.query<{ id: string }[]>(`SELECT id FROM users WHERE id = $1`, [userId]);
-    return !!row;
+  exists(userId: string, /** @deprecated the unit of work carries it */ _m?: unknown): Promise<boolean> {
+    return this.users.exists(userId);
   }
 
-  /** The id of the user with this e-mail (any case), row locked for the rest of the caller's transaction; null when none. */
-  async lockByEmail(m: EntityManager, email: string): Promise<string | null> {
-    const [row] = await m.query<{ id: string }[]>(`SELECT id FROM users WHERE lower(email) = lower($1) FOR UPDATE`, [email]);
-    return row?.id ?? null;
+  /** The id of the user with this e-mail (any case), row locked for the rest of the caller's unit of work; null when none. */
+  lockByEmail(email: string): Promise<string | null>;
+  /** @deprecated the unit of work carries the manager: `lockByEmail(email)`. */
+  lockByEmail(m: unknown, email: string): Promise<string | null>;
+  lockByEmail(...args: [string] | [unknown, string]): Promise<string | null> {
+    return this.users.lockByEmail(args.length === 2 ? args[1] : args[0]);
   }
 
   /** Marks the e-mail address (any case) verified, keeping an earlier verification time. */
-  async markEmailVerified(m: EntityManager, email: string): Promise<void> {
-    await m.query(`UPDATE users SET email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE lower(email) = lower($1)`, [email]);
+  markEmailVerified(email: string): Promise<void>;
+  /** @deprecated the unit of work carries the manager: `markEmailVerified(email)`. */
+  markEmailVerified(m: unknown, email: string): Promise<void>;
+  markEmailVerified(...args: [string] | [unknown, string]): Promise<void> {
+    return this.users.markEmailVerified(args.length === 2 ? args[1] : args[0]);
   }
 
   /**
    * Sets the user's password hash. `verifiesEmail` (a reset by mailed code proves the address) also
    * marks the e-mail verified, keeping an earlier verification time.
    */
-  async setPassword(m: EntityManager, userId: string, passwordHash: string, opts: { verifiesEmail?: boolean } = {}): Promise<void> {
-    if (opts.verifiesEmail) {
-      await m.query(`UPDATE users SET password_hash = $2, email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE id = $1`, [userId, passwordHash]);
-    } else {
-      await m.query(`UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, [userId, passwordHash]);
-    }
+  setPassword(userId: string, passwordHash: string, opts?: { verifiesEmail?: boolean }): Promise<void>;
+  /** @deprecated the unit of work carries the manager: `setPassword(userId, passwordHash, opts)`. */
+  setPassword(m: unknown, userId: string, passwordHash: string, opts?: { verifiesEmail?: boolean }): Promise<void>;
+  setPassword(...args: unknown[]): Promise<void> {
+    // The current form starts with the user id (a string); the deprecated one with a manager.
+    const [userId, passwordHash, opts] = (typeof args[0] === 'string' ? args : args.slice(1)) as [string, string, { verifiesEmail?: boolean } | undefined];
+    return this.users.setPassword(userId, passwordHash, !!opts?.verifiesEmail);
   }
 
   /** The caller's profile (`/auth/me`, login `user`); the company summary comes from the companies module. */
-  async profile(userId: string, m?: EntityManager): Promise<UserDto> {
-    const sql = `SELECT u.id, u.type, u.name, u.email, u.phone, u.status, u.company_id, u.email_verified_at, u.created_at,
-              ${this.companies.sql('u.company_id')} AS company
-         FROM users u
-        WHERE u.id = $1`;
-    // Outside a transaction a prepared statement (`/auth/me` runs it on every call).
-    const [row] = m ? await m.query<ProfileRow[]>(sql, [userId]) : await preparedQuery<ProfileRow>(this.ds, 'user_profile', sql, [userId]);
+  async profile(userId: string, /** @deprecated the unit of work carries it */ _m?: unknown): Promise<UserDto> {
+    const row = await this.users.profile(userId, this.companies.sql('u.company_id'));
     if (!row) throw ApiError.notFound('User');
     const company = jsonValue<CompanySummaryDto | null>(row.company);
     return {

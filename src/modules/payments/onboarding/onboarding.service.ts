@@ -3,7 +3,7 @@ import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { Actor } from '../../../common/access/actor';
 import { Scope } from '../../../common/access/scope';
 import { ApiError } from '../../../common/http/api-error';
-import type { MerchantStateReason } from '../../../common/outbox/event-catalogue';
+import type { MerchantStateReason } from '../events';
 import { recordEvents } from '../../../common/outbox/outbox';
 import { isUniqueViolation } from '../../../database/pg-errors';
 import { PaymentProvider, type MerchantCreated, type MerchantStatus } from '../provider/payment-provider';

@@ -26,7 +26,8 @@ export function outsideUnits(ds: DataSource, provider: PaymentProvider): Payment
   return new Proxy(provider, {
     get(target, key, receiver) {
       const value: unknown = Reflect.get(target, key, receiver);
-      if (typeof value !== 'function' || key === 'constructor') return value;
+      // Methods of the class are wrapped; a function set on the instance itself (a test's spy) is returned as it is.
+      if (typeof value !== 'function' || key === 'constructor' || Object.prototype.hasOwnProperty.call(target, key)) return value;
       return (...args: unknown[]) => {
         if (inUnit(ds)) throw new Error(`PaymentProvider#${String(key)} called inside a unit of work: reserve, commit, then call the provider (docs/payments-provider-faults.md)`);
         return (value as (...a: unknown[]) => unknown).apply(target, args);

@@ -1,0 +1,29 @@
+import type { ChangeRequestDetails, OrderStatus } from './order.entity';
+
+/** An order's status move: `order.<status>` on every transition, `order.placed` for the first one. */
+export interface OrderStatusPayload {
+  number: number;
+  customer_id: string;
+  from: OrderStatus | null;
+  to: OrderStatus;
+  reason: string | null;
+  /** `order.placed`: the order's total. */
+  total_amount?: number;
+  /** `order.cancelled`: inside the free-cancellation window or not, and the fee charged. */
+  late?: boolean;
+  fee_amount?: number;
+}
+type OrderStatusEvents = { [K in 'order.placed' | `order.${OrderStatus}`]: OrderStatusPayload };
+/** What a status change adds to the order status payload. */
+export type OrderStatusExtras = Pick<OrderStatusPayload, 'total_amount' | 'late' | 'fee_amount'>;
+
+/** The orders module's events (src/common/outbox/event-catalogue.ts: declaration merging). */
+declare module '../../common/outbox/event-catalogue' {
+  interface EventCatalogue extends OrderStatusEvents {
+    'order.updated': { fields: string[]; total_amount: number };
+    'order.feedback_given': { rating: number };
+    'order_change_request.created': { order_id: string; number: number; type: string; details: ChangeRequestDetails; total_amount: number };
+    'order_change_request.approved': { order_id: string; number: number; customer_id: string; type: string; details: ChangeRequestDetails; total_amount: number };
+    'order_change_request.rejected': { order_id: string; customer_id: string; type: string; reason: string };
+  }
+}

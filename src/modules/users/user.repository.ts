@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { Scope } from '../../common/access/scope';
+import { preparedQuery } from '../../database/prepared-query';
+import { ModuleRepository } from '../../database/repository';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
+import { User, UserType } from './user.entity';
+import type { CompanySummaryDto } from './user.dto';
+import type { UserStatus } from './user.types';
+
+/** A row of the profile query (`users` columns as the driver returns them). */
+export interface ProfileRow {
+  id: string;
+  type: UserType;
+  name: string;
+  email: string;
+  phone: string | null;
+  status: UserStatus;
+  company_id: string | null;
+  email_verified_at: Date | null;
+  created_at: Date;
+  company: CompanySummaryDto | string | null;
+}
+
+/** The `users` table: the module's only SQL (docs/data-layer.md). */
+@Injectable()
+export class UserRepository extends ModuleRepository {
+  /** Whether a user other than `exceptId` has this e-mail (any case). */
+  @GenerateSql({ name: 'anyone', params: ['someone@example.com'] }, { name: 'another user', params: ['someone@example.com', SQL_SAMPLE.id] })
+  async emailTaken(email: string, exceptId?: string): Promise<boolean> {
+    const [taken] = exceptId
+      ? await this.sql<{ '?column?': number }>(`SELECT 1 FROM users WHERE lower(email) = $1 AND id <> $2`, [email, exceptId])
+      : await this.sql<{ '?column?': number }>(`SELECT 1 FROM users WHERE lower(email) = lower($1)`, [email]);
+    return !!taken;
+  }
+
+  @GenerateSql({ params: [{ type: 'customer', name: 'Ann', email: 'someone@example.com', phone: null, passwordHash: null, companyId: SQL_SAMPLE.companyId, status: 'active' }] })
+  insert(values: Pick<User, 'type' | 'name' | 'email' | 'phone' | 'passwordHash' | 'companyId' | 'status'>): Promise<User> {
+    return this.m.save(this.m.create(User, values));
+  }
+
+  /** The user, its row locked (FOR UPDATE) for the rest of the unit; null when none. */
+  lock(userId: string): Promise<User | null> {
+    return this.locked.getRepository(User).findOne({ where: { id: userId }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  @GenerateSql({ params: [SQL_SAMPLE.id, { name: 'Ann' }] })
+  async update(userId: string, patch: Partial<User>): Promise<void> {
+    await this.m.update(User, { id: userId }, patch);
+  }
+
+  /** Display names by id (missing ids are left out). One statement. */
+  async names(ids: string[]): Promise<Map<string, string>> {
+    const rows = await this.m.getRepository(User).find({ select: { id: true, name: true }, where: { id: In(ids) } });
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+
+  /** Users per type and status, and those created in [from, to] (UTC dates). One statement. */
+  @GenerateSql({ params: [SQL_SAMPLE.date, SQL_SAMPLE.date] })
+  typeCounts(from: string, to: string): Promise<{ type: UserType; status: UserStatus; total: number; created: number }[]> {
+    return this.sql(
+      `SELECT type, status, count(*)::int AS total, (count(*) FILTER (WHERE created_at >= $1::date AND created_at < $2::date + 1))::int AS created
+         FROM users GROUP BY type, status ORDER BY type, status`,
+      [from, to],
+    );
+  }
+
+  /** The ids of the scope's company's active company users, oldest first. */
+  async companyUserIds(scope: Scope): Promise<string[]> {
+    const rows = await this.m.getRepository(User).find({ select: { id: true }, where: { companyId: scope.companyId, type: 'company', status: 'active' }, order: { createdAt: 'ASC' } });
+    return rows.map((r) => r.id);
+  }
+
+  /** The user's company id, the row locked (FOR UPDATE) for the rest of the unit. */
+  async lockCompanyOf(userId: string): Promise<string | null> {
+    const user = await this.locked.getRepository(User).findOne({ select: { id: true, companyId: true }, where: { id: userId }, lock: { mode: 'pessimistic_write' } });
+    return user?.companyId ?? null;
+  }
+
+  @GenerateSql({ params: ['someone@example.com'] })
+  async credentialsByEmail(email: string): Promise<{ id: string; type: UserType; password_hash: string | null } | null> {
+    const [row] = await this.sql<{ id: string; type: UserType; password_hash: string | null }>(`SELECT id, type, password_hash FROM users WHERE lower(email) = lower($1)`, [email]);
+    return row ?? null;
+  }
+
+  async passwordHashOf(userId: string): Promise<string | null> {
+    const [row] = await this.sql<{ password_hash: string | null }>(`SELECT password_hash FROM users WHERE id = $1`, [userId]);
+    return row?.password_hash ?? null;
+  }
+
+  @GenerateSql({ params: ['someone@example.com'] })
+  async existsByEmail(email: string): Promise<boolean> {
+    const [row] = await this.sql<{ id: string }>(`SELECT id FROM users WHERE lower(email) = lower($1)`, [email]);
+    return !!row;
+  }
+
+  async exists(userId: string): Promise<boolean> {
+    const [row] = await this.sql<{ id: string }>(`SELECT id FROM users WHERE id = $1`, [userId]);
+    return !!row;
+  }
+
+  /** The id of the user with this e-mail (any case), the row locked (FOR UPDATE) for the rest of the unit; null when none. */
+  @GenerateSql({ params: ['someone@example.com'] })
+  async lockByEmail(email: string): Promise<string | null> {
+    const [row] = await this.locked.query<{ id: string }[]>(`SELECT id FROM users WHERE lower(email) = lower($1) FOR UPDATE`, [email]);
+    return row?.id ?? null;
+  }
+
+  @GenerateSql({ params: ['someone@example.com'] })
+  async markEmailVerified(email: string): Promise<void> {
+    await this.sql(`UPDATE users SET email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE lower(email) = lower($1)`, [email]);
+  }
+
+  @GenerateSql({ name: 'password only', params: [SQL_SAMPLE.id, 'hash', false] }, { name: 'verifies the e-mail', params: [SQL_SAMPLE.id, 'hash', true] })
+  async setPassword(userId: string, passwordHash: string, verifiesEmail: boolean): Promise<void> {
+    if (verifiesEmail) {
+      await this.sql(`UPDATE users SET password_hash = $2, email_verified_at = coalesce(email_verified_at, now()), updated_at = now() WHERE id = $1`, [userId, passwordHash]);
+    } else {
+      await this.sql(`UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1`, [userId, passwordHash]);
+    }
+  }
+
+  /**
+   * The profile row with its company summary (`companySql`: the scalar subquery the companies module
+   * registers, `CompanySummaries`). In a unit through its manager; outside one a named prepared
+   * statement (`/auth/me` runs it on every call).
+   */
+  @GenerateSql({ params: [SQL_SAMPLE.id, 'NULL::json'] })
+  async profile(userId: string, companySql: string): Promise<ProfileRow | undefined> {
+    const sql = `SELECT u.id, u.type, u.name, u.email, u.phone, u.status, u.company_id, u.email_verified_at, u.created_at,
+              ${companySql} AS company
+         FROM users u
+        WHERE u.id = $1`;
+    const [row] = this.uow.active ? await this.sql<ProfileRow>(sql, [userId]) : await preparedQuery<ProfileRow>(this.uow.ds, 'user_profile', sql, [userId]);
+    return row;
+  }
+}
