@@ -12,7 +12,7 @@
  * @GenerateSql.skip('streams a file from storage; no SQL')
  * ```
  *
- * A method whose parameters are all named by the conventions (`scope`, `id`/`…Id`, `…By`, `ids`/`…Ids`,
+ * A method whose parameters are all named by the conventions (a parameter with a default, `q`/`query`, `from`/`to`, `scope`, `id`/`…Id`, `…By`, `ids`/`…Ids`,
  * `date`/`day`/`…On`, `at`/`now`/`…At`) needs neither: the test makes its sample from the names. Any other
  * public method of a repository declares one of the two (the test fails on a method that declares neither). Samples run against an empty database: a method may throw (a 404 for the sample id)
  * after its statements; what it sent until then is the snapshot.

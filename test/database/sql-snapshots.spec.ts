@@ -29,16 +29,20 @@ const tidy = (sql: string) => sql.replace(/\s+/g, ' ').trim();
 
 /**
  * A method without `@GenerateSql` gets one sample from its parameters' names, when every name is one of
- * the conventions: `scope` (a company's scope), `id`/`…Id` (a sample id), `…By` (an actor's id), `ids`/`…Ids`, `date`/`day`/`…On`
+ * the conventions: a parameter with a default (left to it), `q`/`query` (a list's first page), `from`/`to` (dates), `scope` (a company's scope), `id`/`…Id` (a sample id), `…By` (an actor's id), `ids`/`…Ids`, `date`/`day`/`…On`
  * (a date), `at`/`now`/`…At` (a time). Any other parameter needs `@GenerateSql({ params })`.
  */
 function inferred(fn: (...a: unknown[]) => unknown): SqlSample[] | null {
   const text = fn.toString();
   const list = text.slice(text.indexOf('(') + 1, text.indexOf(')'));
-  const names = list.split(',').map((p) => p.trim().split(/[\s=:]/)[0]).filter(Boolean);
+  const parts = list.split(',').map((p) => p.trim()).filter(Boolean);
   const params: unknown[] = [];
-  for (const n of names) {
-    if (n === 'scope' || /Scope$/.test(n)) params.push(Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId));
+  for (const part of parts) {
+    const n = part.split(/[\s=:]/)[0];
+    if (part.includes('=')) params.push(undefined); // a parameter with a default: the default
+    else if (n === 'q' || n === 'query') params.push({ page: 1, per_page: 20 });
+    else if (n === 'from' || n === 'to') params.push(SQL_SAMPLE.date);
+    else if (n === 'scope' || /Scope$/.test(n)) params.push(Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId));
     else if (n === 'id' || /Id$/.test(n)) params.push(SQL_SAMPLE.id);
     else if (/By$/.test(n)) params.push(SQL_SAMPLE.actorId);
     else if (n === 'ids' || /Ids$/.test(n)) params.push([SQL_SAMPLE.id, SQL_SAMPLE.otherId]);
@@ -70,7 +74,8 @@ describe('statement snapshots of the repositories', () => {
       .getProviders()
       .map((w) => w.instance as unknown)
       .filter((i): i is ModuleRepository => i instanceof ModuleRepository);
-    const unique = [...new Set(found)].sort((a, b) => a.constructor.name.localeCompare(b.constructor.name));
+    // One per class (a repository provided by two modules is the same SQL).
+    const unique = [...new Map(found.map((r) => [r.constructor, r])).values()].sort((a, b) => a.constructor.name.localeCompare(b.constructor.name));
     repositories = unique.length;
     for (const repo of unique) {
       const cls = repo.constructor.name;

@@ -83,7 +83,7 @@ export class DemeritService {
       pointsChangeAt: agg.oldest ? new Date(new Date(agg.oldest).getTime() + s.demerit_window_days * DAY_MS) : null,
     };
     await m.update(CustomerDemerit, { id: row.id }, changes);
-    await this.customers.setDemerit(m, companyId, customerId, { points, blocked });
+    await this.customers.setDemerit(Scope.company(companyId), customerId, { points, blocked });
     return Object.assign(row, changes);
   }
 
@@ -170,7 +170,7 @@ export class DemeritService {
   /** The standing of a customer `scope` reaches (the company: any of its customers; a customer: themself), with counts by state; else 404. */
   async standing(scope: Scope, customerId: string): Promise<DemeritStandingDto> {
     const m = this.ds.manager;
-    const customer = await this.customers.directory.find(m, scope, customerId);
+    const customer = await this.customers.find(scope, customerId);
     const [row] = await m.query<Record<string, unknown>[]>(
       `SELECT ${COUNTS_SQL}, max(v.created_at) AS last FROM customer_policy_violations v WHERE v.customer_id = $1 AND v.company_id = $2 AND v.deleted_at IS NULL`,
       [customer.id, scope.companyId],
@@ -181,7 +181,7 @@ export class DemeritService {
   /** The customer's orders with violations (a customer `scope` reaches, else 404), latest violation first (sorts last_violation_at, points). */
   async customerOrders(scope: Scope, customerId: string, q: DemeritOrdersQuery): Promise<Page<DemeritOrderDto>> {
     const m = this.ds.manager;
-    const customer = await this.customers.directory.find(m, scope, customerId);
+    const customer = await this.customers.find(scope, customerId);
     const sorts: Record<string, string> = { last_violation_at: 'last', points: 'points' };
     const sort = q.sort ?? '-last_violation_at';
     const key = sort.replace(/^-/, '');

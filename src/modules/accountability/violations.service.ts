@@ -124,7 +124,7 @@ export class ViolationsService {
 
   /** The named policies, live and active, of the company, in the body's order; 422 per index otherwise (`refuse` adds a reason of the caller's). */
   private async policies(m: EntityManager, companyId: string, ids: readonly string[], refuse: (id: string) => string | null = () => null): Promise<PolicyTerms[]> {
-    const found = new Map((await this.pricing.policies(m, companyId, ids)).map((p) => [p.id, p]));
+    const found = new Map((await this.pricing.policies(Scope.company(companyId), ids)).map((p) => [p.id, p]));
     const errors: Record<string, string[]> = {};
     ids.forEach((id, i) => {
       const p = found.get(id);

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
-import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { Actor, CurrentActor } from '../../common/access/actor';
+import { CurrentScope, Scope } from '../../common/access/scope';
 import { Page, withMessage } from '../../common/http/envelope';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
@@ -31,8 +32,8 @@ export class CompanyAdminController {
   @Post('update')
   @Access('CO')
   @Endpoint({ summary: 'Update the caller\'s company (fields given are changed; null clears email, phone, address)', type: CompanyDto, errors: [422] })
-  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: UpdateCompanyDto) {
-    return this.admin.updateCompany(companyId, actor.id, dto);
+  update(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: UpdateCompanyDto) {
+    return this.admin.updateCompany(scope, actor.id, dto);
   }
 
   @Post('user/update')
@@ -45,8 +46,8 @@ export class CompanyAdminController {
   @Get('documents')
   @Access('CO')
   @Endpoint({ summary: 'List the company\'s documents (filters: type, q; sort: name, type, expires_on, created_at)', type: CompanyDocumentDto, list: true, errors: [422] })
-  documents(@CompanyId() companyId: string, @Query() query: DocumentQuery) {
-    return this.admin.listDocuments(companyId, query);
+  documents(@CurrentScope() scope: Scope, @Query() query: DocumentQuery) {
+    return this.admin.listDocuments(scope, query);
   }
 
   @Post('documents')
@@ -58,8 +59,8 @@ export class CompanyAdminController {
     list: true,
     errors: [422],
   })
-  async replaceDocuments(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: ReplaceDocumentsDto) {
-    const items = await this.admin.replaceDocuments(companyId, actor.id, dto);
+  async replaceDocuments(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: ReplaceDocumentsDto) {
+    const items = await this.admin.replaceDocuments(scope, actor.id, dto);
     return new Page(items, { page: 1, per_page: Math.max(items.length, 1), total: items.length, last_page: 1 });
   }
 
@@ -67,29 +68,29 @@ export class CompanyAdminController {
   @Access('CO')
   @ApiIdParam('document')
   @Endpoint({ summary: 'Delete one of the company\'s documents', errors: [404], message: 'Document deleted.' })
-  async removeDocument(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('document') id: string) {
-    await this.admin.removeDocument(companyId, actor.id, id);
+  async removeDocument(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('document') id: string) {
+    await this.admin.removeDocument(scope, actor.id, id);
     return withMessage(null, 'Document deleted.');
   }
 
   @Get('settings')
   @Access('CO')
   @Endpoint({ summary: 'The company\'s settings', description: SETTINGS_DOC, type: CompanySettingsDto })
-  showSettings(@CompanyId() companyId: string) {
-    return this.settings.get(companyId);
+  showSettings(@CurrentScope() scope: Scope) {
+    return this.settings.get(scope);
   }
 
   @Post('settings')
   @Access('CO')
   @Endpoint({ summary: 'Update some of the company\'s settings (fields given are changed)', description: SETTINGS_DOC, type: CompanySettingsDto, errors: [422] })
-  updateSettings(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: UpdateSettingsDto) {
-    return this.settings.update(companyId, actor.id, dto);
+  updateSettings(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: UpdateSettingsDto) {
+    return this.settings.update(scope, actor.id, dto);
   }
 
   @Post('settings/reset')
   @Access('CO')
   @Endpoint({ summary: 'Restore the default settings (timezone and currency stay the company\'s)', description: SETTINGS_DOC, type: CompanySettingsDto })
-  resetSettings(@CurrentActor() actor: Actor, @CompanyId() companyId: string) {
-    return this.settings.reset(companyId, actor.id);
+  resetSettings(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope) {
+    return this.settings.reset(scope, actor.id);
   }
 }

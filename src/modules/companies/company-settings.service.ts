@@ -1,40 +1,43 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { recordEvents } from '../../common/outbox/outbox';
 import { Company } from './company.entity';
 import { CompanySettingsDto, SETTINGS_DEFAULTS, UpdateSettingsDto } from './company-admin.dto';
 import { CompanySettings } from './company-admin.entity';
-import { runUnit } from '../../database/unit-of-work';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { CompanyRepository, CompanySettingsRepository } from './company.repository';
 
 type PolicyKey = keyof typeof SETTINGS_DEFAULTS;
 const POLICY_KEYS = Object.keys(SETTINGS_DEFAULTS) as PolicyKey[];
 const camel = (k: string) => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
 /**
- * The company's settings (singleton per company). Other modules read them with `get(companyId, m?)`:
+ * The company's settings (singleton per company). Other modules read them with `get(scope)`:
  * a row that was never written reads as the defaults, with the company's timezone and currency.
  */
 @Injectable()
 export class CompanySettingsService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly companies: CompanyRepository,
+    private readonly settings: CompanySettingsRepository,
+  ) {}
 
-  async get(companyId: string, m: EntityManager = this.ds.manager): Promise<CompanySettingsDto> {
-    // One statement: the company with its settings row (absent until first saved: defaults).
-    const company = await m
-      .getRepository(Company)
-      .createQueryBuilder('c')
-      .leftJoinAndMapOne('c.settingsRow', CompanySettings, 's', 's.companyId = c.id')
-      .where('c.id = :companyId', { companyId })
-      .getOne();
-    if (!company) throw ApiError.notFound('Company');
-    return render(company, (company as Company & { settingsRow?: CompanySettings }).settingsRow ?? null);
+  /** The scope's company's settings (one statement: the company with its settings row, absent until first saved: defaults). */
+  async get(scope: Scope): Promise<CompanySettingsDto>;
+  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `get(scope)`. */
+  async get(companyId: string, m?: unknown): Promise<CompanySettingsDto>;
+  async get(who: Scope | string): Promise<CompanySettingsDto> {
+    const found = await this.settings.withSettings(typeof who === 'string' ? Scope.company(who) : who);
+    if (!found) throw ApiError.notFound('Company');
+    return render(found.company, found.row);
   }
 
   /** Partial update; timezone and currency are written to the company too. */
-  async update(companyId: string, actorId: string, dto: UpdateSettingsDto): Promise<CompanySettingsDto> {
-    return runUnit(this.ds, async (m) => {
-      const { company, row } = await this.lockForWrite(m, companyId);
+  async update(scope: Scope, actorId: string, dto: UpdateSettingsDto): Promise<CompanySettingsDto> {
+    return this.uow.transaction(async (m) => {
+      const { company, row } = await this.lockForWrite(scope);
       for (const key of POLICY_KEYS) {
         if (dto[key] !== undefined) (row as unknown as Record<string, unknown>)[camel(key)] = dto[key];
       }
@@ -43,38 +46,34 @@ export class CompanySettingsService {
       }
       if (dto.timezone !== undefined) company.timezone = row.timezone = dto.timezone;
       if (dto.currency !== undefined) company.currency = row.currency = dto.currency;
-      if (dto.timezone !== undefined || dto.currency !== undefined) await m.save(company);
-      const saved = await m.save(row);
-      await recordEvents(m, { type: 'company.settings_updated', aggregateType: 'company', aggregateId: companyId, companyId, actorId, payload: { fields: Object.keys(dto) } });
+      if (dto.timezone !== undefined || dto.currency !== undefined) await this.companies.save(company);
+      const saved = await this.settings.save(row);
+      await recordEvents(m, { type: 'company.settings_updated', aggregateType: 'company', aggregateId: company.id, companyId: company.id, actorId, payload: { fields: Object.keys(dto) } });
       return render(company, saved);
     });
   }
 
   /** Restores the policy defaults; the company's timezone and currency stay. */
-  async reset(companyId: string, actorId: string): Promise<CompanySettingsDto> {
-    return runUnit(this.ds, async (m) => {
-      const { company, row } = await this.lockForWrite(m, companyId);
+  async reset(scope: Scope, actorId: string): Promise<CompanySettingsDto> {
+    return this.uow.transaction(async (m) => {
+      const { company, row } = await this.lockForWrite(scope);
       for (const key of POLICY_KEYS) (row as unknown as Record<string, unknown>)[camel(key)] = SETTINGS_DEFAULTS[key];
-      const saved = await m.save(row);
-      await recordEvents(m, { type: 'company.settings_reset', aggregateType: 'company', aggregateId: companyId, companyId, actorId });
+      const saved = await this.settings.save(row);
+      await recordEvents(m, { type: 'company.settings_reset', aggregateType: 'company', aggregateId: company.id, companyId: company.id, actorId });
       return render(company, saved);
     });
   }
 
-  /** Keeps the settings' copy of timezone/currency in step when the company changes them. */
-  async mirrorCompany(m: EntityManager, company: Company): Promise<void> {
-    await m.update(CompanySettings, { companyId: company.id }, { timezone: company.timezone, currency: company.currency });
+  /** Keeps the settings' copy of timezone/currency in step when the company changes them (in the company's write unit). */
+  async mirrorCompany(company: Company): Promise<void> {
+    await this.settings.mirror(company);
   }
 
   /** The company row and its settings row, both locked (the row is created with defaults if absent). */
-  private async lockForWrite(m: EntityManager, companyId: string) {
-    const company = await m.findOne(Company, { where: { id: companyId }, lock: { mode: 'pessimistic_write' } });
+  private async lockForWrite(scope: Scope) {
+    const company = await this.companies.lock(scope);
     if (!company) throw ApiError.notFound('Company');
-    await m.query(
-      `INSERT INTO company_settings (company_id, timezone, currency) VALUES ($1, $2, $3) ON CONFLICT (company_id) DO NOTHING`,
-      [companyId, company.timezone, company.currency],
-    );
-    const row = await m.findOneOrFail(CompanySettings, { where: { companyId }, lock: { mode: 'pessimistic_write' } });
+    const row = await this.settings.lockRow(company);
     return { company, row };
   }
 }

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
-import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { Actor, CurrentActor } from '../../common/access/actor';
+import { CurrentScope, Scope } from '../../common/access/scope';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { PageQuery } from '../../common/http/pagination';
@@ -25,37 +26,37 @@ export class CustomerSelfController {
   @Get('profile')
   @Access('CU')
   @Endpoint({ summary: "The customer's own profile", type: CustomerProfileDto })
-  profile(@CurrentActor() actor: Actor, @CompanyId() companyId: string) {
-    return this.customers.profile(actor, companyId);
+  profile(@CurrentActor() actor: Actor) {
+    return this.customers.profile(actor);
   }
 
   @Put('profile')
   @Access('CU')
   @Endpoint({ summary: 'Update the own profile (name, phone, billing name and e-mail); omitted fields stay, null clears', type: CustomerProfileDto, errors: [422] })
-  updateProfile(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: UpdateCustomerProfileDto) {
-    return this.customers.updateProfile(actor, companyId, dto);
+  updateProfile(@CurrentActor() actor: Actor, @Body() dto: UpdateCustomerProfileDto) {
+    return this.customers.updateProfile(actor, dto);
   }
 
   @Get('addresses')
   @Access('CU')
   @Endpoint({ summary: "The customer's addresses", type: AddressDto, list: true, errors: [422] })
-  listAddresses(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Query() query: PageQuery) {
-    return this.addresses.list(actor, companyId, query);
+  listAddresses(@CurrentScope() scope: Scope, @Query() query: PageQuery) {
+    return this.addresses.list(scope, query);
   }
 
   @Post('addresses')
   @Access('CU')
   @Endpoint({ summary: 'Add an address (the first one becomes the default)', type: AddressDto, status: 201, errors: [422] })
-  createAddress(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateAddressDto) {
-    return this.addresses.create(actor, companyId, dto);
+  createAddress(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: CreateAddressDto) {
+    return this.addresses.create(actor, scope, dto);
   }
 
   @Delete('addresses/:address')
   @Access('CU')
   @ApiIdParam('address')
   @Endpoint({ summary: 'Delete an address (soft; a deleted default passes to the most recent remaining address; 409 IN_USE while a running order goes there)', errors: [404, 409], codes: { 409: ['IN_USE'] } })
-  async deleteAddress(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('address') id: string) {
-    await this.addresses.remove(actor, companyId, id);
+  async deleteAddress(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('address') id: string) {
+    await this.addresses.remove(actor, scope, id);
     return null;
   }
 
@@ -63,7 +64,7 @@ export class CustomerSelfController {
   @Access('CU')
   @ApiIdParam('address')
   @Endpoint({ summary: 'Make an address the default (exactly one per customer)', type: AddressDto, errors: [404] })
-  makeDefault(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('address') id: string) {
-    return this.addresses.makeDefault(actor, companyId, id);
+  makeDefault(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('address') id: string) {
+    return this.addresses.makeDefault(actor, scope, id);
   }
 }

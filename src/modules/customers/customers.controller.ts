@@ -1,7 +1,8 @@
 import { Body, Controller, Get, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
-import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { Actor, CurrentActor } from '../../common/access/actor';
+import { CurrentScope, Scope } from '../../common/access/scope';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { CreateMemberDto, MemberDto } from './member.dto';
@@ -31,23 +32,23 @@ export class CustomersController {
     errors: [409, 422],
     codes: { 409: ['EMAIL_TAKEN'] },
   })
-  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateMemberDto) {
-    return this.members.create(actor, companyId, 'customer', dto);
+  create(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: CreateMemberDto) {
+    return this.members.create(actor, scope, 'customer', dto);
   }
 
   @Get('customers')
   @Access('CO')
   @Endpoint({ summary: "The company's customers (`q` on name, e-mail, phone; `status`, `tax_exempt`, `pricing_profile_id` filters; sort created_at, name, email)", type: CustomerDto, list: true, errors: [422] })
-  list(@CompanyId() companyId: string, @Query() query: CustomerListQuery) {
-    return this.customers.list(companyId, query);
+  list(@CurrentScope() scope: Scope, @Query() query: CustomerListQuery) {
+    return this.customers.list(scope, query);
   }
 
   @Get('customer/:customerId')
   @Access('CO')
   @ApiIdParam('customerId')
   @Endpoint({ summary: 'A customer of the company', type: CustomerDto, errors: [404] })
-  show(@CompanyId() companyId: string, @IdParam('customerId') id: string) {
-    return this.customers.show(companyId, id);
+  show(@CurrentScope() scope: Scope, @IdParam('customerId') id: string) {
+    return this.customers.show(scope, id);
   }
 
   @Put('customer/:customerId/update')
@@ -60,23 +61,23 @@ export class CustomersController {
     errors: [404, 409, 422],
     codes: { 409: ['EMAIL_TAKEN'] },
   })
-  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('customerId') id: string, @Body() dto: UpdateCustomerDto) {
-    return this.customers.update(actor, companyId, id, dto);
+  update(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('customerId') id: string, @Body() dto: UpdateCustomerDto) {
+    return this.customers.update(actor, scope, id, dto);
   }
 
   @Post('customer/:customerId/activate')
   @Access('CO')
   @ApiIdParam('customerId')
   @Endpoint({ summary: 'Activate a customer', description: STATUS_NOTE, type: CustomerDto, errors: [404, 409], codes: { 409: ['INVALID_TRANSITION'] } })
-  activate(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('customerId') id: string) {
-    return this.customers.setStatus(actor, companyId, id, 'active');
+  activate(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('customerId') id: string) {
+    return this.customers.setStatus(actor, scope, id, 'active');
   }
 
   @Post('customer/:customerId/deactivate')
   @Access('CO')
   @ApiIdParam('customerId')
   @Endpoint({ summary: 'Deactivate a customer', description: STATUS_NOTE, type: CustomerDto, errors: [404, 409], codes: { 409: ['INVALID_TRANSITION'] } })
-  deactivate(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('customerId') id: string) {
-    return this.customers.setStatus(actor, companyId, id, 'inactive');
+  deactivate(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('customerId') id: string) {
+    return this.customers.setStatus(actor, scope, id, 'inactive');
   }
 }

@@ -8,12 +8,14 @@ import { CustomerAddressesService } from './customer-addresses.service';
 import { CustomerSelfController } from './customer-self.controller';
 import { CustomersController } from './customers.controller';
 import { CustomersService } from './customers.service';
+import { CustomerAddressRepository } from './customer-address.repository';
+import { CustomerRepository } from './customer.repository';
 
 // CustomerSelfController first: its literal paths (customer/profile…) must precede customer/:customerId.
 @Module({
   imports: [MembersModule, PricingModule, CatalogueModule],
   controllers: [CustomerSelfController, CustomersController],
-  providers: [CustomersService, CustomerAddressesService],
+  providers: [CustomerRepository, CustomerAddressRepository, CustomersService, CustomerAddressesService],
   exports: [CustomersService, CustomerAddressesService, MembersModule],
 })
 export class CustomersModule implements OnModuleInit {
@@ -24,6 +26,6 @@ export class CustomersModule implements OnModuleInit {
 
   /** An asset may be at a customer address; a company user places it, so any address of the company will do. */
   onModuleInit(): void {
-    this.places.register('customer_address', 'customers', (m, companyId, refs) => this.addresses.assertOwned(m, Scope.company(companyId), refs));
+    this.places.register('customer_address', 'customers', (_m, companyId, refs) => this.addresses.assertOwned(Scope.company(companyId), refs));
   }
 }

@@ -33,7 +33,7 @@ export class DriversController {
     codes: { 403: ['PLAN_LIMIT'], 409: ['EMAIL_TAKEN'] },
   })
   create(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: CreateMemberDto) {
-    return this.members.create(actor, scope.companyId, 'driver', dto);
+    return this.members.create(actor, scope, 'driver', dto);
   }
 
   @Post('driver/profile/update')

@@ -221,8 +221,7 @@ export class TrucksService implements OnModuleInit {
   /** The type and home lot given must be the company's (422 otherwise). */
   private async checkRefs(scope: Scope, d: UpdateTruckDto): Promise<void> {
     await this.truckTypes.assertOwned(scope, [{ field: 'truck_type_id', id: d.truck_type_id }]);
-    // sites' check still takes a manager: the unit's
-    await this.lots.assertOwned(this.uow.manager, scope.companyId, [{ field: 'home_lot_id', id: d.home_lot_id }]);
+    await this.lots.assertOwned(scope, [{ field: 'home_lot_id', id: d.home_lot_id }]);
   }
 }
 

@@ -85,7 +85,7 @@ export class PlatformService {
 
   /** The company a create names: 404 when there is none (or it is deleted). */
   private async company(companyId: string): Promise<string> {
-    if (!(await this.companies.summary(companyId))) throw ApiError.notFound('Company');
+    if (!(await this.companies.summary(Scope.company(companyId)))) throw ApiError.notFound('Company');
     return companyId;
   }
 
@@ -115,7 +115,7 @@ export class PlatformService {
   }
 
   async showCompany(id: string): Promise<AdminCompanyDetailDto> {
-    const company = await this.companies.withPlatform(id);
+    const company = await this.companies.withPlatform(Scope.company(id));
     const entries = await this.entries.latestOf(Scope.company(id), COMPANY_AUDIT_ENTRIES);
     return { ...company, audit: entries.map(AuditEntryDto.of) };
   }
@@ -131,17 +131,17 @@ export class PlatformService {
   }
 
   async updateCompany(admin: Actor, id: string, dto: UpdateCompanyDto) {
-    await this.companyAdmin.updateCompany(id, admin.id, dto, this.audit(admin, 'company.updated', 'company', id));
-    return this.companies.withPlatform(id);
+    await this.companyAdmin.updateCompany(Scope.company(id), admin.id, dto, this.audit(admin, 'company.updated', 'company', id));
+    return this.companies.withPlatform(Scope.company(id));
   }
 
   setCompanyStatus(admin: Actor, id: string, to: CompanyStatus) {
-    return this.companies.setStatus(admin.id, id, to, this.audit(admin, to === 'active' ? 'company.activated' : 'company.deactivated', 'company', id));
+    return this.companies.setStatus(admin.id, Scope.company(id), to, this.audit(admin, to === 'active' ? 'company.activated' : 'company.deactivated', 'company', id));
   }
 
   async updatePlatform(admin: Actor, id: string, dto: UpdatePlatformSettingsDto) {
     if (dto.plan_override && !(await this.subscriptions.planExists(dto.plan_override))) throw ApiError.validation({ plan_override: ['is not a plan code'] });
-    return this.companies.updatePlatform(admin.id, id, dto, this.audit(admin, 'company.platform_updated', 'company', id));
+    return this.companies.updatePlatform(admin.id, Scope.company(id), dto, this.audit(admin, 'company.platform_updated', 'company', id));
   }
 
   // ------------------------------------------------------------ customers and drivers
@@ -149,7 +149,7 @@ export class PlatformService {
   async createMember(admin: Actor, type: 'customer' | 'driver', dto: AdminCreateMemberDto) {
     const { company_id, ...member } = dto;
     const companyId = await this.company(company_id);
-    return this.members.create(admin, companyId, type, member, this.audit(admin, `${type}.created`, type, companyId));
+    return this.members.create(admin, Scope.company(companyId), type, member, this.audit(admin, `${type}.created`, type, companyId));
   }
 
   async listCustomers(q: AdminCustomerQuery, companyId?: string) {
@@ -157,11 +157,11 @@ export class PlatformService {
   }
 
   showCustomer(id: string) {
-    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (companyId) => this.customers.show(companyId, id));
+    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (companyId) => this.customers.show(Scope.company(companyId), id));
   }
 
   updateCustomer(admin: Actor, id: string, dto: UpdateCustomerDto) {
-    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (companyId) => this.customers.update(admin, companyId, id, dto, this.audit(admin, 'customer.updated', 'customer', companyId)));
+    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (companyId) => this.customers.update(admin, Scope.company(companyId), id, dto, this.audit(admin, 'customer.updated', 'customer', companyId)));
   }
 
   async listDrivers(q: AdminDriverQuery, companyId?: string) {

@@ -1,7 +1,7 @@
-import { jsonValue } from '../../database/json-value';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { Policy, POLICY_CATEGORIES, PricingProfile, PricingProfileItem, TaxAppliesTo, type PolicyCategory } from './pricing.entity';
+import { Scope } from '../../common/access/scope';
+import { POLICY_CATEGORIES, PricingProfile, PricingProfileItem, TaxAppliesTo, type PolicyCategory } from './pricing.entity';
+import { PolicyRepository, PricingProfileRepository } from './pricing.repository';
 
 /** A tax as an order freezes it. */
 export interface FrozenTax {
@@ -14,6 +14,13 @@ export interface FrozenTax {
 /** Policy categories, for other modules' documents (a violation copies its policy's). */
 export { POLICY_CATEGORIES, type PolicyCategory };
 
+/** What an order's placement reads of the price book (`PricingCatalog#placementTerms`). */
+export interface PlacementTerms {
+  profile: PricingProfile | null;
+  taxes: FrozenTax[];
+  paymentTerm: { id: string; due_days: number } | null;
+}
+
 /** A policy as a violation copies it. */
 export interface PolicyTerms {
   id: string;
@@ -25,59 +32,39 @@ export interface PolicyTerms {
 }
 
 /**
- * Read side of the price books for other modules (quotes, orders, invoices). Pass the transaction's
- * manager when calling from inside a transaction.
+ * Read side of the price books for other modules (quotes, orders, invoices). Inside a unit of work it
+ * reads through it.
  */
 @Injectable()
 export class PricingCatalog {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly profiles: PricingProfileRepository,
+    private readonly policyRows: PolicyRepository,
+  ) {}
 
   /**
    * What pricing an order needs from the price book, in one statement: the customer's assigned
    * profile (else the company's default) with its items, the default taxes and the default payment
    * term. `profile` null when neither profile exists (taxes and term are then not read: nothing is priced).
    */
-  async placementTerms(companyId: string, assignedProfileId: string | null, m: EntityManager = this.ds.manager): Promise<{ profile: PricingProfile | null; taxes: FrozenTax[]; paymentTerm: { id: string; due_days: number } | null }> {
-    const { entities, raw } = await m
-      .getRepository(PricingProfile)
-      .createQueryBuilder('p')
-      .leftJoinAndSelect('p.items', 'i')
-      .addSelect(
-        `(SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'rate_bps', t.rate_bps, 'applies_to', t.applies_to) ORDER BY t.name, t.id), '[]'::json)
-            FROM taxes t WHERE t.company_id = p.company_id AND t.is_default AND t.deleted_at IS NULL)`,
-        'default_taxes',
-      )
-      .addSelect(
-        `(SELECT json_build_object('id', pt.id, 'due_days', pt.due_days) FROM payment_terms pt
-           WHERE pt.company_id = p.company_id AND pt.is_default AND pt.deleted_at IS NULL ORDER BY pt.created_at LIMIT 1)`,
-        'default_term',
-      )
-      .where('p.companyId = :companyId', { companyId })
-      .andWhere(assignedProfileId ? '(p.id = :assigned OR p.isDefault)' : 'p.isDefault', { assigned: assignedProfileId })
-      .orderBy('i.position', 'ASC')
-      .addOrderBy('i.id', 'ASC')
-      .getRawAndEntities();
-    const profile = entities.find((p) => p.id === assignedProfileId) ?? entities.find((p) => p.isDefault) ?? null;
-    if (!profile || !raw[0]) return { profile: null, taxes: [], paymentTerm: null };
-    return { profile, taxes: jsonValue<FrozenTax[]>(raw[0].default_taxes), paymentTerm: jsonValue<{ id: string; due_days: number } | null>(raw[0].default_term) };
+  async placementTerms(scope: Scope, assignedProfileId: string | null): Promise<PlacementTerms>;
+  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `placementTerms(scope, assignedProfileId)`. */
+  async placementTerms(companyId: string, assignedProfileId: string | null, m?: unknown): Promise<PlacementTerms>;
+  async placementTerms(who: Scope | string, assignedProfileId: string | null): Promise<PlacementTerms> {
+    const { profiles, defaults } = await this.profiles.placementRows(typeof who === 'string' ? Scope.company(who) : who, assignedProfileId);
+    const profile = profiles.find((p) => p.id === assignedProfileId) ?? profiles.find((p) => p.isDefault) ?? null;
+    if (!profile || !defaults) return { profile: null, taxes: [], paymentTerm: null };
+    return { profile, taxes: defaults.default_taxes as FrozenTax[], paymentTerm: defaults.default_term as { id: string; due_days: number } | null };
   }
 
-
-
-
-
   /**
-   * The company's live policies among `ids` (accountability copies their points and fee when a
-   * violation is recorded), share-locked until the caller's commit; ids that are absent, deleted or
-   * another company's are left out.
+   * The scope's company's policies among `ids` (accountability copies their points and fee when a
+   * violation is recorded), share-locked until the caller's commit (inside its unit of work); ids that
+   * are absent or another company's are left out.
    */
-  async policies(m: EntityManager, companyId: string, ids: readonly string[]): Promise<PolicyTerms[]> {
+  async policies(scope: Scope, ids: readonly string[]): Promise<PolicyTerms[]> {
     if (!ids.length) return [];
-    const rows = await m
-      .createQueryBuilder(Policy, 'p')
-      .where('p.companyId = :companyId AND p.id IN (:...ids)', { companyId, ids: [...ids] })
-      .setLock('pessimistic_read')
-      .getMany();
+    const rows = await this.policyRows.lockAmong(scope, ids);
     return rows.map((p) => ({ id: p.id, name: p.name, category: p.category, active: p.active, demeritPoints: p.demeritPoints, feeAmount: p.feeAmount }));
   }
 

@@ -1,79 +1,59 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
 import { ApiError, FieldErrors } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { likePattern, paginate } from '../../common/http/pagination';
-import { CompanyRecords } from '../../common/records/company-records';
-import { InUseRegistry } from '../../common/records/in-use';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { AssetSpecificationsService, WasteTypesService } from '../catalogue';
 import { CreatePricingProfileDto, PricingItemInput, PricingProfileDto, PricingProfileQuery, UpdatePricingProfileDto } from './pricing.dto';
-import { PricingProfile, PricingProfileItem } from './pricing.entity';
+import { PricingProfile } from './pricing.entity';
+import { PricingProfileRepository } from './pricing.repository';
 
 /** Price books and their items (PUT with `items` replaces the whole set). */
 @Injectable()
 export class PricingProfilesService {
-  private readonly records: CompanyRecords<PricingProfile>;
   constructor(
-    private readonly ds: DataSource,
-    inUse: InUseRegistry,
+    private readonly uow: UnitOfWork,
+    private readonly profiles: PricingProfileRepository,
     private readonly specs: AssetSpecificationsService,
     private readonly wasteTypes: WasteTypesService,
-  ) {
-    this.records = new CompanyRecords(ds, {
-      entity: PricingProfile,
-      what: 'Pricing profile',
-      event: 'pricing_profile',
-      singleDefault: true,
-      nullable: ['description'],
-      // While a customer is assigned the profile (customers register that check).
-      inUse: (m, row) => inUse.isUsed(m, 'pricing_profile', row.id),
-    });
-  }
+  ) {}
 
-  async list(companyId: string, q: PricingProfileQuery): Promise<Page<PricingProfileDto>> {
-    const qb = this.records.query(companyId, 'p');
-    if (q.is_default !== undefined) qb.andWhere('p.isDefault = :d', { d: q.is_default });
-    if (q.q) qb.andWhere('p.name ILIKE :q', { q: likePattern(q.q) });
-    const page = await paginate(qb, q, { sortable: { created_at: 'p.createdAt', name: 'p.name' } });
-    const items = await this.itemsOf(this.ds.manager, page.items.map((p) => p.id));
+  async list(scope: Scope, q: PricingProfileQuery): Promise<Page<PricingProfileDto>> {
+    const page = await this.profiles.page(scope, q);
+    const items = await this.profiles.itemsOf(page.items.map((p) => p.id));
     return new Page(page.items.map((p) => PricingProfileDto.of(p, items.filter((i) => i.pricingProfileId === p.id))), page.meta);
   }
 
-  async get(companyId: string, id: string): Promise<PricingProfileDto> {
-    const profile = await this.records.find(companyId, id);
-    return PricingProfileDto.of(profile, await this.itemsOf(this.ds.manager, [id]));
+  async get(scope: Scope, id: string): Promise<PricingProfileDto> {
+    const profile = await this.profiles.find(scope, id);
+    return PricingProfileDto.of(profile, await this.profiles.itemsOf([id]));
   }
 
-  async create(actor: Actor, companyId: string, d: CreatePricingProfileDto): Promise<PricingProfileDto> {
-    const profile = await this.records.create(actor, companyId, fields(d), { after: (m, row) => this.replaceItems(m, row, d.items ?? []) });
-    return this.get(companyId, profile.id);
+  async create(actor: Actor, scope: Scope, d: CreatePricingProfileDto): Promise<PricingProfileDto> {
+    const profile = await this.profiles.create(actor, scope, fields(d), { after: (_m, row) => this.replaceItems(row, d.items ?? []) });
+    return this.get(scope, profile.id);
   }
 
-  async update(actor: Actor, companyId: string, id: string, d: UpdatePricingProfileDto): Promise<PricingProfileDto> {
-    await this.records.update(actor, companyId, id, fields(d), {
-      after: async (m, row) => {
-        if (d.items) await this.replaceItems(m, row, d.items);
+  async update(actor: Actor, scope: Scope, id: string, d: UpdatePricingProfileDto): Promise<PricingProfileDto> {
+    await this.profiles.update(actor, scope, id, fields(d), {
+      after: async (_m, row) => {
+        if (d.items) await this.replaceItems(row, d.items);
       },
     });
-    return this.get(companyId, id);
+    return this.get(scope, id);
   }
 
-  remove(actor: Actor, companyId: string, id: string): Promise<void> {
-    return this.records.remove(actor, companyId, id);
+  remove(actor: Actor, scope: Scope, id: string): Promise<void> {
+    return this.profiles.remove(actor, scope, id);
   }
 
-  /** Whether the id is a live pricing profile of the company (references from other modules). */
-  isLive(m: EntityManager, companyId: string, id: string): Promise<boolean> {
-    return m.existsBy(PricingProfile, { id, companyId });
+  /** Whether the id is a live pricing profile of the scope's company (references from other modules). */
+  isLive(scope: Scope, id: string): Promise<boolean> {
+    return this.profiles.isLive(scope, id);
   }
 
-  private itemsOf(m: EntityManager, profileIds: string[]): Promise<PricingProfileItem[]> {
-    if (!profileIds.length) return Promise.resolve([]);
-    return m.getRepository(PricingProfileItem).find({ where: { pricingProfileId: In(profileIds) }, order: { position: 'ASC', id: 'ASC' } });
-  }
-
-  private async replaceItems(m: EntityManager, profile: PricingProfile, items: PricingItemInput[]): Promise<void> {
+  private async replaceItems(profile: PricingProfile, items: PricingItemInput[]): Promise<void> {
     const seen = new Map<string, number>();
     const dup: FieldErrors = {};
     items.forEach((it, i) => {
@@ -82,16 +62,13 @@ export class PricingProfilesService {
       else seen.set(key, i);
     });
     if (Object.keys(dup).length) throw ApiError.validation(dup);
-    await this.specs.assertOwned(m, profile.companyId, items.map((it, i) => ({ field: `items.${i}.asset_specification_id`, id: it.asset_specification_id })));
-    await this.wasteTypes.assertOwned(m, profile.companyId, items.map((it, i) => ({ field: `items.${i}.waste_type_id`, id: it.waste_type_id })));
-    await m.delete(PricingProfileItem, { pricingProfileId: profile.id });
-    if (!items.length) return;
-    await m.insert(
-      PricingProfileItem,
+    // Catalogue's methods still take a manager: the open unit's (the profile's write).
+    await this.specs.assertOwned(this.uow.manager, profile.companyId, items.map((it, i) => ({ field: `items.${i}.asset_specification_id`, id: it.asset_specification_id })));
+    await this.wasteTypes.assertOwned(this.uow.manager, profile.companyId, items.map((it, i) => ({ field: `items.${i}.waste_type_id`, id: it.waste_type_id })));
+    await this.profiles.replaceItems(
+      profile,
       items.map((it, position) => ({
         position,
-        companyId: profile.companyId,
-        pricingProfileId: profile.id,
         assetSpecificationId: it.asset_specification_id,
         wasteTypeId: it.waste_type_id ?? null,
         basePriceAmount: it.base_price_amount,

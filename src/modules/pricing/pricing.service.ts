@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
-import { likePattern, paginate } from '../../common/http/pagination';
-import { CompanyRecords } from '../../common/records/company-records';
+import { Scope } from '../../common/access/scope';
+import { Page } from '../../common/http/envelope';
 import {
   CreatePaymentTermDto,
   CreatePolicyDto,
@@ -18,87 +17,73 @@ import {
   UpdateTaxDto,
 } from './pricing.dto';
 import { PaymentTerm, Policy, Tax } from './pricing.entity';
+import { PaymentTermRepository, PolicyRepository, TaxRepository } from './pricing.repository';
 
 @Injectable()
 export class TaxesService {
-  private readonly records: CompanyRecords<Tax>;
-  constructor(ds: DataSource) {
-    this.records = new CompanyRecords(ds, { entity: Tax, what: 'Tax', event: 'tax', singleDefault: true });
-  }
+  constructor(private readonly records: TaxRepository) {}
 
-  list(companyId: string, q: TaxQuery) {
-    const qb = this.records.query(companyId, 't');
-    if (q.applies_to) qb.andWhere('t.appliesTo = :appliesTo', { appliesTo: q.applies_to });
-    if (q.q) qb.andWhere('t.name ILIKE :q', { q: likePattern(q.q) });
-    return paginate(qb, q, { sortable: { created_at: 't.createdAt', name: 't.name', rate_bps: 't.rateBps' }, map: TaxDto.of });
+  async list(scope: Scope, q: TaxQuery) {
+    const page = await this.records.page(scope, q);
+    return new Page(page.items.map(TaxDto.of), page.meta);
   }
-  async get(companyId: string, id: string) {
-    return TaxDto.of(await this.records.find(companyId, id));
+  async get(scope: Scope, id: string) {
+    return TaxDto.of(await this.records.find(scope, id));
   }
-  async create(actor: Actor, companyId: string, d: CreateTaxDto) {
-    return TaxDto.of(await this.records.create(actor, companyId, fields(d)));
+  async create(actor: Actor, scope: Scope, d: CreateTaxDto) {
+    return TaxDto.of(await this.records.create(actor, scope, fields(d)));
   }
-  async update(actor: Actor, companyId: string, id: string, d: UpdateTaxDto) {
-    return TaxDto.of(await this.records.update(actor, companyId, id, fields(d)));
+  async update(actor: Actor, scope: Scope, id: string, d: UpdateTaxDto) {
+    return TaxDto.of(await this.records.update(actor, scope, id, fields(d)));
   }
-  remove(actor: Actor, companyId: string, id: string) {
-    return this.records.remove(actor, companyId, id);
+  remove(actor: Actor, scope: Scope, id: string) {
+    return this.records.remove(actor, scope, id);
   }
 }
 const fields = (d: UpdateTaxDto): Partial<Tax> => ({ name: d.name, rateBps: d.rate_bps, appliesTo: d.applies_to, isDefault: d.is_default });
 
 @Injectable()
 export class PaymentTermsService {
-  private readonly records: CompanyRecords<PaymentTerm>;
-  constructor(ds: DataSource) {
-    this.records = new CompanyRecords(ds, { entity: PaymentTerm, what: 'Payment term', event: 'payment_term', singleDefault: true });
-  }
+  constructor(private readonly records: PaymentTermRepository) {}
 
-  list(companyId: string, q: PaymentTermQuery) {
-    const qb = this.records.query(companyId, 'p');
-    if (q.q) qb.andWhere('p.name ILIKE :q', { q: likePattern(q.q) });
-    return paginate(qb, q, { sortable: { created_at: 'p.createdAt', name: 'p.name', due_days: 'p.dueDays' }, map: PaymentTermDto.of });
+  async list(scope: Scope, q: PaymentTermQuery) {
+    const page = await this.records.page(scope, q);
+    return new Page(page.items.map(PaymentTermDto.of), page.meta);
   }
-  async get(companyId: string, id: string) {
-    return PaymentTermDto.of(await this.records.find(companyId, id));
+  async get(scope: Scope, id: string) {
+    return PaymentTermDto.of(await this.records.find(scope, id));
   }
-  async create(actor: Actor, companyId: string, d: CreatePaymentTermDto) {
-    return PaymentTermDto.of(await this.records.create(actor, companyId, termFields(d)));
+  async create(actor: Actor, scope: Scope, d: CreatePaymentTermDto) {
+    return PaymentTermDto.of(await this.records.create(actor, scope, termFields(d)));
   }
-  async update(actor: Actor, companyId: string, id: string, d: UpdatePaymentTermDto) {
-    return PaymentTermDto.of(await this.records.update(actor, companyId, id, termFields(d)));
+  async update(actor: Actor, scope: Scope, id: string, d: UpdatePaymentTermDto) {
+    return PaymentTermDto.of(await this.records.update(actor, scope, id, termFields(d)));
   }
-  remove(actor: Actor, companyId: string, id: string) {
-    return this.records.remove(actor, companyId, id);
+  remove(actor: Actor, scope: Scope, id: string) {
+    return this.records.remove(actor, scope, id);
   }
 }
 const termFields = (d: UpdatePaymentTermDto): Partial<PaymentTerm> => ({ name: d.name, dueDays: d.due_days, isDefault: d.is_default });
 
 @Injectable()
 export class PoliciesService {
-  private readonly records: CompanyRecords<Policy>;
-  constructor(ds: DataSource) {
-    this.records = new CompanyRecords(ds, { entity: Policy, what: 'Policy', event: 'policy', nullable: ['description'] });
-  }
+  constructor(private readonly records: PolicyRepository) {}
 
-  list(companyId: string, q: PolicyQuery) {
-    const qb = this.records.query(companyId, 'p');
-    if (q.category) qb.andWhere('p.category = :category', { category: q.category });
-    if (q.active !== undefined) qb.andWhere('p.active = :active', { active: q.active });
-    if (q.q) qb.andWhere('p.name ILIKE :q', { q: likePattern(q.q) });
-    return paginate(qb, q, { sortable: { created_at: 'p.createdAt', name: 'p.name', demerit_points: 'p.demeritPoints', fee_amount: 'p.feeAmount' }, map: PolicyDto.of });
+  async list(scope: Scope, q: PolicyQuery) {
+    const page = await this.records.page(scope, q);
+    return new Page(page.items.map(PolicyDto.of), page.meta);
   }
-  async get(companyId: string, id: string) {
-    return PolicyDto.of(await this.records.find(companyId, id));
+  async get(scope: Scope, id: string) {
+    return PolicyDto.of(await this.records.find(scope, id));
   }
-  async create(actor: Actor, companyId: string, d: CreatePolicyDto) {
-    return PolicyDto.of(await this.records.create(actor, companyId, policyFields(d)));
+  async create(actor: Actor, scope: Scope, d: CreatePolicyDto) {
+    return PolicyDto.of(await this.records.create(actor, scope, policyFields(d)));
   }
-  async update(actor: Actor, companyId: string, id: string, d: UpdatePolicyDto) {
-    return PolicyDto.of(await this.records.update(actor, companyId, id, policyFields(d)));
+  async update(actor: Actor, scope: Scope, id: string, d: UpdatePolicyDto) {
+    return PolicyDto.of(await this.records.update(actor, scope, id, policyFields(d)));
   }
-  remove(actor: Actor, companyId: string, id: string) {
-    return this.records.remove(actor, companyId, id);
+  remove(actor: Actor, scope: Scope, id: string) {
+    return this.records.remove(actor, scope, id);
   }
 }
 const policyFields = (d: UpdatePolicyDto): Partial<Policy> => ({

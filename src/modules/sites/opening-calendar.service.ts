@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
-import { Lot, LotHoliday, OpeningHours, Station, StationHoliday, WEEKDAYS, Weekday } from './site.entity';
+import { OpeningHours, WEEKDAYS, Weekday } from './site.entity';
 import { Scope } from '../../common/access/scope';
-import { scopedQuery } from '../../common/access/tenant-policy';
+import { LotRepository, StationRepository } from './site.repository';
+import { scopeOf } from './site.service';
 import { DATE_MESSAGE, isDateOnly } from '../../common/validation/fields';
 
 export type SiteKindName = 'lot' | 'station';
@@ -15,9 +15,9 @@ export interface OpenResult {
   holiday?: string;
 }
 
-const TABLES: Record<SiteKindName, { site: typeof Lot | typeof Station; holiday: typeof LotHoliday | typeof StationHoliday; parentKey: string; label: string }> = {
-  lot: { site: Lot, holiday: LotHoliday, parentKey: 'lotId', label: 'Lot' },
-  station: { site: Station, holiday: StationHoliday, parentKey: 'stationId', label: 'Station' },
+const TABLES: Record<SiteKindName, { label: string }> = {
+  lot: { label: 'Lot' },
+  station: { label: 'Station' },
 };
 
 /** The weekday key (`mon`..`sun`) of a YYYY-MM-DD date. */
@@ -58,42 +58,45 @@ export function assertOpenResult(kind: SiteKindName, result: OpenResult, date: s
  */
 @Injectable()
 export class OpeningCalendar {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly lots: LotRepository,
+    private readonly stations: StationRepository,
+  ) {}
 
-  /** 404 when the site is absent, deleted or another company's. Pass `m` inside a transaction. */
-  async isOpen(kind: SiteKindName, id: string, companyId: string, date: string, m: EntityManager = this.ds.manager): Promise<OpenResult> {
+  private repo(kind: SiteKindName): LotRepository | StationRepository {
+    return kind === 'lot' ? this.lots : this.stations;
+  }
+
+  /** 404 when the site is absent, deleted or not the scope's. Inside a unit of work, reads through it. */
+  async isOpen(kind: SiteKindName, id: string, scope: Scope, date: string): Promise<OpenResult>;
+  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `isOpen(kind, id, scope, date)`. */
+  async isOpen(kind: SiteKindName, id: string, companyId: string, date: string, m?: unknown): Promise<OpenResult>;
+  async isOpen(kind: SiteKindName, id: string, who: Scope | string, date: string): Promise<OpenResult> {
     if (!isDateOnly(date)) throw ApiError.validation({ date: [DATE_MESSAGE] });
-    const t = TABLES[kind];
-    const site: { active: boolean; opening_hours: OpeningHours; holiday: string | null } | undefined = await scopedQuery(m, t.site, Scope.company(companyId), 's')
-      .leftJoin(t.holiday, 'h', `h.${t.parentKey} = s.id AND h.date = CAST(:date AS date)`, { date })
-      .select(['s.active AS active', 's.openingHours AS opening_hours', 'h.name AS holiday'])
-      .andWhere('s.id = :id', { id })
-      .getRawOne();
-    if (!site) throw ApiError.notFound(t.label);
-    return openResult(site, date);
+    const site = await this.repo(kind).opening(scopeOf(who), id, date);
+    if (!site) throw ApiError.notFound(TABLES[kind].label);
+    return openResult({ active: site.active, opening_hours: site.opening_hours, holiday: site.holiday }, date);
   }
 
   /**
    * Throws 422 unless the site is open that day. The error code is the reason: `HOLIDAY`,
    * `CLOSED_DAY` or `INACTIVE`; with `field`, the error also names it (`errors: {[field]: [...]}`).
    */
-  async assertOpen(kind: SiteKindName, id: string, companyId: string, date: string, m?: EntityManager, field?: string): Promise<void> {
-    assertOpenResult(kind, await this.isOpen(kind, id, companyId, date, m), date, field);
+  async assertOpen(kind: SiteKindName, id: string, scope: Scope, date: string, field?: string): Promise<void>;
+  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `assertOpen(kind, id, scope, date, field)`. */
+  async assertOpen(kind: SiteKindName, id: string, companyId: string, date: string, m?: unknown, field?: string): Promise<void>;
+  async assertOpen(kind: SiteKindName, id: string, who: Scope | string, date: string, a?: unknown, b?: string): Promise<void> {
+    const field = who instanceof Scope ? (a as string | undefined) : b;
+    assertOpenResult(kind, await this.isOpen(kind, id, scopeOf(who), date), date, field);
   }
 
-  /** Ids of the company's active sites of a kind that are open on `date` (e.g. stations open that day). */
-  async openIds(kind: SiteKindName, companyId: string, date: string, m: EntityManager = this.ds.manager): Promise<string[]> {
+  /** Ids of the scope's active sites of a kind that are open on `date` (e.g. stations open that day). */
+  async openIds(kind: SiteKindName, scope: Scope, date: string): Promise<string[]>;
+  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `openIds(kind, scope, date)`. */
+  async openIds(kind: SiteKindName, companyId: string, date: string, m?: unknown): Promise<string[]>;
+  async openIds(kind: SiteKindName, who: Scope | string, date: string): Promise<string[]> {
     if (!isDateOnly(date)) throw ApiError.validation({ date: [DATE_MESSAGE] });
-    const t = TABLES[kind];
-    const holidays = m.getRepository(t.holiday).metadata;
-    const parent = holidays.findColumnWithPropertyName(t.parentKey)!.databaseName;
-    const rows: { id: string; opening_hours: OpeningHours }[] = await scopedQuery(m, t.site, Scope.company(companyId), 's')
-      .select(['s.id AS id', 's.openingHours AS opening_hours'])
-      .andWhere('s.active')
-      .andWhere(`NOT EXISTS (SELECT 1 FROM ${holidays.tableName} h WHERE h.${parent} = s.id AND h.date = CAST(:date AS date))`, { date })
-      .orderBy('s.name')
-      .addOrderBy('s.id')
-      .getRawMany();
+    const rows = await this.repo(kind).withoutHolidayOn(scopeOf(who), date);
     return rows.filter((r) => openOnWeekday(r.opening_hours, date)).map((r) => r.id);
   }
 }

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
-import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { Actor, CurrentActor } from '../../common/access/actor';
+import { CurrentScope, Scope } from '../../common/access/scope';
 import { Page, withMessage } from '../../common/http/envelope';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
@@ -36,39 +37,39 @@ export class LotsController {
   @Get('lots')
   @Access('CO')
   @Endpoint({ summary: 'List lots (filters: active, q on name/address; sort: name, created_at, updated_at)', type: LotDto, list: true, errors: [422] })
-  list(@CompanyId() companyId: string, @Query() query: SiteQuery) {
-    return this.lots.list(companyId, query);
+  list(@CurrentScope() scope: Scope, @Query() query: SiteQuery) {
+    return this.lots.list(scope, query);
   }
 
   @Post('lot/create')
   @Access('CO')
   @Endpoint({ summary: 'Create a lot (yard)', description: 'Names are unique per company (409 DUPLICATE_NAME). Without opening_hours the lot is open every day, all day.', type: LotDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
-  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateLotDto) {
-    return this.lots.create(companyId, actor.id, dto);
+  create(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: CreateLotDto) {
+    return this.lots.create(scope, actor.id, dto);
   }
 
   @Get('lot/:lot')
   @Access('CO')
   @ApiIdParam('lot')
   @Endpoint({ summary: 'Show a lot', type: LotDto, errors: [404] })
-  show(@CompanyId() companyId: string, @IdParam('lot') id: string) {
-    return this.lots.show(companyId, id);
+  show(@CurrentScope() scope: Scope, @IdParam('lot') id: string) {
+    return this.lots.show(scope, id);
   }
 
   @Put('lot/:lot/update')
   @Access('CO')
   @ApiIdParam('lot')
   @Endpoint({ summary: 'Update a lot (fields given are changed; opening_hours is replaced as a whole)', type: LotDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
-  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('lot') id: string, @Body() dto: UpdateLotDto) {
-    return this.lots.update(companyId, actor.id, id, dto);
+  update(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string, @Body() dto: UpdateLotDto) {
+    return this.lots.update(scope, actor.id, id, dto);
   }
 
   @Delete('lot/:lot/delete')
   @Access('CO')
   @ApiIdParam('lot')
   @Endpoint({ summary: 'Delete a lot (soft; 409 IN_USE while assets or trucks are based there)', errors: [404, 409], message: 'Lot deleted.', codes: { 409: ['IN_USE'] } })
-  async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('lot') id: string) {
-    await this.lots.remove(companyId, actor.id, id);
+  async remove(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string) {
+    await this.lots.remove(scope, actor.id, id);
     return withMessage(null, 'Lot deleted.');
   }
 
@@ -76,24 +77,24 @@ export class LotsController {
   @Access('CO')
   @ApiIdParam('lot')
   @Endpoint({ summary: 'List a lot\'s holidays (filters: from, to, q; sort: date, name, created_at)', type: HolidayDto, list: true, errors: [404, 422] })
-  holidays(@CompanyId() companyId: string, @IdParam('lot') id: string, @Query() query: HolidayQuery) {
-    return this.lots.listHolidays(companyId, id, query);
+  holidays(@CurrentScope() scope: Scope, @IdParam('lot') id: string, @Query() query: HolidayQuery) {
+    return this.lots.listHolidays(scope, id, query);
   }
 
   @Post('lot/:lot/holidays')
   @Access('CO')
   @ApiIdParam('lot')
   @Endpoint({ summary: 'Add a holiday to a lot (409 DUPLICATE_DATE when the date has one)', type: HolidayDto, status: 201, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_DATE'] } })
-  addHoliday(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('lot') id: string, @Body() dto: HolidayInputDto) {
-    return this.lots.addHoliday(companyId, actor.id, id, dto);
+  addHoliday(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string, @Body() dto: HolidayInputDto) {
+    return this.lots.addHoliday(scope, actor.id, id, dto);
   }
 
   @Put('lot/:lot/holidays')
   @Access('CO')
   @ApiIdParam('lot')
   @Endpoint({ summary: 'Replace a lot\'s holidays', description: REPLACE_DOC, type: HolidayDto, list: true, errors: [404, 422] })
-  async replaceHolidays(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('lot') id: string, @Body() dto: ReplaceHolidaysDto) {
-    return wholeSet(await this.lots.replaceHolidays(companyId, actor.id, id, dto));
+  async replaceHolidays(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string, @Body() dto: ReplaceHolidaysDto) {
+    return wholeSet(await this.lots.replaceHolidays(scope, actor.id, id, dto));
   }
 
   @Put('lot/:lot/holidays/:holiday')
@@ -101,8 +102,8 @@ export class LotsController {
   @ApiIdParam('lot')
   @ApiIdParam('holiday')
   @Endpoint({ summary: 'Update a lot holiday', type: HolidayDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_DATE'] } })
-  updateHoliday(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('lot') id: string, @IdParam('holiday') holidayId: string, @Body() dto: UpdateHolidayDto) {
-    return this.lots.updateHoliday(companyId, actor.id, id, holidayId, dto);
+  updateHoliday(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string, @IdParam('holiday') holidayId: string, @Body() dto: UpdateHolidayDto) {
+    return this.lots.updateHoliday(scope, actor.id, id, holidayId, dto);
   }
 
   @Delete('lot/:lot/holidays/:holiday')
@@ -110,8 +111,8 @@ export class LotsController {
   @ApiIdParam('lot')
   @ApiIdParam('holiday')
   @Endpoint({ summary: 'Delete a lot holiday', errors: [404], message: 'Holiday deleted.' })
-  async removeHoliday(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('lot') id: string, @IdParam('holiday') holidayId: string) {
-    await this.lots.removeHoliday(companyId, actor.id, id, holidayId);
+  async removeHoliday(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string, @IdParam('holiday') holidayId: string) {
+    await this.lots.removeHoliday(scope, actor.id, id, holidayId);
     return withMessage(null, 'Holiday deleted.');
   }
 }
@@ -124,39 +125,39 @@ export class StationsController {
   @Get('stations')
   @Access('CO')
   @Endpoint({ summary: 'List stations (filters: active, waste_type_id, q on name/address; sort: name, created_at, updated_at)', type: StationDto, list: true, errors: [422] })
-  list(@CompanyId() companyId: string, @Query() query: StationQuery) {
-    return this.stations.list(companyId, query);
+  list(@CurrentScope() scope: Scope, @Query() query: StationQuery) {
+    return this.stations.list(scope, query);
   }
 
   @Post('station/create')
   @Access('CO')
   @Endpoint({ summary: 'Create a station (dump site)', description: 'Names are unique per company (409 DUPLICATE_NAME); waste_type_ids must be the company\'s (422). Without opening_hours the station is open every day, all day.', type: StationDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
-  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateStationDto) {
-    return this.stations.create(companyId, actor.id, dto);
+  create(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: CreateStationDto) {
+    return this.stations.create(scope, actor.id, dto);
   }
 
   @Get('station/:station')
   @Access('CO')
   @ApiIdParam('station')
   @Endpoint({ summary: 'Show a station', type: StationDto, errors: [404] })
-  show(@CompanyId() companyId: string, @IdParam('station') id: string) {
-    return this.stations.show(companyId, id);
+  show(@CurrentScope() scope: Scope, @IdParam('station') id: string) {
+    return this.stations.show(scope, id);
   }
 
   @Put('station/:station/update')
   @Access('CO')
   @ApiIdParam('station')
   @Endpoint({ summary: 'Update a station (fields given are changed; opening_hours and waste_type_ids are replaced as a whole)', type: StationDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
-  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('station') id: string, @Body() dto: UpdateStationDto) {
-    return this.stations.update(companyId, actor.id, id, dto);
+  update(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string, @Body() dto: UpdateStationDto) {
+    return this.stations.update(scope, actor.id, id, dto);
   }
 
   @Delete('station/:station/delete')
   @Access('CO')
   @ApiIdParam('station')
   @Endpoint({ summary: 'Delete a station (soft; 409 IN_USE while unfinished jobs or assets are there)', errors: [404, 409], message: 'Station deleted.', codes: { 409: ['IN_USE'] } })
-  async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('station') id: string) {
-    await this.stations.remove(companyId, actor.id, id);
+  async remove(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string) {
+    await this.stations.remove(scope, actor.id, id);
     return withMessage(null, 'Station deleted.');
   }
 
@@ -164,24 +165,24 @@ export class StationsController {
   @Access('CO')
   @ApiIdParam('station')
   @Endpoint({ summary: 'List a station\'s holidays (filters: from, to, q; sort: date, name, created_at)', type: HolidayDto, list: true, errors: [404, 422] })
-  holidays(@CompanyId() companyId: string, @IdParam('station') id: string, @Query() query: HolidayQuery) {
-    return this.stations.listHolidays(companyId, id, query);
+  holidays(@CurrentScope() scope: Scope, @IdParam('station') id: string, @Query() query: HolidayQuery) {
+    return this.stations.listHolidays(scope, id, query);
   }
 
   @Post('station/:station/holidays')
   @Access('CO')
   @ApiIdParam('station')
   @Endpoint({ summary: 'Add a holiday to a station (409 DUPLICATE_DATE when the date has one)', type: HolidayDto, status: 201, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_DATE'] } })
-  addHoliday(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('station') id: string, @Body() dto: HolidayInputDto) {
-    return this.stations.addHoliday(companyId, actor.id, id, dto);
+  addHoliday(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string, @Body() dto: HolidayInputDto) {
+    return this.stations.addHoliday(scope, actor.id, id, dto);
   }
 
   @Put('station/:station/holidays')
   @Access('CO')
   @ApiIdParam('station')
   @Endpoint({ summary: 'Replace a station\'s holidays', description: REPLACE_DOC, type: HolidayDto, list: true, errors: [404, 422] })
-  async replaceHolidays(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('station') id: string, @Body() dto: ReplaceHolidaysDto) {
-    return wholeSet(await this.stations.replaceHolidays(companyId, actor.id, id, dto));
+  async replaceHolidays(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string, @Body() dto: ReplaceHolidaysDto) {
+    return wholeSet(await this.stations.replaceHolidays(scope, actor.id, id, dto));
   }
 
   @Put('station/:station/holidays/:holiday')
@@ -189,8 +190,8 @@ export class StationsController {
   @ApiIdParam('station')
   @ApiIdParam('holiday')
   @Endpoint({ summary: 'Update a station holiday', type: HolidayDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_DATE'] } })
-  updateHoliday(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('station') id: string, @IdParam('holiday') holidayId: string, @Body() dto: UpdateHolidayDto) {
-    return this.stations.updateHoliday(companyId, actor.id, id, holidayId, dto);
+  updateHoliday(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string, @IdParam('holiday') holidayId: string, @Body() dto: UpdateHolidayDto) {
+    return this.stations.updateHoliday(scope, actor.id, id, holidayId, dto);
   }
 
   @Delete('station/:station/holidays/:holiday')
@@ -198,8 +199,8 @@ export class StationsController {
   @ApiIdParam('station')
   @ApiIdParam('holiday')
   @Endpoint({ summary: 'Delete a station holiday', errors: [404], message: 'Holiday deleted.' })
-  async removeHoliday(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('station') id: string, @IdParam('holiday') holidayId: string) {
-    await this.stations.removeHoliday(companyId, actor.id, id, holidayId);
+  async removeHoliday(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string, @IdParam('holiday') holidayId: string) {
+    await this.stations.removeHoliday(scope, actor.id, id, holidayId);
     return withMessage(null, 'Holiday deleted.');
   }
 }

@@ -1,13 +1,15 @@
 import './events'; // this module's domain events, declared into the event catalogue (src/common/outbox/event-catalogue.ts)
 import { Module, OnModuleInit } from '@nestjs/common';
+import { Scope } from '../../common/access/scope';
 import { AssetPlaces, CatalogueModule } from '../catalogue';
 import { LotsService } from './lots.service';
 import { OpeningCalendar } from './opening-calendar.service';
+import { LotRepository, StationRepository } from './site.repository';
 import { LotsController, StationsController } from './sites.controller';
 import { StationsService } from './stations.service';
 
 /** Lots, stations, their holidays, and the opening calendar other modules schedule against. */
-@Module({ imports: [CatalogueModule], controllers: [LotsController, StationsController], providers: [LotsService, StationsService, OpeningCalendar], exports: [LotsService, StationsService, OpeningCalendar] })
+@Module({ imports: [CatalogueModule], controllers: [LotsController, StationsController], providers: [LotRepository, StationRepository, LotsService, StationsService, OpeningCalendar], exports: [LotsService, StationsService, OpeningCalendar] })
 export class SitesModule implements OnModuleInit {
   constructor(
     private readonly places: AssetPlaces,
@@ -15,14 +17,14 @@ export class SitesModule implements OnModuleInit {
     private readonly stations: StationsService,
   ) {}
 
-  /** An asset's home lot or location may be a lot or a station: catalogue checks them through these services. */
+  /** An asset's home lot or location may be a lot or a station: catalogue checks them through these services (in its unit). */
   onModuleInit(): void {
     this.places.register(
       'lot',
       'sites',
-      (m, companyId, refs) => this.lots.assertOwned(m, companyId, refs),
-      async (m, companyId, id) => this.lots.find(m, companyId, id),
+      (_m, companyId, refs) => this.lots.assertOwned(Scope.company(companyId), refs),
+      async (_m, companyId, id) => this.lots.find(Scope.company(companyId), id),
     );
-    this.places.register('station', 'sites', (m, companyId, refs) => this.stations.assertOwned(m, companyId, refs));
+    this.places.register('station', 'sites', (_m, companyId, refs) => this.stations.assertOwned(Scope.company(companyId), refs));
   }
 }
