@@ -1,5 +1,6 @@
 import { Scope } from '../../src/common/access/scope';
 import { todayIn } from '../../src/common/dates';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 import { AssetsService } from '../../src/modules/catalogue';
 import { JobsService, type JobChanges } from '../../src/modules/jobs';
 import { OrderOperations } from '../../src/modules/orders';
@@ -79,7 +80,7 @@ export async function assignJob(t: TestApp, w: DriverWorld, jobId: string, o: { 
   const assets = t.app.get(AssetsService);
   const orders = t.app.get(OrderOperations);
   const companyId = w.company.companyId;
-  return t.ds.transaction(async (m) => {
+  return t.app.get(UnitOfWork).transaction(async (m) => {
     const job = await jobsService.lock(m, Scope.company(companyId), jobId);
     const order = await orders.lock(m, companyId, job.orderId);
     const assetId =
@@ -95,7 +96,7 @@ export async function assignJob(t: TestApp, w: DriverWorld, jobId: string, o: { 
 /** Sets columns of a job directly (test-only: what route collapse does when it merges a pickup into a swap). */
 export async function changeJob(t: TestApp, companyId: string, jobId: string, set: JobChanges): Promise<void> {
   const jobsService = t.app.get(JobsService);
-  await t.ds.transaction(async (m) => jobsService.change(m, await jobsService.lock(m, Scope.company(companyId), jobId), set));
+  await t.app.get(UnitOfWork).transaction(async (m) => jobsService.change(m, await jobsService.lock(m, Scope.company(companyId), jobId), set));
 }
 
 /** Uploads a PNG (POST /upload-media) and returns its id. */

@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
-import { CompanyId } from '../../common/access/actor';
 import { CurrentScope, Scope } from '../../common/access/scope';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
@@ -110,7 +109,7 @@ export class CompanyAttendanceController {
     type: DriverAttendanceDetailsDto,
     errors: [404, 422],
   })
-  details(@CompanyId() companyId: string, @IdParam('driverId') driverId: string, @Query() q: AttendanceDetailsQuery) {
-    return this.attendance.details(companyId, driverId, q);
+  details(@CurrentScope() scope: Scope, @IdParam('driverId') driverId: string, @Query() q: AttendanceDetailsQuery) {
+    return this.attendance.details(scope, driverId, q);
   }
 }

@@ -19,6 +19,7 @@ import { AssetCategoriesService, AssetStylesService } from './asset-categories-s
 import { WasteTypesService } from './waste-types';
 import { Asset, AssetCategory, AssetSpecification, AssetSpecificationWasteType, AssetStyle, SIZE_UNITS, SizeUnit, WasteType } from './catalogue.entities';
 import { runUnit } from '../../database/unit-of-work';
+import { SpecificationRepository } from './specification.repository';
 
 export class CreateAssetSpecificationDto {
   @TextField({ example: '20 yd roll-off' }) name: string;
@@ -133,6 +134,7 @@ export class AssetSpecificationsService {
     inUse: InUseRegistry,
     private readonly categories: AssetCategoriesService,
     private readonly styles: AssetStylesService,
+    private readonly specifications: SpecificationRepository,
   ) {
     this.records = new CompanyRecords(ds, {
       entity: AssetSpecification,
@@ -203,6 +205,16 @@ export class AssetSpecificationsService {
   /** Body references must be the company's live specifications (share-locked until the commit): 422 `not found` on their fields otherwise. */
   assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
     return this.records.assertOwned(m, companyId, refs);
+  }
+
+  /**
+   * The specifications another module links its rows to (a promotion's, a truck type's): they must be
+   * live specifications `scope` reaches, share-locked until the unit commits; 422 `not found` on
+   * `<field>.<i>` otherwise. Run inside the owner's unit of work, before it replaces its link rows (its
+   * link table is its own: the owner writes it).
+   */
+  assertLinkable(scope: Scope, specIds: readonly string[], field = 'asset_specification_ids'): Promise<void> {
+    return this.specifications.assertReachable(scope, specIds.map((id, i) => ({ field: `${field}.${i}`, id })));
   }
 
   /** The category and style given must be the company's (422 otherwise). */

@@ -10,13 +10,15 @@ import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
 import { CompanyRecords } from '../../common/records/company-records';
-import { recordEvents } from '../../common/outbox/outbox';
 import { PlanLimits } from '../../common/records/plan-limits';
 import type { PlatformReach } from '../../common/access/tenant-policy';
 import type { WriteAudit } from '../../common/records/write-audit';
 import { InUseRegistry } from '../../common/records/in-use';
 import { EnumField, EnumQuery, PartialInput, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
+import { Scope } from '../../common/access/scope';
+import { withoutManager, type ThreadedManager } from '../../database/threaded-manager';
 import { AssetPlaces } from './asset-places';
+import { AssetRepository } from './asset.repository';
 import { AssetSpecificationsService } from './asset-specifications';
 import { Asset, ASSET_CONDITIONS, ASSET_STATUSES, AssetCondition, AssetHistory, AssetStatus, LOCATION_TYPES, LocationType } from './catalogue.entities';
 import { runUnit } from '../../database/unit-of-work';
@@ -103,6 +105,21 @@ export class AssetDto {
   }
 }
 
+/** What a reservation for a job names (`AssetsService#reserve`). */
+export interface AssetReservation {
+  companyId: string;
+  specificationId: string;
+  lotId: string | null;
+  assetId?: string | null;
+  jobId: string;
+}
+
+/** An asset's move by a job: its new status and, when given, its new place. */
+export interface AssetMove {
+  assetId: string;
+  to: AssetStatus;
+  place: { type: LocationType; id: string; lat: number | null; lng: number | null } | null;
+}
 
 @Injectable()
 export class AssetsService implements OnModuleInit {
@@ -114,6 +131,7 @@ export class AssetsService implements OnModuleInit {
     /** Lots, stations, trucks and customer addresses, checked by the modules owning them. */
     private readonly places: AssetPlaces,
     private readonly limits: PlanLimits,
+    private readonly assets: AssetRepository,
   ) {
     this.records = new CompanyRecords(ds, {
       entity: Asset,
@@ -131,15 +149,17 @@ export class AssetsService implements OnModuleInit {
 
   /** Live assets keep their home lot, and the lot or station they are at, from deletion. */
   onModuleInit(): void {
-    this.inUse.register('lot', 'catalogue', 'a live asset based at or located at the lot', (m, id) =>
-      m.exists(Asset, { where: [{ homeLotId: id }, { locationType: 'lot', locationId: id }] }),
-    );
-    this.inUse.register('station', 'catalogue', 'a live asset located at the station', (m, id) => m.existsBy(Asset, { locationType: 'station', locationId: id }));
+    this.inUse.register('lot', 'catalogue', 'a live asset based at or located at the lot', (_m, id) => this.assets.atLot(id));
+    this.inUse.register('station', 'catalogue', 'a live asset located at the station', (_m, id) => this.assets.atStation(id));
   }
 
-  /** Reserved assets back to available, in the caller's transaction (an asset already out on site keeps its status). */
-  async releaseReserved(m: EntityManager, assetIds: readonly string[]): Promise<void> {
-    if (assetIds.length) await m.update(Asset, { id: In([...assetIds]), status: 'reserved' }, { status: 'available' });
+  /** Reserved assets back to available, in the caller's unit of work (an asset already out on site keeps its status). */
+  releaseReserved(assetIds: readonly string[]): Promise<void>;
+  /** @deprecated the unit of work carries the manager: call `releaseReserved(assetIds)` */
+  releaseReserved(m: ThreadedManager, assetIds: readonly string[]): Promise<void>;
+  async releaseReserved(...args: unknown[]): Promise<void> {
+    const [assetIds] = withoutManager<[readonly string[]]>(args);
+    if (assetIds.length) await this.assets.releaseReserved(assetIds);
   }
 
   /**
@@ -149,50 +169,43 @@ export class AssetsService implements OnModuleInit {
    * asset: the row is locked (`FOR UPDATE SKIP LOCKED`) and re-checked `available` by the UPDATE.
    * 409 ASSET_UNAVAILABLE when none is free (or the chosen one is not). Records the history row and event.
    */
-  async reserve(m: EntityManager, r: { companyId: string; specificationId: string; lotId: string | null; assetId?: string | null; jobId: string }): Promise<string> {
-    const rows: { id: string; status: AssetStatus }[] = r.assetId
-      ? await m.query(
-          `UPDATE assets SET status = 'reserved', updated_at = now()
-            WHERE id = $1 AND company_id = $2 AND asset_specification_id = $3 AND status = 'available' AND deleted_at IS NULL
-            RETURNING id, 'available' AS status`,
-          [r.assetId, r.companyId, r.specificationId],
-        )
-      : await m.query(
-          `UPDATE assets SET status = 'reserved', updated_at = now()
-            WHERE id = (SELECT id FROM assets
-                         WHERE company_id = $1 AND asset_specification_id = $2 AND status = 'available' AND deleted_at IS NULL
-                         ORDER BY (home_lot_id IS NOT DISTINCT FROM $3::uuid) DESC, code, id
-                         LIMIT 1 FOR UPDATE SKIP LOCKED)
-              AND status = 'available'
-            RETURNING id, 'available' AS status`,
-          [r.companyId, r.specificationId, r.lotId],
-        );
-    const row = (Array.isArray(rows[0]) ? rows[0][0] : rows[0]) as { id: string } | undefined;
-    if (!row) {
+  reserve(r: AssetReservation): Promise<string>;
+  /** @deprecated the unit of work carries the manager: call `reserve(r)` */
+  reserve(m: ThreadedManager, r: AssetReservation): Promise<string>;
+  async reserve(...args: unknown[]): Promise<string> {
+    const [r] = withoutManager<[AssetReservation]>(args);
+    const scope = Scope.company(r.companyId);
+    const id = await this.assets.reserve(scope, r.specificationId, r.lotId, r.assetId ?? null);
+    if (!id) {
       throw ApiError.conflict(
         'ASSET_UNAVAILABLE',
         r.assetId ? 'The chosen asset is not available (another job holds it, or it is out, in maintenance or of another specification).' : 'No asset of the specification is available.',
       );
     }
-    await this.recordJobMoves(m, r.companyId, [{ assetId: row.id, from: 'available', to: 'reserved', place: null }], r.jobId);
-    return row.id;
+    await this.recordJobMoves(scope, [{ assetId: id, from: 'available', to: 'reserved', place: null }], r.jobId);
+    return id;
   }
 
   /**
    * Moves assets for a job (dispatch): status and, when given, the place (type, id, position), each
-   * with a history row and an `asset.moved_by_job` event, in the caller's transaction.
+   * with a history row and an `asset.moved_by_job` event, in the caller's unit of work.
    */
-  async moveForJob(m: EntityManager, companyId: string, jobId: string, moves: readonly { assetId: string; to: AssetStatus; place: { type: LocationType; id: string; lat: number | null; lng: number | null } | null }[]): Promise<void> {
+  moveForJob(scope: Scope, jobId: string, moves: readonly AssetMove[]): Promise<void>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `moveForJob(Scope.company(companyId), jobId, moves)` */
+  moveForJob(m: ThreadedManager, companyId: string, jobId: string, moves: readonly AssetMove[]): Promise<void>;
+  async moveForJob(...args: unknown[]): Promise<void> {
+    const [company, jobId, moves] = withoutManager<[Scope | string, string, readonly AssetMove[]]>(args);
     if (!moves.length) return;
-    const current = await m.find(Asset, { where: { id: In(moves.map((x) => x.assetId)), companyId }, lock: { mode: 'pessimistic_write' } });
+    const scope = typeof company === 'string' ? Scope.company(company) : company;
+    const current = await this.assets.lockMany(scope, moves.map((x) => x.assetId));
     const from = new Map(current.map((a) => [a.id, a.status]));
     for (const x of moves) {
       if (!from.has(x.assetId)) throw ApiError.notFound('Asset');
       const set: Partial<Asset> = { status: x.to };
       if (x.place) Object.assign(set, { locationType: x.place.type, locationId: x.place.id, lat: x.place.lat, lng: x.place.lng, locationUpdatedAt: new Date() });
-      await m.update(Asset, { id: x.assetId }, set);
+      await this.assets.update(x.assetId, set);
     }
-    await this.recordJobMoves(m, companyId, moves.map((x) => ({ assetId: x.assetId, from: from.get(x.assetId) ?? null, to: x.to, place: x.place })), jobId);
+    await this.recordJobMoves(scope, moves.map((x) => ({ assetId: x.assetId, from: from.get(x.assetId) ?? null, to: x.to, place: x.place })), jobId);
   }
 
   /** Dispatch: the company's available assets counted per specification (and per home lot), one statement. */
@@ -224,19 +237,21 @@ export class AssetsService implements OnModuleInit {
   }
 
   /** Code and status of the company's assets by id (deleted ones too: jobs keep showing them), for dispatch's job views. One statement. */
-  async summaries(companyId: string, ids: readonly string[], m: EntityManager = this.ds.manager): Promise<Map<string, { id: string; code: string; status: AssetStatus }>> {
+  summaries(scope: Scope, ids: readonly string[]): Promise<Map<string, { id: string; code: string; status: AssetStatus }>>;
+  /** @deprecated a Scope, not a bare company id (`summaries(Scope.company(companyId), ids)`); the unit of work carries the manager */
+  summaries(companyId: string, ids: readonly string[], m?: ThreadedManager): Promise<Map<string, { id: string; code: string; status: AssetStatus }>>;
+  async summaries(company: Scope | string, ids: readonly string[]): Promise<Map<string, { id: string; code: string; status: AssetStatus }>> {
     if (!ids.length) return new Map();
-    const rows = await m.find(Asset, { select: { id: true, code: true, status: true }, where: { companyId, id: In([...new Set(ids)]) }, withDeleted: true });
+    const rows = await this.assets.summaries(typeof company === 'string' ? Scope.company(company) : company, ids);
     return new Map(rows.map((a) => [a.id, { id: a.id, code: a.code, status: a.status }]));
   }
 
-  private async recordJobMoves(m: EntityManager, companyId: string, moves: { assetId: string; from: AssetStatus | null; to: AssetStatus; place: { type: LocationType; id: string; lat: number | null; lng: number | null } | null }[], jobId: string): Promise<void> {
-    await m.insert(
-      AssetHistory,
+  private async recordJobMoves(scope: Scope, moves: { assetId: string; from: AssetStatus | null; to: AssetStatus; place: AssetMove['place'] }[], jobId: string): Promise<void> {
+    const companyId = scope.companyId;
+    await this.assets.insertHistory(
       moves.map((x) => ({ companyId, assetId: x.assetId, fromStatus: x.from, toStatus: x.to, locationType: x.place?.type ?? null, locationId: x.place?.id ?? null, lat: x.place?.lat ?? null, lng: x.place?.lng ?? null, jobId })),
     );
-    await recordEvents(
-      m,
+    await this.assets.recordEvents(
       ...moves.map((x) => ({
         type: 'asset.moved_by_job' as const,
         aggregateType: 'asset',

@@ -7,11 +7,13 @@ import { AssetsController, AssetsService } from './assets';
 import { CustomerCatalogueController } from './customer';
 import { WasteTypesController, WasteTypesService } from './waste-types';
 import { CatalogueReadModel } from './catalogue-read-model';
+import { AssetRepository } from './asset.repository';
+import { SpecificationRepository } from './specification.repository';
 
 /** Waste types, asset categories and styles, asset specifications (with their waste types), assets. */
 @Module({
   controllers: [WasteTypesController, AssetCategoriesController, AssetStylesController, AssetSpecificationsController, AssetsController, CustomerCatalogueController],
-  providers: [WasteTypesService, AssetCategoriesService, AssetStylesService, AssetSpecificationsService, SpecWasteTypesService, CustomerCatalogueService, AssetsService, AssetPlaces, CatalogueReadModel],
+  providers: [WasteTypesService, AssetCategoriesService, AssetStylesService, AssetSpecificationsService, SpecWasteTypesService, CustomerCatalogueService, AssetsService, AssetPlaces, CatalogueReadModel, AssetRepository, SpecificationRepository],
   exports: [AssetsService, WasteTypesService, AssetSpecificationsService, CustomerCatalogueService, AssetPlaces, CatalogueReadModel],
 })
 export class CatalogueModule {}

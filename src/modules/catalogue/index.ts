@@ -3,7 +3,6 @@ export { CatalogueModule } from './catalogue.module';
 export { AssetsService } from './assets';
 export { AssetSpecificationsService } from './asset-specifications';
 export { WasteTypesService } from './waste-types';
-export { SpecificationLinks } from './specification-links';
 export { AssetPlaces } from './asset-places';
 export { CustomerCatalogueService, type Orderable } from './asset-specifications';
 export { SpecificationSummaryDto } from './asset-specifications';

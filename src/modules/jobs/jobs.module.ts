@@ -1,11 +1,12 @@
 import './events'; // this module's domain events, declared into the event catalogue (src/common/outbox/event-catalogue.ts)
 import { Module } from '@nestjs/common';
 import { CatalogueModule } from '../catalogue';
+import { JobRepository } from './job.repository';
 import { JobsService } from './jobs.service';
 
 /**
  * Jobs (layer 3): the job rows, created, moved and aborted for the modules above (orders today,
  * dispatch next). Imports no module of a higher layer; asset statuses go through catalogue.
  */
-@Module({ imports: [CatalogueModule], providers: [JobsService], exports: [JobsService] })
+@Module({ imports: [CatalogueModule], providers: [JobsService, JobRepository], exports: [JobsService] })
 export class JobsModule {}

@@ -1,17 +1,17 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Actor } from '../../common/access/actor';
-import type { Scope } from '../../common/access/scope';
-import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
+import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
-import type { Page } from '../../common/http/envelope';
-import { paginate, type PageQuery } from '../../common/http/pagination';
-import { DataSource, EntityManager, In } from 'typeorm';
-import { recordEvents } from '../../common/outbox/outbox';
+import { Page } from '../../common/http/envelope';
+import type { PageQuery } from '../../common/http/pagination';
 import { InUseRegistry } from '../../common/records/in-use';
+import type { ThreadedManager } from '../../database/threaded-manager';
+import { withoutManager } from '../../database/threaded-manager';
 import { AssetsService } from '../catalogue';
-import { userNameSql } from '../users';
-import { countRows } from '../../common/http/pagination';
-import { Job, JobStatusChange, UNFINISHED_JOB_STATUSES, type JobStatus, type JobType } from './job.entity';
+import type { Job, JobStatus, JobType } from './job.entity';
+import { JobRepository, type JobFilters, type NamedJob } from './job.repository';
+
+export type { JobFilters } from './job.repository';
 
 /** A job as other modules see it: a plain copy of the row (never the entity). */
 export interface JobView {
@@ -41,16 +41,6 @@ export interface JobView {
   readonly lastLocationAt: Date | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
-}
-
-/** Company-side list filters (dispatch): scheduled from/to (inclusive), driver, status, type, order. */
-export interface JobFilters {
-  from?: string;
-  to?: string;
-  driverId?: string;
-  status?: JobStatus;
-  type?: JobType;
-  orderId?: string;
 }
 
 /** A job with its driver's display name (lists and the job tree). */
@@ -122,51 +112,65 @@ const view = (j: Job): JobView => ({
   updatedAt: j.updatedAt,
 });
 
+const row = (n: NamedJob): JobRow => ({ ...view(n.job), driverName: n.driverName });
+
+/** A deprecated call's manager (orders and dispatch still thread theirs): accepted and ignored, the unit of work carries it. */
+type M = ThreadedManager;
+
 /**
- * The job rows (domain.md §5): every read and write of the `jobs` table goes through here. Writes
- * run in the caller's transaction (`m`). Jobs know nothing of orders' rules: orders decide which jobs
- * to create, move or abort, and ask this service to do it.
+ * The job rows (domain.md §5): every read and write of the `jobs` table goes through here (its SQL in
+ * `JobRepository`). Writes run in the caller's unit of work (`UnitOfWork#transaction`; a locked job is
+ * passed on as a `JobView`). Jobs know nothing of orders' rules: orders decide which jobs to create,
+ * move or abort, and ask this service to do it.
+ *
+ * Methods that orders and dispatch call with their manager first (`move(m, job, …)`) keep that form,
+ * `@deprecated`, until those modules drop the argument; the manager is ignored.
  */
 @Injectable()
 export class JobsService implements OnModuleInit {
   constructor(
-    private readonly ds: DataSource,
+    private readonly repo: JobRepository,
     private readonly assets: AssetsService,
     private readonly inUse: InUseRegistry,
   ) {}
 
   /** Live (unfinished) jobs keep the lots, addresses, trucks and assets they point at from deletion. */
   onModuleInit(): void {
-    const unfinished = { status: In(UNFINISHED_JOB_STATUSES) };
-    this.inUse.register('lot', 'jobs', 'an unfinished job from or to the lot', (m, id) => m.existsBy(Job, { lotId: id, ...unfinished }));
-    this.inUse.register('customer_address', 'jobs', 'an unfinished relocation job to the address', (m, id) => m.existsBy(Job, { destinationAddressId: id, ...unfinished }));
-    this.inUse.register('truck', 'jobs', 'an unfinished job with the truck', (m, id) => m.existsBy(Job, { truckId: id, ...unfinished }));
-    this.inUse.register('asset', 'jobs', 'an unfinished job with the asset', (m, id) => m.existsBy(Job, { assetId: id, ...unfinished }));
+    this.inUse.register('lot', 'jobs', 'an unfinished job from or to the lot', (_m, id) => this.repo.unfinishedUses('lotId', id));
+    this.inUse.register('customer_address', 'jobs', 'an unfinished relocation job to the address', (_m, id) => this.repo.unfinishedUses('destinationAddressId', id));
+    this.inUse.register('truck', 'jobs', 'an unfinished job with the truck', (_m, id) => this.repo.unfinishedUses('truckId', id));
+    this.inUse.register('asset', 'jobs', 'an unfinished job with the asset', (_m, id) => this.repo.unfinishedUses('assetId', id));
   }
 
   /** Creates an unassigned job (event `job.created`). */
-  async create(m: EntityManager, j: NewJob): Promise<JobView> {
-    return (await this.createMany(m, [j]))[0];
+  create(j: NewJob): Promise<JobView>;
+  /** @deprecated the unit of work carries the manager: call `create(j)` */
+  create(m: M, j: NewJob): Promise<JobView>;
+  async create(...args: unknown[]): Promise<JobView> {
+    const [j] = withoutManager<[NewJob]>(args);
+    return (await this.createMany([j]))[0];
   }
 
   /** New unassigned jobs in one INSERT, with their `job.created` events in one more. */
-  async createMany(m: EntityManager, jobs: NewJob[]): Promise<JobView[]> {
+  createMany(jobs: NewJob[]): Promise<JobView[]>;
+  /** @deprecated the unit of work carries the manager: call `createMany(jobs)` */
+  createMany(m: M, jobs: NewJob[]): Promise<JobView[]>;
+  async createMany(...args: unknown[]): Promise<JobView[]> {
+    const [jobs] = withoutManager<[NewJob[]]>(args);
     if (!jobs.length) return [];
-    const rows = jobs.map((j) =>
-      m.create(Job, {
+    const rows = await this.repo.insert(
+      jobs.map((j) => ({
         companyId: j.companyId,
         orderId: j.orderId,
         type: j.type,
-        status: 'unassigned',
+        status: 'unassigned' as const,
         scheduledDate: j.scheduledDate,
         lotId: j.lotId,
         changeRequestId: j.changeRequestId ?? null,
         destinationAddressId: j.destinationAddressId ?? null,
-      }),
+      })),
     );
-    await m.insert(Job, rows);
-    await recordEvents(
-      m,
+    await this.repo.recordEvents(
       ...rows.map((saved) => ({
         type: 'job.created' as const,
         aggregateType: 'job',
@@ -178,58 +182,84 @@ export class JobsService implements OnModuleInit {
     return rows.map(view);
   }
 
-  /** The order's latest unfinished job of a type, locked for the rest of the transaction; null when none. */
-  async unfinished(m: EntityManager, orderId: string, type: JobType): Promise<JobView | null> {
-    const job = await m.findOne(Job, { where: { orderId, type, status: In(UNFINISHED_JOB_STATUSES) }, order: { createdAt: 'DESC' }, lock: { mode: 'pessimistic_write' } });
+  /** The order's latest unfinished job of a type, locked for the rest of the unit; null when none. */
+  unfinished(orderId: string, type: JobType): Promise<JobView | null>;
+  /** @deprecated the unit of work carries the manager: call `unfinished(orderId, type)` */
+  unfinished(m: M, orderId: string, type: JobType): Promise<JobView | null>;
+  async unfinished(...args: unknown[]): Promise<JobView | null> {
+    const [orderId, type] = withoutManager<[string, JobType]>(args);
+    const job = await this.repo.latestUnfinishedLocked(orderId, type);
     return job && view(job);
   }
 
   /** Moves a job to another date. */
-  async reschedule(m: EntityManager, jobId: string, scheduledDate: string): Promise<void> {
-    await m.update(Job, { id: jobId }, { scheduledDate });
+  reschedule(jobId: string, scheduledDate: string): Promise<void>;
+  /** @deprecated the unit of work carries the manager: call `reschedule(jobId, scheduledDate)` */
+  reschedule(m: M, jobId: string, scheduledDate: string): Promise<void>;
+  async reschedule(...args: unknown[]): Promise<void> {
+    const [jobId, scheduledDate] = withoutManager<[string, string]>(args);
+    await this.repo.update(jobId, { scheduledDate });
   }
 
   /** Aborts jobs (reason, history rows, `job.aborted` events) and releases the assets they reserved. */
-  async abort(m: EntityManager, jobs: readonly JobView[], reason: string, actor: JobActor = 'system'): Promise<void> {
+  abort(jobs: readonly JobView[], reason: string, actor?: JobActor): Promise<void>;
+  /** @deprecated the unit of work carries the manager: call `abort(jobs, reason, actor)` */
+  abort(m: M, jobs: readonly JobView[], reason: string, actor?: JobActor): Promise<void>;
+  async abort(...args: unknown[]): Promise<void> {
+    const [jobs, reason, actor = 'system'] = withoutManager<[readonly JobView[], string, JobActor?]>(args);
     if (jobs.length === 0) return;
     for (const j of jobs) if (!JOB_TRANSITIONS[j.status].includes('aborted')) throw ApiError.invalidTransition(j.status, 'aborted', 'Job');
-    await m.update(Job, { id: In(jobs.map((j) => j.id)) }, { status: 'aborted', abortReason: reason, abortedAt: new Date() });
-    await this.assets.releaseReserved(m, jobs.map((j) => j.assetId).filter((a): a is string => !!a));
-    await this.recordMoves(m, jobs.map((j) => ({ job: j, to: 'aborted' as const })), actor, reason);
+    await this.repo.update(
+      jobs.map((j) => j.id),
+      { status: 'aborted', abortReason: reason, abortedAt: new Date() },
+    );
+    await this.assets.releaseReserved(jobs.map((j) => j.assetId).filter((a): a is string => !!a));
+    await this.recordMoves(jobs.map((j) => ({ job: j, to: 'aborted' as const })), actor, reason);
   }
 
   /** Aborts every unfinished job of the order (locked first). */
-  async abortUnfinished(m: EntityManager, orderId: string, reason: string): Promise<void> {
-    const jobs = await m.find(Job, { where: { orderId, status: In(UNFINISHED_JOB_STATUSES) }, lock: { mode: 'pessimistic_write' } });
-    await this.abort(m, jobs.map(view), reason);
+  abortUnfinished(orderId: string, reason: string): Promise<void>;
+  /** @deprecated the unit of work carries the manager: call `abortUnfinished(orderId, reason)` */
+  abortUnfinished(m: M, orderId: string, reason: string): Promise<void>;
+  async abortUnfinished(...args: unknown[]): Promise<void> {
+    const [orderId, reason] = withoutManager<[string, string]>(args);
+    const jobs = await this.repo.unfinishedOfOrderLocked(orderId, false);
+    await this.abort(jobs.map(view), reason);
   }
 
   /** Takes the reserved asset off a job and releases it (an asset already out keeps its status). */
-  async unreserveAsset(m: EntityManager, job: JobView): Promise<void> {
+  unreserveAsset(job: JobView): Promise<void>;
+  /** @deprecated the unit of work carries the manager: call `unreserveAsset(job)` */
+  unreserveAsset(m: M, job: JobView): Promise<void>;
+  async unreserveAsset(...args: unknown[]): Promise<void> {
+    const [job] = withoutManager<[JobView]>(args);
     if (!job.assetId) return;
-    await m.update(Job, { id: job.id }, { assetId: null });
-    await this.assets.releaseReserved(m, [job.assetId]);
+    await this.repo.update(job.id, { assetId: null });
+    await this.assets.releaseReserved([job.assetId]);
   }
 
   /** The order's jobs, by date then creation. */
-  async listForOrder(orderId: string, m: EntityManager = this.ds.manager): Promise<JobView[]> {
-    const jobs = await m.find(Job, { where: { orderId }, order: { scheduledDate: 'ASC', createdAt: 'ASC' } });
-    return jobs.map(view);
+  async listForOrder(orderId: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<JobView[]> {
+    return (await this.repo.ofOrder(orderId)).map(view);
   }
 
   /** Whether `scope` reaches a job on the order (a driver: one of their own, now or before). */
-  async reachesOrder(scope: Scope, orderId: string, m: EntityManager = this.ds.manager): Promise<boolean> {
-    return (await scopedQuery(m, Job, scope, 'j').andWhere('j.orderId = :orderId', { orderId }).getCount()) > 0;
+  async reachesOrder(scope: Scope, orderId: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<boolean> {
+    return (await this.repo.countOnOrder(scope, orderId)) > 0;
   }
 
-  /** A job `scope` reaches, locked for the rest of the transaction; 404 otherwise (another company's, another driver's, absent). */
-  async lock(m: EntityManager, scope: Scope, id: string): Promise<JobView> {
-    return view(await findScoped(m, Job, scope, id, { what: 'Job', lock: true }));
+  /** A job `scope` reaches, locked for the rest of the unit; 404 otherwise (another company's, another driver's, absent). */
+  lock(scope: Scope, id: string): Promise<JobView>;
+  /** @deprecated the unit of work carries the manager: call `lock(scope, id)` */
+  lock(m: M, scope: Scope, id: string): Promise<JobView>;
+  async lock(...args: unknown[]): Promise<JobView> {
+    const [scope, id] = withoutManager<[Scope, string]>(args);
+    return view(await this.repo.findScoped(scope, id, true));
   }
 
   /** A job `scope` reaches (no lock); 404 otherwise. */
-  async find(scope: Scope, id: string, m: EntityManager = this.ds.manager): Promise<JobView> {
-    return view(await findScoped(m, Job, scope, id, { what: 'Job' }));
+  async find(scope: Scope, id: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<JobView> {
+    return view(await this.repo.findScoped(scope, id));
   }
 
   /**
@@ -237,31 +267,43 @@ export class JobsService implements OnModuleInit {
    * column, with `set` written in the same UPDATE, a history row and a `job.<status>` event. The job
    * must be locked by the caller (`lock`). Returns the job as it now is.
    */
-  async move(m: EntityManager, job: JobView, to: JobStatus, actor: JobActor, set: JobChanges = {}, reason: string | null = null): Promise<JobView> {
+  move(job: JobView, to: JobStatus, actor: JobActor, set?: JobChanges, reason?: string | null): Promise<JobView>;
+  /** @deprecated the unit of work carries the manager: call `move(job, to, actor, set, reason)` */
+  move(m: M, job: JobView, to: JobStatus, actor: JobActor, set?: JobChanges, reason?: string | null): Promise<JobView>;
+  async move(...args: unknown[]): Promise<JobView> {
+    const [job, to, actor, set = {}, reason = null] = withoutManager<[JobView, JobStatus, JobActor, JobChanges?, (string | null)?]>(args);
     if (!JOB_TRANSITIONS[job.status].includes(to)) throw ApiError.invalidTransition(job.status, to, 'Job');
     const stamp = STAMP[to];
     const values: Partial<Job> = { ...set, status: to, ...(stamp ? { [stamp]: new Date() } : {}), ...(to === 'aborted' ? { abortReason: reason } : {}) };
-    await m.update(Job, { id: job.id }, values);
+    await this.repo.update(job.id, values);
     const moved: JobView = { ...job, ...values, updatedAt: new Date() } as JobView;
-    await this.recordMoves(m, [{ job: moved, to, from: job.status }], actor, reason);
+    await this.recordMoves([{ job: moved, to, from: job.status }], actor, reason);
     return moved;
   }
 
   /** Columns of a job other than its status (driver, truck, asset, date, sequence, notes, location…). Returns the job as it now is. */
-  async change(m: EntityManager, job: JobView, set: JobChanges): Promise<JobView> {
-    if (Object.keys(set).length) await m.update(Job, { id: job.id }, set as Partial<Job>);
+  change(job: JobView, set: JobChanges): Promise<JobView>;
+  /** @deprecated the unit of work carries the manager: call `change(job, set)` */
+  change(m: M, job: JobView, set: JobChanges): Promise<JobView>;
+  async change(...args: unknown[]): Promise<JobView> {
+    const [job, set] = withoutManager<[JobView, JobChanges]>(args);
+    if (Object.keys(set).length) await this.repo.update(job.id, set as Partial<Job>);
     return { ...job, ...set, updatedAt: new Date() } as JobView;
   }
 
   /** Deletes a job row (its history goes with it), with a `job.deleted` event. The caller checks that nothing depends on it. */
-  async remove(m: EntityManager, job: JobView, actor: JobActor): Promise<void> {
-    await m.delete(Job, { id: job.id });
-    await recordEvents(m, { type: 'job.deleted', aggregateType: 'job', aggregateId: job.id, companyId: job.companyId, actorId: actor === 'system' ? null : actor.id, payload: { order_id: job.orderId, type: job.type } });
+  remove(job: JobView, actor: JobActor): Promise<void>;
+  /** @deprecated the unit of work carries the manager: call `remove(job, actor)` */
+  remove(m: M, job: JobView, actor: JobActor): Promise<void>;
+  async remove(...args: unknown[]): Promise<void> {
+    const [job, actor] = withoutManager<[JobView, JobActor]>(args);
+    await this.repo.delete(job.id);
+    await this.repo.recordEvents({ type: 'job.deleted', aggregateType: 'job', aggregateId: job.id, companyId: job.companyId, actorId: actor === 'system' ? null : actor.id, payload: { order_id: job.orderId, type: job.type } });
   }
 
   /** The status history of a job, oldest first. */
-  async history(jobId: string, m: EntityManager = this.ds.manager): Promise<{ from: JobStatus | null; to: JobStatus; driver_id: string | null; actor_id: string | null; actor_type: string; reason: string | null; at: string }[]> {
-    const rows = await m.find(JobStatusChange, { where: { jobId }, order: { createdAt: 'ASC' } });
+  async history(jobId: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<{ from: JobStatus | null; to: JobStatus; driver_id: string | null; actor_id: string | null; actor_type: string; reason: string | null; at: string }[]> {
+    const rows = await this.repo.statusChanges(jobId);
     return rows.map((r) => ({ from: r.fromStatus, to: r.toStatus, driver_id: r.driverId, actor_id: r.actorId, actor_type: r.actorType, reason: r.reason, at: r.createdAt.toISOString() }));
   }
 
@@ -273,60 +315,32 @@ export class JobsService implements OnModuleInit {
    * count only when the page is full.
    */
   async page(scope: Scope, f: JobFilters, q: PageQuery): Promise<Page<JobRow>> {
-    const qb = scopedQuery(this.ds.manager, Job, scope, 'j');
-    if (f.from) qb.andWhere('j.scheduledDate >= :from', { from: f.from });
-    if (f.to) qb.andWhere('j.scheduledDate <= :to', { to: f.to });
-    if (f.driverId) qb.andWhere('j.driverId = :driverId', { driverId: f.driverId });
-    if (f.status) qb.andWhere('j.status = :status', { status: f.status });
-    if (f.type) qb.andWhere('j.type = :type', { type: f.type });
-    if (f.orderId) qb.andWhere('j.orderId = :orderId', { orderId: f.orderId });
-    qb.addSelect(userNameSql('j.driver_id'), 'driver_name');
-    return paginate(qb, q, {
-      sortable: { scheduled_date: 'j.scheduledDate', created_at: 'j.createdAt' },
-      defaultSort: 'scheduled_date',
-      mapRaw: (j, raw) => ({ ...view(j), driverName: (raw.driver_name as string | null) ?? null }),
-      count: () => countRows(qb),
-    });
+    const page = await this.repo.page(scope, f, q);
+    return new Page(page.items.map(row), page.meta);
   }
 
   /**
    * The jobs `scope` reaches scheduled from `from` to `to` (inclusive), with their drivers' names, by date,
    * driver, sequence and creation (one statement). `statuses` limits them; `driverIds` too.
    */
-  async between(scope: Scope, from: string, to: string, o: { statuses?: readonly JobStatus[]; driverIds?: readonly string[] } = {}, m: EntityManager = this.ds.manager): Promise<JobRow[]> {
+  async between(scope: Scope, from: string, to: string, o: { statuses?: readonly JobStatus[]; driverIds?: readonly string[] } = {}, /** @deprecated the unit of work carries it */ _m?: M): Promise<JobRow[]> {
     if (o.driverIds && !o.driverIds.length) return [];
-    const qb = scopedQuery(m, Job, scope, 'j')
-      .andWhere('j.scheduledDate BETWEEN :from AND :to', { from, to })
-      .addSelect(userNameSql('j.driver_id'), 'driver_name')
-      .orderBy('j.scheduledDate', 'ASC')
-      .addOrderBy('j.driverId', 'ASC', 'NULLS FIRST')
-      .addOrderBy('j.sequence', 'ASC', 'NULLS LAST')
-      .addOrderBy('j.createdAt', 'ASC')
-      .addOrderBy('j.id', 'ASC');
-    if (o.statuses) qb.andWhere('j.status IN (:...statuses)', { statuses: o.statuses });
-    if (o.driverIds) qb.andWhere('j.driverId IN (:...driverIds)', { driverIds: o.driverIds });
-    const { entities, raw } = await qb.getRawAndEntities();
-    return entities.map((j, i) => ({ ...view(j), driverName: (raw[i].driver_name as string | null) ?? null }));
+    return (await this.repo.between(scope, from, to, o)).map(row);
   }
 
   /** Per driver, the dates (ascending) on which they have jobs that were not aborted, optionally from/to (one statement). */
-  async driverDates(scope: Scope, from?: string, to?: string, m: EntityManager = this.ds.manager): Promise<{ driverId: string; dates: string[] }[]> {
-    const qb = scopedQuery(m, Job, scope, 'j')
-      .select('j.driver_id', 'driver_id')
-      .addSelect(`array_agg(DISTINCT to_char(j.scheduled_date, 'YYYY-MM-DD') ORDER BY to_char(j.scheduled_date, 'YYYY-MM-DD'))`, 'dates')
-      .andWhere('j.driverId IS NOT NULL')
-      .andWhere(`j.status <> 'aborted'`)
-      .groupBy('j.driver_id')
-      .orderBy('j.driver_id');
-    if (from) qb.andWhere('j.scheduledDate >= :from', { from });
-    if (to) qb.andWhere('j.scheduledDate <= :to', { to });
-    const rows = await qb.getRawMany<{ driver_id: string; dates: string[] | string }>();
+  async driverDates(scope: Scope, from?: string, to?: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<{ driverId: string; dates: string[] }[]> {
+    const rows = await this.repo.driverDates(scope, from, to);
     return rows.map((r) => ({ driverId: r.driver_id, dates: Array.isArray(r.dates) ? r.dates : parsePgArray(r.dates) }));
   }
 
   /** The order's unassigned jobs, locked, in assignment order: the delivery first, then by date and creation. */
-  async unassignedOfOrder(m: EntityManager, orderId: string): Promise<JobView[]> {
-    const jobs = await m.find(Job, { where: { orderId, status: 'unassigned' }, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
+  unassignedOfOrder(orderId: string): Promise<JobView[]>;
+  /** @deprecated the unit of work carries the manager: call `unassignedOfOrder(orderId)` */
+  unassignedOfOrder(m: M, orderId: string): Promise<JobView[]>;
+  async unassignedOfOrder(...args: unknown[]): Promise<JobView[]> {
+    const [orderId] = withoutManager<[string]>(args);
+    const jobs = await this.repo.unassignedOfOrderLocked(orderId);
     const rank = (j: Job) => (j.type === 'delivery' ? 0 : 1);
     return jobs
       .sort((a, b) => rank(a) - rank(b) || a.scheduledDate.localeCompare(b.scheduledDate) || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
@@ -334,97 +348,99 @@ export class JobsService implements OnModuleInit {
   }
 
   /** The order's unfinished jobs, locked (in id order, so that concurrent lockers queue instead of deadlocking). */
-  async lockUnfinishedOfOrder(m: EntityManager, orderId: string): Promise<JobView[]> {
-    const jobs = await m.find(Job, { where: { orderId, status: In(UNFINISHED_JOB_STATUSES) }, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
-    return jobs.map(view);
+  lockUnfinishedOfOrder(orderId: string): Promise<JobView[]>;
+  /** @deprecated the unit of work carries the manager: call `lockUnfinishedOfOrder(orderId)` */
+  lockUnfinishedOfOrder(m: M, orderId: string): Promise<JobView[]>;
+  async lockUnfinishedOfOrder(...args: unknown[]): Promise<JobView[]> {
+    const [orderId] = withoutManager<[string]>(args);
+    return (await this.repo.unfinishedOfOrderLocked(orderId, true)).map(view);
   }
 
   /** The jobs among `ids` that `scope` reaches, locked in id order; the others are left out (the caller reports them). */
-  async lockMany(m: EntityManager, scope: Scope, ids: readonly string[]): Promise<JobView[]> {
+  lockMany(scope: Scope, ids: readonly string[]): Promise<JobView[]>;
+  /** @deprecated the unit of work carries the manager: call `lockMany(scope, ids)` */
+  lockMany(m: M, scope: Scope, ids: readonly string[]): Promise<JobView[]>;
+  async lockMany(...args: unknown[]): Promise<JobView[]> {
+    const [scope, ids] = withoutManager<[Scope, readonly string[]]>(args);
     if (!ids.length) return [];
-    const jobs = await scopedQuery(m, Job, scope, 'j').andWhere('j.id IN (:...ids)', { ids: [...new Set(ids)] }).orderBy('j.id', 'ASC').setLock('pessimistic_write').getMany();
-    return jobs.map(view);
+    return (await this.repo.lockMany(scope, ids)).map(view);
   }
 
   /** A driver's jobs on a date (of `statuses`), in sequence then creation; no lock (lock them with `lockMany`). */
-  async ofDriverDay(scope: Scope, driverId: string, date: string, statuses: readonly JobStatus[], m: EntityManager = this.ds.manager): Promise<JobView[]> {
-    const jobs = await scopedQuery(m, Job, scope, 'j')
-      .andWhere('j.driverId = :driverId AND j.scheduledDate = :date AND j.status IN (:...statuses)', { driverId, date, statuses })
-      .orderBy('j.sequence', 'ASC', 'NULLS LAST')
-      .addOrderBy('j.createdAt', 'ASC')
-      .addOrderBy('j.id', 'ASC')
-      .getMany();
-    return jobs.map(view);
+  async ofDriverDay(scope: Scope, driverId: string, date: string, statuses: readonly JobStatus[], /** @deprecated the unit of work carries it */ _m?: M): Promise<JobView[]> {
+    return (await this.repo.ofDriverDay(scope, driverId, date, statuses)).map(view);
   }
 
-  /** The next free sequence number on a driver's day (1 + the highest one; 1 on an empty day). */
-  async nextSequence(m: EntityManager, companyId: string, driverId: string, date: string): Promise<number> {
-    const row = await m
-      .createQueryBuilder(Job, 'j')
-      .select('coalesce(max(j.sequence), 0) + 1', 'next')
-      .where('j.companyId = :companyId AND j.driverId = :driverId AND j.scheduledDate = :date', { companyId, driverId, date })
-      .getRawOne<{ next: number | string }>();
-    return Number(row?.next ?? 1);
+  /** The next free sequence number on a driver's day in the scope's company (1 + the highest one; 1 on an empty day). */
+  nextSequence(scope: Scope, driverId: string, date: string): Promise<number>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: call `nextSequence(Scope.company(companyId), driverId, date)` */
+  nextSequence(m: M, companyId: string, driverId: string, date: string): Promise<number>;
+  async nextSequence(...args: unknown[]): Promise<number> {
+    const [company, driverId, date] = withoutManager<[Scope | string, string, string]>(args);
+    return this.repo.nextSequence(typeof company === 'string' ? Scope.company(company) : company, driverId, date);
   }
 
   /** The jobs among `ids` that `scope` reaches, with their drivers' names, in the order of `ids` (no lock; one statement). */
-  async rowsOf(scope: Scope, ids: readonly string[], m: EntityManager = this.ds.manager): Promise<JobRow[]> {
+  async rowsOf(scope: Scope, ids: readonly string[], /** @deprecated the unit of work carries it */ _m?: M): Promise<JobRow[]> {
     if (!ids.length) return [];
-    const { entities, raw } = await scopedQuery(m, Job, scope, 'j')
-      .andWhere('j.id IN (:...ids)', { ids: [...new Set(ids)] })
-      .addSelect(userNameSql('j.driver_id'), 'driver_name')
-      .getRawAndEntities();
-    const byId = new Map(entities.map((j, i) => [j.id, { ...view(j), driverName: (raw[i].driver_name as string | null) ?? null }]));
+    const rows = (await this.repo.reached(scope, ids)).map(row);
+    const byId = new Map(rows.map((j) => [j.id, j]));
     return ids.map((id) => byId.get(id)).filter((j): j is JobRow => !!j);
   }
 
   /** Per job among `ids`, the pickups merged into it by route collapse (one statement). */
-  async mergedIdsOf(ids: readonly string[], m: EntityManager = this.ds.manager): Promise<Map<string, string[]>> {
+  async mergedIdsOf(ids: readonly string[], /** @deprecated the unit of work carries it */ _m?: M): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (!ids.length) return out;
-    const rows = await m.find(Job, { select: { id: true, mergedIntoJobId: true }, where: { mergedIntoJobId: In([...new Set(ids)]) }, order: { id: 'ASC' } });
-    for (const r of rows) out.set(r.mergedIntoJobId!, [...(out.get(r.mergedIntoJobId!) ?? []), r.id]);
+    for (const r of await this.repo.mergedIdsOf(ids)) out.set(r.mergedIntoJobId!, [...(out.get(r.mergedIntoJobId!) ?? []), r.id]);
     return out;
   }
 
   /** The jobs merged into `jobId`, locked (to undo the merge when the swap is aborted). */
-  async lockMergedInto(m: EntityManager, jobId: string): Promise<JobView[]> {
-    const jobs = await m.find(Job, { where: { mergedIntoJobId: jobId }, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
-    return jobs.map(view);
+  lockMergedInto(jobId: string): Promise<JobView[]>;
+  /** @deprecated the unit of work carries the manager: call `lockMergedInto(jobId)` */
+  lockMergedInto(m: M, jobId: string): Promise<JobView[]>;
+  async lockMergedInto(...args: unknown[]): Promise<JobView[]> {
+    const [jobId] = withoutManager<[string]>(args);
+    return (await this.repo.mergedIntoLocked(jobId)).map(view);
   }
 
   /** Saves many jobs' sequence numbers in one UPDATE (route collapse); the jobs must be locked by the caller. */
-  async setSequences(m: EntityManager, sequences: readonly { id: string; sequence: number }[]): Promise<void> {
-    if (!sequences.length) return;
-    await m.query(
-      `UPDATE jobs SET sequence = v.sequence, updated_at = now()
-         FROM (SELECT unnest($1::uuid[]) AS id, unnest($2::int[]) AS sequence) v
-        WHERE jobs.id = v.id`,
-      [sequences.map((s) => s.id), sequences.map((s) => s.sequence)],
-    );
+  setSequences(sequences: readonly { id: string; sequence: number }[]): Promise<void>;
+  /** @deprecated the unit of work carries the manager: call `setSequences(sequences)` */
+  setSequences(m: M, sequences: readonly { id: string; sequence: number }[]): Promise<void>;
+  async setSequences(...args: unknown[]): Promise<void> {
+    const [sequences] = withoutManager<[readonly { id: string; sequence: number }[]]>(args);
+    if (sequences.length) await this.repo.setSequences(sequences);
   }
 
-  /** SQL for "the order in `orderIdColumn` has an unassigned job" (on the date bound as `:dateParam` when given), for the orders module's lists. */
+  /**
+   * SQL for "the order in `orderIdColumn` has an unassigned job" (on the date bound as `:dateParam` when given), for the orders module's lists.
+   * @deprecated SQL naming the jobs table in another module's statement (issue #24): orders should ask a typed batch read instead (to be added with orders' conversion).
+   */
   unassignedExistsSql(orderIdColumn: string, dateParam?: string): string {
-    return `EXISTS (SELECT 1 FROM jobs uj WHERE uj.order_id = ${orderIdColumn} AND uj.status = 'unassigned'${dateParam ? ` AND uj.scheduled_date = CAST(:${dateParam} AS date)` : ''})`;
+    return JobRepository.unassignedExistsSql(orderIdColumn, dateParam);
   }
 
-  /** SQL for the unassigned jobs of the order in `orderIdColumn` as a JSON array ({id, type, scheduled_date}) in assignment order. */
+  /**
+   * SQL for the unassigned jobs of the order in `orderIdColumn` as a JSON array ({id, type, scheduled_date}) in assignment order.
+   * @deprecated SQL naming the jobs table in another module's statement (issue #24): orders should ask a typed batch read instead (to be added with orders' conversion).
+   */
   unassignedJsonSql(orderIdColumn: string): string {
-    return `(SELECT coalesce(json_agg(json_build_object('id', uj.id, 'type', uj.type, 'scheduled_date', to_char(uj.scheduled_date, 'YYYY-MM-DD'))
-               ORDER BY (uj.type <> 'delivery'), uj.scheduled_date, uj.created_at, uj.id), '[]'::json)
-              FROM jobs uj WHERE uj.order_id = ${orderIdColumn} AND uj.status = 'unassigned')`;
+    return JobRepository.unassignedJsonSql(orderIdColumn);
   }
 
   /** The drivers with a job on the order that is not aborted (the order's chat members; chats ask at each request). */
-  async driversOnOrder(orderId: string, m: EntityManager = this.ds.manager): Promise<string[]> {
-    const rows: { driver_id: string }[] = await m.query(`SELECT DISTINCT driver_id FROM jobs WHERE order_id = $1 AND driver_id IS NOT NULL AND status <> 'aborted'`, [orderId]);
-    return rows.map((r) => r.driver_id);
+  async driversOnOrder(orderId: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<string[]> {
+    return this.repo.driversOnOrder(orderId);
   }
 
-  /** SQL for "the driver bound as `:driverParam` has a job that is not aborted on the order in `orderIdColumn`" (the chats list of a driver). */
+  /**
+   * SQL for "the driver bound as `:driverParam` has a job that is not aborted on the order in `orderIdColumn`" (the chats list of a driver).
+   * @deprecated SQL naming the jobs table in another module's statement (issue #24): chats should ask a typed read instead (to be added with communication's conversion).
+   */
   driverOnOrderSql(orderIdColumn: string, driverParam: string): string {
-    return `EXISTS (SELECT 1 FROM jobs dj WHERE dj.order_id = ${orderIdColumn} AND dj.driver_id = :${driverParam} AND dj.status <> 'aborted')`;
+    return JobRepository.driverOnOrderSql(orderIdColumn, driverParam);
   }
 
   // ── end of company-side dispatch reads ──
@@ -435,61 +451,42 @@ export class JobsService implements OnModuleInit {
    * A driver's jobs on a date (`scope`: the driver), in sequence (unsequenced last, then by id), merged
    * pickups left out (they show under their swap). Served by idx_jobs_driver_date.
    */
-  async driverDay(scope: Scope, date: string, q: PageQuery, m: EntityManager = this.ds.manager): Promise<Page<JobView>> {
-    const qb = scopedQuery(m, Job, scope, 'j').andWhere('j.driverId IS NOT NULL').andWhere('j.scheduledDate = :date', { date }).andWhere('j.mergedIntoJobId IS NULL');
-    return paginate(qb, q, { sortable: { sequence: 'j.sequence' }, defaultSort: 'sequence', map: view });
+  async driverDay(scope: Scope, date: string, q: PageQuery, /** @deprecated the unit of work carries it */ _m?: M): Promise<Page<JobView>> {
+    const page = await this.repo.driverDay(scope, date, q);
+    return new Page(page.items.map(view), page.meta);
   }
 
-  /** Jobs merged into these swaps by route collapse, oldest first; `lock`: FOR UPDATE for the rest of the transaction. */
-  async mergedInto(swapIds: readonly string[], m: EntityManager = this.ds.manager, lock = false): Promise<JobView[]> {
+  /** Jobs merged into these swaps by route collapse, oldest first; `lock`: FOR UPDATE for the rest of the unit. */
+  async mergedInto(swapIds: readonly string[], /** @deprecated the unit of work carries it */ _m?: M, lock = false): Promise<JobView[]> {
     if (!swapIds.length) return [];
-    const rows = await m.find(Job, { where: { mergedIntoJobId: In([...swapIds]) }, order: { createdAt: 'ASC', id: 'ASC' }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
-    return rows.map(view);
+    return (await this.repo.mergedInto(swapIds, lock)).map(view);
   }
 
   /**
    * A driver's finished jobs (completed or aborted), newest first by when they finished, optionally of
    * one status. Served by idx_jobs_driver_finished.
    */
-  async driverHistory(scope: Scope, q: PageQuery & { status?: 'completed' | 'aborted' }, m: EntityManager = this.ds.manager): Promise<Page<JobView>> {
-    const qb = scopedQuery(m, Job, scope, 'j').andWhere('j.driverId IS NOT NULL').andWhere(`j.status IN ('completed', 'aborted')`);
-    if (q.status) qb.andWhere('j.status = :status', { status: q.status });
-    return paginate(qb, q, { sortable: { finished_at: 'coalesce(j.completed_at, j.aborted_at)' }, defaultSort: '-finished_at', map: view });
+  async driverHistory(scope: Scope, q: PageQuery & { status?: 'completed' | 'aborted' }, /** @deprecated the unit of work carries it */ _m?: M): Promise<Page<JobView>> {
+    const page = await this.repo.driverHistory(scope, q);
+    return new Page(page.items.map(view), page.meta);
   }
 
   /** How many of the driver's jobs on a date are in each status (merged pickups included). One statement. */
-  async driverCounts(scope: Scope, date: string, m: EntityManager = this.ds.manager): Promise<Record<JobStatus, number>> {
-    const rows: { status: JobStatus; n: number }[] = await scopedQuery(m, Job, scope, 'j')
-      .select('j.status', 'status')
-      .addSelect('count(*)::int', 'n')
-      .andWhere('j.driverId IS NOT NULL')
-      .andWhere('j.scheduledDate = :date', { date })
-      .groupBy('j.status')
-      .getRawMany();
+  async driverCounts(scope: Scope, date: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<Record<JobStatus, number>> {
     const counts: Record<JobStatus, number> = { unassigned: 0, assigned: 0, in_progress: 0, completed: 0, aborted: 0 };
-    for (const r of rows) counts[r.status] = Number(r.n);
+    for (const r of await this.repo.driverCounts(scope, date)) counts[r.status] = Number(r.n);
     return counts;
   }
 
   /** The driver's job in progress (the latest started), whatever its date; null when none. */
-  async driverCurrent(scope: Scope, m: EntityManager = this.ds.manager): Promise<JobView | null> {
-    const job = await scopedQuery(m, Job, scope, 'j').andWhere('j.driverId IS NOT NULL').andWhere(`j.status = 'in_progress'`).andWhere('j.mergedIntoJobId IS NULL').orderBy('j.startedAt', 'DESC').addOrderBy('j.id', 'DESC').getOne();
+  async driverCurrent(scope: Scope, /** @deprecated the unit of work carries it */ _m?: M): Promise<JobView | null> {
+    const job = await this.repo.driverCurrent(scope);
     return job ? view(job) : null;
   }
 
   /** The driver's assigned (not started) jobs on a date, in sequence, merged pickups left out; at most `limit`. */
-  async driverNext(scope: Scope, date: string, limit: number, m: EntityManager = this.ds.manager): Promise<JobView[]> {
-    const rows = await scopedQuery(m, Job, scope, 'j')
-      .andWhere('j.driverId IS NOT NULL')
-      .andWhere('j.scheduledDate = :date', { date })
-      .andWhere(`j.status = 'assigned'`)
-      .andWhere('j.mergedIntoJobId IS NULL')
-      .orderBy('j.sequence', 'ASC', 'NULLS LAST')
-      .addOrderBy('j.createdAt', 'ASC')
-      .addOrderBy('j.id', 'ASC')
-      .take(limit)
-      .getMany();
-    return rows.map(view);
+  async driverNext(scope: Scope, date: string, limit: number, /** @deprecated the unit of work carries it */ _m?: M): Promise<JobView[]> {
+    return (await this.repo.driverNext(scope, date, limit)).map(view);
   }
 
   /**
@@ -497,22 +494,19 @@ export class JobsService implements OnModuleInit {
    * and id, at most `limit`, for a read that composes it into its own statement (the dashboards; the
    * arguments are SQL: parameters, or a subquery of order ids): columns id, order_id, type, status,
    * scheduled_date, and ord (the rank); idx_jobs_order.
+   * @deprecated SQL naming the jobs table in another module's statement (issue #24): the dashboards should ask a typed batch read instead (to be added with reports' conversion).
    */
-  static upcomingOfOrdersSql(companyId: string, orderIds: string, from: string, limit: string): string {
-    return `SELECT j.id, j.order_id, j.type, j.status, j.scheduled_date::text AS scheduled_date,
-                   (row_number() OVER (ORDER BY j.scheduled_date, j.sequence NULLS LAST, j.id))::int AS ord
-              FROM jobs j
-             WHERE j.company_id = ${companyId} AND j.order_id IN (${orderIds}) AND j.status IN ('unassigned', 'assigned', 'in_progress')
-               AND j.scheduled_date >= ${from}::date AND j.merged_into_job_id IS NULL
-             ORDER BY j.scheduled_date, j.sequence NULLS LAST, j.id
-             LIMIT ${limit}`;
+  static upcomingOfOrdersSql(companyIdSql: string, orderIdsSql: string, fromSql: string, limitSql: string): string {
+    return JobRepository.upcomingOfOrdersSql(companyIdSql, orderIdsSql, fromSql, limitSql);
   }
 
   /** Whether the driver has a job in progress other than these (a driver works one job, with its merged pickups, at a time). */
-  async driverBusy(m: EntityManager, driverId: string, exceptJobIds: readonly string[]): Promise<boolean> {
-    const qb = m.createQueryBuilder(Job, 'j').where('j.driverId = :driverId', { driverId }).andWhere(`j.status = 'in_progress'`);
-    if (exceptJobIds.length) qb.andWhere('j.id NOT IN (:...exceptJobIds)', { exceptJobIds: [...exceptJobIds] });
-    return (await qb.getCount()) > 0;
+  driverBusy(driverId: string, exceptJobIds: readonly string[]): Promise<boolean>;
+  /** @deprecated the unit of work carries the manager: call `driverBusy(driverId, exceptJobIds)` */
+  driverBusy(m: M, driverId: string, exceptJobIds: readonly string[]): Promise<boolean>;
+  async driverBusy(...args: unknown[]): Promise<boolean> {
+    const [driverId, exceptJobIds] = withoutManager<[string, readonly string[]]>(args);
+    return this.repo.driverBusy(driverId, exceptJobIds);
   }
 
   /**
@@ -520,14 +514,9 @@ export class JobsService implements OnModuleInit {
    * swap puts its `asset_id` there, a swap or pickup takes its `removed_asset_id` away (dump-returns and
    * relocations keep the same asset). "The order's on-site asset" is the last of them.
    */
-  async onSiteAssets(orderId: string, m: EntityManager = this.ds.manager): Promise<string[]> {
-    const rows = await m.find(Job, {
-      select: { id: true, type: true, assetId: true, removedAssetId: true, completedAt: true, createdAt: true },
-      where: { orderId, status: 'completed' },
-      order: { completedAt: 'ASC', createdAt: 'ASC', id: 'ASC' },
-    });
+  async onSiteAssets(orderId: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<string[]> {
     const onSite: string[] = [];
-    for (const j of rows) {
+    for (const j of await this.repo.completedOfOrder(orderId)) {
       const removed = j.removedAssetId && (j.type === 'pickup' || j.type === 'swap') ? onSite.indexOf(j.removedAssetId) : -1;
       if (removed >= 0) onSite.splice(removed, 1);
       if (j.assetId && (j.type === 'delivery' || j.type === 'swap') && !onSite.includes(j.assetId)) onSite.push(j.assetId);
@@ -537,15 +526,13 @@ export class JobsService implements OnModuleInit {
   // ── end of driver-side reads ──
 
   /** History rows (one INSERT) and `job.<status>` events (one more) for status moves. */
-  private async recordMoves(m: EntityManager, moves: { job: JobView; to: JobStatus; from?: JobStatus }[], actor: JobActor, reason: string | null): Promise<void> {
+  private async recordMoves(moves: { job: JobView; to: JobStatus; from?: JobStatus }[], actor: JobActor, reason: string | null): Promise<void> {
     const actorId = actor === 'system' ? null : actor.id;
     const actorType = actor === 'system' ? 'system' : actor.type;
-    await m.insert(
-      JobStatusChange,
+    await this.repo.insertStatusChanges(
       moves.map(({ job, to, from }) => ({ companyId: job.companyId, jobId: job.id, fromStatus: from ?? job.status, toStatus: to, driverId: job.driverId, actorId, actorType, reason })),
     );
-    await recordEvents(
-      m,
+    await this.repo.recordEvents(
       ...moves.map(({ job, to, from }) => ({
         type: `job.${to as 'assigned' | 'in_progress' | 'completed' | 'aborted'}` as const,
         aggregateType: 'job',

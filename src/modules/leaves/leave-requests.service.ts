@@ -1,27 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In, SelectQueryBuilder } from 'typeorm';
 import { Scope } from '../../common/access/scope';
-import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import { todayIn } from '../../common/dates';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { countRows, likePattern, paginate } from '../../common/http/pagination';
-import { recordEvents } from '../../common/outbox/outbox';
-import { jsonValue } from '../../database/json-value';
+import type { ThreadedManager } from '../../database/threaded-manager';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { CompaniesService } from '../companies';
 import { DriversService } from '../drivers';
 import { JobsService } from '../jobs';
 import { MediaService } from '../media';
-import { userNameOrEmailMatches, userNameSql } from '../users';
-import { CreateLeaveRequestDto, DriverLeaveRequestQuery, LeaveDatesDecisionDto, LeaveRequestDto, LeaveRequestQuery, UpdateLeaveRequestDto, type DateRow } from './leave.dto';
-import { Leave, LeaveRequest, LeaveRequestDate } from './leave.entities';
+import { UsersService } from '../users';
+import { CreateLeaveRequestDto, DriverLeaveRequestQuery, LeaveDatesDecisionDto, LeaveRequestDto, LeaveRequestQuery, UpdateLeaveRequestDto } from './leave.dto';
+import type { Leave, LeaveRequest } from './leave.entities';
+import { LeaveRepository } from './leave.repository';
+import { LeaveRequestRepository, type RequestWithDates } from './leave-request.repository';
 import { LEAVE_DECISIONS, MAX_LEAVE_DATES, SICK_BACKDATE_DAYS, type LeaveDateStatus, type LeaveDecision, type LeaveType } from './leave.types';
 import { addDays, daysBetween, expandRange, requestStatusOf, runsOf, sortedDates } from './leave-dates';
-import { runUnit } from '../../database/unit-of-work';
-
-/** The request's dates, oldest first, as one JSON array (the read stays one statement). Alias `r`. */
-const DATES_SQL = `(SELECT coalesce(json_agg(json_build_object('date', to_char(d.date, 'YYYY-MM-DD'), 'status', d.status, 'note', d.note, 'decided_at', d.decided_at, 'leave_id', d.leave_id) ORDER BY d.date), '[]'::json)
-   FROM leave_request_dates d WHERE d.leave_request_id = r.id)`;
 
 /** Dates from which a decision may move a date. */
 const DECIDABLE: Record<LeaveDecision, readonly LeaveDateStatus[]> = { approve: ['pending', 'in_review'], reject: ['pending', 'in_review'], review: ['pending'] };
@@ -43,11 +37,14 @@ const transition = (message: string) => ApiError.conflict('INVALID_TRANSITION', 
 @Injectable()
 export class LeaveRequestsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly requests: LeaveRequestRepository,
+    private readonly leaves: LeaveRepository,
+    private readonly uow: UnitOfWork,
     private readonly companies: CompaniesService,
     private readonly drivers: DriversService,
     private readonly jobs: JobsService,
     private readonly media: MediaService,
+    private readonly users: UsersService,
   ) {}
 
   // ------------------------------------------------------------ the driver
@@ -57,11 +54,11 @@ export class LeaveRequestsService {
     const requested = requestedDates(d);
     if (!requested) throw ApiError.validation({ dates: ['give the dates, or from and to'] });
     assertNotPast(d.type, requested.dates, await this.today(scope), requested.field);
-    const id = await runUnit(this.ds, async (m) => {
-      await this.lockDriver(m, scope.companyId, driverId);
-      await this.assertFree(m, driverId, requested.dates, requested.field, null);
-      await this.assertAttachment(m, scope.companyId, d.attachment_media_id);
-      const inserted = await m.insert(LeaveRequest, {
+    const id = await this.uow.transaction(async () => {
+      await this.lockDriver(scope, driverId);
+      await this.assertFree(driverId, requested.dates, requested.field, null);
+      await this.assertAttachment(scope, d.attachment_media_id);
+      const requestId = await this.requests.insert({
         companyId: scope.companyId,
         driverId,
         type: d.type,
@@ -71,12 +68,10 @@ export class LeaveRequestsService {
         firstDate: requested.dates[0],
         lastDate: requested.dates.at(-1)!,
       });
-      const requestId = (inserted.identifiers[0] as { id: string }).id;
-      await m.insert(
-        LeaveRequestDate,
+      await this.requests.insertDates(
         requested.dates.map((date) => ({ companyId: scope.companyId, leaveRequestId: requestId, driverId, date, status: 'pending' as const })),
       );
-      await recordEvents(m, { type: 'leave_request.submitted', ...about(scope, requestId), payload: { driver_id: driverId, type: d.type, dates: requested.dates } });
+      await this.requests.recordEvents({ type: 'leave_request.submitted', ...about(scope, requestId), payload: { driver_id: driverId, type: d.type, dates: requested.dates } });
       return requestId;
     });
     return this.get(scope, id);
@@ -89,10 +84,10 @@ export class LeaveRequestsService {
   async update(scope: Scope, id: string, d: UpdateLeaveRequestDto): Promise<LeaveRequestDto> {
     const requested = requestedDates(d);
     const today = await this.today(scope);
-    await runUnit(this.ds, async (m) => {
-      const r = await findScoped(m, LeaveRequest, scope, id, { what: 'Leave request', lock: true });
+    await this.uow.transaction(async () => {
+      const r = await this.requests.find(scope, id, true);
       if (r.status === 'cancelled') throw transition('This request is cancelled.');
-      const current = await m.find(LeaveRequestDate, { where: { leaveRequestId: r.id }, order: { date: 'ASC' } });
+      const current = await this.requests.dates(r.id);
       if (current.some((x) => x.status === 'approved')) throw transition('Dates of this request are approved: it can no longer be changed (ask the company).');
       const type: LeaveType = d.type ?? r.type;
       const had = new Set(current.map((x) => x.date));
@@ -103,16 +98,15 @@ export class LeaveRequestsService {
       // A new type applies its rule to every date (sick leave may reach back); otherwise only added dates are checked.
       assertNotPast(type, type !== r.type ? dates : added, today, requested?.field ?? 'type');
       if (added.length) {
-        await this.lockDriver(m, r.companyId, r.driverId);
-        await this.assertFree(m, r.driverId, added, requested!.field, r.id);
+        await this.lockDriver(Scope.company(r.companyId), r.driverId);
+        await this.assertFree(r.driverId, added, requested!.field, r.id);
       }
-      if (d.attachment_media_id) await this.assertAttachment(m, r.companyId, d.attachment_media_id);
-      if (removed.length) await m.delete(LeaveRequestDate, { id: In(removed.map((x) => x.id)) });
-      if (added.length) await m.insert(LeaveRequestDate, added.map((date) => ({ companyId: r.companyId, leaveRequestId: r.id, driverId: r.driverId, date, status: 'pending' as const })));
+      if (d.attachment_media_id) await this.assertAttachment(Scope.company(r.companyId), d.attachment_media_id);
+      if (removed.length) await this.requests.deleteDates(removed.map((x) => x.id));
+      if (added.length) await this.requests.insertDates(added.map((date) => ({ companyId: r.companyId, leaveRequestId: r.id, driverId: r.driverId, date, status: 'pending' as const })));
       const statuses = [...current.filter((x) => wanted.has(x.date)).map((x) => x.status), ...added.map(() => 'pending' as const)];
-      await m.update(
-        LeaveRequest,
-        { id: r.id },
+      await this.requests.update(
+        r.id,
         {
           type,
           status: requestStatusOf(statuses),
@@ -125,20 +119,20 @@ export class LeaveRequestsService {
       const fields = Object.entries(d)
         .filter(([, v]) => v !== undefined)
         .map(([k]) => k);
-      await recordEvents(m, { type: 'leave_request.updated', ...about(scope, r.id), payload: { driver_id: r.driverId, fields, dates } });
+      await this.requests.recordEvents({ type: 'leave_request.updated', ...about(scope, r.id), payload: { driver_id: r.driverId, fields, dates } });
     });
     return this.get(scope, id);
   }
 
   /** Cancels a request while none of its dates is approved. */
   async cancel(scope: Scope, id: string): Promise<LeaveRequestDto> {
-    await runUnit(this.ds, async (m) => {
-      const r = await findScoped(m, LeaveRequest, scope, id, { what: 'Leave request', lock: true });
+    await this.uow.transaction(async () => {
+      const r = await this.requests.find(scope, id, true);
       if (r.status === 'cancelled') throw transition('This request is already cancelled.');
       if (r.status === 'approved' || r.status === 'partially_approved') throw transition('Dates of this request are approved: it can no longer be cancelled (ask the company to cancel the leave).');
-      await m.update(LeaveRequest, { id: r.id }, { status: 'cancelled', cancelledAt: new Date() });
-      const dates = await m.find(LeaveRequestDate, { select: { id: true, date: true }, where: { leaveRequestId: r.id }, order: { date: 'ASC' } });
-      await recordEvents(m, { type: 'leave_request.cancelled', ...about(scope, r.id), payload: { driver_id: r.driverId, dates: dates.map((x) => x.date) } });
+      await this.requests.update(r.id, { status: 'cancelled', cancelledAt: new Date() });
+      const dates = await this.requests.dates(r.id);
+      await this.requests.recordEvents({ type: 'leave_request.cancelled', ...about(scope, r.id), payload: { driver_id: r.driverId, dates: dates.map((x) => x.date) } });
     });
     return this.get(scope, id);
   }
@@ -154,10 +148,10 @@ export class LeaveRequestsService {
   async decide(scope: Scope, decision: LeaveDecision, id: string, d: LeaveDatesDecisionDto): Promise<LeaveRequestDto> {
     const dates = sortedDates(d.dates);
     const to = LEAVE_DECISIONS[decision];
-    await runUnit(this.ds, async (m) => {
-      const r = await findScoped(m, LeaveRequest, scope, id, { what: 'Leave request', lock: true });
+    await this.uow.transaction(async () => {
+      const r = await this.requests.find(scope, id, true);
       if (r.status === 'cancelled') throw transition('The driver cancelled this request.');
-      const rows = await m.find(LeaveRequestDate, { where: { leaveRequestId: r.id }, order: { date: 'ASC' } });
+      const rows = await this.requests.dates(r.id);
       const byDate = new Map(rows.map((x) => [x.date, x]));
       const foreign = dates.filter((x) => !byDate.has(x));
       if (foreign.length) throw ApiError.validation({ dates: [`not dates of this request: ${foreign.join(', ')}`] });
@@ -167,14 +161,14 @@ export class LeaveRequestsService {
         throw transition(decision === 'review' ? `Only pending dates can be put in review: ${what}.` : `These dates are already decided: ${what}.`);
       }
       if (decision === 'approve') {
-        await this.lockDriver(m, r.companyId, r.driverId);
-        await this.assertNoJobs(m, r, dates);
+        await this.lockDriver(Scope.company(r.companyId), r.driverId);
+        await this.assertNoJobs(r, dates);
       }
-      await m.update(LeaveRequestDate, { leaveRequestId: r.id, date: In(dates) }, { status: to, note: d.note ?? null, decidedAt: new Date(), decidedBy: scope.actorId });
-      const leaveIds = decision === 'approve' ? await this.leavesFromApproved(m, r, dates) : [];
+      await this.requests.updateDates(r.id, dates, { status: to, note: d.note ?? null, decidedAt: new Date(), decidedBy: scope.actorId });
+      const leaveIds = decision === 'approve' ? await this.leavesFromApproved(r, dates) : [];
       const status = requestStatusOf(rows.map((x) => (dates.includes(x.date) ? to : x.status)));
-      await m.update(LeaveRequest, { id: r.id }, { status });
-      await recordEvents(m, { type: 'leave_request.dates_decided', ...about(scope, r.id), payload: { driver_id: r.driverId, decision: to, dates, note: d.note ?? null, status, leave_ids: leaveIds } });
+      await this.requests.update(r.id, { status });
+      await this.requests.recordEvents({ type: 'leave_request.dates_decided', ...about(scope, r.id), payload: { driver_id: r.driverId, decision: to, dates, note: d.note ?? null, status, leave_ids: leaveIds } });
     });
     return this.get(scope, id);
   }
@@ -182,27 +176,16 @@ export class LeaveRequestsService {
   // ------------------------------------------------------------ reads
 
   /** A request `scope` reaches (a driver their own; the company any), with its dates; else 404. */
-  async get(scope: Scope, id: string, m: EntityManager = this.ds.manager): Promise<LeaveRequestDto> {
-    const { entities, raw } = await this.withExtras(scopedQuery(m, LeaveRequest, scope, 'r')).andWhere('r.id = :id', { id }).getRawAndEntities();
-    if (!entities[0]) throw ApiError.notFound('Leave request');
-    return view(entities[0], raw[0]);
+  async get(scope: Scope, id: string, /** @deprecated the unit of work carries it */ _m?: ThreadedManager): Promise<LeaveRequestDto> {
+    const found = await this.requests.findWithDates(scope, id);
+    if (!found) throw ApiError.notFound('Leave request');
+    return (await this.views([found]))[0];
   }
 
   /** Requests `scope` reaches, newest first (or by first date); filters status, type, from/to on the span, and for the company driver_id and `q`. */
-  list(scope: Scope, q: LeaveRequestQuery | DriverLeaveRequestQuery): Promise<Page<LeaveRequestDto>> {
-    const qb = this.withExtras(scopedQuery(this.ds.manager, LeaveRequest, scope, 'r'));
-    if (q.status) qb.andWhere('r.status = :status', { status: q.status });
-    if (q.type) qb.andWhere('r.type = :type', { type: q.type });
-    if (q.from) qb.andWhere('r.lastDate >= :from', { from: q.from });
-    if (q.to) qb.andWhere('r.firstDate <= :to', { to: q.to });
-    if ('driver_id' in q && q.driver_id) qb.andWhere('r.driverId = :driverId', { driverId: q.driver_id });
-    if ('q' in q && q.q) qb.andWhere(userNameOrEmailMatches('r.driver_id'), { q: likePattern(q.q) });
-    return paginate(qb, q, {
-      sortable: { created_at: 'r.createdAt', first_date: 'r.firstDate' },
-      defaultSort: '-created_at',
-      mapRaw: view,
-      count: () => countRows(qb),
-    });
+  async list(scope: Scope, q: LeaveRequestQuery | DriverLeaveRequestQuery): Promise<Page<LeaveRequestDto>> {
+    const page = await this.requests.page(scope, q);
+    return new Page(await this.views(page.items), page.meta);
   }
 
   // ------------------------------------------------------------ internals
@@ -211,47 +194,39 @@ export class LeaveRequestsService {
     return todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId)));
   }
 
-  private withExtras(qb: SelectQueryBuilder<LeaveRequest>): SelectQueryBuilder<LeaveRequest> {
-    return qb.addSelect(userNameSql('r.driver_id'), 'driver_name').addSelect(DATES_SQL, 'dates');
+  /** The requests as answers, with their drivers' names (users' typed read: one statement for all of them). */
+  private async views(rows: readonly RequestWithDates[]): Promise<LeaveRequestDto[]> {
+    const names = await this.users.names([...new Set(rows.map((x) => x.request.driverId))], this.uow.manager);
+    return rows.map((x) => LeaveRequestDto.of(x.request, names.get(x.request.driverId) ?? '', x.dates));
   }
 
   /** The driver's row, locked (FOR UPDATE) until the commit: one driver's date-taking writes queue, and assignments of the driver wait. */
-  private async lockDriver(m: EntityManager, companyId: string, driverId: string): Promise<void> {
-    await this.drivers.lock(Scope.company(companyId), driverId);
+  private async lockDriver(scope: Scope, driverId: string): Promise<void> {
+    await this.drivers.lock(scope, driverId);
   }
 
   /**
    * 422 `DATES_TAKEN` naming the dates on which the driver already has an approved leave, or a pending
    * or in-review date of another live request (`exceptRequestId`: the request being edited). One statement.
    */
-  private async assertFree(m: EntityManager, driverId: string, dates: readonly string[], field: string, exceptRequestId: string | null): Promise<void> {
-    const rows: { date: string; on_leave: boolean }[] = await m.query(
-      `SELECT to_char(x.date, 'YYYY-MM-DD') AS date,
-              EXISTS (SELECT 1 FROM leaves l WHERE l.driver_id = $1 AND l.status IN ('approved', 'revoked') AND l.start_date <= x.date AND l.end_date >= x.date) AS on_leave
-         FROM unnest($2::date[]) AS x(date)
-        WHERE EXISTS (SELECT 1 FROM leaves l WHERE l.driver_id = $1 AND l.status IN ('approved', 'revoked') AND l.start_date <= x.date AND l.end_date >= x.date)
-           OR EXISTS (SELECT 1 FROM leave_request_dates d JOIN leave_requests r ON r.id = d.leave_request_id
-                       WHERE d.driver_id = $1 AND d.date = x.date AND d.status IN ('pending', 'in_review') AND r.status <> 'cancelled' AND r.id IS DISTINCT FROM $3::uuid)
-        ORDER BY x.date`,
-      [driverId, dates, exceptRequestId],
-    );
+  private async assertFree(driverId: string, dates: readonly string[], field: string, exceptRequestId: string | null): Promise<void> {
+    const rows = await this.requests.takenDates(driverId, dates, exceptRequestId);
     if (!rows.length) return;
     const messages = rows.map((x) => `${x.date}: ${x.on_leave ? 'you are on approved leave' : 'already asked for in another request'}`);
     throw ApiError.unprocessable('DATES_TAKEN', `You already have leave or a pending request on ${rows.map((x) => x.date).join(', ')}.`, { [field]: messages });
   }
 
   /** An attachment must be an upload not attached to another company's request (422 `not found` otherwise). */
-  private async assertAttachment(m: EntityManager, companyId: string, mediaId: string | null | undefined): Promise<void> {
+  private async assertAttachment(scope: Scope, mediaId: string | null | undefined): Promise<void> {
     if (!mediaId) return;
     const id = mediaId.toLowerCase();
-    const [foreign] = await m.query<{ one: number }[]>(`SELECT 1 AS one FROM leave_requests WHERE attachment_media_id = $1 AND company_id <> $2 LIMIT 1`, [id, companyId]);
-    if (foreign || !(await this.media.exists(m, id))) throw ApiError.validation({ attachment_media_id: ['not found'] });
+    if ((await this.requests.attachedOutside(scope, id)) || !(await this.media.exists(this.uow.manager, id))) throw ApiError.validation({ attachment_media_id: ['not found'] });
   }
 
   /** 409 `DRIVER_HAS_JOBS` listing the driver's assigned or in-progress jobs on these dates. */
-  private async assertNoJobs(m: EntityManager, r: LeaveRequest, dates: readonly string[]): Promise<void> {
+  private async assertNoJobs(r: LeaveRequest, dates: readonly string[]): Promise<void> {
     const wanted = new Set(dates);
-    const jobs = (await this.jobs.between(Scope.company(r.companyId), dates[0], dates.at(-1)!, { statuses: BLOCKING_JOB_STATUSES, driverIds: [r.driverId] }, m)).filter((j) => wanted.has(j.scheduledDate));
+    const jobs = (await this.jobs.between(Scope.company(r.companyId), dates[0], dates.at(-1)!, { statuses: BLOCKING_JOB_STATUSES, driverIds: [r.driverId] })).filter((j) => wanted.has(j.scheduledDate));
     if (!jobs.length) return;
     const days = sortedDates(jobs.map((j) => j.scheduledDate));
     throw new ApiError(
@@ -268,34 +243,34 @@ export class LeaveRequestsService {
    * later leave's dates moving to the earlier), else becomes a new leave. Those leaves are locked first,
    * so that a concurrent cancellation is seen. Returns the ids of the leaves the dates are in.
    */
-  private async leavesFromApproved(m: EntityManager, r: LeaveRequest, dates: readonly string[]): Promise<string[]> {
-    const live = await m.find(Leave, { where: { leaveRequestId: r.id, status: 'approved' }, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
+  private async leavesFromApproved(r: LeaveRequest, dates: readonly string[]): Promise<string[]> {
+    const live = await this.leaves.liveOfRequestLocked(r.id);
     const ids: string[] = [];
     for (const [start, end] of runsOf(dates)) {
       const prev = live.find((l) => addDays(l.endDate, 1) === start);
       const next = live.find((l) => l.startDate === addDays(end, 1));
       let leave: Leave;
       if (prev && next) {
-        await m.update(Leave, { id: prev.id }, { endDate: next.endDate });
-        await m.update(LeaveRequestDate, { leaveId: next.id }, { leaveId: prev.id });
-        await m.delete(Leave, { id: next.id });
+        await this.leaves.update(prev.id, { endDate: next.endDate });
+        await this.requests.moveDatesToLeave(next.id, prev.id);
+        await this.leaves.delete(next.id);
         prev.endDate = next.endDate;
         live.splice(live.indexOf(next), 1);
         leave = prev;
       } else if (prev) {
-        await m.update(Leave, { id: prev.id }, { endDate: end });
+        await this.leaves.update(prev.id, { endDate: end });
         prev.endDate = end;
         leave = prev;
       } else if (next) {
-        await m.update(Leave, { id: next.id }, { startDate: start });
+        await this.leaves.update(next.id, { startDate: start });
         next.startDate = start;
         leave = next;
       } else {
-        const inserted = await m.insert(Leave, { companyId: r.companyId, driverId: r.driverId, leaveRequestId: r.id, type: r.type, status: 'approved', startDate: start, endDate: end });
-        leave = m.create(Leave, { id: (inserted.identifiers[0] as { id: string }).id, startDate: start, endDate: end });
+        const id = await this.leaves.insert({ companyId: r.companyId, driverId: r.driverId, leaveRequestId: r.id, type: r.type, status: 'approved', startDate: start, endDate: end });
+        leave = { id, startDate: start, endDate: end } as Leave;
         live.push(leave);
       }
-      await m.update(LeaveRequestDate, { leaveRequestId: r.id, date: In(expandRange(start, end)) }, { leaveId: leave.id });
+      await this.requests.updateDates(r.id, expandRange(start, end), { leaveId: leave.id });
       if (!ids.includes(leave.id)) ids.push(leave.id);
     }
     return ids.filter((id) => live.some((l) => l.id === id));
@@ -304,10 +279,6 @@ export class LeaveRequestsService {
 
 function about(scope: Scope, requestId: string) {
   return { aggregateType: 'leave_request', aggregateId: requestId, companyId: scope.companyId, actorId: scope.actorId };
-}
-
-function view(r: LeaveRequest, raw: Record<string, unknown>): LeaveRequestDto {
-  return LeaveRequestDto.of(r, (raw.driver_name as string | null) ?? '', jsonValue<DateRow[]>(raw.dates) ?? []);
 }
 
 /**

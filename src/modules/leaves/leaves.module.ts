@@ -5,7 +5,10 @@ import { DispatchModule } from '../dispatch';
 import { DriversModule } from '../drivers';
 import { JobsModule } from '../jobs';
 import { MediaModule } from '../media';
+import { UsersModule } from '../users';
 import { LeaveCalendar } from './leave-calendar';
+import { LeaveRequestRepository } from './leave-request.repository';
+import { LeaveRepository } from './leave.repository';
 import { LeaveRequestsService } from './leave-requests.service';
 import { CompanyLeaveRequestsController, CompanyLeavesController, DriverLeavesController } from './leaves.controller';
 import { LeavesService } from './leaves.service';
@@ -16,9 +19,9 @@ import { LeavesService } from './leaves.service';
  * (`DriverLeaveCheck`, imported from DispatchModule; dispatch never imports leaves).
  */
 @Module({
-  imports: [CompaniesModule, CompanyAdminModule, DriversModule, JobsModule, MediaModule, DispatchModule],
+  imports: [CompaniesModule, CompanyAdminModule, DriversModule, JobsModule, MediaModule, DispatchModule, UsersModule],
   controllers: [DriverLeavesController, CompanyLeaveRequestsController, CompanyLeavesController],
-  providers: [LeaveRequestsService, LeavesService, LeaveCalendar],
+  providers: [LeaveRequestsService, LeavesService, LeaveCalendar, LeaveRepository, LeaveRequestRepository],
   exports: [LeaveRequestsService, LeavesService],
 })
 export class LeavesModule {}

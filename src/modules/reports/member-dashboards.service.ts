@@ -73,8 +73,8 @@ export class MemberDashboardsService {
     const month = { from: monthOf(today).from, to: today };
     const [counts, states, worked, report] = await Promise.all([
       this.jobs.driverCounts(scope, today),
-      this.attendance.statesOn(scope.companyId, today, [driverId]),
-      this.attendance.workedMinutes(scope.companyId, today, today, driverId),
+      this.attendance.statesOn(Scope.company(scope.companyId), today, [driverId]),
+      this.attendance.workedMinutes(Scope.company(scope.companyId), today, today, driverId),
       this.report(scope, month),
     ]);
     const total = counts.assigned + counts.in_progress + counts.completed;

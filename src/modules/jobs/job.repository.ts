@@ -1,0 +1,331 @@
+import { Injectable } from '@nestjs/common';
+import { In, type FindOptionsWhere } from 'typeorm';
+import { Scope } from '../../common/access/scope';
+import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
+import type { Page } from '../../common/http/envelope';
+import { countRows, paginate, type PageQuery } from '../../common/http/pagination';
+import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
+import type { EventType } from '../../common/outbox/event-catalogue';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
+import { ModuleRepository } from '../../database/repository';
+import { userNameSql } from '../users';
+import { Job, JobStatusChange, UNFINISHED_JOB_STATUSES, type JobStatus, type JobType } from './job.entity';
+
+const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
+
+/** Company-side list filters (dispatch): scheduled from/to (inclusive), driver, status, type, order. */
+export interface JobFilters {
+  from?: string;
+  to?: string;
+  driverId?: string;
+  status?: JobStatus;
+  type?: JobType;
+  orderId?: string;
+}
+
+/** A job column that points at another module's record (the in-use checks). */
+export type JobReference = 'lotId' | 'destinationAddressId' | 'truckId' | 'assetId';
+
+const LOCK = { mode: 'pessimistic_write' as const };
+
+/** A job row with its driver's display name. */
+export interface NamedJob {
+  job: Job;
+  driverName: string | null;
+}
+
+/**
+ * The driver's name in the job's own statement: users' SQL fragment, kept (issue #24) because a typed
+ * read of the names (`UsersService#names`) would add a statement to the dispatch routes, whose budgets
+ * (test/dispatch/company-statements.e2e.spec.ts) must not go up.
+ */
+const DRIVER_NAME = userNameSql('j.driver_id');
+const named = (job: Job, raw: Record<string, unknown>): NamedJob => ({ job, driverName: (raw.driver_name as string | null) ?? null });
+
+/**
+ * The jobs module's SQL (docs/data-layer.md): the `jobs` and `job_status_changes` tables, and the
+ * events their writes record. Reads and writes run in the open unit of work (`this.m`); row locks
+ * require one (`this.locked`).
+ */
+@Injectable()
+export class JobRepository extends ModuleRepository {
+  /** Whether an unfinished job points at the record in `column`. */
+  @GenerateSql({ params: ['lotId', SQL_SAMPLE.id] })
+  unfinishedUses(column: JobReference, id: string): Promise<boolean> {
+    return this.m.existsBy(Job, { [column]: id, status: In(UNFINISHED_JOB_STATUSES) } as FindOptionsWhere<Job>);
+  }
+
+  /** New rows in one INSERT (their ids and defaults filled in). */
+  @GenerateSql({ params: () => [[{ companyId: SQL_SAMPLE.companyId, orderId: SQL_SAMPLE.id, type: 'delivery', status: 'unassigned', scheduledDate: SQL_SAMPLE.date, lotId: null }]] })
+  async insert(rows: Partial<Job>[]): Promise<Job[]> {
+    const jobs = rows.map((r) => this.m.create(Job, r));
+    await this.m.insert(Job, jobs);
+    return jobs;
+  }
+
+  /** Sets columns of the jobs `ids` (one UPDATE). */
+  @GenerateSql({ params: [SQL_SAMPLE.id, { scheduledDate: SQL_SAMPLE.date }] })
+  async update(ids: string | readonly string[], values: Partial<Job>): Promise<void> {
+    await this.m.update(Job, { id: typeof ids === 'string' ? ids : In([...ids]) }, values);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.m.delete(Job, { id });
+  }
+
+  /** Status history rows (one INSERT). */
+  @GenerateSql({ params: [[{ companyId: SQL_SAMPLE.companyId, jobId: SQL_SAMPLE.id, fromStatus: 'unassigned', toStatus: 'assigned', driverId: null, actorId: null, actorType: 'system', reason: null }]] })
+  async insertStatusChanges(rows: Partial<JobStatusChange>[]): Promise<void> {
+    await this.m.insert(JobStatusChange, rows);
+  }
+
+  /** Outbox events of the jobs' changes, in the unit that makes them. */
+  @GenerateSql.skip('common\'s outbox insert (recordEvents), snapshotted with common')
+  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
+    await recordEvents(this.m, ...events);
+  }
+
+  /** The order's latest unfinished job of a type, locked; null when none. */
+  @GenerateSql({ params: [SQL_SAMPLE.id, 'delivery'] })
+  latestUnfinishedLocked(orderId: string, type: JobType): Promise<Job | null> {
+    return this.locked.findOne(Job, { where: { orderId, type, status: In(UNFINISHED_JOB_STATUSES) }, order: { createdAt: 'DESC' }, lock: LOCK });
+  }
+
+  /** The order's unfinished jobs, locked (`byId`: in id order, so that concurrent lockers queue instead of deadlocking). */
+  unfinishedOfOrderLocked(orderId: string, byId: boolean): Promise<Job[]> {
+    return this.locked.find(Job, { where: { orderId, status: In(UNFINISHED_JOB_STATUSES) }, ...(byId ? { order: { id: 'ASC' as const } } : {}), lock: LOCK });
+  }
+
+  /** The order's unassigned jobs, locked in id order. */
+  unassignedOfOrderLocked(orderId: string): Promise<Job[]> {
+    return this.locked.find(Job, { where: { orderId, status: 'unassigned' }, order: { id: 'ASC' }, lock: LOCK });
+  }
+
+  /** The order's jobs, by date then creation. */
+  ofOrder(orderId: string): Promise<Job[]> {
+    return this.m.find(Job, { where: { orderId }, order: { scheduledDate: 'ASC', createdAt: 'ASC' } });
+  }
+
+  /** How many jobs on the order `scope` reaches. */
+  countOnOrder(scope: Scope, orderId: string): Promise<number> {
+    return scopedQuery(this.m, Job, scope, 'j').andWhere('j.orderId = :orderId', { orderId }).getCount();
+  }
+
+  /** A job `scope` reaches (`lock`: FOR UPDATE); 404 otherwise. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id] })
+  findScoped(scope: Scope, id: string, lock = false): Promise<Job> {
+    return findScoped(lock ? this.locked : this.m, Job, scope, id, { what: 'Job', ...(lock ? { lock: true } : {}) });
+  }
+
+  /** The status history of a job, oldest first. */
+  statusChanges(jobId: string): Promise<JobStatusChange[]> {
+    return this.m.find(JobStatusChange, { where: { jobId }, order: { createdAt: 'ASC' } });
+  }
+
+  /** A page of the jobs `scope` reaches, filtered and sorted in SQL; the count only when the page is full. */
+  @GenerateSql({ name: 'no filter', params: [SAMPLE_SCOPE, {}, {}] }, { name: 'with filters', params: [SAMPLE_SCOPE, { from: SQL_SAMPLE.date, to: SQL_SAMPLE.date, driverId: SQL_SAMPLE.id, status: 'assigned', type: 'delivery', orderId: SQL_SAMPLE.otherId }, { sort: '-created_at' }] })
+  page(scope: Scope, f: JobFilters, q: PageQuery): Promise<Page<NamedJob>> {
+    const qb = scopedQuery(this.m, Job, scope, 'j');
+    if (f.from) qb.andWhere('j.scheduledDate >= :from', { from: f.from });
+    if (f.to) qb.andWhere('j.scheduledDate <= :to', { to: f.to });
+    if (f.driverId) qb.andWhere('j.driverId = :driverId', { driverId: f.driverId });
+    if (f.status) qb.andWhere('j.status = :status', { status: f.status });
+    if (f.type) qb.andWhere('j.type = :type', { type: f.type });
+    if (f.orderId) qb.andWhere('j.orderId = :orderId', { orderId: f.orderId });
+    qb.addSelect(DRIVER_NAME, 'driver_name');
+    return paginate(qb, q, {
+      sortable: { scheduled_date: 'j.scheduledDate', created_at: 'j.createdAt' },
+      defaultSort: 'scheduled_date',
+      mapRaw: named,
+      count: () => countRows(qb),
+    });
+  }
+
+  /** The jobs `scope` reaches scheduled from `from` to `to` (inclusive), by date, driver, sequence and creation. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, SQL_SAMPLE.date, {}] }, { name: 'statuses and drivers', params: [SAMPLE_SCOPE, SQL_SAMPLE.date, SQL_SAMPLE.date, { statuses: ['assigned'], driverIds: [SQL_SAMPLE.id] }] })
+  async between(scope: Scope, from: string, to: string, o: { statuses?: readonly JobStatus[]; driverIds?: readonly string[] }): Promise<NamedJob[]> {
+    const qb = scopedQuery(this.m, Job, scope, 'j')
+      .andWhere('j.scheduledDate BETWEEN :from AND :to', { from, to })
+      .addSelect(DRIVER_NAME, 'driver_name')
+      .orderBy('j.scheduledDate', 'ASC')
+      .addOrderBy('j.driverId', 'ASC', 'NULLS FIRST')
+      .addOrderBy('j.sequence', 'ASC', 'NULLS LAST')
+      .addOrderBy('j.createdAt', 'ASC')
+      .addOrderBy('j.id', 'ASC');
+    if (o.statuses) qb.andWhere('j.status IN (:...statuses)', { statuses: o.statuses });
+    if (o.driverIds) qb.andWhere('j.driverId IN (:...driverIds)', { driverIds: o.driverIds });
+    const { entities, raw } = await qb.getRawAndEntities();
+    return entities.map((j, i) => named(j, raw[i]));
+  }
+
+  /** Per driver, the dates (ascending) of their jobs that were not aborted, optionally from/to. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, SQL_SAMPLE.date] })
+  driverDates(scope: Scope, from?: string, to?: string): Promise<{ driver_id: string; dates: string[] | string }[]> {
+    const qb = scopedQuery(this.m, Job, scope, 'j')
+      .select('j.driver_id', 'driver_id')
+      .addSelect(`array_agg(DISTINCT to_char(j.scheduled_date, 'YYYY-MM-DD') ORDER BY to_char(j.scheduled_date, 'YYYY-MM-DD'))`, 'dates')
+      .andWhere('j.driverId IS NOT NULL')
+      .andWhere(`j.status <> 'aborted'`)
+      .groupBy('j.driver_id')
+      .orderBy('j.driver_id');
+    if (from) qb.andWhere('j.scheduledDate >= :from', { from });
+    if (to) qb.andWhere('j.scheduledDate <= :to', { to });
+    return qb.getRawMany<{ driver_id: string; dates: string[] | string }>();
+  }
+
+  /** The jobs among `ids` that `scope` reaches, locked in id order. */
+  lockMany(scope: Scope, ids: readonly string[]): Promise<Job[]> {
+    return scopedQuery(this.locked, Job, scope, 'j').andWhere('j.id IN (:...ids)', { ids: [...new Set(ids)] }).orderBy('j.id', 'ASC').setLock('pessimistic_write').getMany();
+  }
+
+  /** A driver's jobs on a date (of `statuses`), in sequence then creation. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, SQL_SAMPLE.date, ['assigned', 'in_progress']] })
+  ofDriverDay(scope: Scope, driverId: string, date: string, statuses: readonly JobStatus[]): Promise<Job[]> {
+    return scopedQuery(this.m, Job, scope, 'j')
+      .andWhere('j.driverId = :driverId AND j.scheduledDate = :date AND j.status IN (:...statuses)', { driverId, date, statuses })
+      .orderBy('j.sequence', 'ASC', 'NULLS LAST')
+      .addOrderBy('j.createdAt', 'ASC')
+      .addOrderBy('j.id', 'ASC')
+      .getMany();
+  }
+
+  /** The next free sequence number on a driver's day in the scope's company (1 + the highest one; 1 on an empty day). */
+  async nextSequence(scope: Scope, driverId: string, date: string): Promise<number> {
+    const row = await this.m
+      .createQueryBuilder(Job, 'j')
+      .select('coalesce(max(j.sequence), 0) + 1', 'next')
+      .where('j.companyId = :companyId AND j.driverId = :driverId AND j.scheduledDate = :date', { companyId: scope.companyId, driverId, date })
+      .getRawOne<{ next: number | string }>();
+    return Number(row?.next ?? 1);
+  }
+
+  /** The jobs among `ids` that `scope` reaches, with their drivers' names (no lock; one statement, in no particular order). */
+  async reached(scope: Scope, ids: readonly string[]): Promise<NamedJob[]> {
+    const { entities, raw } = await scopedQuery(this.m, Job, scope, 'j')
+      .andWhere('j.id IN (:...ids)', { ids: [...new Set(ids)] })
+      .addSelect(DRIVER_NAME, 'driver_name')
+      .getRawAndEntities();
+    return entities.map((j, i) => named(j, raw[i]));
+  }
+
+  /** The ids of the jobs merged into any of `ids`, with the job they are merged into, by id. */
+  mergedIdsOf(ids: readonly string[]): Promise<Pick<Job, 'id' | 'mergedIntoJobId'>[]> {
+    return this.m.find(Job, { select: { id: true, mergedIntoJobId: true }, where: { mergedIntoJobId: In([...new Set(ids)]) }, order: { id: 'ASC' } });
+  }
+
+  /** The jobs merged into `jobId`, locked in id order. */
+  mergedIntoLocked(jobId: string): Promise<Job[]> {
+    return this.locked.find(Job, { where: { mergedIntoJobId: jobId }, order: { id: 'ASC' }, lock: LOCK });
+  }
+
+  /** Jobs merged into these swaps, oldest first; `lock`: FOR UPDATE. */
+  @GenerateSql({ params: [[SQL_SAMPLE.id], false] }, { name: 'locked', params: [[SQL_SAMPLE.id], true] })
+  mergedInto(swapIds: readonly string[], lock: boolean): Promise<Job[]> {
+    return (lock ? this.locked : this.m).find(Job, { where: { mergedIntoJobId: In([...swapIds]) }, order: { createdAt: 'ASC', id: 'ASC' }, ...(lock ? { lock: LOCK } : {}) });
+  }
+
+  /** Many jobs' sequence numbers in one UPDATE. */
+  @GenerateSql({ params: [[{ id: SQL_SAMPLE.id, sequence: 1 }]] })
+  async setSequences(sequences: readonly { id: string; sequence: number }[]): Promise<void> {
+    await this.sql(
+      `UPDATE jobs SET sequence = v.sequence, updated_at = now()
+         FROM (SELECT unnest($1::uuid[]) AS id, unnest($2::int[]) AS sequence) v
+        WHERE jobs.id = v.id`,
+      [sequences.map((s) => s.id), sequences.map((s) => s.sequence)],
+    );
+  }
+
+  /** The drivers with a job on the order that is not aborted. */
+  async driversOnOrder(orderId: string): Promise<string[]> {
+    const rows = await this.sql<{ driver_id: string }>(`SELECT DISTINCT driver_id FROM jobs WHERE order_id = $1 AND driver_id IS NOT NULL AND status <> 'aborted'`, [orderId]);
+    return rows.map((r) => r.driver_id);
+  }
+
+  /** A driver's jobs on a date, in sequence, merged pickups left out (idx_jobs_driver_date). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, {}] })
+  driverDay(scope: Scope, date: string, q: PageQuery): Promise<Page<Job>> {
+    const qb = scopedQuery(this.m, Job, scope, 'j').andWhere('j.driverId IS NOT NULL').andWhere('j.scheduledDate = :date', { date }).andWhere('j.mergedIntoJobId IS NULL');
+    return paginate(qb, q, { sortable: { sequence: 'j.sequence' }, defaultSort: 'sequence' });
+  }
+
+  /** A driver's finished jobs, newest first by when they finished, optionally of one status (idx_jobs_driver_finished). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, { status: 'completed' }] })
+  driverHistory(scope: Scope, q: PageQuery & { status?: 'completed' | 'aborted' }): Promise<Page<Job>> {
+    const qb = scopedQuery(this.m, Job, scope, 'j').andWhere('j.driverId IS NOT NULL').andWhere(`j.status IN ('completed', 'aborted')`);
+    if (q.status) qb.andWhere('j.status = :status', { status: q.status });
+    return paginate(qb, q, { sortable: { finished_at: 'coalesce(j.completed_at, j.aborted_at)' }, defaultSort: '-finished_at' });
+  }
+
+  /** How many of the driver's jobs on a date are in each status. */
+  driverCounts(scope: Scope, date: string): Promise<{ status: JobStatus; n: number }[]> {
+    return scopedQuery(this.m, Job, scope, 'j')
+      .select('j.status', 'status')
+      .addSelect('count(*)::int', 'n')
+      .andWhere('j.driverId IS NOT NULL')
+      .andWhere('j.scheduledDate = :date', { date })
+      .groupBy('j.status')
+      .getRawMany();
+  }
+
+  /** The driver's latest started job in progress, merged pickups left out. */
+  driverCurrent(scope: Scope): Promise<Job | null> {
+    return scopedQuery(this.m, Job, scope, 'j').andWhere('j.driverId IS NOT NULL').andWhere(`j.status = 'in_progress'`).andWhere('j.mergedIntoJobId IS NULL').orderBy('j.startedAt', 'DESC').addOrderBy('j.id', 'DESC').getOne();
+  }
+
+  /** The driver's assigned jobs on a date, in sequence, merged pickups left out; at most `limit`. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, 3] })
+  driverNext(scope: Scope, date: string, limit: number): Promise<Job[]> {
+    return scopedQuery(this.m, Job, scope, 'j')
+      .andWhere('j.driverId IS NOT NULL')
+      .andWhere('j.scheduledDate = :date', { date })
+      .andWhere(`j.status = 'assigned'`)
+      .andWhere('j.mergedIntoJobId IS NULL')
+      .orderBy('j.sequence', 'ASC', 'NULLS LAST')
+      .addOrderBy('j.createdAt', 'ASC')
+      .addOrderBy('j.id', 'ASC')
+      .take(limit)
+      .getMany();
+  }
+
+  /** Whether the driver has a job in progress other than these. */
+  async driverBusy(driverId: string, exceptJobIds: readonly string[]): Promise<boolean> {
+    const qb = this.m.createQueryBuilder(Job, 'j').where('j.driverId = :driverId', { driverId }).andWhere(`j.status = 'in_progress'`);
+    if (exceptJobIds.length) qb.andWhere('j.id NOT IN (:...exceptJobIds)', { exceptJobIds: [...exceptJobIds] });
+    return (await qb.getCount()) > 0;
+  }
+
+  /** The order's completed jobs (what they put on site and took away), in completion order. */
+  completedOfOrder(orderId: string): Promise<Pick<Job, 'id' | 'type' | 'assetId' | 'removedAssetId' | 'completedAt' | 'createdAt'>[]> {
+    return this.m.find(Job, {
+      select: { id: true, type: true, assetId: true, removedAssetId: true, completedAt: true, createdAt: true },
+      where: { orderId, status: 'completed' },
+      order: { completedAt: 'ASC', createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  // ── SQL text other modules compose into their statements (deprecated: see JobsService) ──
+
+  static unassignedExistsSql(orderIdColumn: string, dateParam?: string): string {
+    return `EXISTS (SELECT 1 FROM jobs uj WHERE uj.order_id = ${orderIdColumn} AND uj.status = 'unassigned'${dateParam ? ` AND uj.scheduled_date = CAST(:${dateParam} AS date)` : ''})`;
+  }
+
+  static unassignedJsonSql(orderIdColumn: string): string {
+    return `(SELECT coalesce(json_agg(json_build_object('id', uj.id, 'type', uj.type, 'scheduled_date', to_char(uj.scheduled_date, 'YYYY-MM-DD'))
+               ORDER BY (uj.type <> 'delivery'), uj.scheduled_date, uj.created_at, uj.id), '[]'::json)
+              FROM jobs uj WHERE uj.order_id = ${orderIdColumn} AND uj.status = 'unassigned')`;
+  }
+
+  static driverOnOrderSql(orderIdColumn: string, driverParam: string): string {
+    return `EXISTS (SELECT 1 FROM jobs dj WHERE dj.order_id = ${orderIdColumn} AND dj.driver_id = :${driverParam} AND dj.status <> 'aborted')`;
+  }
+
+  static upcomingOfOrdersSql(companyIdSql: string, orderIdsSql: string, fromSql: string, limitSql: string): string {
+    return `SELECT j.id, j.order_id, j.type, j.status, j.scheduled_date::text AS scheduled_date,
+                   (row_number() OVER (ORDER BY j.scheduled_date, j.sequence NULLS LAST, j.id))::int AS ord
+              FROM jobs j
+             WHERE j.company_id = ${companyIdSql} AND j.order_id IN (${orderIdsSql}) AND j.status IN ('unassigned', 'assigned', 'in_progress')
+               AND j.scheduled_date >= ${fromSql}::date AND j.merged_into_job_id IS NULL
+             ORDER BY j.scheduled_date, j.sequence NULLS LAST, j.id
+             LIMIT ${limitSql}`;
+  }
+}
