@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { Scope } from '../../common/access/scope';
 import { scopeConditions } from '../../common/access/tenant-policy';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { preparedByText } from '../../database/prepared-query';
+import { ModuleRepository } from '../../database/repository';
 import { specificationNameSql, wasteTypeNameSql } from '../catalogue';
 import { userNameSql } from '../users';
 import { Order, OrderStatusCount } from './order.entity';
@@ -120,16 +121,16 @@ function rowOf(r: Raw): OrderReadRow {
  * for `orders` (`scopeConditions`): a caller who reaches no orders gets none, without a query.
  */
 @Injectable()
-export class OrdersRepository {
-  constructor(private readonly ds: DataSource) {}
-
-  private async run(m: EntityManager, prefix: string, text: string, params: unknown[]): Promise<Raw[]> {
-    return m.queryRunner ? m.query<Raw[]>(text, params) : preparedByText<Raw>(this.ds, prefix, text, params);
+export class OrdersRepository extends ModuleRepository {
+  @GenerateSql.skip('private: runs the statements of the methods below')
+  private async run(prefix: string, text: string, params: unknown[]): Promise<Raw[]> {
+    return this.uow.active ? this.sql<Raw>(text, params) : preparedByText<Raw>(this.uow.ds, prefix, text, params);
   }
 
   /** `o`'s scope conditions, or null when the scope reaches no orders. */
-  private scoped(m: EntityManager, scope: Scope, p: Params, entity: typeof Order | typeof OrderStatusCount = Order, alias = 'o'): string | null {
-    const s = scopeConditions(m, entity, scope);
+  @GenerateSql.skip('private: builds a WHERE clause, no statement')
+  private scoped(scope: Scope, p: Params, entity: typeof Order | typeof OrderStatusCount = Order, alias = 'o'): string | null {
+    const s = scopeConditions(this.m, entity, scope);
     if (!s) return null;
     const parts = s.conditions.map((c) => `${alias}.${c.column} = ${p.add(c.value)}`);
     if (s.softDeleteColumn) parts.push(`${alias}.${s.softDeleteColumn} IS NULL`);
@@ -137,14 +138,16 @@ export class OrdersRepository {
   }
 
   /** The order `id` as `scope` reaches it, with its names (and its live lines), or null. */
-  async read(scope: Scope, id: string, withLines: boolean, m: EntityManager = this.ds.manager): Promise<OrderReadRow | null> {
+  @GenerateSql({ name: 'without lines', params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.id, false] }, { name: 'with lines', params: () => [Scope.customer(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId), SQL_SAMPLE.id, true] })
+  async read(scope: Scope, id: string, withLines: boolean): Promise<OrderReadRow | null> {
     const p = new Params();
-    const where = this.scoped(m, scope, p);
+    const where = this.scoped(scope, p);
     if (!where) return null;
-    const rows = await this.run(m, 'order_read', `SELECT ${DTO_COLUMNS}${withLines ? `, ${LIVE_LINES_SQL} AS live_lines` : ''} FROM orders o WHERE ${where} AND o.id = ${p.add(id)}`, p.values);
+    const rows = await this.run('order_read', `SELECT ${DTO_COLUMNS}${withLines ? `, ${LIVE_LINES_SQL} AS live_lines` : ''} FROM orders o WHERE ${where} AND o.id = ${p.add(id)}`, p.values);
     return rows[0] ? rowOf(rows[0]) : null;
   }
 
+  @GenerateSql.skip('private: builds the filters, no statement')
   private filters(f: OrderListFilters, p: Params): string {
     const parts: string[] = [];
     if (f.customerId) parts.push(`o.customer_id = ${p.add(f.customerId)}`);
@@ -164,45 +167,48 @@ export class OrdersRepository {
    * total from the counter rows (order_status_counts, kept by a trigger) of the scope, the customer
    * filter and these statuses (null: all), so that a full page needs no second statement.
    */
+  @GenerateSql(
+    { name: 'first page', params: () => [Scope.company(SQL_SAMPLE.companyId), {}, 'o.created_at', true, 20, 0] },
+    { name: 'filtered, with the counted total', params: () => [Scope.company(SQL_SAMPLE.companyId), { customerId: SQL_SAMPLE.id, status: 'pending', from: SQL_SAMPLE.date }, 'o.delivery_date', false, 20, 40, ['pending']] },
+  )
   async page(scope: Scope, f: OrderListFilters, sortColumn: string, desc: boolean, limit: number, offset: number, countedStatuses?: readonly string[] | null): Promise<OrderReadRow[]> {
-    const m = this.ds.manager;
     const p = new Params();
-    const where = this.scoped(m, scope, p);
+    const where = this.scoped(scope, p);
     if (!where) return [];
     const filters = this.filters(f, p);
     let total = '';
     if (countedStatuses?.length === 0) total = ', 0 AS total_count';
     else if (countedStatuses !== undefined) {
-      const c = this.scoped(m, scope, p, OrderStatusCount, 'c') ?? 'false';
+      const c = this.scoped(scope, p, OrderStatusCount, 'c') ?? 'false';
       const byCustomer = f.customerId ? ` AND c.customer_id = ${p.add(f.customerId)}` : '';
       const byStatus = countedStatuses?.length ? ` AND c.status IN ${p.list(countedStatuses)}` : '';
       total = `, (SELECT coalesce(sum(c.n), 0)::int FROM order_status_counts c WHERE ${c}${byCustomer}${byStatus}) AS total_count`;
     }
     const dir = desc ? 'DESC' : 'ASC';
     const text = `SELECT ${DTO_COLUMNS}${total} FROM orders o WHERE ${where}${filters} ORDER BY ${sortColumn} ${dir}, o.id ${dir} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`;
-    return (await this.run(m, 'order_page', text, p.values)).map(rowOf);
+    return (await this.run('order_page', text, p.values)).map(rowOf);
   }
 
   /** The exact number of orders `scope` reaches with these filters (count(*)). */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), { status: 'pending' }] })
   async count(scope: Scope, f: OrderListFilters): Promise<number> {
-    const m = this.ds.manager;
     const p = new Params();
-    const where = this.scoped(m, scope, p);
+    const where = this.scoped(scope, p);
     if (!where) return 0;
-    const [row] = await this.run(m, 'order_count', `SELECT count(*)::int AS n FROM orders o WHERE ${where}${this.filters(f, p)}`, p.values);
+    const [row] = await this.run('order_count', `SELECT count(*)::int AS n FROM orders o WHERE ${where}${this.filters(f, p)}`, p.values);
     return Number(row?.n ?? 0);
   }
 
   /** The number of orders `scope` reaches (of one customer, in some statuses: null = all) from the counter rows. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.id, ['pending', 'approved']] })
   async countByStatus(scope: Scope, customerId: string | null, statuses: readonly string[] | null): Promise<number> {
     if (statuses && statuses.length === 0) return 0;
-    const m = this.ds.manager;
     const p = new Params();
-    const where = this.scoped(m, scope, p, OrderStatusCount, 'c');
+    const where = this.scoped(scope, p, OrderStatusCount, 'c');
     if (!where) return 0;
     const byCustomer = customerId ? ` AND c.customer_id = ${p.add(customerId)}` : '';
     const byStatus = statuses ? ` AND c.status IN ${p.list(statuses)}` : '';
-    const [row] = await this.run(m, 'order_status_count', `SELECT coalesce(sum(c.n), 0)::int AS n FROM order_status_counts c WHERE ${where}${byCustomer}${byStatus}`, p.values);
+    const [row] = await this.run('order_status_count', `SELECT coalesce(sum(c.n), 0)::int AS n FROM order_status_counts c WHERE ${where}${byCustomer}${byStatus}`, p.values);
     return Number(row?.n ?? 0);
   }
 }

@@ -405,7 +405,7 @@ export class OrdersService {
   }
 
   async get(scope: Scope, id: string, m: EntityManager = unitManager(this.ds)): Promise<OrderDto> {
-    const row = await this.repository.read(scope, id, false, m);
+    const row = await this.repository.read(scope, id, false);
     if (!row) throw ApiError.notFound('Order');
     return OrderDto.of(row.order as Order, row.names, await this.today(scope, m));
   }
@@ -416,7 +416,7 @@ export class OrdersService {
    * own placement) or the DataSource.
    */
   async withLines(scope: Scope, id: string, m: EntityManager = unitManager(this.ds)): Promise<OrderWithLinesDto> {
-    const row = await this.repository.read(scope, id, true, m);
+    const row = await this.repository.read(scope, id, true);
     if (!row) throw ApiError.notFound('Order');
     return { ...OrderDto.of(row.order as Order, row.names, await this.today(scope, m)), lines: row.liveLines as OrderLineDto[] };
   }

@@ -40,7 +40,7 @@ SELECT "User"."id" AS "User_id", "User"."name" AS "User_name" FROM "users" "User
 SELECT password_hash FROM users WHERE id = $1;
 
 -- UserRepository.profile
-SELECT u.id, u.type, u.name, u.email, u.phone, u.status, u.company_id, u.email_verified_at, u.created_at, NULL::json AS company FROM users u WHERE u.id = $1;
+SELECT u.id, u.type, u.name, u.email, u.status, u.company_id, u.phone AS profile_phone, u.email_verified_at AS profile_email_verified_at, u.created_at AS profile_created_at, NULL::json AS profile_company FROM users u WHERE u.id = $1;
 
 -- UserRepository.setPassword (password only)
 UPDATE users SET password_hash = $2, updated_at = now() WHERE id = $1;
