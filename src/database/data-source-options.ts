@@ -129,7 +129,11 @@ export async function databaseTarget(config: AppConfig, targetOptions: TargetOpt
 /** Closes the embedded database (if any), then releases its folder's lock, whatever happened. */
 export async function closeEmbedded(target: DatabaseTarget): Promise<void> {
   try {
-    if (target.embedded && !target.embedded.closed) await target.embedded.close();
+    if (target.embedded && !target.embedded.closed) {
+      await target.embedded.close();
+      // Before the lock goes: a server waiting for the folder opens it only after this line.
+      target.logger.info({ msg: 'embedded database closed; releasing its data folder' });
+    }
   } finally {
     target.lock?.release();
   }

@@ -186,7 +186,8 @@ describe('one process per embedded data folder (the built server)', () => {
     const waited = server.logs.find((l) => l.msg === 'data folder in use by a process that is closing; waiting');
     expect(waited).toMatchObject({ holder_pid: old.child.pid });
     // The new one took the lock only once the old one had closed the folder.
-    const closed = old.logs.find((l) => l.msg === 'shutdown finished')!;
+    // (the line logged once PGlite has closed, just before the lock is released; `shutdown finished` comes after the release)
+    const closed = old.logs.find((l) => l.msg === 'embedded database closed; releasing its data folder')!;
     const holder = JSON.parse(readFileSync(join(dataDir, 'pgdata.lock', 'holder.json'), 'utf8'));
     expect(holder.pid).toBe(server.child.pid);
     expect(Date.parse(holder.since)).toBeGreaterThanOrEqual(Date.parse(String(closed.time)));

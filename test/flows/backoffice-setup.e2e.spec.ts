@@ -405,7 +405,8 @@ describe('back-office setup, end to end through HTTP (issue #3)', () => {
       ['Cleo Homeowner', 'active'],
     ]);
     expect(customers.body.meta.total).toBe(2);
-    expect(ids((await co.get('customers?q=0300').expect(200)).body.data)).toEqual([customer.cleo.id]);
+    // By phone, with its space: the e-mail addresses hold a timestamp, whose digits may contain "0300".
+    expect(ids((await co.get('customers?q=555%200300').expect(200)).body.data)).toEqual([customer.cleo.id]);
     expect(ids((await co.get(`customers?pricing_profile_id=${profile.contractors}`).expect(200)).body.data)).toEqual([customer.bo.id]);
     expect((await co.get(`customer/${customer.cleo.id}`).expect(200)).body.data).toMatchObject({ name: 'Cleo Homeowner', email: customer.cleo.email, pricing_profile_id: null });
 
