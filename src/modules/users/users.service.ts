@@ -4,6 +4,7 @@ import { Scope } from '../../common/access/scope';
 import { hashPassword } from '../../common/security/passwords';
 import { CompanySummaryDto, UserDto } from './user.dto';
 import { jsonValue } from '../../database/json-value';
+import { withoutManager } from '../../database/threaded-manager';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { CompanySummaries } from './company-summaries';
 import { MemberProfiles } from './member-profiles';
@@ -188,8 +189,7 @@ export class UsersService {
   /** @deprecated the unit of work carries the manager: `setPassword(userId, passwordHash, opts)`. */
   setPassword(m: unknown, userId: string, passwordHash: string, opts?: { verifiesEmail?: boolean }): Promise<void>;
   setPassword(...args: unknown[]): Promise<void> {
-    // The current form starts with the user id (a string); the deprecated one with a manager.
-    const [userId, passwordHash, opts] = (typeof args[0] === 'string' ? args : args.slice(1)) as [string, string, { verifiesEmail?: boolean } | undefined];
+    const [userId, passwordHash, opts] = withoutManager<[string, string, { verifiesEmail?: boolean } | undefined]>(args);
     return this.users.setPassword(userId, passwordHash, !!opts?.verifiesEmail);
   }
 
