@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { EntityMetadata, getMetadataArgsStorage, QueryRunner, TableCheck, TableForeignKey, TableIndex, TableUnique } from 'typeorm';
 import { COMMON_ENTITIES } from '../../src/database/entities';
@@ -50,6 +50,28 @@ describe('schema drift (entities vs migrations)', () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  /** A module's SQL API (src/database/sql-api.ts): what its `sql-api.ts` declares is what the migrations create, no more. */
+  it("every module's declared SQL functions exist with their arguments and result, and every module function is declared", async () => {
+    const declared = new Map<string, { args: string; returns: string }>();
+    const src = join(__dirname, '../../src/modules');
+    for (const module of readdirSync(src)) {
+      const file = join(src, module, 'sql-api.ts');
+      if (!existsSync(file)) continue;
+      for (const [name, f] of Object.entries((require(file) as { SQL_API: Record<string, { args: string; returns: string }> }).SQL_API)) {
+        expect(name.startsWith(`${module.replace(/-/g, '_')}_`)).toBe(true);
+        declared.set(name, { args: f.args, returns: f.returns });
+      }
+    }
+    const modules = readdirSync(src).map((m) => m.replace(/-/g, '_'));
+    const rows: { name: string; args: string; returns: string }[] = await t.ds.query(
+      `SELECT p.proname AS name, pg_get_function_identity_arguments(p.oid) AS args, pg_get_function_result(p.oid) AS returns
+         FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public' ORDER BY 1`,
+    );
+    const inDb = new Map(rows.filter((r) => modules.some((m) => r.name.startsWith(`${m}_`))).map((r) => [r.name, { args: r.args, returns: r.returns }]));
+    expect(Object.fromEntries(inDb)).toEqual(Object.fromEntries(declared));
+    expect(declared.size).toBeGreaterThan(0);
   });
 
   it('TypeORM would change nothing in a freshly migrated database (schema:log is empty)', async () => {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
@@ -69,6 +69,16 @@ export function tableOwners(files: string[] = walk(SRC)): Map<string, string> {
   return owners;
 }
 
+/** Each module's declared SQL functions (its `sql-api.ts`), by module folder name; every module is a key. */
+export const SQL_APIS: Map<string, Set<string>> = new Map(
+  readdirSync(join(SRC, 'modules')).map((m) => {
+    const file = join(SRC, 'modules', m, 'sql-api.ts');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const api = existsSync(file) ? (require(file) as { SQL_API: Record<string, unknown> }).SQL_API : {};
+    return [m, new Set(Object.keys(api))];
+  }),
+);
+
 const SQL_TABLE = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+(?:ONLY\s+)?"?([a-z_][a-z0-9_]*)"?/g;
 const BUILDER_TABLE = /\.(?:from|innerJoin|leftJoin|innerJoinAndSelect|leftJoinAndSelect|into|update|delete|insert)\(\s*'([a-z_][a-z0-9_]*)'/g;
 
@@ -93,6 +103,13 @@ export function scanFile(file: string, owners: Map<string, string>): FileDebt {
         const owner = owners.get(m[1]);
         if (owner && owner !== mod) foreign.add(m[1]);
       }
+    }
+  }
+  // Another module's SQL functions (`users_name(…)`): only those its owner declares in its `sql-api.ts` (src/database/sql-api.ts).
+  if (mod && mod !== 'common') {
+    for (const m of text.matchAll(/\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\(/g)) {
+      const owner = [...SQL_APIS.keys()].find((o) => o !== mod && m[1].startsWith(`${o.replace(/-/g, '_')}_`));
+      if (owner && !SQL_APIS.get(owner)!.has(m[1])) foreign.add(`${owner}:${m[1]}() (not in its sql-api.ts)`);
     }
   }
   // SQL text another module exports (`userNameSql(…)`, `CompanySummaries.sql`): it names that module's tables here.
