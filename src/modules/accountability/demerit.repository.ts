@@ -5,7 +5,6 @@ import { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate } from '../../common/http/pagination';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
-import { userNameOrEmailMatches } from '../users';
 import type { DemeritCustomersQuery } from './accountability.dto';
 import { CustomerDemerit } from './accountability.entities';
 
@@ -104,8 +103,7 @@ export class DemeritRepository extends ModuleRepository {
     const qb = scopedQuery(this.m, CustomerDemerit, scope, 'd');
     if (q.warning_reached !== undefined) qb.andWhere('d.warningReached = :w', { w: q.warning_reached });
     if (q.blocked !== undefined) qb.andWhere('d.blocked = :b', { b: q.blocked });
-    // TODO(#24): the users module's SQL; to go when users exports a typed search (ids of the company's users matching a text).
-    if (q.q) qb.andWhere(userNameOrEmailMatches('d.customer_id'), { q: likePattern(q.q) });
+    if (q.q) qb.andWhere('EXISTS (SELECT 1 FROM users_matching(:q) m WHERE m.id = d.customer_id)', { q: likePattern(q.q) });
     return paginate(qb, q, {
       sortable: { points: 'd.points', last_violation_at: 'd.lastViolationAt', created_at: 'd.createdAt' },
       defaultSort: '-points',

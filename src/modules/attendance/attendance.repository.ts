@@ -9,7 +9,6 @@ import type { EventType } from '../../common/outbox/event-catalogue';
 import { jsonValue } from '../../database/json-value';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
-import { userNameOrEmailMatches } from '../users';
 import type { AttendanceQuery, DriverAttendanceQuery, PauseRow } from './attendance.dto';
 import { Attendance, AttendanceBreak } from './attendance.entity';
 import { OPEN_ATTENDANCE } from './attendance.types';
@@ -121,7 +120,7 @@ export class AttendanceRepository extends ModuleRepository {
 
   /**
    * Days `scope` reaches with their pauses, newest first; filters driver, status, dates, and `q` (the
-   * driver's name or e-mail: users' SQL fragment, kept until users offers a typed search, issue #24).
+   * driver's name or e-mail, through the users module's SQL API `users_matching`).
    * The count only when the page is full.
    */
   @GenerateSql({ name: 'no filter', params: [SAMPLE_SCOPE, {}] }, { name: 'with filters', params: [SAMPLE_SCOPE, { from: SQL_SAMPLE.date, to: SQL_SAMPLE.date, driver_id: SQL_SAMPLE.id, status: 'checked_in', q: 'Al' }] })
@@ -131,7 +130,7 @@ export class AttendanceRepository extends ModuleRepository {
     if (q.to) qb.andWhere('a.workDate <= :to', { to: q.to });
     if ('driver_id' in q && q.driver_id) qb.andWhere('a.driverId = :driverId', { driverId: q.driver_id });
     if ('status' in q && q.status) qb.andWhere('a.status = :status', { status: q.status });
-    if ('q' in q && q.q) qb.andWhere(userNameOrEmailMatches('a.driver_id'), { q: likePattern(q.q) });
+    if ('q' in q && q.q) qb.andWhere('EXISTS (SELECT 1 FROM users_matching(:q) m WHERE m.id = a.driver_id)', { q: likePattern(q.q) });
     return paginate(qb, q, { sortable: { work_date: 'a.workDate' }, defaultSort: '-work_date', mapRaw: withPauses, count: () => countRows(qb) });
   }
 

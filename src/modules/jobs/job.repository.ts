@@ -8,7 +8,6 @@ import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
 import type { EventType } from '../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
-import { userNameSql } from '../users';
 import { Job, JobStatusChange, UNFINISHED_JOB_STATUSES, type JobStatus, type JobType } from './job.entity';
 
 const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
@@ -35,11 +34,11 @@ export interface NamedJob {
 }
 
 /**
- * The driver's name in the job's own statement: users' SQL fragment, kept (issue #24) because a typed
- * read of the names (`UsersService#names`) would add a statement to the dispatch routes, whose budgets
- * (test/dispatch/company-statements.e2e.spec.ts) must not go up.
+ * The driver's name in the job's own statement, through the users module's SQL API (`users_name`,
+ * src/modules/users/sql-api.ts): a typed read of the names (`UsersService#names`) would add a statement
+ * to the dispatch routes, whose budgets (test/dispatch/company-statements.e2e.spec.ts) must not go up.
  */
-const DRIVER_NAME = userNameSql('j.driver_id');
+const DRIVER_NAME = 'users_name(j.driver_id)';
 const named = (job: Job, raw: Record<string, unknown>): NamedJob => ({ job, driverName: (raw.driver_name as string | null) ?? null });
 
 /**

@@ -9,7 +9,6 @@ import type { EventType } from '../../common/outbox/event-catalogue';
 import { jsonValue } from '../../database/json-value';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
-import { userNameOrEmailMatches } from '../users';
 import type { DateRow, DriverLeaveRequestQuery, LeaveRequestQuery } from './leave.dto';
 import { LeaveRequest, LeaveRequestDate } from './leave.entities';
 
@@ -47,8 +46,8 @@ export class LeaveRequestRepository extends ModuleRepository {
 
   /**
    * Requests `scope` reaches with their dates, newest first (or by first date); filters status, type,
-   * from/to on the span, and for the company driver_id and `q` (the driver's name or e-mail: users' SQL
-   * fragment, kept until users offers a typed search, issue #24). The count only when the page is full.
+   * from/to on the span, and for the company driver_id and `q` (the driver's name or e-mail, through
+   * the users module's SQL API `users_matching`). The count only when the page is full.
    */
   @GenerateSql({ name: 'no filter', params: [SAMPLE_SCOPE, {}] }, { name: 'with filters', params: [SAMPLE_SCOPE, { status: 'pending', type: 'annual', from: SQL_SAMPLE.date, to: SQL_SAMPLE.date, driver_id: SQL_SAMPLE.id, q: 'Al' }] })
   page(scope: Scope, q: LeaveRequestQuery | DriverLeaveRequestQuery): Promise<Page<RequestWithDates>> {
@@ -58,7 +57,7 @@ export class LeaveRequestRepository extends ModuleRepository {
     if (q.from) qb.andWhere('r.lastDate >= :from', { from: q.from });
     if (q.to) qb.andWhere('r.firstDate <= :to', { to: q.to });
     if ('driver_id' in q && q.driver_id) qb.andWhere('r.driverId = :driverId', { driverId: q.driver_id });
-    if ('q' in q && q.q) qb.andWhere(userNameOrEmailMatches('r.driver_id'), { q: likePattern(q.q) });
+    if ('q' in q && q.q) qb.andWhere('EXISTS (SELECT 1 FROM users_matching(:q) m WHERE m.id = r.driver_id)', { q: likePattern(q.q) });
     return paginate(qb, q, {
       sortable: { created_at: 'r.createdAt', first_date: 'r.firstDate' },
       defaultSort: '-created_at',

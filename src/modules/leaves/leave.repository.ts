@@ -7,7 +7,6 @@ import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
 import type { EventType } from '../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
-import { userNameOrEmailMatches } from '../users';
 import type { DriverLeaveQuery, LeaveQuery } from './leave.dto';
 import { Leave } from './leave.entities';
 import type { LeaveType } from './leave.types';
@@ -36,8 +35,8 @@ export class LeaveRepository extends ModuleRepository {
 
   /**
    * Leaves `scope` reaches, by start date; filters status, type, from/to (overlap), and for the company
-   * driver, request and `q` (the driver's name or e-mail: users' SQL fragment, kept until users offers a
-   * typed search, issue #24). The count only when the page is full.
+   * driver, request and `q` (the driver's name or e-mail, through the users module's SQL API
+   * `users_matching`). The count only when the page is full.
    */
   @GenerateSql({ name: 'no filter', params: [SAMPLE_SCOPE, {}] }, { name: 'with filters', params: [SAMPLE_SCOPE, { status: 'approved', type: 'annual', from: SQL_SAMPLE.date, to: SQL_SAMPLE.date, driver_id: SQL_SAMPLE.id, leave_request_id: SQL_SAMPLE.otherId, q: 'Al' }] })
   page(scope: Scope, q: LeaveQuery | DriverLeaveQuery): Promise<Page<Leave>> {
@@ -48,7 +47,7 @@ export class LeaveRepository extends ModuleRepository {
     if (q.to) qb.andWhere('l.startDate <= :to', { to: q.to });
     if ('driver_id' in q && q.driver_id) qb.andWhere('l.driverId = :driverId', { driverId: q.driver_id });
     if ('leave_request_id' in q && q.leave_request_id) qb.andWhere('l.leaveRequestId = :requestId', { requestId: q.leave_request_id });
-    if ('q' in q && q.q) qb.andWhere(userNameOrEmailMatches('l.driver_id'), { q: likePattern(q.q) });
+    if ('q' in q && q.q) qb.andWhere('EXISTS (SELECT 1 FROM users_matching(:q) m WHERE m.id = l.driver_id)', { q: likePattern(q.q) });
     return paginate(qb, q, { sortable: { start_date: 'l.startDate' }, defaultSort: '-start_date', mapRaw: (l) => l, count: () => countRows(qb) });
   }
 
