@@ -1,7 +1,6 @@
 import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { DataSource } from 'typeorm';
 import { ApiError } from '../http/api-error';
 import { ThrottleGuard } from '../throttle/throttle.guard';
 import { ACCESS_METADATA } from './access.decorator';
@@ -21,7 +20,6 @@ export class AccessGuard extends AuthGuard('jwt') {
   constructor(
     private readonly reflector: Reflector,
     private readonly throttle: ThrottleGuard,
-    private readonly ds: DataSource,
     private readonly actors: ActorResolver,
   ) {
     super();
@@ -86,10 +84,7 @@ export class AccessGuard extends AuthGuard('jwt') {
       throw ApiError.forbidden('COMPANY_INACTIVE', 'This company is inactive.');
     }
     if (rule.checkedIn) {
-      const [open] = await this.ds.query<{ '?column?': number }[]>(
-        `SELECT 1 FROM attendances WHERE driver_id = $1 AND status IN ('checked_in', 'on_break') LIMIT 1`,
-        [actor.id],
-      );
+      const open = await this.actors.checkedIn(actor.id);
       if (!open) throw ApiError.forbidden('NOT_CHECKED_IN', 'Check in first.');
     }
   }

@@ -74,20 +74,46 @@ export interface CallerProfileSource {
   map(row: Record<string, unknown>): unknown;
 }
 
-/** The caller's query: the token row (revocation), the user, the company's status and time zone, the role record (and `extra` select items). */
-const userTokenSql = (extra?: string) =>
-  `SELECT u.id, u.type, u.name, u.email, u.status, u.company_id, co.status AS company_status, co.timezone AS company_timezone,
-              (CASE u.type WHEN 'company' THEN co.id IS NOT NULL AND co.owner_id IS NOT NULL
-                           WHEN 'customer' THEN cu.id IS NOT NULL
-                           WHEN 'driver' THEN d.id IS NOT NULL ELSE false END) AS has_role_record,
+/**
+ * The caller's statement, in parts: each is SQL of the module that owns its table, registered at its
+ * init (`ActorResolver#registerCallerSql`), so that this layer-0 file names no module's table (issue #24)
+ * while the caller stays one statement per request. Aliases: `t` the token, `u` the user, `a` the
+ * administrator, `co` the company; `$1` is the token id (jti), `$2` the subject (user or administrator id).
+ */
+export interface CallerSql {
+  /** auth: the token table as `t` (with `t.expires_at`), and the live token's conditions for a user's and an administrator's token. */
+  token: { from: string; userWhere: string; adminWhere: string };
+  /** users: the user as `u` joined to `t`; select items id, type, name, email, status, company_id. */
+  user: { join: string; columns: string };
+  /** admin: the administrator as `a` joined to `t`; select items id, name, email. */
+  admin: { join: string; columns: string };
+  /** companies: the user's live company as `co`; select items company_status, company_timezone; `roleRecord`: a company user's (the company has its owner). */
+  company: { join: string; columns: string; roleRecord: string };
+  /** customers: the customer record joined to `u`; `roleRecord`: a customer's. */
+  customer: { join: string; roleRecord: string };
+  /** drivers: the driver record joined to `u`; `roleRecord`: a driver's. */
+  driver: { join: string; roleRecord: string };
+}
+
+/** Whether a driver has an open working day (attendance registers it): the `checkedIn` access rule. */
+export type CheckedInCheck = (driverId: string) => Promise<boolean>;
+
+/** The caller's query of a user's token: the token row (revocation), the user, the company's status and time zone, the role record (and `extra` select items). */
+const userTokenSql = (p: CallerSql, extra?: string) =>
+  `SELECT ${p.user.columns}, ${p.company.columns},
+              (CASE u.type WHEN 'company' THEN ${p.company.roleRecord}
+                           WHEN 'customer' THEN ${p.customer.roleRecord}
+                           WHEN 'driver' THEN ${p.driver.roleRecord} ELSE false END) AS has_role_record,
               t.expires_at${extra ? `,
               ${extra}` : ''}
-         FROM auth_tokens t
-         JOIN users u ON u.id = t.user_id
-         LEFT JOIN companies co ON co.id = u.company_id AND co.deleted_at IS NULL
-         LEFT JOIN customers cu ON cu.id = u.id AND u.type = 'customer'
-         LEFT JOIN drivers d ON d.id = u.id AND u.type = 'driver'
-        WHERE t.jti = $1 AND t.user_id = $2 AND t.revoked_at IS NULL`;
+         FROM ${p.token.from}
+         ${p.user.join}
+         ${p.company.join}
+         ${p.customer.join}
+         ${p.driver.join}
+        WHERE ${p.token.userWhere}`;
+
+const adminTokenSql = (p: CallerSql) => `SELECT ${p.admin.columns}, t.expires_at FROM ${p.token.from} ${p.admin.join} WHERE ${p.token.adminWhere}`;
 
 /**
  * Resolves the caller of a verified token in one query (a prepared statement: it runs on every
@@ -132,8 +158,45 @@ export class ActorResolver {
   private profileSource: CallerProfileSource | null = null;
   private profileColumns: string | undefined;
 
+  /**
+   * Registers a part of the caller's statement (`CallerSql`): the module that owns the table registers it
+   * at its init, once. The statement is put together at the first request, when every part is in.
+   */
+  registerCallerSql<K extends keyof CallerSql>(slot: K, part: CallerSql[K]): void {
+    if (this.parts[slot]) throw new Error(`The caller's SQL part '${slot}' is registered twice`);
+    this.parts[slot] = part;
+  }
+
+  /** Registers the `checkedIn` rule's check (the attendance module, once). */
+  registerCheckedIn(check: CheckedInCheck): void {
+    if (this.checkedInCheck) throw new Error('The checked-in check is registered twice');
+    this.checkedInCheck = check;
+  }
+
+  /** Whether the driver has an open working day (the `checkedIn` access rule). */
+  checkedIn(driverId: string): Promise<boolean> {
+    if (!this.checkedInCheck) throw new Error('No checked-in check is registered (the attendance module registers it)');
+    return this.checkedInCheck(driverId);
+  }
+
+  private readonly parts: Partial<CallerSql> = {};
+  private checkedInCheck: CheckedInCheck | null = null;
+  private readonly texts = new Map<string, string>();
+
+  /** The caller's statement by name, put together once from the registered parts. */
+  private text(name: string, build: (parts: CallerSql) => string): string {
+    let text = this.texts.get(name);
+    if (text === undefined) {
+      const missing = (['token', 'user', 'admin', 'company', 'customer', 'driver'] as const).filter((k) => !this.parts[k]);
+      if (missing.length) throw new Error(`The caller's SQL misses the part(s) ${missing.join(', ')} (registered by their modules at init)`);
+      text = build(this.parts as CallerSql);
+      this.texts.set(name, text);
+    }
+    return text;
+  }
+
   private userRow(c: TokenClaims, name: string, extra?: string): Promise<UserTokenRow | undefined> {
-    return preparedQuery<UserTokenRow>(this.ds, name, userTokenSql(extra), [c.jti, c.sub]).then((rows) => rows[0]);
+    return preparedQuery<UserTokenRow>(this.ds, name, this.text(name, (p) => userTokenSql(p, extra)), [c.jti, c.sub]).then((rows) => rows[0]);
   }
 
   private actorOf(row: UserTokenRow, c: TokenClaims): Actor | null {
@@ -160,14 +223,7 @@ export class ActorResolver {
   }
 
   private async admin(c: TokenClaims): Promise<Actor | null> {
-    const [row] = await preparedQuery<{ id: string; name: string; email: string; expires_at: Date }>(
-      this.ds,
-      'actor_admin',
-      `SELECT a.id, a.name, a.email, t.expires_at
-         FROM auth_tokens t JOIN admins a ON a.id = t.admin_id
-        WHERE t.jti = $1 AND t.admin_id = $2 AND t.revoked_at IS NULL`,
-      [c.jti, c.sub],
-    );
+    const [row] = await preparedQuery<{ id: string; name: string; email: string; expires_at: Date }>(this.ds, 'actor_admin', this.text('actor_admin', adminTokenSql), [c.jti, c.sub]);
     if (!row) return null;
     return {
       kind: 'admin',

@@ -89,3 +89,6 @@ export class AdminRepository extends ModuleRepository {
     return row ?? null;
   }
 }
+
+/** The administrator's part of the caller's statement (`CallerSql#admin`, registered by AdminModule): `a`, joined to the token `t`. */
+export const CALLER_ADMIN_SQL = { join: 'JOIN admins a ON a.id = t.admin_id', columns: 'a.id, a.name, a.email' };

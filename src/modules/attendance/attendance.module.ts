@@ -1,5 +1,6 @@
 import './events'; // this module's domain events, declared into the event catalogue (src/common/outbox/event-catalogue.ts)
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { ActorResolver } from '../../common/access/jwt.strategy';
 import { CompaniesModule } from '../companies';
 import { DriversModule } from '../drivers';
 import { FleetModule } from '../fleet';
@@ -10,4 +11,14 @@ import { AttendanceService } from './attendance.service';
 
 /** Drivers' days (layer 5): check-in, breaks, check-out, resume; the company's view; states for dispatch. */
 @Module({ imports: [CompaniesModule, DriversModule, FleetModule, UsersModule], controllers: [DriverAttendanceController, CompanyAttendanceController], providers: [AttendanceService, AttendanceRepository], exports: [AttendanceService] })
-export class AttendanceModule {}
+export class AttendanceModule implements OnModuleInit {
+  constructor(
+    private readonly actors: ActorResolver,
+    private readonly days: AttendanceRepository,
+  ) {}
+
+  /** The `checkedIn` access rule asks this module whether the driver has an open day (src/common/access/access.guard.ts). */
+  onModuleInit(): void {
+    this.actors.registerCheckedIn((driverId) => this.days.hasOpenDay(driverId));
+  }
+}

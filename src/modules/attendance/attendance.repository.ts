@@ -34,6 +34,13 @@ const withPauses = (day: Attendance, raw: Record<string, unknown>): DayWithPause
 @Injectable()
 export class AttendanceRepository extends ModuleRepository {
   /** A new day, unless the driver has one on that date already (then null: one day per driver and date). */
+  /** Whether the driver has an open day (checked in or on a break): the `checkedIn` access rule, on every such request. */
+  @GenerateSql({ params: [SQL_SAMPLE.id] })
+  async hasOpenDay(driverId: string): Promise<boolean> {
+    const rows = await this.sql(`SELECT 1 FROM attendances WHERE driver_id = $1 AND status IN ('checked_in', 'on_break') LIMIT 1`, [driverId]);
+    return rows.length > 0;
+  }
+
   @GenerateSql({ params: () => [{ companyId: SQL_SAMPLE.companyId, driverId: SQL_SAMPLE.id, workDate: SQL_SAMPLE.date, status: 'checked_in', checkedInAt: SQL_SAMPLE.at, checkInLat: 45.5, checkInLng: -73.6, truckId: null }] })
   async insertDayUnlessExists(values: Partial<Attendance>): Promise<string | null> {
     const inserted = await this.m.createQueryBuilder().insert().into(Attendance).values(values).orIgnore().returning(['id']).execute();

@@ -6,6 +6,7 @@ import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { OneTimeCodeService } from './one-time-code.service';
 import { TokenService } from './token.service';
+import { CALLER_TOKEN_SQL } from './caller-sql';
 
 @Module({
   imports: [UsersModule],
@@ -24,6 +25,7 @@ export class AuthModule implements OnModuleInit {
    * two. The columns are read at the first request: the company summary's SQL is registered by another module's init.
    */
   onModuleInit(): void {
+    this.actors.registerCallerSql('token', CALLER_TOKEN_SQL);
     this.actors.registerProfile({ columns: () => this.users.profileColumnsSql('u'), map: (row) => this.users.profileOf(row as unknown as ProfileRow) });
   }
 }

@@ -163,3 +163,13 @@ export class CompanyDocumentRepository extends ModuleRepository {
     await this.m.delete(CompanyDocument, { id });
   }
 }
+
+/**
+ * The company's part of the caller's statement (`CallerSql#company`, registered by CompaniesModule): the
+ * user's live company as `co`; a company user has the role record when the company has its owner.
+ */
+export const CALLER_COMPANY_SQL = {
+  join: 'LEFT JOIN companies co ON co.id = u.company_id AND co.deleted_at IS NULL',
+  columns: 'co.status AS company_status, co.timezone AS company_timezone',
+  roleRecord: 'co.id IS NOT NULL AND co.owner_id IS NOT NULL',
+};

@@ -83,3 +83,6 @@ export class CustomerRepository extends ModuleRepository {
     return !!row;
   }
 }
+
+/** The customer's part of the caller's statement (`CallerSql#customer`, registered by CustomersModule): the customer record of `u`. */
+export const CALLER_CUSTOMER_SQL = { join: "LEFT JOIN customers cu ON cu.id = u.id AND u.type = 'customer'", roleRecord: 'cu.id IS NOT NULL' };

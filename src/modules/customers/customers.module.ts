@@ -9,7 +9,8 @@ import { CustomerSelfController } from './customer-self.controller';
 import { CustomersController } from './customers.controller';
 import { CustomersService } from './customers.service';
 import { CustomerAddressRepository } from './customer-address.repository';
-import { CustomerRepository } from './customer.repository';
+import { CALLER_CUSTOMER_SQL, CustomerRepository } from './customer.repository';
+import { ActorResolver } from '../../common/access/jwt.strategy';
 
 // CustomerSelfController first: its literal paths (customer/profile…) must precede customer/:customerId.
 @Module({
@@ -22,10 +23,12 @@ export class CustomersModule implements OnModuleInit {
   constructor(
     private readonly places: AssetPlaces,
     private readonly addresses: CustomerAddressesService,
+    private readonly actors: ActorResolver,
   ) {}
 
-  /** An asset may be at a customer address; a company user places it, so any address of the company will do. */
+  /** The customer's part of the caller's statement (src/common/access/jwt.strategy.ts `CallerSql`). An asset may be at a customer address; a company user places it, so any address of the company will do. */
   onModuleInit(): void {
+    this.actors.registerCallerSql('customer', CALLER_CUSTOMER_SQL);
     this.places.register('customer_address', 'customers', (_m, companyId, refs) => this.addresses.assertOwned(Scope.company(companyId), refs));
   }
 }

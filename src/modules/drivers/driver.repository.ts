@@ -113,3 +113,6 @@ export class DriverRepository extends ModuleRepository {
     return new Map(rows.map((r) => [r.company_id, Number(r.n)]));
   }
 }
+
+/** The driver's part of the caller's statement (`CallerSql#driver`, registered by DriversModule): the driver record of `u`. */
+export const CALLER_DRIVER_SQL = { join: "LEFT JOIN drivers d ON d.id = u.id AND u.type = 'driver'", roleRecord: 'd.id IS NOT NULL' };

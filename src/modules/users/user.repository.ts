@@ -143,3 +143,6 @@ export class UserRepository extends ModuleRepository {
               ${companySql} AS profile_company`;
   }
 }
+
+/** The user's part of the caller's statement (`CallerSql#user`, registered by UsersModule): the user as `u`, joined to the token `t`. */
+export const CALLER_USER_SQL = { join: 'JOIN users u ON u.id = t.user_id', columns: 'u.id, u.type, u.name, u.email, u.status, u.company_id' };

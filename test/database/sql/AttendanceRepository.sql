@@ -18,6 +18,9 @@ SELECT "Attendance"."id" AS "Attendance_id", "Attendance"."created_at" AS "Atten
 -- AttendanceRepository.findWithPauses
 SELECT "a"."id" AS "a_id", "a"."created_at" AS "a_created_at", "a"."updated_at" AS "a_updated_at", "a"."company_id" AS "a_company_id", "a"."driver_id" AS "a_driver_id", "a"."work_date" AS "a_work_date", "a"."status" AS "a_status", "a"."checked_in_at" AS "a_checked_in_at", "a"."checked_out_at" AS "a_checked_out_at", "a"."check_in_lat" AS "a_check_in_lat", "a"."check_in_lng" AS "a_check_in_lng", "a"."check_out_lat" AS "a_check_out_lat", "a"."check_out_lng" AS "a_check_out_lng", "a"."truck_id" AS "a_truck_id", (SELECT coalesce(json_agg(json_build_object('id', b.id, 'kind', b.kind, 'started_at', b.started_at, 'ended_at', b.ended_at) ORDER BY b.started_at, b.id), '[]'::json) FROM attendance_breaks b WHERE b.attendance_id = "a"."id") AS "pauses" FROM "attendances" "a" WHERE "a"."company_id" = $1 AND "a"."id" = $2;
 
+-- AttendanceRepository.hasOpenDay
+SELECT 1 FROM attendances WHERE driver_id = $1 AND status IN ('checked_in', 'on_break') LIMIT 1;
+
 -- AttendanceRepository.insertBreak
 INSERT INTO "attendance_breaks"("id", "created_at", "updated_at", "company_id", "attendance_id", "kind", "started_at", "ended_at") VALUES (DEFAULT, DEFAULT, DEFAULT, $1, $2, $3, $4, DEFAULT) RETURNING "id", "created_at", "updated_at", "kind";
 

@@ -1,6 +1,4 @@
-import { ActorResolver } from '../../../common/access/jwt.strategy';
 import type { ModuleGroup } from '../../../common/module-group';
-import { UnitOfWork } from '../../../database/unit-of-work';
 import { JobsModule } from '../../jobs';
 import { OrdersModule } from '../../orders';
 import { AfterCommitHooks } from './after-commit';
@@ -19,8 +17,6 @@ export const PUSH: ModuleGroup = {
     AfterCommitHooks,
     LivePush,
     LiveGateway,
-    // The access layer's resolver (token → user, company, revocation), for the socket handshake.
-    { provide: ActorResolver, useFactory: (uow: UnitOfWork) => new ActorResolver(uow.ds), inject: [UnitOfWork] },
     PushJobChanges,
     PushToUsers,
     DisconnectRevokedTokens,
