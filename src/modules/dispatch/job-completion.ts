@@ -112,7 +112,13 @@ export class JobCompletion {
           const newAssetId = this.broughtAsset(job);
           // The old asset: the merged pickups' (route collapse), else the swap's own order's.
           const olds: { pickup: JobView | null; order: OrderForJobs }[] = merged.length ? [] : [{ pickup: null, order }];
-          for (const p of merged) olds.push({ pickup: p, order: await this.orderOps.lock(this.uow.manager, job.companyId, p.orderId) });
+          // An order locked once in this unit is passed on (the swap's own, or one with several merged pickups), not locked and read again.
+          const lockedOrders = new Map([[order.id, order]]);
+          for (const p of merged) {
+            const pickupOrder = lockedOrders.get(p.orderId) ?? (await this.orderOps.lock(this.uow.manager, job.companyId, p.orderId));
+            lockedOrders.set(p.orderId, pickupOrder);
+            olds.push({ pickup: p, order: pickupOrder });
+          }
           const removed: string[] = [];
           for (const o of olds) removed.push(await this.onSite(o.order));
           await this.assets.moveForJob(Scope.company(job.companyId), job.id, [{ assetId: newAssetId, to: 'on_site', place: siteOf(order) }]);
