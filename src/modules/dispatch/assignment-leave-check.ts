@@ -1,13 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
+import type { ThreadedManager } from '../../database/threaded-manager';
+import { UnitOfWork } from '../../database/unit-of-work';
 
-/** What answers "is this driver on leave that day": the leaves module's `LeaveCalendar`. */
+/**
+ * What answers "is this driver on leave that day": the leaves module's `LeaveCalendar`.
+ *
+ * The source's form is still the one from before the unit of work (a manager, ignored by the calendar,
+ * and a bare company id), as `LeaveCalendar` implements it (src/modules/leaves/leave-calendar.ts): the
+ * check below passes the unit's manager and the scope's company. Dispatch itself asks with a `Scope`.
+ */
 export interface DriverLeaveSource {
-  /** Whether the driver has an approved leave on `date` (YYYY-MM-DD, the company's local date). Read through `m`. */
-  onLeave(m: EntityManager, companyId: string, driverId: string, date: string): Promise<boolean>;
+  /** Whether the driver has an approved leave on `date` (YYYY-MM-DD, the company's local date), in the caller's unit of work. */
+  onLeave(m: ThreadedManager, companyId: string, driverId: string, date: string): Promise<boolean>;
   /** Optional batch form (the dispatch context asks for every driver at once); else `onLeave` per driver. */
-  onLeaveAmong?(m: EntityManager, companyId: string, driverIds: readonly string[], date: string): Promise<Set<string>>;
+  onLeaveAmong?(m: ThreadedManager, companyId: string, driverIds: readonly string[], date: string): Promise<Set<string>>;
 }
 
 /**
@@ -22,8 +30,10 @@ export interface DriverLeaveSource {
  * `on_leave` (the latter leaves such drivers out).
  */
 @Injectable()
-export class DriverLeaveCheck implements DriverLeaveSource {
+export class DriverLeaveCheck {
   private source: DriverLeaveSource | null = null;
+
+  constructor(private readonly uow: UnitOfWork) {}
 
   /** Registers the real calendar (once). */
   register(source: DriverLeaveSource): void {
@@ -31,21 +41,23 @@ export class DriverLeaveCheck implements DriverLeaveSource {
     this.source = source;
   }
 
-  onLeave(m: EntityManager, companyId: string, driverId: string, date: string): Promise<boolean> {
-    return this.source ? this.source.onLeave(m, companyId, driverId, date) : Promise.resolve(false);
+  /** Whether the scope's company's driver is on approved leave on `date`. */
+  onLeave(scope: Scope, driverId: string, date: string): Promise<boolean> {
+    return this.source ? this.source.onLeave(this.uow.manager, scope.companyId, driverId, date) : Promise.resolve(false);
   }
 
-  async onLeaveAmong(m: EntityManager, companyId: string, driverIds: readonly string[], date: string): Promise<Set<string>> {
+  /** Which of the scope's company's drivers are on approved leave on `date` (one read with a batch source). */
+  async onLeaveAmong(scope: Scope, driverIds: readonly string[], date: string): Promise<Set<string>> {
     if (!this.source || !driverIds.length) return new Set();
-    if (this.source.onLeaveAmong) return this.source.onLeaveAmong(m, companyId, driverIds, date);
+    if (this.source.onLeaveAmong) return this.source.onLeaveAmong(this.uow.manager, scope.companyId, driverIds, date);
     const out = new Set<string>();
-    for (const id of driverIds) if (await this.source.onLeave(m, companyId, id, date)) out.add(id);
+    for (const id of driverIds) if (await this.source.onLeave(this.uow.manager, scope.companyId, id, date)) out.add(id);
     return out;
   }
 
   /** 422 `DRIVER_ON_LEAVE` (on `field`) when the driver is on leave on `date`. */
-  async assertAvailable(m: EntityManager, companyId: string, driverId: string, date: string, field = 'driver_id'): Promise<void> {
-    if (await this.onLeave(m, companyId, driverId, date)) {
+  async assertAvailable(scope: Scope, driverId: string, date: string, field = 'driver_id'): Promise<void> {
+    if (await this.onLeave(scope, driverId, date)) {
       throw ApiError.unprocessable('DRIVER_ON_LEAVE', `The driver is on leave on ${date}.`, { [field]: [`is on leave on ${date}`] });
     }
   }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
@@ -16,7 +15,7 @@ import { DriverLeaveCheck } from './assignment-leave-check';
 import type { AssignDriverDto, AssignmentResultDto, MultiReassignDto, ReassignOrderDto } from './assignment.dto';
 import type { BulkUpdateJobsDto, CompanyJobDto, UpdateCompanyJobDto } from './company-jobs.dto';
 import { CompanyJobsService } from './company-jobs.service';
-import { runUnit } from '../../database/unit-of-work';
+import { UnitOfWork } from '../../database/unit-of-work';
 
 /** Job types that take a reserved asset at assignment (the container they bring). */
 export const RESERVING_TYPES: readonly string[] = ['delivery', 'swap'];
@@ -26,6 +25,8 @@ const LIVE_ORDER: readonly string[] = ['approved', 'scheduled', 'delivered'];
 /** Who acts and when: the company, its user, and the company's local date today. */
 export interface DispatchCtx {
   companyId: string;
+  /** The company's scope (`Scope.company`): what dispatch's reads and the other modules' checks take. */
+  scope: Scope;
   actor: Actor;
   today: string;
 }
@@ -60,7 +61,7 @@ const fieldNames: Record<string, string> = { driverId: 'driver_id', truckId: 'tr
 @Injectable()
 export class AssignmentService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly jobs: JobsService,
     private readonly orders: OrderOperations,
     private readonly assets: AssetsService,
@@ -74,7 +75,7 @@ export class AssignmentService {
 
   async ctx(actor: Actor): Promise<DispatchCtx> {
     const scope = Scope.of(actor);
-    return { companyId: scope.companyId, actor, today: todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId))) };
+    return { companyId: scope.companyId, scope: Scope.company(scope.companyId), actor, today: todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId))) };
   }
 
   // ------------------------------------------------------------ routes
@@ -82,25 +83,27 @@ export class AssignmentService {
   /** `POST /driver/assign/{order}`: the order's next unassigned job (delivery first, then by date). */
   async assign(actor: Actor, orderId: string, dto: AssignDriverDto): Promise<AssignmentResultDto> {
     const c = await this.ctx(actor);
-    const id = await runUnit(this.ds, async (m) => {
-      const order = await this.liveOrder(m, c, orderId);
-      const [job] = await this.jobs.unassignedOfOrder(m, order.id);
+    const id = await this.uow.transaction(async () => {
+      const order = await this.liveOrder(c, orderId);
+      const [job] = await this.jobs.unassignedOfOrder(order.id);
       if (!job) throw ApiError.conflict('NOTHING_TO_ASSIGN', 'The order has no unassigned job.');
-      await this.placeJob(m, c, order, job, { driverId: dto.driver_id, truckId: dto.truck_id, assetId: dto.asset_id, date: dto.date, sequence: dto.sequence });
+      await this.placeJob(c, order, job, { driverId: dto.driver_id, truckId: dto.truck_id, assetId: dto.asset_id, date: dto.date, sequence: dto.sequence });
       return job.id;
     });
-    return { jobs: await this.views.render(c.companyId, [id]) };
+    return { jobs: await this.views.render(c.scope, [id]) };
   }
 
   /** `POST /driver/reassign/{order}`: the order's assigned jobs, or the listed ones, to another driver (and truck). */
   async reassign(actor: Actor, orderId: string, dto: ReassignOrderDto): Promise<AssignmentResultDto> {
     const c = await this.ctx(actor);
-    const ids = await runUnit(this.ds, async (m) => {
-      const order = await this.liveOrder(m, c, orderId);
-      const unfinished = await this.jobs.lockUnfinishedOfOrder(m, order.id);
+    const ids = await this.uow.transaction(async () => {
+      const order = await this.liveOrder(c, orderId);
+      const unfinished = await this.jobs.lockUnfinishedOfOrder(order.id);
       let targets: JobView[];
       if (dto.job_ids?.length) {
-        const all = await this.jobs.lockMany(m, Scope.company(c.companyId), dto.job_ids);
+        // The order's unfinished jobs are locked already: passed on; only the other listed ids are locked (and read) here.
+        const mine = unfinished.filter((j) => dto.job_ids!.includes(j.id));
+        const all = [...mine, ...(await this.jobs.lockMany(c.scope, dto.job_ids.filter((id) => !mine.some((j) => j.id === id))))];
         const errors: Record<string, string[]> = {};
         dto.job_ids.forEach((id, i) => {
           const j = all.find((x) => x.id === id);
@@ -118,11 +121,11 @@ export class AssignmentService {
       }
       for (const j of targets) assertMovable(j);
       for (const [i, j] of targets.entries()) {
-        await this.placeJob(m, c, order, j, { driverId: dto.driver_id, truckId: dto.truck_id }, dto.job_ids?.length ? (f) => (f === 'driver_id' || f === 'truck_id' ? f : `job_ids.${i}`) : plain);
+        await this.placeJob(c, order, j, { driverId: dto.driver_id, truckId: dto.truck_id }, dto.job_ids?.length ? (f) => (f === 'driver_id' || f === 'truck_id' ? f : `job_ids.${i}`) : plain);
       }
       return targets.map((j) => j.id);
     });
-    return { jobs: await this.views.render(c.companyId, ids) };
+    return { jobs: await this.views.render(c.scope, ids) };
   }
 
   /** `POST /multi/reassign`: a driver's assigned jobs of a day, or listed jobs, to another driver; all or nothing. */
@@ -133,39 +136,38 @@ export class AssignmentService {
     if (!byDriver && !dto.job_ids) throw ApiError.validation({ job_ids: ['give job_ids, or from_driver_id with date'] });
     if (byDriver && !dto.from_driver_id) throw ApiError.validation({ from_driver_id: ['is required with date'] });
     if (byDriver && !dto.date) throw ApiError.validation({ date: ['is required with from_driver_id'] });
-    const scope = Scope.company(c.companyId);
-    const ids = await runUnit(this.ds, async (m) => {
+    const ids = await this.uow.transaction(async () => {
       let wanted: string[];
       if (byDriver) {
-        await this.drivers.assertOwned(m, c.companyId, [{ field: 'from_driver_id', id: dto.from_driver_id }]);
-        wanted = (await this.jobs.ofDriverDay(scope, dto.from_driver_id!, dto.date!, ['assigned'], m)).map((j) => j.id);
+        await this.drivers.assertOwned(c.scope, [{ field: 'from_driver_id', id: dto.from_driver_id }]);
+        wanted = (await this.jobs.ofDriverDay(c.scope, dto.from_driver_id!, dto.date!, ['assigned'])).map((j) => j.id);
         if (!wanted.length) throw ApiError.conflict('NOTHING_TO_REASSIGN', `The driver has no assigned job on ${dto.date}.`);
       } else {
         wanted = dto.job_ids!;
       }
-      const jobs = await this.lockJobsWithOrders(m, c, wanted, (i) => (byDriver ? 'from_driver_id' : `job_ids.${i}`));
+      const jobs = await this.lockJobsWithOrders(c, wanted, (i) => (byDriver ? 'from_driver_id' : `job_ids.${i}`));
       // Locked now: a job that moved meanwhile (started, reassigned) is no longer the driver's assigned job of that day.
       const targets = byDriver ? jobs.filter(({ job }) => job.status === 'assigned' && job.driverId === dto.from_driver_id && job.scheduledDate === dto.date) : jobs;
       if (!targets.length) throw ApiError.conflict('NOTHING_TO_REASSIGN', 'No job left to move.');
       for (const { job } of targets) assertMovable(job);
       for (const [i, { job, order }] of targets.entries()) {
-        await this.placeJob(m, c, order, job, { driverId: dto.driver_id, truckId: dto.truck_id }, (f) => (f === 'driver_id' || f === 'truck_id' || byDriver ? f : `job_ids.${i}`));
+        await this.placeJob(c, order, job, { driverId: dto.driver_id, truckId: dto.truck_id }, (f) => (f === 'driver_id' || f === 'truck_id' || byDriver ? f : `job_ids.${i}`));
       }
       return targets.map(({ job }) => job.id);
     });
-    return { jobs: await this.views.render(c.companyId, ids) };
+    return { jobs: await this.views.render(c.scope, ids) };
   }
 
   /** `PUT /order/jobs/{driverJob}`: driver, truck, date, sequence, notes of one job. */
   async update(actor: Actor, jobId: string, dto: UpdateCompanyJobDto): Promise<CompanyJobDto> {
     const c = await this.ctx(actor);
-    await runUnit(this.ds, async (m) => {
-      const found = await this.jobs.find(Scope.company(c.companyId), jobId, m);
-      const order = await this.orders.lock(m, c.companyId, found.orderId);
-      const job = await this.jobs.lock(m, Scope.company(c.companyId), jobId);
-      await this.placeJob(m, c, order, job, targetOf(dto));
+    await this.uow.transaction(async () => {
+      const found = await this.jobs.find(c.scope, jobId);
+      const order = await this.orders.lock(this.uow.manager, c.companyId, found.orderId);
+      const job = await this.jobs.lock(c.scope, jobId);
+      await this.placeJob(c, order, job, targetOf(dto));
     });
-    return (await this.views.render(c.companyId, [jobId]))[0];
+    return (await this.views.render(c.scope, [jobId]))[0];
   }
 
   /** `PUT /order/jobs/bulk`: many jobs, all or nothing, the same rules as one. */
@@ -176,14 +178,14 @@ export class AssignmentService {
     const dupes: Record<string, string[]> = {};
     ids.forEach((id, i) => (seen.has(id) ? (dupes[`items.${i}.job_id`] = [`repeats items.${seen.get(id)}.job_id`]) : seen.set(id, i)));
     if (Object.keys(dupes).length) throw ApiError.validation(dupes);
-    await runUnit(this.ds, async (m) => {
-      const jobs = await this.lockJobsWithOrders(m, c, ids, (i) => `items.${i}.job_id`);
+    await this.uow.transaction(async () => {
+      const jobs = await this.lockJobsWithOrders(c, ids, (i) => `items.${i}.job_id`);
       for (const [i, item] of dto.items.entries()) {
         const { job, order } = jobs[i];
-        await this.placeJob(m, c, order, job, targetOf(item), (f) => `items.${i}.${f}`);
+        await this.placeJob(c, order, job, targetOf(item), (f) => `items.${i}.${f}`);
       }
     });
-    return this.views.render(c.companyId, ids);
+    return this.views.render(c.scope, ids);
   }
 
   // ------------------------------------------------------------ the rules
@@ -194,7 +196,7 @@ export class AssignmentService {
    * `job.assigned`; a delivery schedules its order), and records `job.reassigned` / `job.updated` for
    * other changes. Returns the job as it now is.
    */
-  async placeJob(m: EntityManager, c: DispatchCtx, order: OrderForJobs, job: JobView, target: JobTarget, f: Fields = plain): Promise<JobView> {
+  async placeJob(c: DispatchCtx, order: OrderForJobs, job: JobView, target: JobTarget, f: Fields = plain): Promise<JobView> {
     const t: JobTarget = { ...target, driverId: target.driverId?.toLowerCase(), truckId: target.truckId?.toLowerCase(), assetId: target.assetId?.toLowerCase() };
     if (job.status === 'completed' || job.status === 'aborted') throw ApiError.conflict('INVALID_TRANSITION', `A ${job.status} job cannot be changed.`);
     const driverChanges = t.driverId !== undefined && t.driverId !== job.driverId;
@@ -215,20 +217,20 @@ export class AssignmentService {
     if (dateChanges && date < c.today) errors[f('date')] = [`must not be in the past (today is ${c.today})`];
     if (dateChanges && job.type !== 'delivery' && date < (order.deliveredOn ?? order.deliveryDate)) errors[f('date')] = [`must not be before the order's delivery date ${order.deliveredOn ?? order.deliveryDate}`];
     if (Object.keys(errors).length) throw ApiError.validation(errors);
-    if (dateChanges && job.lotId) await this.calendar.assertOpen('lot', job.lotId, c.companyId, date, m, f('date'));
+    if (dateChanges && job.lotId) await this.calendar.assertOpen('lot', job.lotId, c.scope, date, f('date'));
     if (driverId && (assigning || driverChanges || dateChanges)) {
-      await this.drivers.assertActive(m, c.companyId, [{ field: f('driver_id'), id: driverId }]);
-      await this.leave.assertAvailable(m, c.companyId, driverId, date, f('driver_id'));
+      await this.drivers.assertActive(c.scope, [{ field: f('driver_id'), id: driverId }]);
+      await this.leave.assertAvailable(c.scope, driverId, date, f('driver_id'));
     }
-    if (truckId && (assigning || truckChanges)) await this.trucks.assertCarries(m, c.companyId, [{ field: f('truck_id'), id: truckId, specificationId: order.assetSpecificationId }]);
+    if (truckId && (assigning || truckChanges)) await this.trucks.assertCarries(c.scope, [{ field: f('truck_id'), id: truckId, specificationId: order.assetSpecificationId }]);
 
     let assetId = job.assetId;
     if (assetChanges) {
-      await this.assertAssetOfCompany(m, c.companyId, t.assetId!, f('asset_id'));
-      if (job.assetId) await this.assets.releaseReserved(m, [job.assetId]);
-      assetId = await this.assets.reserve(m, { companyId: c.companyId, specificationId: order.assetSpecificationId, lotId: job.lotId, assetId: t.assetId, jobId: job.id });
+      await this.assertAssetOfCompany(c, t.assetId!, f('asset_id'));
+      if (job.assetId) await this.assets.releaseReserved([job.assetId]);
+      assetId = await this.assets.reserve({ companyId: c.companyId, specificationId: order.assetSpecificationId, lotId: job.lotId, assetId: t.assetId, jobId: job.id });
     } else if (assigning && RESERVING_TYPES.includes(job.type) && !job.assetId) {
-      assetId = await this.assets.reserve(m, { companyId: c.companyId, specificationId: order.assetSpecificationId, lotId: job.lotId, assetId: null, jobId: job.id });
+      assetId = await this.assets.reserve({ companyId: c.companyId, specificationId: order.assetSpecificationId, lotId: job.lotId, assetId: null, jobId: job.id });
     }
 
     const set: JobChanges = {};
@@ -238,28 +240,28 @@ export class AssignmentService {
     if (dateChanges) set.scheduledDate = date;
     if (t.notes !== undefined && t.notes !== job.notes) set.notes = t.notes;
     if (t.sequence !== undefined && t.sequence !== job.sequence) set.sequence = t.sequence;
-    else if (t.sequence === undefined && driverId && (assigning || driverChanges || dateChanges)) set.sequence = await this.jobs.nextSequence(m, c.companyId, driverId, date);
+    else if (t.sequence === undefined && driverId && (assigning || driverChanges || dateChanges)) set.sequence = await this.jobs.nextSequence(c.scope, driverId, date);
 
     if (assigning) {
-      const moved = await this.jobs.move(m, job, 'assigned', c.actor, set);
-      if (job.type === 'delivery') await this.orders.scheduled(m, c.companyId, order.id, c.actor);
+      const moved = await this.jobs.move(job, 'assigned', c.actor, set);
+      if (job.type === 'delivery') await this.orders.scheduled(this.uow.manager, c.companyId, order.id, c.actor);
       return moved;
     }
     if (!Object.keys(set).length) return job;
-    const changed = await this.jobs.change(m, job, set);
+    const changed = await this.jobs.change(job, set);
     const events = [];
     if (driverChanges) events.push({ type: 'job.reassigned' as const, aggregateType: 'job', aggregateId: job.id, companyId: c.companyId, actorId: c.actor.id, payload: { order_id: job.orderId, from_driver_id: job.driverId, to_driver_id: driverId } });
     const fields = Object.keys(set).filter((k) => !(driverChanges && k === 'driverId'));
     if (fields.length) events.push({ type: 'job.updated' as const, aggregateType: 'job', aggregateId: job.id, companyId: c.companyId, actorId: c.actor.id, payload: { order_id: job.orderId, fields: fields.map((k) => fieldNames[k] ?? k) } });
-    if (events.length) await recordEvents(m, ...events);
+    if (events.length) await recordEvents(this.uow.manager, ...events);
     return changed;
   }
 
   // ------------------------------------------------------------ helpers
 
   /** The company's order, locked; 404 otherwise; 409 `ORDER_STATE` when it is not approved, scheduled or delivered. */
-  private async liveOrder(m: EntityManager, c: DispatchCtx, orderId: string): Promise<OrderForJobs> {
-    const order = await this.orders.lock(m, c.companyId, orderId);
+  private async liveOrder(c: DispatchCtx, orderId: string): Promise<OrderForJobs> {
+    const order = await this.orders.lock(this.uow.manager, c.companyId, orderId);
     assertLiveOrder(order);
     return order;
   }
@@ -269,14 +271,13 @@ export class AssignmentService {
    * id order (the lock order of every dispatch write). Missing ones are 422 on `field(i)`. Returned in
    * the order of `ids`.
    */
-  private async lockJobsWithOrders(m: EntityManager, c: DispatchCtx, ids: readonly string[], field: (i: number) => string): Promise<{ job: JobView; order: OrderForJobs }[]> {
-    const scope = Scope.company(c.companyId);
-    const read = await this.jobs.rowsOf(scope, ids, m);
+  private async lockJobsWithOrders(c: DispatchCtx, ids: readonly string[], field: (i: number) => string): Promise<{ job: JobView; order: OrderForJobs }[]> {
+    const read = await this.jobs.rowsOf(c.scope, ids);
     const missing = ids.map((id, i) => (read.some((j) => j.id === id) ? null : i)).filter((i): i is number => i !== null);
     if (missing.length) throw ApiError.validation(Object.fromEntries(missing.map((i) => [field(i), ['not found']])));
     const orders = new Map<string, OrderForJobs>();
-    for (const orderId of [...new Set(read.map((j) => j.orderId))].sort()) orders.set(orderId, await this.orders.lock(m, c.companyId, orderId));
-    const locked = await this.jobs.lockMany(m, scope, ids);
+    for (const orderId of [...new Set(read.map((j) => j.orderId))].sort()) orders.set(orderId, await this.orders.lock(this.uow.manager, c.companyId, orderId));
+    const locked = await this.jobs.lockMany(c.scope, ids);
     return ids.map((id) => {
       const job = locked.find((j) => j.id === id)!;
       const order = orders.get(job.orderId)!;
@@ -286,9 +287,9 @@ export class AssignmentService {
   }
 
   /** A chosen asset must be the company's (422 naming the field); whether it is free is `reserve`'s answer (409). */
-  private async assertAssetOfCompany(m: EntityManager, companyId: string, assetId: string, field: string): Promise<void> {
+  private async assertAssetOfCompany(c: DispatchCtx, assetId: string, field: string): Promise<void> {
     try {
-      await this.assets.get(companyId, assetId, m);
+      await this.assets.get(c.companyId, assetId, this.uow.manager);
     } catch (e) {
       if (e instanceof ApiError && e.code === 'NOT_FOUND') throw ApiError.validation({ [field]: ['not found'] });
       throw e;

@@ -54,7 +54,7 @@ export class CompanyJobsController {
     errors: [404],
   })
   show(@CompanyId() companyId: string, @IdParam('driverJob') id: string) {
-    return this.jobs.detail(companyId, id);
+    return this.jobs.detail(Scope.company(companyId), id);
   }
 
   @Get('order/jobs')
@@ -135,7 +135,7 @@ export class CompanyJobsController {
   @ApiIdParam('driverJob')
   @Endpoint({ summary: 'One job of the tree, with its order, status history, merged pickups and evidence and issue counts', type: CompanyJobDetailDto, errors: [404] })
   item(@CompanyId() companyId: string, @IdParam('driverJob') id: string) {
-    return this.jobs.detail(companyId, id);
+    return this.jobs.detail(Scope.company(companyId), id);
   }
 
   @Put('order/jobs/:driverJob')

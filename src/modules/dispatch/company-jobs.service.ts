@@ -1,18 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { recordEvents } from '../../common/outbox/outbox';
-import { AssetsService, specificationNameSql, wasteTypeNameSql } from '../catalogue';
+import { AssetsService } from '../catalogue';
 import { CompaniesService } from '../companies';
 import { CustomerAddressesService } from '../customers';
 import { JobsService, type JobRow, type JobStatus } from '../jobs';
 import { OrderOperations, type OrderForJobs } from '../orders';
 import { OpeningCalendar } from '../sites';
-import { userNameSql } from '../users';
 import {
   AbortCompanyJobDto,
   CompanyJobDetailDto,
@@ -24,7 +22,8 @@ import {
   JobTreeDayDto,
   JobTreeQuery,
 } from './company-jobs.dto';
-import { runUnit } from '../../database/unit-of-work';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { JobFactsRepository } from './job-facts.repository';
 
 /** The longest range of the job tree, in days after `from`. */
 export const MAX_TREE_DAYS = 31;
@@ -43,7 +42,8 @@ export const daysBetween = (a: string, b: string) => Math.round((Date.parse(b + 
 @Injectable()
 export class CompanyJobsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly facts: JobFactsRepository,
     private readonly jobs: JobsService,
     private readonly orders: OrderOperations,
     private readonly assets: AssetsService,
@@ -60,13 +60,13 @@ export class CompanyJobsService {
   // ------------------------------------------------------------ reads
 
   /** Jobs by id as the routes show them, in the order of `ids` (two statements: the jobs with names, their orders). */
-  async render(companyId: string, ids: readonly string[], m: EntityManager = this.ds.manager): Promise<CompanyJobDto[]> {
-    return this.withOrders(companyId, await this.jobs.rowsOf(Scope.company(companyId), ids, m), m);
+  async render(scope: Scope, ids: readonly string[]): Promise<CompanyJobDto[]> {
+    return this.withOrders(scope, await this.jobs.rowsOf(Scope.company(scope.companyId), ids));
   }
 
   /** Job rows with their orders (one statement for the orders). */
-  async withOrders(companyId: string, rows: readonly JobRow[], m: EntityManager = this.ds.manager): Promise<CompanyJobDto[]> {
-    const orders = await this.orders.many(companyId, rows.map((j) => j.orderId), m);
+  async withOrders(scope: Scope, rows: readonly JobRow[]): Promise<CompanyJobDto[]> {
+    const orders = await this.orders.many(scope.companyId, rows.map((j) => j.orderId), this.uow.manager);
     return rows.map((j) => CompanyJobDto.of(j, orders.get(j.orderId)));
   }
 
@@ -74,7 +74,7 @@ export class CompanyJobsService {
   async list(scope: Scope, q: CompanyJobQuery): Promise<Page<CompanyJobDto>> {
     if (q.from && q.to && q.from > q.to) throw ApiError.validation({ to: ['must not be before from'] });
     const page = await this.jobs.page(Scope.company(scope.companyId), { from: q.from, to: q.to, driverId: q.driver_id, status: q.status, type: q.type, orderId: q.order_id }, q);
-    return new Page(await this.withOrders(scope.companyId, page.items), page.meta);
+    return new Page(await this.withOrders(scope, page.items), page.meta);
   }
 
   /** `GET /order/jobs`: days → drivers (unassigned jobs first, then drivers by name) → jobs in sequence. */
@@ -82,7 +82,7 @@ export class CompanyJobsService {
     const { from, to } = await this.range(scope, q);
     const statuses: JobStatus[] = q.include_aborted ? ['unassigned', 'assigned', 'in_progress', 'completed', 'aborted'] : ['unassigned', 'assigned', 'in_progress', 'completed'];
     const rows = await this.jobs.between(Scope.company(scope.companyId), from, to, { statuses, driverIds: q.driver_id ? [q.driver_id] : undefined });
-    const views = await this.withOrders(scope.companyId, rows);
+    const views = await this.withOrders(scope, rows);
     const days = new Map<string, Map<string, { driver_id: string | null; driver_name: string | null; jobs: CompanyJobDto[] }>>();
     for (const j of views) {
       const day = days.get(j.scheduled_date) ?? days.set(j.scheduled_date, new Map()).get(j.scheduled_date)!;
@@ -106,20 +106,14 @@ export class CompanyJobsService {
   }
 
   /** `GET /jobs/{driverJob}`, `GET /order/jobs/{driverJob}`: the job with its order and names, history, merged pickups, evidence and issue counts. */
-  async detail(companyId: string, id: string): Promise<CompanyJobDetailDto> {
-    const scope = Scope.company(companyId);
+  async detail(who: Scope, id: string): Promise<CompanyJobDetailDto> {
+    const scope = Scope.company(who.companyId);
     const [job] = await this.jobs.rowsOf(scope, [id]);
     if (!job) throw ApiError.notFound('Job');
-    const order = (await this.orders.many(companyId, [job.orderId], this.ds.manager)).get(job.orderId);
+    const order = (await this.orders.many(scope.companyId, [job.orderId], this.uow.manager)).get(job.orderId);
     // Names as the owning modules' SQL, and evidence and issue counts (dispatch's own rows): one statement.
-    const [[extra], history, merged] = await Promise.all([
-      this.ds.query<{ customer: string | null; specification: string | null; waste_type: string | null; evidence: number; issues: number; blocking: number }[]>(
-        `SELECT ${userNameSql('$2::uuid')} AS customer, ${specificationNameSql('$3::uuid')} AS specification, ${wasteTypeNameSql('$4::uuid')} AS waste_type,
-                (SELECT count(*)::int FROM job_evidence WHERE job_id = $1) AS evidence,
-                (SELECT count(*)::int FROM job_issues WHERE job_id = $1) AS issues,
-                (SELECT count(*)::int FROM job_issues WHERE job_id = $1 AND status = 'open' AND blocking) AS blocking`,
-        [job.id, order?.customerId ?? null, order?.assetSpecificationId ?? null, order?.wasteTypeId ?? null],
-      ),
+    const [extra, history, merged] = await Promise.all([
+      this.facts.detail(job.id, order?.customerId ?? null, order?.assetSpecificationId ?? null, order?.wasteTypeId ?? null),
       this.jobs.history(job.id),
       this.jobs.mergedIdsOf([job.id]),
     ]);
@@ -152,8 +146,8 @@ export class CompanyJobsService {
     const scope = Scope.of(actor);
     const companyId = scope.companyId;
     const today = await this.today(scope);
-    const { id, fee } = await runUnit(this.ds, async (m) => {
-      const order = await this.orderFromBody(m, companyId, dto.order_id);
+    const { id, fee } = await this.uow.transaction(async () => {
+      const order = await this.orderFromBody(scope, dto.order_id);
       if (!LIVE_ORDER.includes(order.status)) throw ApiError.conflict('ORDER_STATE', `Jobs can be added to approved, scheduled or delivered orders; this order is ${order.status}.`);
       const errors: Record<string, string[]> = {};
       const delivered = order.deliveredOn ?? order.deliveryDate;
@@ -163,15 +157,15 @@ export class CompanyJobsService {
       if (dto.type !== 'relocate' && dto.destination_address_id) errors.destination_address_id = ['is only for a relocation'];
       if (dto.type === 'relocate' && dto.destination_address_id?.toLowerCase() === order.addressId) errors.destination_address_id = ["is already the order's address"];
       if (Object.keys(errors).length) throw ApiError.validation(errors);
-      if (dto.destination_address_id) await this.addresses.assertOwned(m, Scope.customer(companyId, order.customerId), [{ field: 'destination_address_id', id: dto.destination_address_id }]);
-      await this.calendar.assertOpen('lot', order.lotId, companyId, dto.date, m, 'date');
-      const job = await this.jobs.create(m, { companyId, orderId: order.id, type: dto.type, scheduledDate: dto.date, lotId: order.lotId, destinationAddressId: dto.destination_address_id?.toLowerCase() ?? null });
-      if (dto.notes) await this.jobs.change(m, job, { notes: dto.notes });
+      if (dto.destination_address_id) await this.addresses.assertOwned(Scope.customer(companyId, order.customerId), [{ field: 'destination_address_id', id: dto.destination_address_id }]);
+      await this.calendar.assertOpen('lot', order.lotId, Scope.company(companyId), dto.date, 'date');
+      const job = await this.jobs.create({ companyId, orderId: order.id, type: dto.type, scheduledDate: dto.date, lotId: order.lotId, destinationAddressId: dto.destination_address_id?.toLowerCase() ?? null });
+      if (dto.notes) await this.jobs.change(job, { notes: dto.notes });
       const feeKind = (FEE_OF as Record<string, (typeof FEE_OF)[keyof typeof FEE_OF]>)[dto.type];
-      const fee = feeKind && dto.charge_fee !== false ? await this.orders.addFee(m, companyId, order.id, feeKind) : 0;
+      const fee = feeKind && dto.charge_fee !== false ? await this.orders.addFee(this.uow.manager, companyId, order.id, feeKind) : 0;
       return { id: job.id, fee };
     });
-    return { ...(await this.render(companyId, [id]))[0], fee_amount: fee };
+    return { ...(await this.render(scope, [id]))[0], fee_amount: fee };
   }
 
   /**
@@ -181,22 +175,21 @@ export class CompanyJobsService {
    * pickup of an order with a pickup date. Abort those instead.
    */
   async remove(actor: Actor, id: string): Promise<void> {
-    const companyId = Scope.of(actor).companyId;
-    const scope = Scope.company(companyId);
-    await runUnit(this.ds, async (m) => {
-      const found = await this.jobs.find(scope, id, m);
-      const order = await this.orders.lock(m, companyId, found.orderId);
-      const job = await this.jobs.lock(m, scope, id);
+    const scope = Scope.company(Scope.of(actor).companyId);
+    await this.uow.transaction(async () => {
+      const found = await this.jobs.find(scope, id);
+      const order = await this.orders.lock(this.uow.manager, scope.companyId, found.orderId);
+      const job = await this.jobs.lock(scope, id);
       const refuse = (why: string) => ApiError.conflict('JOB_NOT_DELETABLE', `${why} Abort it instead.`);
       if (job.status !== 'unassigned') throw refuse(`Only an unassigned job can be deleted; this one is ${job.status}.`);
       if (job.changeRequestId) throw refuse('The job comes from an approved change request the customer was billed for.');
       if (job.type === 'delivery' || job.type === 'pickup') {
-        const others = (await this.jobs.lockUnfinishedOfOrder(m, order.id)).filter((j) => j.type === job.type && j.id !== job.id);
+        const others = (await this.jobs.lockUnfinishedOfOrder(order.id)).filter((j) => j.type === job.type && j.id !== job.id);
         if (job.type === 'delivery' && !others.length && !['delivered', 'completed'].includes(order.status)) throw refuse("It is the order's only delivery: the order's delivery date depends on it.");
         if (job.type === 'pickup' && !others.length && order.pickupDate) throw refuse("It is the order's only pickup: the order's pickup date depends on it.");
       }
-      if (job.assetId) await this.assets.releaseReserved(m, [job.assetId]);
-      await this.jobs.remove(m, job, actor);
+      if (job.assetId) await this.assets.releaseReserved([job.assetId]);
+      await this.jobs.remove(job, actor);
     });
   }
 
@@ -206,30 +199,30 @@ export class CompanyJobsService {
    * as jobs of their own); optionally the wasted-trip fee line of the order's price book.
    */
   async abort(actor: Actor, id: string, dto: AbortCompanyJobDto): Promise<CompanyJobWithFeeDto> {
-    const companyId = Scope.of(actor).companyId;
-    const scope = Scope.company(companyId);
-    const fee = await runUnit(this.ds, async (m) => {
-      const found = await this.jobs.find(scope, id, m);
-      await this.orders.lock(m, companyId, found.orderId);
-      const job = await this.jobs.lock(m, scope, id);
-      await this.jobs.abort(m, [job], dto.reason, actor);
-      const merged = await this.jobs.lockMergedInto(m, job.id);
-      for (const p of merged) await this.jobs.change(m, p, { mergedIntoJobId: null });
+    const scope = Scope.company(Scope.of(actor).companyId);
+    const { companyId } = scope;
+    const fee = await this.uow.transaction(async () => {
+      const found = await this.jobs.find(scope, id);
+      await this.orders.lock(this.uow.manager, companyId, found.orderId);
+      const job = await this.jobs.lock(scope, id);
+      await this.jobs.abort([job], dto.reason, actor);
+      const merged = await this.jobs.lockMergedInto(job.id);
+      for (const p of merged) await this.jobs.change(p, { mergedIntoJobId: null });
       if (merged.length) {
         await recordEvents(
-          m,
+          this.uow.manager,
           ...merged.map((p) => ({ type: 'job.updated' as const, aggregateType: 'job', aggregateId: p.id, companyId, actorId: actor.id, payload: { order_id: p.orderId, fields: ['merged_into_job_id'] } })),
         );
       }
-      return dto.wasted_trip_fee ? this.orders.addFee(m, companyId, job.orderId, 'wasted_trip_fee') : 0;
+      return dto.wasted_trip_fee ? this.orders.addFee(this.uow.manager, companyId, job.orderId, 'wasted_trip_fee') : 0;
     });
-    return { ...(await this.render(companyId, [id]))[0], fee_amount: fee };
+    return { ...(await this.render(scope, [id]))[0], fee_amount: fee };
   }
 
   /** An order named in a body: the company's, locked; 422 on `order_id` otherwise. */
-  private async orderFromBody(m: EntityManager, companyId: string, orderId: string): Promise<OrderForJobs> {
+  private async orderFromBody(scope: Scope, orderId: string): Promise<OrderForJobs> {
     try {
-      return await this.orders.lock(m, companyId, orderId);
+      return await this.orders.lock(this.uow.manager, scope.companyId, orderId);
     } catch (e) {
       if (e instanceof ApiError && e.code === 'NOT_FOUND') throw ApiError.validation({ order_id: ['not found'] });
       throw e;

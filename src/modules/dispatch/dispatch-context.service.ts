@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
@@ -28,6 +27,7 @@ import {
   OrderAssetsDto,
 } from './dispatch-context.dto';
 import { dayPlaces, homeLotOf, plannedKm, routeJobOf } from './route-collapse.service';
+import { UnitOfWork } from '../../database/unit-of-work';
 
 const site = (s: SiteDay): DispatchSiteDto => ({
   id: s.id,
@@ -47,7 +47,7 @@ const site = (s: SiteDay): DispatchSiteDto => ({
 @Injectable()
 export class DispatchContextService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly jobs: JobsService,
     private readonly orders: OrderOperations,
     private readonly drivers: DriversService,
@@ -72,20 +72,20 @@ export class DispatchContextService {
    */
   async context(scope: Scope, date?: string): Promise<DispatchContextDto> {
     const day = await this.dateOf(scope, date);
-    const { companyId } = scope;
-    const m = this.ds.manager;
+    const company = Scope.company(scope.companyId);
+    const m = this.uow.manager;
     const [roster, states, rows, fleet, lots, stations, free] = await Promise.all([
-      this.drivers.roster(companyId, { activeOnly: true }, m),
-      this.attendance.statesOn(companyId, day, undefined, m),
-      this.jobs.between(Scope.company(companyId), day, day, { statuses: ['unassigned', 'assigned', 'in_progress', 'completed'] }, m),
-      this.trucks.roster(companyId, m),
-      this.lots.forDay(companyId, day, m),
-      this.stations.forDay(companyId, day, m),
-      this.assets.freeCounts(companyId, m),
+      this.drivers.roster(company, { activeOnly: true }),
+      this.attendance.statesOn(company, day),
+      this.jobs.between(company, day, day, { statuses: ['unassigned', 'assigned', 'in_progress', 'completed'] }),
+      this.trucks.roster(company),
+      this.lots.forDay(company, day),
+      this.stations.forDay(company, day),
+      this.assets.freeCounts(company.companyId, m),
     ]);
-    const [orders, onLeave] = await Promise.all([this.orders.many(companyId, rows.map((j) => j.orderId), m), this.leave.onLeaveAmong(m, companyId, roster.map((d) => d.id), day)]);
+    const [orders, onLeave] = await Promise.all([this.orders.many(company.companyId, rows.map((j) => j.orderId), m), this.leave.onLeaveAmong(company, roster.map((d) => d.id), day)]);
     const jobs = rows.map((j) => CompanyJobDto.of(j, orders.get(j.orderId)));
-    const loads = await this.loads(companyId, rows, orders, fleet, lots, stations);
+    const loads = await this.loads(company, rows, orders, fleet, lots, stations);
     const drivers: DispatchDriverDto[] = roster.map((d) => {
       const state = states.get(d.id);
       return {
@@ -137,9 +137,9 @@ export class DispatchContextService {
    * Per driver, the day's load: jobs (not aborted), stops (not merged into a swap), planned km of the
    * stops in sequence from and back to the home lot of the day's truck.
    */
-  private async loads(companyId: string, rows: readonly JobRow[], orders: ReadonlyMap<string, OrderForJobs>, fleet: readonly TruckForDispatch[], lots: readonly SiteDay[], stations: readonly StationDay[]) {
+  private async loads(scope: Scope, rows: readonly JobRow[], orders: ReadonlyMap<string, OrderForJobs>, fleet: readonly TruckForDispatch[], lots: readonly SiteDay[], stations: readonly StationDay[]) {
     const mine = rows.filter((j) => j.driverId && j.status !== 'aborted');
-    const destinations = await this.addresses.positions(this.ds.manager, companyId, mine.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
+    const destinations = await this.addresses.positions(scope, mine.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
     const places = dayPlaces(lots, stations);
     const out = new Map<string, { jobs: number; stops: number; planned_km: number | null }>();
     for (const driverId of new Set(mine.map((j) => j.driverId!))) {
@@ -162,7 +162,7 @@ export class DispatchContextService {
   /** `GET /drivers-orders-dates`: per driver (by name), the dates with jobs that were not aborted. */
   async driverDates(scope: Scope, q: DriverDatesQuery): Promise<DriverDatesDto[]> {
     if (q.from && q.to && q.to < q.from) throw ApiError.validation({ to: ['must not be before from'] });
-    const [dates, roster] = await Promise.all([this.jobs.driverDates(Scope.company(scope.companyId), q.from, q.to), this.drivers.roster(scope.companyId)]);
+    const [dates, roster] = await Promise.all([this.jobs.driverDates(Scope.company(scope.companyId), q.from, q.to), this.drivers.roster(Scope.company(scope.companyId))]);
     const byDriver = new Map(dates.map((d) => [d.driverId, d.dates]));
     return roster.filter((d) => byDriver.has(d.id)).map((d) => ({ driver_id: d.id, driver_name: d.name, dates: byDriver.get(d.id)! }));
   }
@@ -171,7 +171,7 @@ export class DispatchContextService {
   async driversWithOrders(scope: Scope, date?: string): Promise<DriverWithJobsDto[]> {
     const day = await this.dateOf(scope, date);
     const rows = (await this.jobs.between(Scope.company(scope.companyId), day, day, { statuses: ['assigned', 'in_progress', 'completed'] })).filter((j) => j.driverId);
-    const jobs = await this.views.withOrders(scope.companyId, rows);
+    const jobs = await this.views.withOrders(scope, rows);
     const groups = new Map<string, DriverWithJobsDto>();
     for (const j of jobs) {
       const g = groups.get(j.driver_id!) ?? groups.set(j.driver_id!, { driver_id: j.driver_id!, driver_name: j.driver_name ?? '', jobs: [] }).get(j.driver_id!)!;
@@ -182,7 +182,7 @@ export class DispatchContextService {
 
   /** `GET /orders/assignable`: orders (approved, scheduled, delivered) with unassigned jobs. */
   async assignable(scope: Scope, q: AssignableOrdersQuery): Promise<Page<AssignableOrderDto>> {
-    const page = await this.orders.assignable(scope.companyId, q, this.jobs, this.ds.manager);
+    const page = await this.orders.assignable(scope.companyId, q, this.jobs, this.uow.manager);
     return new Page(
       page.items.map((o) => ({
         ...DispatchOrderDto.of(o),
@@ -203,7 +203,7 @@ export class DispatchContextService {
    */
   async orderAssets(scope: Scope, orderId: string, date?: string): Promise<OrderAssetsDto> {
     const { companyId } = scope;
-    const order = (await this.orders.many(companyId, [orderId], this.ds.manager)).get(orderId);
+    const order = (await this.orders.many(companyId, [orderId], this.uow.manager)).get(orderId);
     if (!order) throw ApiError.notFound('Order');
     const [jobs, assets] = await Promise.all([this.jobs.listForOrder(order.id), this.assets.ofSpecification(companyId, order.assetSpecificationId)]);
     const next = jobs.filter((j) => j.status === 'unassigned' && RESERVING_TYPES.includes(j.type)).sort((a, b) => (a.type === 'delivery' ? 0 : 1) - (b.type === 'delivery' ? 0 : 1) || a.scheduledDate.localeCompare(b.scheduledDate))[0];

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { JobsService, type JobType } from '../jobs';
 import { OrderOperations } from '../orders';
+import type { ThreadedManager } from '../../database/threaded-manager';
+import { withoutManager } from '../../database/threaded-manager';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { JobFactsRepository } from './job-facts.repository';
 
 /** What the reports' rollups count of a completed job. */
 export interface CompletedJobFacts {
@@ -26,22 +29,21 @@ export class DispatchReadModel {
   constructor(
     private readonly jobs: JobsService,
     private readonly orderOps: OrderOperations,
+    private readonly facts: JobFactsRepository,
+    private readonly uow: UnitOfWork,
   ) {}
 
   /** A completed job's facts (null when absent or not completed): the job, its order's waste type, its ticket and its track. */
-  async completedJobFacts(m: EntityManager, companyId: string, jobId: string, timezone: string): Promise<CompletedJobFacts | null> {
-    const job = await this.jobs.find(Scope.company(companyId), jobId, m).catch(() => null);
+  completedJobFacts(scope: Scope, jobId: string, timezone: string): Promise<CompletedJobFacts | null>;
+  /** @deprecated the unit of work carries the manager, and a `Scope` the company: `completedJobFacts(Scope.company(companyId), jobId, timezone)` (the reports' call until it is converted). */
+  completedJobFacts(m: ThreadedManager, companyId: string, jobId: string, timezone: string): Promise<CompletedJobFacts | null>;
+  async completedJobFacts(...args: unknown[]): Promise<CompletedJobFacts | null> {
+    const [company, jobId, timezone] = withoutManager<[Scope | string, string, string]>(args);
+    const scope = Scope.company(typeof company === 'string' ? company : company.companyId);
+    const job = await this.jobs.find(scope, jobId).catch(() => null);
     if (!job || job.status !== 'completed' || !job.completedAt) return null;
-    const order = (await this.orderOps.many(companyId, [job.orderId], m)).get(job.orderId);
-    const [row] = await m.query<{ net_kg: number | null; meters: number }[]>(
-      `SELECT (SELECT t.net_kg FROM station_tickets t WHERE t.job_id = $1) AS net_kg,
-              (SELECT coalesce(round(sum(2 * 6371008.8 * asin(least(1, sqrt(power(sin(radians(p.lat - p.plat) / 2), 2)
-                        + cos(radians(p.plat)) * cos(radians(p.lat)) * power(sin(radians(p.lng - p.plng) / 2), 2)))))), 0)::int
-                 FROM (SELECT l.lat, l.lng, lag(l.lat) OVER w AS plat, lag(l.lng) OVER w AS plng
-                         FROM job_locations l WHERE l.job_id = $1 WINDOW w AS (ORDER BY l.recorded_at, l.id)) p
-                WHERE p.plat IS NOT NULL) AS meters`,
-      [jobId],
-    );
+    const order = (await this.orderOps.many(scope.companyId, [job.orderId], this.uow.manager)).get(job.orderId);
+    const row = await this.facts.track(jobId);
     return {
       type: job.type,
       driverId: job.driverId,

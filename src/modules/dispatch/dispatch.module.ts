@@ -29,6 +29,13 @@ import { DispatchContextController } from './dispatch-context.controller';
 import { DispatchContextService } from './dispatch-context.service';
 import { RouteCollapseService } from './route-collapse.service';
 import { DispatchReadModel } from './dispatch-read-model';
+import { JobEvidenceRepository } from './job-evidence.repository';
+import { JobFactsRepository } from './job-facts.repository';
+import { JobIssueRepository } from './job-issue.repository';
+import { JobLocationRepository } from './job-location.repository';
+
+/** Dispatch's SQL (docs/data-layer.md): its own tables only; provided here, not exported. */
+const REPOSITORIES = [JobEvidenceRepository, JobIssueRepository, JobLocationRepository, JobFactsRepository];
 
 /**
  * Dispatch (layer 5, issue #11): assignment, the job tree, driver execution (start, evidence, issues,
@@ -50,7 +57,7 @@ const DRIVER_SIDE = {
 @Module({
   imports: [JobsModule, OrdersModule, CatalogueModule, SitesModule, FleetModule, DriversModule, CustomersModule, AttendanceModule, MediaModule, QrCodesModule, UsersModule, CompaniesModule],
   controllers: [...COMPANY_SIDE.controllers, ...DRIVER_SIDE.controllers],
-  providers: [...COMPANY_SIDE.providers, ...DRIVER_SIDE.providers, DispatchReadModel],
+  providers: [...REPOSITORIES, ...COMPANY_SIDE.providers, ...DRIVER_SIDE.providers, DispatchReadModel],
   // The leave hook of assignment: the leaves module registers its calendar with it (assignment-leave-check.ts).
   exports: [DriverLeaveCheck, DispatchReadModel],
 })

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import type { Scope } from '../../common/access/scope';
+import { Scope } from '../../common/access/scope';
 import { ApiError, type FieldErrors } from '../../common/http/api-error';
 import { recordEvents } from '../../common/outbox/outbox';
 import { JobsService, type JobView } from '../jobs';
@@ -8,10 +7,11 @@ import { MediaService } from '../media';
 import { OrderOperations } from '../orders';
 import { QrCodesService } from '../qr-codes';
 import { OpeningCalendar, StationsService } from '../sites';
-import { JobEvidence, StationTicket, type EvidenceKind } from './dispatch.entities';
+import type { EvidenceKind, StationTicket } from './dispatch.entities';
 import { AddEvidenceDto, JobEvidenceDto } from './driver-jobs.dto';
 import { DriverJobsService, DUMPING_TYPES } from './driver-jobs.service';
-import { runUnit } from '../../database/unit-of-work';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { JobEvidenceRepository } from './job-evidence.repository';
 
 const TICKET_FIELDS = ['station_id', 'ticket_number', 'gross_kg', 'tare_kg'] as const;
 
@@ -23,7 +23,8 @@ const TICKET_FIELDS = ['station_id', 'ticket_number', 'gross_kg', 'tare_kg'] as 
 @Injectable()
 export class DriverEvidenceService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly evidence: JobEvidenceRepository,
     private readonly jobs: JobsService,
     private readonly driverJobs: DriverJobsService,
     private readonly orderOps: OrderOperations,
@@ -35,20 +36,19 @@ export class DriverEvidenceService {
 
   async add(scope: Scope, jobId: string, d: AddEvidenceDto): Promise<JobEvidenceDto> {
     const today = await this.driverJobs.today(scope);
-    return runUnit(this.ds, async (m) => {
-      const job = await this.jobs.lock(m, scope, jobId);
+    return this.uow.transaction(async () => {
+      const job = await this.jobs.lock(scope, jobId);
       checkShape(d);
-      await this.driverJobs.assertWorkable(m, job);
+      await this.driverJobs.assertWorkable(job);
       if (job.status !== 'in_progress') throw ApiError.conflict('JOB_STATE', `Evidence is added to a job in progress; this job is ${job.status}.`);
       let url = d.url ?? null;
       if (d.media_id) {
-        const [foreign] = await m.query<{ '?column?': number }[]>(`SELECT 1 FROM job_evidence WHERE media_id = $1 AND company_id <> $2 LIMIT 1`, [d.media_id, job.companyId]);
-        if (foreign || !(await this.media.exists(m, d.media_id))) throw ApiError.validation({ media_id: ['not found'] });
+        if ((await this.evidence.mediaUsedOutside(Scope.company(job.companyId), d.media_id)) || !(await this.media.exists(d.media_id))) throw ApiError.validation({ media_id: ['not found'] });
         url = `/api/v1/media/${d.media_id.toLowerCase()}`;
       }
-      if (d.kind === 'qr_scan') await this.checkQr(m, job, d.code!);
-      const ticket = d.kind === 'ticket' ? await this.recordTicket(m, job, d, today) : null;
-      const evidence = m.create(JobEvidence, {
+      if (d.kind === 'qr_scan') await this.checkQr(job, d.code!);
+      const ticket = d.kind === 'ticket' ? await this.recordTicket(job, d, today) : null;
+      const evidence = await this.evidence.insert({
         companyId: job.companyId,
         jobId: job.id,
         driverId: job.driverId!,
@@ -60,8 +60,7 @@ export class DriverEvidenceService {
         lat: d.lat ?? null,
         lng: d.lng ?? null,
       });
-      await m.insert(JobEvidence, evidence);
-      await recordEvents(m, {
+      await recordEvents(this.uow.manager, {
         type: 'job.evidence_added',
         aggregateType: 'job',
         aggregateId: job.id,
@@ -69,7 +68,7 @@ export class DriverEvidenceService {
         actorId: scope.actorId,
         payload: { order_id: job.orderId, evidence_id: evidence.id, kind: evidence.kind, station_ticket_id: ticket?.id ?? null },
       });
-      return JobEvidenceDto.of(await m.findOneByOrFail(JobEvidence, { id: evidence.id }), ticket);
+      return JobEvidenceDto.of(await this.evidence.get(evidence.id), ticket);
     });
   }
 
@@ -78,14 +77,14 @@ export class DriverEvidenceService {
    * asset: the one it brings (delivery, swap) or the one its order has on site (and, for a swap, the
    * on-site assets of the pickups merged into it). Another asset's code is 422 `QR_MISMATCH`.
    */
-  private async checkQr(m: EntityManager, job: JobView, code: string): Promise<void> {
-    const scanned = await this.qr.assetIdOf(job.companyId, code, m);
+  private async checkQr(job: JobView, code: string): Promise<void> {
+    const scanned = await this.qr.assetIdOf(Scope.company(job.companyId), code);
     if (!scanned) throw ApiError.validation({ code: ['is not a QR code of this company'] });
     const expected = new Set<string>();
     if (job.assetId) expected.add(job.assetId);
-    const orderIds = [job.orderId, ...(await this.jobs.mergedInto([job.id], m)).map((p) => p.orderId)];
+    const orderIds = [job.orderId, ...(await this.jobs.mergedInto([job.id])).map((p) => p.orderId)];
     for (const orderId of orderIds) {
-      const onSite = (await this.jobs.onSiteAssets(orderId, m)).at(-1);
+      const onSite = (await this.jobs.onSiteAssets(orderId)).at(-1);
       if (onSite) expected.add(onSite);
     }
     if (!expected.has(scanned)) {
@@ -100,18 +99,19 @@ export class DriverEvidenceService {
    * order's waste type (422 `WASTE_NOT_ACCEPTED`) and be open today (422 `HOLIDAY`, `CLOSED_DAY`,
    * `INACTIVE`).
    */
-  private async recordTicket(m: EntityManager, job: JobView, d: AddEvidenceDto, today: string): Promise<StationTicket> {
+  private async recordTicket(job: JobView, d: AddEvidenceDto, today: string): Promise<StationTicket> {
+    const company = Scope.company(job.companyId);
     if (!DUMPING_TYPES.includes(job.type)) throw ApiError.validation({ kind: [`a ${job.type} job does not dump: only pickup, swap and dump_return jobs take a station ticket`] });
     const stationId = d.station_id!.toLowerCase();
-    await this.stations.find(m, job.companyId, stationId).catch((e) => {
+    await this.stations.find(company, stationId).catch((e) => {
       throw e instanceof ApiError && e.code === 'NOT_FOUND' ? ApiError.validation({ station_id: ['not found'] }) : e;
     });
-    const order = (await this.orderOps.many(job.companyId, [job.orderId], m)).get(job.orderId)!;
-    if (!(await this.stations.accepts(m, stationId, order.wasteTypeId))) {
+    const order = (await this.orderOps.many(job.companyId, [job.orderId], this.uow.manager)).get(job.orderId)!;
+    if (!(await this.stations.accepts(company, stationId, order.wasteTypeId))) {
       const message = 'This station does not accept the order\'s waste type.';
       throw ApiError.unprocessable('WASTE_NOT_ACCEPTED', message, { station_id: [message] });
     }
-    await this.calendar.assertOpen('station', stationId, job.companyId, today, m, 'station_id');
+    await this.calendar.assertOpen('station', stationId, company, today, 'station_id');
     const values = {
       stationId,
       driverId: job.driverId!,
@@ -121,10 +121,7 @@ export class DriverEvidenceService {
       netKg: d.gross_kg! - d.tare_kg!,
       weighedAt: new Date(),
     };
-    const existing = await m.findOne(StationTicket, { where: { jobId: job.id } });
-    if (existing) await m.update(StationTicket, { id: existing.id }, values);
-    else await m.insert(StationTicket, m.create(StationTicket, { companyId: job.companyId, jobId: job.id, ...values }));
-    return m.findOneByOrFail(StationTicket, { jobId: job.id });
+    return this.evidence.saveTicket(company, job.id, values);
   }
 }
 

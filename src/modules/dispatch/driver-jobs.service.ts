@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
-import { scopedQuery } from '../../common/access/tenant-policy';
 import { todayIn } from '../../common/dates';
 import { DriverLocations } from '../../common/live/driver-locations';
 import { ApiError } from '../../common/http/api-error';
@@ -13,8 +11,6 @@ import { CustomerAddressesService } from '../customers';
 import { TrucksService } from '../fleet';
 import { JobsService, type JobView } from '../jobs';
 import { OrderOperations, OrdersService, orderNumber, type OrderForJobs } from '../orders';
-import { userNameSql } from '../users';
-import { JobEvidence, JobIssue, JobLocation, StationTicket } from './dispatch.entities';
 import {
   DriverHistoryQuery,
   DriverJobDetailDto,
@@ -29,7 +25,10 @@ import {
   TrackingWrapperDto,
 } from './driver-jobs.dto';
 import { JobIssueDto } from './job-issues.dto';
-import { runUnit } from '../../database/unit-of-work';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { JobEvidenceRepository } from './job-evidence.repository';
+import { JobIssueRepository } from './job-issue.repository';
+import { JobLocationRepository } from './job-location.repository';
 
 /** Job types that go to a station and need a station ticket to complete. */
 export const DUMPING_TYPES: readonly string[] = ['pickup', 'swap', 'dump_return'];
@@ -45,7 +44,10 @@ const NEXT_STOPS = 10;
 @Injectable()
 export class DriverJobsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly evidence: JobEvidenceRepository,
+    private readonly issueRows: JobIssueRepository,
+    private readonly points: JobLocationRepository,
     private readonly jobs: JobsService,
     private readonly orderOps: OrderOperations,
     private readonly orders: OrdersService,
@@ -58,8 +60,8 @@ export class DriverJobsService {
   ) {}
 
   /** The company's date today (the caller's query brought the time zone; else it is read). */
-  async today(scope: Scope, m?: EntityManager): Promise<string> {
-    return scope.timezone ? todayIn(scope.timezone) : this.orders.today(scope, m);
+  async today(scope: Scope): Promise<string> {
+    return scope.timezone ? todayIn(scope.timezone) : this.orders.today(scope, this.uow.manager);
   }
 
   // ------------------------------------------------------------------ reads
@@ -67,27 +69,27 @@ export class DriverJobsService {
   async day(scope: Scope, q: DriverJobsQuery): Promise<Page<DriverJobDto>> {
     const date = q.date ?? (await this.today(scope));
     const page = await this.jobs.driverDay(scope, date, q);
-    return new Page(await this.views(scope.companyId, page.items), page.meta);
+    return new Page(await this.views(scope, page.items), page.meta);
   }
 
   async history(scope: Scope, q: DriverHistoryQuery): Promise<Page<DriverJobDto>> {
     const page = await this.jobs.driverHistory(scope, q);
-    return new Page(await this.views(scope.companyId, page.items), page.meta);
+    return new Page(await this.views(scope, page.items), page.meta);
   }
 
   /** One of the driver's jobs with what the driver needs on site; 404 when it is not theirs. */
-  async detail(scope: Scope, id: string, m: EntityManager = this.ds.manager): Promise<DriverJobDetailDto> {
-    const job = await this.jobs.find(scope, id, m);
-    const [base] = await this.views(scope.companyId, [job], m);
+  async detail(scope: Scope, id: string): Promise<DriverJobDetailDto> {
+    const job = await this.jobs.find(scope, id);
+    const [base] = await this.views(scope, [job]);
     const merged = base.merged_jobs.map((j) => j.id);
-    const evidence = await m.find(JobEvidence, { where: { jobId: job.id }, order: { createdAt: 'ASC', id: 'ASC' } });
-    const ticket = await m.findOne(StationTicket, { where: { jobId: job.id } });
+    const evidence = await this.evidence.ofJob(job.id);
+    const ticket = await this.evidence.ticketOf(job.id);
     const lastTicket = evidence.filter((e) => e.kind === 'ticket').at(-1);
-    const issues = await this.issues(m, [job.id, ...merged], true);
-    const onSite = job.type === 'delivery' ? [] : await this.jobs.onSiteAssets(job.orderId, m);
+    const issues = await this.issues([job.id, ...merged], true);
+    const onSite = job.type === 'delivery' ? [] : await this.jobs.onSiteAssets(job.orderId);
     const onSiteId = onSite.at(-1) ?? null;
-    const onSiteAsset = onSiteId ? ((await this.assets.summaries(scope.companyId, [onSiteId], m)).get(onSiteId) ?? null) : null;
-    const destination = job.destinationAddressId ? await this.addresses.snapshot(m, Scope.company(scope.companyId), job.destinationAddressId) : null;
+    const onSiteAsset = onSiteId ? ((await this.assets.summaries(Scope.company(scope.companyId), [onSiteId])).get(onSiteId) ?? null) : null;
+    const destination = job.destinationAddressId ? await this.addresses.snapshot(Scope.company(scope.companyId), job.destinationAddressId) : null;
     return {
       ...base,
       destination_address: destination,
@@ -102,13 +104,12 @@ export class DriverJobsService {
 
   /** The tracking view: today's current job, next stops, the last point sent and today's counts. */
   async tracking(scope: Scope): Promise<TrackingWrapperDto> {
-    const m = this.ds.manager;
-    const date = await this.today(scope, m);
-    const current = await this.jobs.driverCurrent(scope, m);
-    const next = await this.jobs.driverNext(scope, date, NEXT_STOPS, m);
-    const views = await this.views(scope.companyId, [...(current ? [current] : []), ...next], m);
-    const last = await scopedQuery(m, JobLocation, scope, 'p').orderBy('p.createdAt', 'DESC').addOrderBy('p.id', 'DESC').getOne();
-    const counts = await this.jobs.driverCounts(scope, date, m);
+    const date = await this.today(scope);
+    const current = await this.jobs.driverCurrent(scope);
+    const next = await this.jobs.driverNext(scope, date, NEXT_STOPS);
+    const views = await this.views(scope, [...(current ? [current] : []), ...next]);
+    const last = await this.points.latest(scope);
+    const counts = await this.jobs.driverCounts(scope, date);
     return {
       date,
       current_job: current ? views[0] : null,
@@ -132,17 +133,15 @@ export class DriverJobsService {
    * The newest point (by `recorded_at`) goes on the job, and the truck's position follows.
    */
   async sendLocation(scope: Scope, id: string, d: SendLocationDto): Promise<JobLocationDto> {
-    const point = await runUnit(this.ds, async (m) => {
-      const job = await this.jobs.lock(m, scope, id);
+    const point = await this.uow.transaction(async () => {
+      const job = await this.jobs.lock(scope, id);
       if (job.status !== 'in_progress') throw ApiError.conflict('JOB_STATE', `Locations are sent for a job in progress; this job is ${job.status}.`);
       const driverId = job.driverId!;
-      await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`job_locations:${driverId}`]);
-      const [recent] = await m.query<{ '?column?': number }[]>(`SELECT 1 FROM job_locations WHERE driver_id = $1 AND created_at > clock_timestamp() - interval '1 second' LIMIT 1`, [driverId]);
-      if (recent) throw new ApiError(429, 'THROTTLED', 'At most one location point a second.', undefined, { 'Retry-After': '1' });
-      const [{ n }] = await m.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM job_locations WHERE job_id = $1`, [job.id]);
-      if (n >= MAX_POINTS_PER_JOB) throw ApiError.conflict('LOCATION_LIMIT', `This job has ${MAX_POINTS_PER_JOB} location points already.`);
+      await this.points.serialiseDriver(driverId);
+      if (await this.points.sentWithinASecond(driverId)) throw new ApiError(429, 'THROTTLED', 'At most one location point a second.', undefined, { 'Retry-After': '1' });
+      if ((await this.points.countOfJob(job.id)) >= MAX_POINTS_PER_JOB) throw ApiError.conflict('LOCATION_LIMIT', `This job has ${MAX_POINTS_PER_JOB} location points already.`);
       const recordedAt = d.recorded_at ? new Date(d.recorded_at) : new Date();
-      const point = m.create(JobLocation, {
+      const point = await this.points.insert({
         companyId: job.companyId,
         jobId: job.id,
         driverId,
@@ -153,12 +152,11 @@ export class DriverJobsService {
         speedMps: d.speed ?? null,
         recordedAt,
       });
-      await m.insert(JobLocation, point);
       if (!job.lastLocationAt || recordedAt >= job.lastLocationAt) {
-        await this.jobs.change(m, job, { lastLat: d.lat, lastLng: d.lng, lastLocationAt: recordedAt });
-        if (job.truckId) await this.trucks.follow(m, job.companyId, job.truckId, d.lat, d.lng, recordedAt);
+        await this.jobs.change(job, { lastLat: d.lat, lastLng: d.lng, lastLocationAt: recordedAt });
+        if (job.truckId) await this.trucks.follow(Scope.company(job.companyId), job.truckId, d.lat, d.lng, recordedAt);
       }
-      const saved = await m.findOneByOrFail(JobLocation, { id: point.id });
+      const saved = await this.points.get(point.id);
       return { saved, orderId: job.orderId };
     });
     // After the commit: the live view (company dispatch, the order's customer; README "Notifications and live push").
@@ -170,22 +168,19 @@ export class DriverJobsService {
   // ------------------------------------------------------------------ shared by the driver's views
 
   /** Issues of jobs (open only with `open`), oldest first, with the reporter's name (one statement). */
-  async issues(m: EntityManager, jobIds: readonly string[], open: boolean): Promise<JobIssueDto[]> {
-    if (!jobIds.length) return [];
-    const qb = m.createQueryBuilder(JobIssue, 'i').addSelect(userNameSql('i.driver_id'), 'driver_name').where('i.jobId IN (:...jobIds)', { jobIds: [...jobIds] });
-    if (open) qb.andWhere(`i.status = 'open'`);
-    const { entities, raw } = await qb.orderBy('i.createdAt', 'ASC').addOrderBy('i.id', 'ASC').getRawAndEntities();
-    return entities.map((e, i) => JobIssueDto.of(e, (raw[i].driver_name as string | null) ?? ''));
+  async issues(jobIds: readonly string[], open: boolean): Promise<JobIssueDto[]> {
+    return (await this.issueRows.ofJobs(jobIds, open)).map((n) => JobIssueDto.of(n.issue, n.driverName));
   }
 
   /** Driver views of jobs: their orders' sites, names, asset codes and merged pickups, in a fixed number of statements. */
-  async views(companyId: string, jobs: readonly JobView[], m: EntityManager = this.ds.manager): Promise<DriverJobDto[]> {
+  async views(scope: Scope, jobs: readonly JobView[]): Promise<DriverJobDto[]> {
     if (!jobs.length) return [];
-    const merged = await this.jobs.mergedInto(jobs.filter((j) => j.type === 'swap').map((j) => j.id), m);
-    const orders = await this.orderOps.many(companyId, [...jobs, ...merged].map((j) => j.orderId), m);
+    const m = this.uow.manager;
+    const merged = await this.jobs.mergedInto(jobs.filter((j) => j.type === 'swap').map((j) => j.id));
+    const orders = await this.orderOps.many(scope.companyId, [...jobs, ...merged].map((j) => j.orderId), m);
     const list = [...orders.values()];
     const names = await this.catalogue.names([...new Set(list.map((o) => o.assetSpecificationId))], [...new Set(list.map((o) => o.wasteTypeId))], m);
-    const assets = await this.assets.summaries(companyId, jobs.map((j) => j.assetId).filter((a): a is string => !!a), m);
+    const assets = await this.assets.summaries(Scope.company(scope.companyId), jobs.map((j) => j.assetId).filter((a): a is string => !!a));
     return jobs.map((j) => {
       const o = orders.get(j.orderId) as OrderForJobs;
       return {
@@ -222,19 +217,19 @@ export class DriverJobsService {
    * What every driver action on a job checks once the job is locked: not on a break (409 `ON_BREAK`),
    * and not a pickup merged into a swap (409 `JOB_MERGED`: the swap is worked, the pickup completes with it).
    */
-  async assertWorkable(m: EntityManager, job: JobView): Promise<void> {
-    if (await this.attendance.isOnBreak(m, job.companyId, job.driverId!)) throw ApiError.conflict('ON_BREAK', 'You are on a break: end it first.');
+  async assertWorkable(job: JobView): Promise<void> {
+    if (await this.attendance.isOnBreak(Scope.company(job.companyId), job.driverId!)) throw ApiError.conflict('ON_BREAK', 'You are on a break: end it first.');
     if (job.mergedIntoJobId) throw ApiError.conflict('JOB_MERGED', 'This pickup was merged into a swap: work the swap, and the pickup completes with it.');
   }
 
   /** Evidence rows of kind photo exist for the job (one statement). */
-  hasPhoto(m: EntityManager, jobId: string): Promise<boolean> {
-    return m.existsBy(JobEvidence, { jobId, kind: 'photo' });
+  hasPhoto(jobId: string): Promise<boolean> {
+    return this.evidence.hasPhoto(jobId);
   }
 
   /** Open blocking issues on any of these jobs (one statement). */
-  blocked(m: EntityManager, jobIds: readonly string[]): Promise<boolean> {
-    return m.existsBy(JobIssue, { jobId: In([...jobIds]), status: 'open', blocking: true });
+  blocked(jobIds: readonly string[]): Promise<boolean> {
+    return this.issueRows.blocked(jobIds);
   }
 }
 

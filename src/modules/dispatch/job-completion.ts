@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
@@ -9,10 +8,11 @@ import { TrucksService } from '../fleet';
 import { JobsService, type JobChanges, type JobStatus, type JobView } from '../jobs';
 import { OrderOperations, type OrderForJobs } from '../orders';
 import { LotsService, StationsService } from '../sites';
-import { StationTicket } from './dispatch.entities';
+import type { StationTicket } from './dispatch.entities';
 import { DriverJobDetailDto } from './driver-jobs.dto';
 import { DriverJobsService, DUMPING_TYPES } from './driver-jobs.service';
-import { runUnit } from '../../database/unit-of-work';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { JobEvidenceRepository } from './job-evidence.repository';
 
 type AssetMove = Parameters<AssetsService['moveForJob']>[3][number];
 type Place = AssetMove['place'];
@@ -41,7 +41,8 @@ const nothingOnSite = (order: OrderForJobs) => ApiError.conflict('NOTHING_ON_SIT
 @Injectable()
 export class JobCompletion {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly evidence: JobEvidenceRepository,
     private readonly jobs: JobsService,
     private readonly driverJobs: DriverJobsService,
     private readonly orderOps: OrderOperations,
@@ -53,93 +54,99 @@ export class JobCompletion {
   ) {}
 
   async start(actor: Who, scope: Scope, id: string): Promise<DriverJobDetailDto> {
-    await runUnit(this.ds, async (m) => {
-      const job = await this.jobs.lock(m, scope, id);
-      await this.driverJobs.assertWorkable(m, job);
+    await this.uow.transaction(async () => {
+      const job = await this.jobs.lock(scope, id);
+      await this.driverJobs.assertWorkable(job);
       if (job.status !== 'assigned') throw ApiError.invalidTransition(job.status, 'in_progress', 'Job');
-      const merged = await this.jobs.mergedInto([job.id], m, true);
-      if (await this.jobs.driverBusy(m, job.driverId!, [job.id, ...merged.map((p) => p.id)])) {
+      const merged = await this.jobs.mergedInto([job.id], undefined, true);
+      if (await this.jobs.driverBusy(job.driverId!, [job.id, ...merged.map((p) => p.id)])) {
         throw ApiError.conflict('JOB_IN_PROGRESS', 'Another of your jobs is in progress: complete it first.');
       }
       if (job.type === 'delivery' || job.type === 'swap') {
         const assetId = this.broughtAsset(job);
-        const truck = job.truckId ? (await this.trucks.summaries(job.companyId, [job.truckId], m)).get(job.truckId) : undefined;
+        const truck = job.truckId ? (await this.trucks.summaries(Scope.company(job.companyId), [job.truckId])).get(job.truckId) : undefined;
         const place: Place = job.truckId ? { type: 'truck', id: job.truckId, lat: truck?.lat ?? null, lng: truck?.lng ?? null } : null;
-        await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId, to: 'in_transit', place }]);
+        await this.assets.moveForJob(Scope.company(job.companyId), job.id, [{ assetId, to: 'in_transit', place }]);
       }
-      await this.jobs.move(m, job, 'in_progress', actor);
-      for (const p of merged) await this.advance(m, p, 'in_progress', actor, job);
+      await this.jobs.move(job, 'in_progress', actor);
+      for (const p of merged) await this.advance(p, 'in_progress', actor, job);
     });
     return this.driverJobs.detail(scope, id);
   }
 
   async complete(actor: Who, scope: Scope, id: string): Promise<DriverJobDetailDto> {
     const today = await this.driverJobs.today(scope);
-    await runUnit(this.ds, async (m) => {
+    await this.uow.transaction(async () => {
       // The order is locked before the job, as assignment does (no lock-order deadlock between them).
-      const peek = await this.jobs.find(scope, id, m);
-      const order = await this.orderOps.lock(m, scope.companyId, peek.orderId);
-      const job = await this.jobs.lock(m, scope, id);
-      await this.driverJobs.assertWorkable(m, job);
+      const peek = await this.jobs.find(scope, id);
+      const order = await this.orderOps.lock(this.uow.manager, scope.companyId, peek.orderId);
+      const job = await this.jobs.lock(scope, id);
+      await this.driverJobs.assertWorkable(job);
       if (job.status !== 'in_progress') throw ApiError.invalidTransition(job.status, 'completed', 'Job');
-      const merged = (await this.jobs.mergedInto([job.id], m, true)).filter((p) => p.status !== 'completed' && p.status !== 'aborted');
-      if (await this.driverJobs.blocked(m, [job.id, ...merged.map((p) => p.id)])) {
+      const merged = (await this.jobs.mergedInto([job.id], undefined, true)).filter((p) => p.status !== 'completed' && p.status !== 'aborted');
+      if (await this.driverJobs.blocked([job.id, ...merged.map((p) => p.id)])) {
         throw ApiError.conflict('JOB_BLOCKED', 'A blocking issue on this job is open: the company must resolve it first.');
       }
-      if (job.type === 'delivery' && !(await this.driverJobs.hasPhoto(m, job.id))) {
+      if (job.type === 'delivery' && !(await this.driverJobs.hasPhoto(job.id))) {
         throw ApiError.conflict('EVIDENCE_REQUIRED', 'A delivery needs a photo (evidence of kind photo) before it completes.');
       }
-      const ticket = DUMPING_TYPES.includes(job.type) ? await m.findOne(StationTicket, { where: { jobId: job.id } }) : null;
+      const ticket = DUMPING_TYPES.includes(job.type) ? await this.evidence.ticketOf(job.id) : null;
       if (DUMPING_TYPES.includes(job.type) && !ticket) {
         throw ApiError.conflict('TICKET_REQUIRED', `A ${job.type} dumps at a station: record its station ticket (evidence of kind ticket) first.`);
       }
       const effects = { actor, today, ticket };
       switch (job.type) {
         case 'delivery':
-          await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId: this.broughtAsset(job), to: 'on_site', place: siteOf(order) }]);
-          await this.jobs.move(m, job, 'completed', actor);
-          await this.delivered(m, order, effects);
+          await this.assets.moveForJob(Scope.company(job.companyId), job.id, [{ assetId: this.broughtAsset(job), to: 'on_site', place: siteOf(order) }]);
+          await this.jobs.move(job, 'completed', actor);
+          await this.delivered(order, effects);
           break;
         case 'pickup': {
-          const assetId = await this.onSite(m, order);
-          await this.dump(m, job, order, assetId, ticket!);
-          await this.jobs.move(m, job, 'completed', actor, { removedAssetId: assetId });
-          await this.finishIfEmpty(m, order, job, effects);
+          const assetId = await this.onSite(order);
+          await this.dump(job, order, assetId, ticket!);
+          await this.jobs.move(job, 'completed', actor, { removedAssetId: assetId });
+          await this.finishIfEmpty(order, job, effects);
           break;
         }
         case 'swap': {
           const newAssetId = this.broughtAsset(job);
           // The old asset: the merged pickups' (route collapse), else the swap's own order's.
           const olds: { pickup: JobView | null; order: OrderForJobs }[] = merged.length ? [] : [{ pickup: null, order }];
-          for (const p of merged) olds.push({ pickup: p, order: await this.orderOps.lock(m, job.companyId, p.orderId) });
+          // An order locked once in this unit is passed on (the swap's own, or one with several merged pickups), not locked and read again.
+          const lockedOrders = new Map([[order.id, order]]);
+          for (const p of merged) {
+            const pickupOrder = lockedOrders.get(p.orderId) ?? (await this.orderOps.lock(this.uow.manager, job.companyId, p.orderId));
+            lockedOrders.set(p.orderId, pickupOrder);
+            olds.push({ pickup: p, order: pickupOrder });
+          }
           const removed: string[] = [];
-          for (const o of olds) removed.push(await this.onSite(m, o.order));
-          await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId: newAssetId, to: 'on_site', place: siteOf(order) }]);
-          for (const assetId of removed) await this.dump(m, job, order, assetId, ticket!);
-          await this.jobs.move(m, job, 'completed', actor, { removedAssetId: removed[0] });
-          await this.delivered(m, order, effects);
+          for (const o of olds) removed.push(await this.onSite(o.order));
+          await this.assets.moveForJob(Scope.company(job.companyId), job.id, [{ assetId: newAssetId, to: 'on_site', place: siteOf(order) }]);
+          for (const assetId of removed) await this.dump(job, order, assetId, ticket!);
+          await this.jobs.move(job, 'completed', actor, { removedAssetId: removed[0] });
+          await this.delivered(order, effects);
           for (const [i, o] of olds.entries()) {
             if (!o.pickup) continue;
-            await this.advance(m, o.pickup, 'completed', actor, job, { removedAssetId: removed[i] });
-            await this.finishIfEmpty(m, o.order, o.pickup, effects);
+            await this.advance(o.pickup, 'completed', actor, job, { removedAssetId: removed[i] });
+            await this.finishIfEmpty(o.order, o.pickup, effects);
           }
           break;
         }
         case 'dump_return': {
-          const assetId = await this.onSite(m, order);
-          await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId, to: 'at_station', place: await this.stationPlace(m, job.companyId, ticket!.stationId) }]);
-          await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId, to: 'on_site', place: siteOf(order) }]);
-          await this.jobs.move(m, job, 'completed', actor, job.assetId ? {} : { assetId });
+          const assetId = await this.onSite(order);
+          await this.assets.moveForJob(Scope.company(job.companyId), job.id, [{ assetId, to: 'at_station', place: await this.stationPlace(Scope.company(job.companyId), ticket!.stationId) }]);
+          await this.assets.moveForJob(Scope.company(job.companyId), job.id, [{ assetId, to: 'on_site', place: siteOf(order) }]);
+          await this.jobs.move(job, 'completed', actor, job.assetId ? {} : { assetId });
           break;
         }
         case 'relocate': {
-          const assetId = await this.onSite(m, order);
-          const destination = job.destinationAddressId ? await this.addresses.snapshot(m, Scope.company(job.companyId), job.destinationAddressId) : null;
+          const assetId = await this.onSite(order);
+          const destination = job.destinationAddressId ? await this.addresses.snapshot(Scope.company(job.companyId), job.destinationAddressId) : null;
           if (!job.destinationAddressId || !destination) throw ApiError.conflict('NO_DESTINATION', 'This relocation has no (live) destination address: ask dispatch.');
-          await this.assets.moveForJob(m, job.companyId, job.id, [
+          await this.assets.moveForJob(Scope.company(job.companyId), job.id, [
             { assetId, to: 'on_site', place: { type: 'customer_address', id: job.destinationAddressId, lat: destination.latitude, lng: destination.longitude } },
           ]);
-          await this.jobs.move(m, job, 'completed', actor, job.assetId ? {} : { assetId });
+          await this.jobs.move(job, 'completed', actor, job.assetId ? {} : { assetId });
           break;
         }
       }
@@ -156,28 +163,29 @@ export class JobCompletion {
   }
 
   /** The order's on-site asset (the last its completed jobs left there); 409 `NOTHING_ON_SITE` when none. */
-  private async onSite(m: EntityManager, order: OrderForJobs): Promise<string> {
-    const assetId = (await this.jobs.onSiteAssets(order.id, m)).at(-1);
+  private async onSite(order: OrderForJobs): Promise<string> {
+    const assetId = (await this.jobs.onSiteAssets(order.id)).at(-1);
     if (!assetId) throw nothingOnSite(order);
     return assetId;
   }
 
   /** The asset is dumped at the ticket's station, then back `available` at the job's lot (else the order's): two history rows. */
-  private async dump(m: EntityManager, job: JobView, order: OrderForJobs, assetId: string, ticket: StationTicket): Promise<void> {
-    await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId, to: 'at_station', place: await this.stationPlace(m, job.companyId, ticket.stationId) }]);
+  private async dump(job: JobView, order: OrderForJobs, assetId: string, ticket: StationTicket): Promise<void> {
+    const company = Scope.company(job.companyId);
+    await this.assets.moveForJob(company, job.id, [{ assetId, to: 'at_station', place: await this.stationPlace(company, ticket.stationId) }]);
     const lotId = job.lotId ?? order.lotId;
-    const lot = await this.lots.find(m, job.companyId, lotId).catch(() => null);
-    await this.assets.moveForJob(m, job.companyId, job.id, [{ assetId, to: 'available', place: { type: 'lot', id: lotId, lat: lot?.latitude ?? null, lng: lot?.longitude ?? null } }]);
+    const lot = await this.lots.find(company, lotId).catch(() => null);
+    await this.assets.moveForJob(company, job.id, [{ assetId, to: 'available', place: { type: 'lot', id: lotId, lat: lot?.latitude ?? null, lng: lot?.longitude ?? null } }]);
   }
 
-  private async stationPlace(m: EntityManager, companyId: string, stationId: string): Promise<Place> {
-    const station = await this.stations.find(m, companyId, stationId).catch(() => null);
+  private async stationPlace(scope: Scope, stationId: string): Promise<Place> {
+    const station = await this.stations.find(scope, stationId).catch(() => null);
     return { type: 'station', id: stationId, lat: station?.latitude ?? null, lng: station?.longitude ?? null };
   }
 
   /** The order's first container arrived: approved/scheduled → delivered on the company's date (an extra delivery changes nothing). */
-  private async delivered(m: EntityManager, order: OrderForJobs, e: { actor: Who; today: string }): Promise<void> {
-    if (order.status === 'approved' || order.status === 'scheduled') await this.orderOps.delivered(m, order.companyId, order.id, e.actor, e.today);
+  private async delivered(order: OrderForJobs, e: { actor: Who; today: string }): Promise<void> {
+    if (order.status === 'approved' || order.status === 'scheduled') await this.orderOps.delivered(this.uow.manager, order.companyId, order.id, e.actor, e.today);
   }
 
   /**
@@ -185,19 +193,19 @@ export class JobCompletion {
    * completed with its final bill (extra days from the real delivery date, overage from this ticket's
    * net weight), and its other unfinished jobs are aborted (nothing is left to serve).
    */
-  private async finishIfEmpty(m: EntityManager, order: OrderForJobs, pickup: JobView, e: { actor: Who; today: string; ticket: StationTicket | null }): Promise<void> {
-    if ((await this.jobs.onSiteAssets(order.id, m)).length || order.status !== 'delivered') return;
-    await this.orderOps.completed(m, order.companyId, order.id, e.actor, { pickedUpOn: e.today, netWeightKg: e.ticket?.netKg ?? null });
-    await this.jobs.abortUnfinished(m, order.id, `The order was completed by its final pickup (job ${pickup.id}).`);
+  private async finishIfEmpty(order: OrderForJobs, pickup: JobView, e: { actor: Who; today: string; ticket: StationTicket | null }): Promise<void> {
+    if ((await this.jobs.onSiteAssets(order.id)).length || order.status !== 'delivered') return;
+    await this.orderOps.completed(this.uow.manager, order.companyId, order.id, e.actor, { pickedUpOn: e.today, netWeightKg: e.ticket?.netKg ?? null });
+    await this.jobs.abortUnfinished(order.id, `The order was completed by its final pickup (job ${pickup.id}).`);
   }
 
   /** Moves a merged pickup along with its swap, step by step (each move recorded), to `to`; it takes the swap's driver and truck. */
-  private async advance(m: EntityManager, job: JobView, to: JobStatus, actor: Who, swap: JobView, set: JobChanges = {}): Promise<JobView> {
+  private async advance(job: JobView, to: JobStatus, actor: Who, swap: JobView, set: JobChanges = {}): Promise<JobView> {
     let current = job;
     while (current.status !== to) {
       const next = NEXT[current.status];
       if (!next) return current;
-      current = await this.jobs.move(m, current, next, actor, next === 'assigned' ? { driverId: swap.driverId, truckId: swap.truckId } : next === to ? set : {});
+      current = await this.jobs.move(current, next, actor, next === 'assigned' ? { driverId: swap.driverId, truckId: swap.truckId } : next === to ? set : {});
     }
     return current;
   }

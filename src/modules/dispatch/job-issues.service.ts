@@ -1,18 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
-import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { paginate } from '../../common/http/pagination';
 import { recordEvents } from '../../common/outbox/outbox';
 import { JobsService } from '../jobs';
-import { userNameSql } from '../users';
-import { JobIssue, type IssueType } from './dispatch.entities';
+import type { IssueType } from './dispatch.entities';
 import { DriverJobsService } from './driver-jobs.service';
 import { JobIssueDto, JobIssueQuery, ReportIssueDto, ResolveIssueDto } from './job-issues.dto';
-import { runUnit } from '../../database/unit-of-work';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { JobIssueRepository } from './job-issue.repository';
 
 /**
  * Issues on jobs (domain.md §5): a driver reports one on their job (assigned or in progress), blocking
@@ -21,19 +18,19 @@ import { runUnit } from '../../database/unit-of-work';
 @Injectable()
 export class JobIssuesService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly issues: JobIssueRepository,
     private readonly jobs: JobsService,
     private readonly driverJobs: DriverJobsService,
   ) {}
 
   async report(scope: Scope, jobId: string, d: ReportIssueDto): Promise<JobIssueDto> {
-    const id = await runUnit(this.ds, async (m) => {
-      const job = await this.jobs.lock(m, scope, jobId);
-      await this.driverJobs.assertWorkable(m, job);
+    const id = await this.uow.transaction(async () => {
+      const job = await this.jobs.lock(scope, jobId);
+      await this.driverJobs.assertWorkable(job);
       if (job.status !== 'assigned' && job.status !== 'in_progress') throw ApiError.conflict('JOB_STATE', `Issues are reported on an assigned job or one in progress; this job is ${job.status}.`);
-      const issue = m.create(JobIssue, { companyId: job.companyId, jobId: job.id, driverId: job.driverId!, type: d.type as IssueType, blocking: d.blocking ?? false, description: d.description ?? null, status: 'open' });
-      await m.insert(JobIssue, issue);
-      await recordEvents(m, {
+      const issue = await this.issues.insert({ companyId: job.companyId, jobId: job.id, driverId: job.driverId!, type: d.type as IssueType, blocking: d.blocking ?? false, description: d.description ?? null, status: 'open' });
+      await recordEvents(this.uow.manager, {
         type: 'job.issue_reported',
         aggregateType: 'job',
         aggregateId: job.id,
@@ -47,23 +44,19 @@ export class JobIssuesService {
   }
 
   /** The company's issues, newest first; filters status, blocking, driver_id, job_id (each served by an index, migrations Dispatch and DispatchDriver). */
-  list(scope: Scope, q: JobIssueQuery): Promise<Page<JobIssueDto>> {
-    const qb = scopedQuery(this.ds.manager, JobIssue, scope, 'i').addSelect(userNameSql('i.driver_id'), 'driver_name');
-    if (q.status) qb.andWhere('i.status = :status', { status: q.status });
-    if (q.blocking !== undefined) qb.andWhere('i.blocking = :blocking', { blocking: q.blocking });
-    if (q.driver_id) qb.andWhere('i.driverId = :driverId', { driverId: q.driver_id.toLowerCase() });
-    if (q.job_id) qb.andWhere('i.jobId = :jobId', { jobId: q.job_id.toLowerCase() });
-    return paginate(qb, q, { sortable: { created_at: 'i.createdAt' }, defaultSort: '-created_at', mapRaw: (e, raw) => JobIssueDto.of(e, (raw.driver_name as string | null) ?? '') });
+  async list(scope: Scope, q: JobIssueQuery): Promise<Page<JobIssueDto>> {
+    const page = await this.issues.page(scope, q);
+    return new Page(page.items.map((n) => JobIssueDto.of(n.issue, n.driverName)), page.meta);
   }
 
   /** Resolves an open issue with a note (an already resolved one is 409 `INVALID_TRANSITION`); completion is unblocked. */
   async resolve(actor: Actor, scope: Scope, id: string, d: ResolveIssueDto): Promise<JobIssueDto> {
-    await runUnit(this.ds, async (m) => {
-      const issue = await findScoped(m, JobIssue, scope, id, { what: 'Issue', lock: true });
+    await this.uow.transaction(async () => {
+      const issue = await this.issues.lock(scope, id);
       if (issue.status !== 'open') throw ApiError.invalidTransition(issue.status, 'resolved', 'Issue');
-      await m.update(JobIssue, { id: issue.id }, { status: 'resolved', resolutionNote: d.note, resolvedAt: new Date(), resolvedBy: actor.id });
-      const job = await this.jobs.find(Scope.company(issue.companyId), issue.jobId, m);
-      await recordEvents(m, {
+      await this.issues.update(issue.id, { status: 'resolved', resolutionNote: d.note, resolvedAt: new Date(), resolvedBy: actor.id });
+      const job = await this.jobs.find(Scope.company(issue.companyId), issue.jobId);
+      await recordEvents(this.uow.manager, {
         type: 'job.issue_resolved',
         aggregateType: 'job',
         aggregateId: issue.jobId,
@@ -76,8 +69,8 @@ export class JobIssuesService {
   }
 
   private async get(scope: Scope, id: string): Promise<JobIssueDto> {
-    const { entities, raw } = await scopedQuery(this.ds.manager, JobIssue, scope, 'i').addSelect(userNameSql('i.driver_id'), 'driver_name').andWhere('i.id = :id', { id }).getRawAndEntities();
-    if (!entities[0]) throw ApiError.notFound('Issue');
-    return JobIssueDto.of(entities[0], (raw[0].driver_name as string | null) ?? '');
+    const found = await this.issues.findNamed(scope, id);
+    if (!found) throw ApiError.notFound('Issue');
+    return JobIssueDto.of(found.issue, found.driverName);
   }
 }

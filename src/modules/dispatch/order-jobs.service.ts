@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
@@ -8,6 +7,7 @@ import { JobsService } from '../jobs';
 import { OrderOperations } from '../orders';
 import { UsersService } from '../users';
 import { OrderJobDto } from './order-jobs.dto';
+import { UnitOfWork } from '../../database/unit-of-work';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? '';
@@ -21,7 +21,7 @@ const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? '';
 @Injectable()
 export class OrderJobsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly jobs: JobsService,
     private readonly orderOps: OrderOperations,
     private readonly users: UsersService,
@@ -30,13 +30,12 @@ export class OrderJobsService {
 
   async list(actor: Actor, orderId: string): Promise<OrderJobDto[]> {
     const scope = Scope.of(actor);
-    const m = this.ds.manager;
-    const order = (await this.orderOps.many(scope.companyId, [orderId], m)).get(orderId);
-    const reaches = !!order && (scope.kind === 'company' || (scope.kind === 'customer' && order.customerId === scope.actorId) || (scope.kind === 'driver' && (await this.jobs.reachesOrder(scope, orderId, m))));
+    const order = (await this.orderOps.many(scope.companyId, [orderId], this.uow.manager)).get(orderId);
+    const reaches = !!order && (scope.kind === 'company' || (scope.kind === 'customer' && order.customerId === scope.actorId) || (scope.kind === 'driver' && (await this.jobs.reachesOrder(scope, orderId))));
     if (!reaches) throw ApiError.notFound('Order');
-    const jobs = await this.jobs.listForOrder(orderId, m);
-    const names = await this.users.names([...new Set(jobs.map((j) => j.driverId).filter((d): d is string => !!d))], m);
-    const trucks = await this.trucks.summaries(scope.companyId, jobs.map((j) => j.truckId).filter((t): t is string => !!t), m);
+    const jobs = await this.jobs.listForOrder(orderId);
+    const names = await this.users.names([...new Set(jobs.map((j) => j.driverId).filter((d): d is string => !!d))]);
+    const trucks = await this.trucks.summaries(Scope.company(scope.companyId), jobs.map((j) => j.truckId).filter((t): t is string => !!t));
     const full = scope.kind !== 'customer';
     return jobs.map((j) => {
       const name = j.driverId ? (names.get(j.driverId) ?? '') : null;

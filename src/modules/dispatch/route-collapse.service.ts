@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
@@ -12,7 +11,7 @@ import { OrderOperations, type OrderForJobs } from '../orders';
 import { LotsService, StationsService, type SiteDay, type StationDay } from '../sites';
 import type { RouteCollapseDto, RoutePlanDto } from './company-jobs.dto';
 import { legsOf, pathKm, planRoute, RouteError, type Place, type RouteJob, type RoutePlan, type RouteStation } from './route-optimiser';
-import { runUnit } from '../../database/unit-of-work';
+import { UnitOfWork } from '../../database/unit-of-work';
 
 /** What the planner needs of a day besides the jobs: open lots and stations with positions. */
 export interface DayPlaces {
@@ -73,7 +72,7 @@ export function homeLotOf(truck: TruckForDispatch | undefined, lots: readonly Si
 @Injectable()
 export class RouteCollapseService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly jobs: JobsService,
     private readonly orders: OrderOperations,
     private readonly drivers: DriversService,
@@ -84,27 +83,26 @@ export class RouteCollapseService {
   ) {}
 
   async collapse(actor: Actor, dto: RouteCollapseDto): Promise<RoutePlanDto> {
-    const companyId = Scope.of(actor).companyId;
-    const scope = Scope.company(companyId);
+    const scope = Scope.company(Scope.of(actor).companyId);
     const apply = dto.apply !== false;
     const driverId = dto.driver_id.toLowerCase();
-    return runUnit(this.ds, async (m) => {
-      await this.drivers.assertOwned(m, companyId, [{ field: 'driver_id', id: driverId }]);
-      const listed = (await this.jobs.ofDriverDay(scope, driverId, dto.date, ['assigned', 'in_progress'], m)).filter((j) => !j.mergedIntoJobId);
+    return this.uow.transaction(async () => {
+      await this.drivers.assertOwned(scope, [{ field: 'driver_id', id: driverId }]);
+      const listed = (await this.jobs.ofDriverDay(scope, driverId, dto.date, ['assigned', 'in_progress'])).filter((j) => !j.mergedIntoJobId);
       // With apply the jobs are locked (id order) and read again: the plan is made from what will be saved.
-      const jobs = apply ? order(await this.jobs.lockMany(m, scope, listed.map((j) => j.id)), listed).filter((j) => j.driverId === driverId && j.scheduledDate === dto.date && (j.status === 'assigned' || j.status === 'in_progress') && !j.mergedIntoJobId) : listed;
+      const jobs = apply ? order(await this.jobs.lockMany(scope, listed.map((j) => j.id)), listed).filter((j) => j.driverId === driverId && j.scheduledDate === dto.date && (j.status === 'assigned' || j.status === 'in_progress') && !j.mergedIntoJobId) : listed;
       if (!jobs.length) throw ApiError.validation({ date: [`the driver has no unfinished job on ${dto.date}`] });
       const truckId = jobs.find((j) => j.truckId)?.truckId;
       if (!truckId) throw ApiError.unprocessable('NO_TRUCK', "None of the driver's jobs of the day has a truck.", { driver_id: ['has no truck on that day'] });
       const [orders, fleet, lots, stations] = [
-        await this.orders.many(companyId, jobs.map((j) => j.orderId), m),
-        await this.trucks.roster(companyId, m),
-        await this.lots.forDay(companyId, dto.date, m),
-        await this.stations.forDay(companyId, dto.date, m),
+        await this.orders.many(scope.companyId, jobs.map((j) => j.orderId), this.uow.manager),
+        await this.trucks.roster(scope),
+        await this.lots.forDay(scope, dto.date),
+        await this.stations.forDay(scope, dto.date),
       ];
       const home = homeLotOf(fleet.find((t) => t.id === truckId), lots);
       if (!home) throw ApiError.unprocessable('NO_HOME_LOT', "The truck's home lot is not set, inactive, or has no position.", { driver_id: ["the day's truck has no usable home lot"] });
-      const destinations = await this.addresses.positions(m, companyId, jobs.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
+      const destinations = await this.addresses.positions(scope, jobs.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
       let plan: RoutePlan;
       try {
         plan = planRoute({ driverId, date: dto.date, homeLot: home, jobs: jobs.map((j) => routeJobOf(j, orders.get(j.orderId)!, destinations)), ...dayPlaces(lots, stations) });
@@ -112,13 +110,13 @@ export class RouteCollapseService {
         if (e instanceof RouteError) throw ApiError.unprocessable('NO_STATION', e.message, { date: [`no station open that day accepts the waste of job ${e.jobId}`] });
         throw e;
       }
-      if (apply) await this.save(m, actor, companyId, jobs, plan);
+      if (apply) await this.save(actor, scope, jobs, plan);
       return plan;
     });
   }
 
   /** Saves a plan: merges (delivery → swap, pickup → merged into it) and every job's sequence, with `job.updated` events. */
-  private async save(m: EntityManager, actor: Actor, companyId: string, jobs: readonly JobView[], plan: RoutePlanDto): Promise<void> {
+  private async save(actor: Actor, scope: Scope, jobs: readonly JobView[], plan: RoutePlanDto): Promise<void> {
     const byId = new Map(jobs.map((j) => [j.id, j]));
     const sequenceOf = new Map(plan.stops.map((s) => [s.job_id, s.sequence]));
     const changed = new Map<string, Set<string>>();
@@ -126,22 +124,22 @@ export class RouteCollapseService {
     for (const { swap_job_id, from_job_ids } of plan.merged) {
       const swap = byId.get(swap_job_id)!;
       if (swap.type !== 'swap') {
-        await this.jobs.change(m, swap, { type: 'swap' });
+        await this.jobs.change(swap, { type: 'swap' });
         note(swap.id, 'type');
       }
       for (const id of from_job_ids.filter((x) => x !== swap_job_id)) {
-        await this.jobs.change(m, byId.get(id)!, { mergedIntoJobId: swap_job_id });
+        await this.jobs.change(byId.get(id)!, { mergedIntoJobId: swap_job_id });
         note(id, 'merged_into_job_id');
         sequenceOf.set(id, sequenceOf.get(swap_job_id)!);
       }
     }
     const sequences = [...sequenceOf.entries()].map(([id, sequence]) => ({ id, sequence })).filter((s) => byId.get(s.id)?.sequence !== s.sequence);
     for (const s of sequences) note(s.id, 'sequence');
-    await this.jobs.setSequences(m, sequences);
+    await this.jobs.setSequences(sequences);
     if (changed.size) {
       await recordEvents(
-        m,
-        ...[...changed.entries()].map(([id, fields]) => ({ type: 'job.updated' as const, aggregateType: 'job', aggregateId: id, companyId, actorId: actor.id, payload: { order_id: byId.get(id)!.orderId, fields: [...fields] } })),
+        this.uow.manager,
+        ...[...changed.entries()].map(([id, fields]) => ({ type: 'job.updated' as const, aggregateType: 'job', aggregateId: id, companyId: scope.companyId, actorId: actor.id, payload: { order_id: byId.get(id)!.orderId, fields: [...fields] } })),
       );
     }
   }

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
+import { ModuleRepository } from '../../database/repository';
+import { specificationNameSql, wasteTypeNameSql } from '../catalogue';
+import { userNameSql } from '../users';
+
+/** What the company's job detail shows besides the job: its order's names and its evidence and issue counts. */
+export interface JobDetailFacts {
+  customer: string | null;
+  specification: string | null;
+  waste_type: string | null;
+  evidence: number;
+  issues: number;
+  blocking: number;
+}
+
+/**
+ * Reads across dispatch's own rows of a job (evidence, issues, station ticket, locations) in one
+ * statement each (docs/data-layer.md): the company's job detail and the reports' facts of a completed job.
+ */
+@Injectable()
+export class JobFactsRepository extends ModuleRepository {
+  /**
+   * The names of the order's customer, specification and waste type (the owning modules' SQL
+   * fragments, kept: issue #24, the integrator replaces them) and the job's evidence, issue and open
+   * blocking issue counts: one statement.
+   */
+  @GenerateSql({ params: [SQL_SAMPLE.id, SQL_SAMPLE.actorId, SQL_SAMPLE.otherId, SQL_SAMPLE.otherId] })
+  async detail(jobId: string, customerId: string | null, specificationId: string | null, wasteTypeId: string | null): Promise<JobDetailFacts | undefined> {
+    const [row] = await this.sql<JobDetailFacts>(
+      `SELECT ${userNameSql('$2::uuid')} AS customer, ${specificationNameSql('$3::uuid')} AS specification, ${wasteTypeNameSql('$4::uuid')} AS waste_type,
+              (SELECT count(*)::int FROM job_evidence WHERE job_id = $1) AS evidence,
+              (SELECT count(*)::int FROM job_issues WHERE job_id = $1) AS issues,
+              (SELECT count(*)::int FROM job_issues WHERE job_id = $1 AND status = 'open' AND blocking) AS blocking`,
+      [jobId, customerId, specificationId, wasteTypeId],
+    );
+    return row;
+  }
+
+  /**
+   * A job's station ticket net weight (null without one) and the distance along its location points
+   * (haversine between consecutive points, by `recorded_at`, in metres): one statement.
+   */
+  @GenerateSql({ params: [SQL_SAMPLE.id] })
+  async track(jobId: string): Promise<{ net_kg: number | null; meters: number } | undefined> {
+    const [row] = await this.sql<{ net_kg: number | null; meters: number }>(
+      `SELECT (SELECT t.net_kg FROM station_tickets t WHERE t.job_id = $1) AS net_kg,
+              (SELECT coalesce(round(sum(2 * 6371008.8 * asin(least(1, sqrt(power(sin(radians(p.lat - p.plat) / 2), 2)
+                        + cos(radians(p.plat)) * cos(radians(p.lat)) * power(sin(radians(p.lng - p.plng) / 2), 2)))))), 0)::int
+                 FROM (SELECT l.lat, l.lng, lag(l.lat) OVER w AS plat, lag(l.lng) OVER w AS plng
+                         FROM job_locations l WHERE l.job_id = $1 WINDOW w AS (ORDER BY l.recorded_at, l.id)) p
+                WHERE p.plat IS NOT NULL) AS meters`,
+      [jobId],
+    );
+    return row;
+  }
+}
