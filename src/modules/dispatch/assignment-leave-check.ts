@@ -1,21 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
-import type { ThreadedManager } from '../../database/threaded-manager';
-import { UnitOfWork } from '../../database/unit-of-work';
 
 /**
  * What answers "is this driver on leave that day": the leaves module's `LeaveCalendar`.
- *
- * The source's form is still the one from before the unit of work (a manager, ignored by the calendar,
- * and a bare company id), as `LeaveCalendar` implements it (src/modules/leaves/leave-calendar.ts): the
- * check below passes the unit's manager and the scope's company. Dispatch itself asks with a `Scope`.
+ * It reads in the caller's unit of work (src/modules/leaves/leave-calendar.ts).
  */
 export interface DriverLeaveSource {
   /** Whether the driver has an approved leave on `date` (YYYY-MM-DD, the company's local date), in the caller's unit of work. */
-  onLeave(m: ThreadedManager, companyId: string, driverId: string, date: string): Promise<boolean>;
+  onLeave(scope: Scope, driverId: string, date: string): Promise<boolean>;
   /** Optional batch form (the dispatch context asks for every driver at once); else `onLeave` per driver. */
-  onLeaveAmong?(m: ThreadedManager, companyId: string, driverIds: readonly string[], date: string): Promise<Set<string>>;
+  onLeaveAmong?(scope: Scope, driverIds: readonly string[], date: string): Promise<Set<string>>;
 }
 
 /**
@@ -33,8 +28,6 @@ export interface DriverLeaveSource {
 export class DriverLeaveCheck {
   private source: DriverLeaveSource | null = null;
 
-  constructor(private readonly uow: UnitOfWork) {}
-
   /** Registers the real calendar (once). */
   register(source: DriverLeaveSource): void {
     if (this.source && this.source !== source) throw new Error('DriverLeaveCheck: a leave source is already registered');
@@ -43,15 +36,15 @@ export class DriverLeaveCheck {
 
   /** Whether the scope's company's driver is on approved leave on `date`. */
   onLeave(scope: Scope, driverId: string, date: string): Promise<boolean> {
-    return this.source ? this.source.onLeave(this.uow.manager, scope.companyId, driverId, date) : Promise.resolve(false);
+    return this.source ? this.source.onLeave(scope, driverId, date) : Promise.resolve(false);
   }
 
   /** Which of the scope's company's drivers are on approved leave on `date` (one read with a batch source). */
   async onLeaveAmong(scope: Scope, driverIds: readonly string[], date: string): Promise<Set<string>> {
     if (!this.source || !driverIds.length) return new Set();
-    if (this.source.onLeaveAmong) return this.source.onLeaveAmong(this.uow.manager, scope.companyId, driverIds, date);
+    if (this.source.onLeaveAmong) return this.source.onLeaveAmong(scope, driverIds, date);
     const out = new Set<string>();
-    for (const id of driverIds) if (await this.source.onLeave(this.uow.manager, scope.companyId, id, date)) out.add(id);
+    for (const id of driverIds) if (await this.source.onLeave(scope, id, date)) out.add(id);
     return out;
   }
 

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
-import { specificationNameSql, wasteTypeNameSql } from '../catalogue';
-import { userNameSql } from '../users';
 
 /** What the company's job detail shows besides the job: its order's names and its evidence and issue counts. */
 export interface JobDetailFacts {
@@ -21,14 +19,14 @@ export interface JobDetailFacts {
 @Injectable()
 export class JobFactsRepository extends ModuleRepository {
   /**
-   * The names of the order's customer, specification and waste type (the owning modules' SQL
-   * fragments, kept: issue #24, the integrator replaces them) and the job's evidence, issue and open
-   * blocking issue counts: one statement.
+   * The names of the order's customer, specification and waste type (through the owning modules' SQL
+   * APIs: users_name, catalogue_…_name) and the job's evidence, issue and open blocking issue counts:
+   * one statement.
    */
   @GenerateSql({ params: [SQL_SAMPLE.id, SQL_SAMPLE.actorId, SQL_SAMPLE.otherId, SQL_SAMPLE.otherId] })
   async detail(jobId: string, customerId: string | null, specificationId: string | null, wasteTypeId: string | null): Promise<JobDetailFacts | undefined> {
     const [row] = await this.sql<JobDetailFacts>(
-      `SELECT ${userNameSql('$2::uuid')} AS customer, ${specificationNameSql('$3::uuid')} AS specification, ${wasteTypeNameSql('$4::uuid')} AS waste_type,
+      `SELECT users_name($2::uuid) AS customer, catalogue_specification_name($3::uuid) AS specification, catalogue_waste_type_name($4::uuid) AS waste_type,
               (SELECT count(*)::int FROM job_evidence WHERE job_id = $1) AS evidence,
               (SELECT count(*)::int FROM job_issues WHERE job_id = $1) AS issues,
               (SELECT count(*)::int FROM job_issues WHERE job_id = $1 AND status = 'open' AND blocking) AS blocking`,

@@ -6,7 +6,6 @@ import type { Page } from '../../common/http/envelope';
 import { paginate } from '../../common/http/pagination';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
-import { userNameSql } from '../users';
 import { JobIssue } from './dispatch.entities';
 import type { JobIssueQuery } from './job-issues.dto';
 
@@ -22,7 +21,7 @@ export interface NamedIssue {
  * The reporter's name in the issue's own statement: users' SQL fragment, kept (issue #24: the
  * integrator replaces the fragments) so that a page of issues stays one statement.
  */
-const DRIVER_NAME = userNameSql('i.driver_id');
+const DRIVER_NAME = 'users_name(i.driver_id)';
 const named = (issue: JobIssue, raw: Record<string, unknown>): NamedIssue => ({ issue, driverName: (raw.driver_name as string | null) ?? '' });
 
 /** The `job_issues` table (docs/data-layer.md): reports, the company's list and resolution, what blocks completion. */
