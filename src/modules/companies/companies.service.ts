@@ -110,6 +110,12 @@ export class CompaniesService implements OnModuleInit {
     return company?.timezone ?? 'UTC';
   }
 
+  /** The company's currency (ISO code; what its amounts are in); USD when the company is gone. */
+  async currency(scope: Scope): Promise<string> {
+    const company = await this.companies.find(scope, ['id', 'currency']);
+    return company?.currency ?? 'USD';
+  }
+
   /** A company user creates its company and becomes its owner (once). */
   async create(actor: Actor, dto: CreateCompanyDto): Promise<CompanyDto> {
     if (actor.type !== 'company') throw ApiError.forbidden('WRONG_ACTOR', 'Only company users create a company.');

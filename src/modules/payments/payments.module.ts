@@ -14,9 +14,11 @@ import { MerchantReadiness } from './onboarding/merchant-readiness';
 import { OnboardingController } from './onboarding/onboarding.controller';
 import { OnboardingService } from './onboarding/onboarding.service';
 import { PlatformFees } from './onboarding/platform-fees';
+import { MerchantAccountRepository } from './onboarding/merchant-account.repository';
 import { SubscriptionsController } from './subscriptions/subscriptions.controller';
 import { SubscriptionsService } from './subscriptions/subscriptions.service';
 import { SubscriptionRenewals } from './subscriptions/subscription-renewals';
+import { SubscriptionRepository } from './subscriptions/subscription.repository';
 import { OverdueOrders } from './ledger/overdue-orders';
 import { MoneyJobs } from './scheduler/money-jobs';
 import { PaymentReconciler } from './ledger/payment-reconciler';
@@ -26,6 +28,7 @@ import { WebhooksService } from './webhooks/webhooks.service';
 import { WebhookSender } from './webhooks/webhook-sender';
 import { InboundWebhooksController } from './webhooks/inbound-webhooks.controller';
 import { InboundWebhooksService } from './webhooks/inbound-webhooks.service';
+import { InboundEventRepository, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhooks/webhook.repository';
 
 /**
  * Payments (layer 6, issue #13): the payment provider behind one interface (sandbox, a real adapter),
@@ -40,14 +43,14 @@ const LEDGER: ModuleGroup = {
   exports: [PaymentProvider, LedgerService],
 };
 /** Merchant onboarding (the company's state with the provider, fees, terms). */
-const ONBOARDING: ModuleGroup = { imports: [CompaniesModule], controllers: [OnboardingController], providers: [MerchantReadiness, OnboardingService, PlatformFees], exports: [MerchantReadiness] };
+const ONBOARDING: ModuleGroup = { imports: [CompaniesModule], controllers: [OnboardingController], providers: [MerchantReadiness, OnboardingService, PlatformFees, MerchantAccountRepository], exports: [MerchantReadiness] };
 /** Plans, subscriptions (trial, first month charged, cancel at period end) and the plan limits it registers. */
-const SUBSCRIPTIONS: ModuleGroup = { imports: [CompaniesModule], controllers: [SubscriptionsController], providers: [SubscriptionsService, SubscriptionRenewals], exports: [SubscriptionsService] };
+const SUBSCRIPTIONS: ModuleGroup = { imports: [CompaniesModule], controllers: [SubscriptionsController], providers: [SubscriptionsService, SubscriptionRenewals, SubscriptionRepository], exports: [SubscriptionsService] };
 /** Scheduled work (README "Scheduled work"): subscription renewals and overdue orders, each a service method taking `now`. */
 const SCHEDULE: ModuleGroup = { imports: [], controllers: [], providers: [OverdueOrders, PaymentReconciler, MoneyJobs], exports: [] };
 
 /** Webhooks: outbound (endpoints, signed delivery by the event relay, the delivery log) and the provider's inbound events. */
-const WEBHOOKS: ModuleGroup = { imports: [], controllers: [WebhooksController, InboundWebhooksController], providers: [WebhooksService, WebhookSender, WebhookDeliverySubscriber, InboundWebhooksService], exports: [] };
+const WEBHOOKS: ModuleGroup = { imports: [], controllers: [WebhooksController, InboundWebhooksController], providers: [WebhooksService, WebhookSender, WebhookDeliverySubscriber, InboundWebhooksService, WebhookEndpointRepository, WebhookDeliveryRepository, InboundEventRepository], exports: [] };
 
 @Module(composeModule(LEDGER, ONBOARDING, SUBSCRIPTIONS, SCHEDULE, WEBHOOKS))
 export class PaymentsModule {}

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Scope } from '../../../common/access/scope';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
-import { MerchantAccount } from './merchant-account.entity';
+import { type ThreadedManager, withoutManager } from '../../../database/threaded-manager';
+import { MerchantAccountRepository } from './merchant-account.repository';
+
+/** A `Scope` naming the company, from either form (the deprecated forms take its bare id after the manager). */
+const companyScope = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
 
 /**
  * Whether a company may take card payments (issue #13): its merchant account is `approved`, or the
@@ -11,15 +15,22 @@ import { MerchantAccount } from './merchant-account.entity';
  */
 @Injectable()
 export class MerchantReadiness {
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly accounts: MerchantAccountRepository,
+  ) {}
 
   /** True when the sandbox is configured to treat every company as ready. */
   sandboxReady(): boolean {
     return this.config.paymentProvider === 'sandbox' && this.config.paymentSandboxMerchantReady;
   }
 
-  async isCardReady(m: EntityManager, companyId: string): Promise<boolean> {
-    return (await this.cardMerchant(m, companyId)).ready;
+  async isCardReady(scope: Scope): Promise<boolean>;
+  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `isCardReady(scope)`. */
+  async isCardReady(m: ThreadedManager, companyId: string): Promise<boolean>;
+  async isCardReady(...args: unknown[]): Promise<boolean> {
+    const [who] = withoutManager<[Scope | string]>(args);
+    return (await this.cardMerchant(companyScope(who))).ready;
   }
 
   /**
@@ -27,8 +38,8 @@ export class MerchantReadiness {
    * (the charge's destination): an approved account of another provider (created before PAYMENT_PROVIDER
    * changed) is not a merchant of this one.
    */
-  private async cardMerchant(m: EntityManager, companyId: string): Promise<{ ready: boolean; reference: string | null }> {
-    const account = await m.getRepository(MerchantAccount).findOne({ where: { companyId }, select: { id: true, state: true, provider: true, providerReference: true } });
+  private async cardMerchant(scope: Scope): Promise<{ ready: boolean; reference: string | null }> {
+    const account = await this.accounts.cardView(scope);
     const ours = account?.state === 'approved' && account.provider === this.config.paymentProvider;
     return { ready: ours || this.sandboxReady(), reference: ours ? account.providerReference : null };
   }
@@ -37,8 +48,12 @@ export class MerchantReadiness {
    * Throws 409 MERCHANT_NOT_READY unless the company can take card payments; answers its merchant
    * reference with the provider (null when the sandbox stands in for an account).
    */
-  async assertCardReady(m: EntityManager, companyId: string): Promise<string | null> {
-    const merchant = await this.cardMerchant(m, companyId);
+  async assertCardReady(scope: Scope): Promise<string | null>;
+  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `assertCardReady(scope)`. */
+  async assertCardReady(m: ThreadedManager, companyId: string): Promise<string | null>;
+  async assertCardReady(...args: unknown[]): Promise<string | null> {
+    const [who] = withoutManager<[Scope | string]>(args);
+    const merchant = await this.cardMerchant(companyScope(who));
     if (!merchant.ready) {
       throw ApiError.conflict('MERCHANT_NOT_READY', 'The company has not finished merchant onboarding; it takes only offline payments.');
     }

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, Options, Patch, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../../common/access/access.decorator';
-import { Actor, CompanyId, CurrentActor } from '../../../common/access/actor';
+import { Actor, CurrentActor } from '../../../common/access/actor';
+import { CurrentScope, Scope } from '../../../common/access/scope';
 import { Endpoint } from '../../../common/http/openapi';
 import { AllowOptions } from './allow-options';
 import { CurrentClient } from './client-info';
@@ -27,8 +28,8 @@ export class OnboardingController {
   @Get('complete')
   @Access('CO')
   @Endpoint({ summary: 'Merchant onboarding state (read only; no provider call)', description: STATES, type: MerchantOnboardingDto })
-  completeState(@CompanyId() companyId: string) {
-    return this.onboarding.state(companyId);
+  completeState(@CurrentScope() scope: Scope) {
+    return this.onboarding.state(scope);
   }
 
   @Post('complete')
@@ -91,8 +92,8 @@ export class OnboardingController {
   @Get('cancel')
   @Access('CO')
   @Endpoint({ summary: 'Merchant onboarding state, as the refresh/abandon page shows it (read only)', description: STATES, type: MerchantOnboardingDto })
-  cancelState(@CompanyId() companyId: string) {
-    return this.onboarding.state(companyId);
+  cancelState(@CurrentScope() scope: Scope) {
+    return this.onboarding.state(scope);
   }
 
   @Post('cancel')
@@ -140,15 +141,15 @@ export class OnboardingController {
   @Get('fee_details')
   @Access('CO')
   @Endpoint({ summary: "The platform's fees and the company's payout schedule", description: 'Fees are the platform\'s configuration: card payments a percentage (the platform\'s default, or the company\'s own set by a platform administrator) plus a fixed amount, offline payments and refunds free.', type: FeeDetailsDto })
-  fees(@CompanyId() companyId: string) {
-    return this.onboarding.feeDetails(companyId);
+  fees(@CurrentScope() scope: Scope) {
+    return this.onboarding.feeDetails(scope);
   }
 
   @Post('fee_details')
   @Access('CO')
   @Endpoint({ summary: 'Quote the platform fee on a payment (nothing is saved)', description: 'Body `amount` (minor units, ≥ 1) and `method` (`card` by default, or `offline`): the fee (percentage half up plus the fixed amount, at most the amount) and what the company receives.', type: FeeQuoteDto })
-  quote(@CompanyId() companyId: string, @Body() dto: FeeQuoteInputDto) {
-    return this.onboarding.quote(companyId, dto);
+  quote(@CurrentScope() scope: Scope, @Body() dto: FeeQuoteInputDto) {
+    return this.onboarding.quote(scope, dto);
   }
 
   @Put('fee_details')
@@ -184,8 +185,8 @@ export class OnboardingController {
   @Get('tos')
   @Access('CO')
   @Endpoint({ summary: 'The current merchant terms and the company\'s acceptance', description: TOS, type: TermsDto })
-  terms(@CompanyId() companyId: string) {
-    return this.onboarding.terms(companyId);
+  terms(@CurrentScope() scope: Scope) {
+    return this.onboarding.terms(scope);
   }
 
   @Post('tos')

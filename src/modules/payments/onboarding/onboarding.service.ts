@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
 import type { Actor } from '../../../common/access/actor';
 import { Scope } from '../../../common/access/scope';
 import { ApiError } from '../../../common/http/api-error';
 import type { MerchantStateReason } from '../events';
-import { recordEvents } from '../../../common/outbox/outbox';
 import { isUniqueViolation } from '../../../database/pg-errors';
 import { PaymentProvider, type MerchantCreated, type MerchantStatus } from '../provider/payment-provider';
-import { MerchantAccount, MerchantTermsAcceptance, type MerchantState, type PayoutSchedule } from './merchant-account.entity';
+import type { MerchantAccount, MerchantState, PayoutSchedule } from './merchant-account.entity';
+import { MerchantAccountRepository } from './merchant-account.repository';
 import { MerchantReadiness } from './merchant-readiness';
 import { AcceptTermsDto, CancelOnboardingDto, FeeDetailsDto, FeeQuoteDto, FeeQuoteInputDto, MerchantOnboardingDto, TermsAcceptanceDto, TermsDto, UpdatePayoutScheduleDto } from './onboarding.dto';
 import { MERCHANT_TERMS, PLATFORM_FEES, PlatformFees } from './platform-fees';
 import { PAYOUT_SCHEDULES } from './merchant-account.entity';
-import { runUnit } from '../../../database/unit-of-work';
+import { UnitOfWork } from '../../../database/unit-of-work';
+import { CompaniesService } from '../../companies';
 
 /** Who accepts terms, and from where. */
 export interface ClientInfo {
@@ -24,12 +24,12 @@ const DEFAULT_PAYOUT: PayoutSchedule = 'weekly';
 
 /** A provider call planned under the account's lock, made with none held; `run` answers how to apply its answer (false: the account moved meanwhile). */
 interface ProviderStep {
-  run(): Promise<(m: EntityManager, a: MerchantAccount) => Promise<boolean>>;
+  run(): Promise<(a: MerchantAccount) => Promise<boolean>>;
 }
-const providerStep = <T>(call: () => Promise<T>, apply: (m: EntityManager, a: MerchantAccount, answer: T) => Promise<boolean>): ProviderStep => ({
+const providerStep = <T>(call: () => Promise<T>, apply: (a: MerchantAccount, answer: T) => Promise<boolean>): ProviderStep => ({
   run: async () => {
     const answer = await call();
-    return (m, a) => apply(m, a, answer);
+    return (a) => apply(a, answer);
   },
 });
 const LIVE_ACCEPTANCE = 'uq_merchant_terms_acceptances_live';
@@ -48,22 +48,24 @@ const notStarted = () => ApiError.conflict('ONBOARDING_NOT_STARTED', 'Merchant o
 @Injectable()
 export class OnboardingService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly accounts: MerchantAccountRepository,
     private readonly provider: PaymentProvider,
     private readonly readiness: MerchantReadiness,
     private readonly fees: PlatformFees,
+    private readonly companies: CompaniesService,
   ) {}
 
   // ------------------------------------------------------------ reads
 
-  async state(companyId: string): Promise<MerchantOnboardingDto> {
-    return this.view(this.ds.manager, companyId);
+  async state(scope: Scope): Promise<MerchantOnboardingDto> {
+    return this.view(scope);
   }
 
-  private async view(m: EntityManager, companyId: string): Promise<MerchantOnboardingDto> {
-    const account = await m.getRepository(MerchantAccount).findOne({ where: { companyId } });
-    const live = await this.liveAcceptance(m, companyId);
-    return MerchantOnboardingDto.of(account, { cardReady: await this.readiness.isCardReady(m, companyId), termsAccepted: live?.version === MERCHANT_TERMS.version });
+  private async view(scope: Scope): Promise<MerchantOnboardingDto> {
+    const account = await this.accounts.find(scope);
+    const live = await this.accounts.liveAcceptance(scope);
+    return MerchantOnboardingDto.of(account, { cardReady: await this.readiness.isCardReady(scope), termsAccepted: live?.version === MERCHANT_TERMS.version });
   }
 
   // ------------------------------------------------------------ complete (start, return URL, re-check, restart)
@@ -75,15 +77,15 @@ export class OnboardingService {
    * approved and rejected accounts are answered as they are.
    */
   async start(actor: Actor): Promise<MerchantOnboardingDto> {
-    const companyId = Scope.of(actor).companyId;
-    return this.stepped(companyId, async (m, a) => {
+    const scope = Scope.of(actor);
+    return this.stepped(scope, async (a) => {
       if (a.state === 'pending' && a.providerReference) {
         const ref = a.providerReference;
-        return providerStep(() => this.provider.onboardingLink(ref), (m2, b, url) => this.applyLink(m2, b, ref, url, 'pending'));
+        return providerStep(() => this.provider.onboardingLink(ref), (b, url) => this.applyLink(b, ref, url, 'pending'));
       }
       if (this.needsStart(a)) {
-        await this.assertTerms(m, companyId);
-        return providerStep(() => this.provider.createMerchant(companyId), (m2, b, created) => this.applyStarted(m2, b, actor, created));
+        await this.assertTerms(scope);
+        return providerStep(() => this.provider.createMerchant(scope), (b, created) => this.applyStarted(b, actor, created));
       }
       return null;
     });
@@ -96,36 +98,36 @@ export class OnboardingService {
    * transaction with the account locked again and returns false when the account moved meanwhile (another
    * request changed it), in which case it is planned again (at most three times). Answers the view.
    */
-  private async stepped(companyId: string, plan: (m: EntityManager, a: MerchantAccount) => Promise<ProviderStep | null>): Promise<MerchantOnboardingDto> {
+  private async stepped(scope: Scope, plan: (a: MerchantAccount) => Promise<ProviderStep | null>): Promise<MerchantOnboardingDto> {
     for (let i = 0; i < 3; i++) {
-      const step = await runUnit(this.ds, async (m) => plan(m, await this.lockAccount(m, companyId)));
+      const step = await this.uow.transaction(async () => plan(await this.accounts.lock(scope)));
       if (!step) break;
       const apply = await step.run();
-      const done = await runUnit(this.ds, async (m) => apply(m, await this.lockAccount(m, companyId)));
+      const done = await this.uow.transaction(async () => apply(await this.accounts.lock(scope)));
       if (done) break;
     }
-    return this.view(this.ds.manager, companyId);
+    return this.view(scope);
   }
 
   private needsStart(a: MerchantAccount): boolean {
     return a.state === 'not_started' || a.state === 'cancelled';
   }
 
-  private async assertTerms(m: EntityManager, companyId: string): Promise<void> {
-    const live = await this.liveAcceptance(m, companyId);
+  private async assertTerms(scope: Scope): Promise<void> {
+    const live = await this.accounts.liveAcceptance(scope);
     if (live?.version !== MERCHANT_TERMS.version) throw termsNotAccepted();
   }
 
   /** A fresh link for the merchant `ref`, if the account still has it and is in `state`. */
-  private async applyLink(m: EntityManager, a: MerchantAccount, ref: string, url: string, state: MerchantState): Promise<boolean> {
+  private async applyLink(a: MerchantAccount, ref: string, url: string, state: MerchantState): Promise<boolean> {
     if (a.providerReference !== ref || a.state !== state) return false;
     a.onboardingUrl = url;
-    await m.save(a);
+    await this.accounts.save(a);
     return true;
   }
 
   /** not_started or cancelled → pending with the merchant the provider created (if the account still needs one). */
-  private async applyStarted(m: EntityManager, a: MerchantAccount, actor: Actor, created: MerchantCreated): Promise<boolean> {
+  private async applyStarted(a: MerchantAccount, actor: Actor, created: MerchantCreated): Promise<boolean> {
     if (!this.needsStart(a)) return false;
     const from = a.state;
     Object.assign(a, {
@@ -139,15 +141,15 @@ export class OnboardingService {
       cancelledAt: null,
       cancelReason: null,
     });
-    await m.save(a);
-    await this.moved(m, a, actor, from, 'started');
+    await this.accounts.save(a);
+    await this.moved(a, actor, from, 'started');
     return true;
   }
 
   /** The provider's status of merchant `ref`, recorded if the account still has it. */
-  private async applyStatus(m: EntityManager, a: MerchantAccount, ref: string, status: MerchantStatus, actor: Actor): Promise<boolean> {
+  private async applyStatus(a: MerchantAccount, ref: string, status: MerchantStatus, actor: Actor): Promise<boolean> {
     if (a.providerReference !== ref) return false;
-    await this.record(m, a, status, actor);
+    await this.record(a, status, actor);
     return true;
   }
 
@@ -156,30 +158,29 @@ export class OnboardingService {
    * provider for the merchant's status and records it (pending, approved or rejected).
    */
   async complete(actor: Actor): Promise<MerchantOnboardingDto> {
-    const companyId = Scope.of(actor).companyId;
-    return this.stepped(companyId, async (m, a) => {
+    const scope = Scope.of(actor);
+    return this.stepped(scope, async (a) => {
       if (this.needsStart(a)) {
-        await this.assertTerms(m, companyId);
+        await this.assertTerms(scope);
         return providerStep(
           async () => {
-            const created = await this.provider.createMerchant(companyId);
+            const created = await this.provider.createMerchant(scope);
             return { created, status: await this.provider.merchantStatus(created.reference) };
           },
-          async (m2, b, r) => (await this.applyStarted(m2, b, actor, r.created)) && this.applyStatus(m2, b, r.created.reference, r.status, actor),
+          async (b, r) => (await this.applyStarted(b, actor, r.created)) && this.applyStatus(b, r.created.reference, r.status, actor),
         );
       }
       const ref = a.providerReference!;
-      return providerStep(() => this.provider.merchantStatus(ref), (m2, b, status) => this.applyStatus(m2, b, ref, status, actor));
+      return providerStep(() => this.provider.merchantStatus(ref), (b, status) => this.applyStatus(b, ref, status, actor));
     });
   }
 
   /** PATCH complete: re-checks the status with the provider; never creates a merchant (409 ONBOARDING_NOT_STARTED). */
   async recheck(actor: Actor): Promise<MerchantOnboardingDto> {
-    const companyId = Scope.of(actor).companyId;
-    return this.stepped(companyId, (_m, a) => {
+    return this.stepped(Scope.of(actor), (a) => {
       if (!a.providerReference) throw notStarted();
       const ref = a.providerReference;
-      return Promise.resolve(providerStep(() => this.provider.merchantStatus(ref), (m2, b, status) => this.applyStatus(m2, b, ref, status, actor)));
+      return Promise.resolve(providerStep(() => this.provider.merchantStatus(ref), (b, status) => this.applyStatus(b, ref, status, actor)));
     });
   }
 
@@ -189,17 +190,17 @@ export class OnboardingService {
    * account cannot be restarted (409 INVALID_TRANSITION); not_started is answered as it is.
    */
   async restart(actor: Actor): Promise<MerchantOnboardingDto> {
-    const companyId = Scope.of(actor).companyId;
-    return runUnit(this.ds, async (m) => {
-      const a = await this.lockAccount(m, companyId);
+    const scope = Scope.of(actor);
+    return this.uow.transaction(async () => {
+      const a = await this.accounts.lock(scope);
       if (a.state === 'approved') throw ApiError.invalidTransition('approved', 'not_started', 'Merchant account');
       if (a.state !== 'not_started') {
         const from = a.state;
         Object.assign(a, { state: 'not_started', provider: null, providerReference: null, onboardingUrl: null, startedAt: null, approvedAt: null, rejectedAt: null, cancelledAt: null, cancelReason: null, lastCheckedAt: null });
-        await m.save(a);
-        await this.moved(m, a, actor, from, 'restarted');
+        await this.accounts.save(a);
+        await this.moved(a, actor, from, 'restarted');
       }
-      return this.view(m, companyId);
+      return this.view(scope);
     });
   }
 
@@ -210,38 +211,37 @@ export class OnboardingService {
    * already cancelled: the reason is updated, nothing else. Any other state: 409 INVALID_TRANSITION.
    */
   async cancel(actor: Actor, dto: CancelOnboardingDto): Promise<MerchantOnboardingDto> {
-    const companyId = Scope.of(actor).companyId;
-    return runUnit(this.ds, async (m) => {
-      const a = await this.lockAccount(m, companyId);
+    const scope = Scope.of(actor);
+    return this.uow.transaction(async () => {
+      const a = await this.accounts.lock(scope);
       if (a.state === 'cancelled') {
-        if (dto.reason !== undefined) await m.update(MerchantAccount, { id: a.id }, { cancelReason: dto.reason });
+        if (dto.reason !== undefined) await this.accounts.update(a.id, { cancelReason: dto.reason });
       } else if (a.state === 'pending') {
         a.state = 'cancelled';
         a.cancelledAt = new Date();
         a.cancelReason = dto.reason ?? null;
-        await m.save(a);
-        await this.moved(m, a, actor, 'pending', 'cancelled');
+        await this.accounts.save(a);
+        await this.moved(a, actor, 'pending', 'cancelled');
       } else {
         throw ApiError.invalidTransition(a.state, 'cancelled', 'Merchant account');
       }
-      return this.view(m, companyId);
+      return this.view(scope);
     });
   }
 
   /** DELETE cancel: undoes a cancellation: cancelled → pending, with the same merchant and a fresh link. Else 409 INVALID_TRANSITION. */
   async resume(actor: Actor): Promise<MerchantOnboardingDto> {
-    const companyId = Scope.of(actor).companyId;
-    return this.stepped(companyId, (_m, a) => {
+    return this.stepped(Scope.of(actor), (a) => {
       if (a.state !== 'cancelled') throw ApiError.invalidTransition(a.state, 'pending', 'Merchant account');
       const ref = a.providerReference!;
       return Promise.resolve(
         providerStep(
           () => this.provider.onboardingLink(ref),
-          async (m2, b, url) => {
+          async (b, url) => {
             if (b.state !== 'cancelled' || b.providerReference !== ref) return false;
             Object.assign(b, { state: 'pending', cancelledAt: null, cancelReason: null, onboardingUrl: url });
-            await m2.save(b);
-            await this.moved(m2, b, actor, 'cancelled', 'resumed');
+            await this.accounts.save(b);
+            await this.moved(b, actor, 'cancelled', 'resumed');
             return true;
           },
         ),
@@ -251,8 +251,8 @@ export class OnboardingService {
 
   // ------------------------------------------------------------ terms of service
 
-  async terms(companyId: string, m: EntityManager = this.ds.manager): Promise<TermsDto> {
-    const live = await this.liveAcceptance(m, companyId);
+  async terms(scope: Scope): Promise<TermsDto> {
+    const live = await this.accounts.liveAcceptance(scope);
     return { current_version: MERCHANT_TERMS.version, terms_url: MERCHANT_TERMS.url, accepted: live?.version === MERCHANT_TERMS.version, acceptance: live ? TermsAcceptanceDto.of(live) : null };
   }
 
@@ -262,25 +262,25 @@ export class OnboardingService {
    * it is (idempotent); one of an older version is withdrawn and replaced.
    */
   async acceptTerms(actor: Actor, dto: AcceptTermsDto, client: ClientInfo): Promise<TermsDto> {
-    const companyId = Scope.of(actor).companyId;
+    const scope = Scope.of(actor);
+    const companyId = scope.companyId;
     if (dto.version !== MERCHANT_TERMS.version) {
       throw ApiError.unprocessable('TERMS_VERSION_OUTDATED', `The current merchant terms are version ${MERCHANT_TERMS.version}.`, { version: [`must be the current version ${MERCHANT_TERMS.version}`] });
     }
     try {
-      return await runUnit(this.ds, async (m) => {
+      return await this.uow.transaction(async () => {
         // The account row is the company's onboarding lock: acceptances and withdrawals serialise on it.
-        await this.lockAccount(m, companyId);
-        const live = await this.liveAcceptance(m, companyId);
-        if (live?.version === MERCHANT_TERMS.version) return this.terms(companyId, m);
+        await this.accounts.lock(scope);
+        const live = await this.accounts.liveAcceptance(scope);
+        if (live?.version === MERCHANT_TERMS.version) return this.terms(scope);
         const now = new Date();
         if (live) {
-          await m.update(MerchantTermsAcceptance, { id: live.id }, { withdrawnAt: now, withdrawnBy: actor.id });
-          await recordEvents(m, { type: 'merchant_terms.withdrawn', aggregateType: 'merchant_terms_acceptance', aggregateId: live.id, companyId, actorId: actor.id, payload: { version: live.version } });
+          await this.accounts.withdrawAcceptance(live.id, now, actor.id);
+          await this.accounts.recordEvents({ type: 'merchant_terms.withdrawn', aggregateType: 'merchant_terms_acceptance', aggregateId: live.id, companyId, actorId: actor.id, payload: { version: live.version } });
         }
-        const row = m.create(MerchantTermsAcceptance, { companyId, version: MERCHANT_TERMS.version, acceptedBy: actor.id, acceptedAt: now, ip: client.ip, userAgent: client.userAgent?.slice(0, 500) || null, withdrawnAt: null, withdrawnBy: null });
-        await m.save(row);
-        await recordEvents(m, { type: 'merchant_terms.accepted', aggregateType: 'merchant_terms_acceptance', aggregateId: row.id, companyId, actorId: actor.id, payload: { version: row.version, ip: row.ip } });
-        return this.terms(companyId, m);
+        const row = await this.accounts.insertAcceptance({ companyId, version: MERCHANT_TERMS.version, acceptedBy: actor.id, acceptedAt: now, ip: client.ip, userAgent: client.userAgent?.slice(0, 500) || null, withdrawnAt: null, withdrawnBy: null });
+        await this.accounts.recordEvents({ type: 'merchant_terms.accepted', aggregateType: 'merchant_terms_acceptance', aggregateId: row.id, companyId, actorId: actor.id, payload: { version: row.version, ip: row.ip } });
+        return this.terms(scope);
       });
     } catch (e) {
       // Only reachable if the row lock were bypassed; the unique index keeps one live acceptance.
@@ -291,25 +291,25 @@ export class OnboardingService {
 
   /** DELETE tos: withdraws the live acceptance (kept, with who and when); none: answered as it is. */
   async withdrawTerms(actor: Actor): Promise<TermsDto> {
-    const companyId = Scope.of(actor).companyId;
-    return runUnit(this.ds, async (m) => {
-      await this.lockAccount(m, companyId);
-      const live = await this.liveAcceptance(m, companyId);
+    const scope = Scope.of(actor);
+    return this.uow.transaction(async () => {
+      await this.accounts.lock(scope);
+      const live = await this.accounts.liveAcceptance(scope);
       if (live) {
-        await m.update(MerchantTermsAcceptance, { id: live.id }, { withdrawnAt: new Date(), withdrawnBy: actor.id });
-        await recordEvents(m, { type: 'merchant_terms.withdrawn', aggregateType: 'merchant_terms_acceptance', aggregateId: live.id, companyId, actorId: actor.id, payload: { version: live.version } });
+        await this.accounts.withdrawAcceptance(live.id, new Date(), actor.id);
+        await this.accounts.recordEvents({ type: 'merchant_terms.withdrawn', aggregateType: 'merchant_terms_acceptance', aggregateId: live.id, companyId: scope.companyId, actorId: actor.id, payload: { version: live.version } });
       }
-      return this.terms(companyId, m);
+      return this.terms(scope);
     });
   }
 
   // ------------------------------------------------------------ fee details
 
-  async feeDetails(companyId: string, m: EntityManager = this.ds.manager): Promise<FeeDetailsDto> {
-    const account = await m.getRepository(MerchantAccount).findOne({ where: { companyId }, select: { id: true, state: true, payoutSchedule: true } });
+  async feeDetails(scope: Scope): Promise<FeeDetailsDto> {
+    const account = await this.accounts.feeView(scope);
     return {
-      currency: await this.currency(m, companyId),
-      card_percent_bps: await this.fees.cardPercentBps(m, companyId),
+      currency: await this.companies.currency(scope),
+      card_percent_bps: await this.fees.cardPercentBps(scope),
       card_fixed_amount: PLATFORM_FEES.cardFixedAmount,
       offline_percent_bps: PLATFORM_FEES.offlinePercentBps,
       offline_fixed_amount: PLATFORM_FEES.offlineFixedAmount,
@@ -321,58 +321,43 @@ export class OnboardingService {
   }
 
   /** POST fee_details: what the platform would keep of a payment (nothing is saved). */
-  async quote(companyId: string, dto: FeeQuoteInputDto): Promise<FeeQuoteDto> {
+  async quote(scope: Scope, dto: FeeQuoteInputDto): Promise<FeeQuoteDto> {
     const method = dto.method ?? 'card';
-    const fee = await this.fees.feeFor(this.ds.manager, companyId, dto.amount, method);
-    return { amount: dto.amount, method, currency: await this.currency(this.ds.manager, companyId), platform_fee_amount: fee, net_amount: dto.amount - fee };
+    const fee = await this.fees.feeFor(scope, dto.amount, method);
+    return { amount: dto.amount, method, currency: await this.companies.currency(scope), platform_fee_amount: fee, net_amount: dto.amount - fee };
   }
 
   /** PUT/PATCH fee_details (the payout schedule; PATCH without it changes nothing), DELETE (back to weekly). */
   async setPayoutSchedule(actor: Actor, dto: UpdatePayoutScheduleDto | null): Promise<FeeDetailsDto> {
-    const companyId = Scope.of(actor).companyId;
-    return runUnit(this.ds, async (m) => {
-      const a = await this.lockAccount(m, companyId);
+    const scope = Scope.of(actor);
+    return this.uow.transaction(async () => {
+      const a = await this.accounts.lock(scope);
       const to = dto === null ? DEFAULT_PAYOUT : dto.payout_schedule;
       if (to !== undefined && to !== a.payoutSchedule) {
         const from = a.payoutSchedule;
-        await m.update(MerchantAccount, { id: a.id }, { payoutSchedule: to });
-        await recordEvents(m, { type: 'merchant_account.payout_schedule_changed', aggregateType: 'merchant_account', aggregateId: a.id, companyId, actorId: actor.id, payload: { from, to } });
+        await this.accounts.update(a.id, { payoutSchedule: to });
+        await this.accounts.recordEvents({ type: 'merchant_account.payout_schedule_changed', aggregateType: 'merchant_account', aggregateId: a.id, companyId: scope.companyId, actorId: actor.id, payload: { from, to } });
       }
-      return this.feeDetails(companyId, m);
+      return this.feeDetails(scope);
     });
   }
 
   // ------------------------------------------------------------ internals
 
-  /** The company's account row, created not_started when absent, locked for the transaction. */
-  private async lockAccount(m: EntityManager, companyId: string): Promise<MerchantAccount> {
-    await m.query(`INSERT INTO merchant_accounts (company_id) VALUES ($1) ON CONFLICT (company_id) DO NOTHING`, [companyId]);
-    return m.getRepository(MerchantAccount).findOneOrFail({ where: { companyId }, lock: { mode: 'pessimistic_write' } });
-  }
-
-  private liveAcceptance(m: EntityManager, companyId: string): Promise<MerchantTermsAcceptance | null> {
-    return m.getRepository(MerchantTermsAcceptance).findOne({ where: { companyId, withdrawnAt: IsNull() } });
-  }
-
-  private async currency(m: EntityManager, companyId: string): Promise<string> {
-    const [row] = await m.query<{ currency: string }[]>(`SELECT currency FROM companies WHERE id = $1`, [companyId]);
-    return row?.currency ?? 'USD';
-  }
-
   /**
    * The provider's word on a merchant (inbound webhook `merchant.updated`): the account with this
    * provider reference, locked, records the status as a re-check would (event `merchant_account.state_changed`,
-   * reason `provider_check`, no actor). Returns false when no account has this reference.
+   * reason `provider_check`, no actor), in the webhook's unit. Returns false when no account has this reference.
    */
-  async applyProviderStatus(m: EntityManager, providerReference: string, status: 'pending' | 'approved' | 'rejected'): Promise<boolean> {
-    const a = await m.getRepository(MerchantAccount).findOne({ where: { providerReference }, lock: { mode: 'pessimistic_write' } });
+  async applyProviderStatus(providerReference: string, status: 'pending' | 'approved' | 'rejected'): Promise<boolean> {
+    const a = await this.accounts.lockByReference(providerReference);
     if (!a) return false;
-    await this.record(m, a, status, null);
+    await this.record(a, status, null);
     return true;
   }
 
   /** Records the provider's status of the account (a move only when the state changes). */
-  private async record(m: EntityManager, a: MerchantAccount, status: 'pending' | 'approved' | 'rejected', actor: Actor | null): Promise<void> {
+  private async record(a: MerchantAccount, status: 'pending' | 'approved' | 'rejected', actor: Actor | null): Promise<void> {
     const now = new Date();
     a.lastCheckedAt = now;
     const from = a.state;
@@ -387,12 +372,12 @@ export class OnboardingService {
       a.cancelledAt = null;
       a.cancelReason = null;
     }
-    await m.save(a);
-    if (moves) await this.moved(m, a, actor, from, 'provider_check');
+    await this.accounts.save(a);
+    if (moves) await this.moved(a, actor, from, 'provider_check');
   }
 
-  private moved(m: EntityManager, a: MerchantAccount, actor: Actor | null, from: MerchantState, reason: MerchantStateReason) {
-    return recordEvents(m, {
+  private moved(a: MerchantAccount, actor: Actor | null, from: MerchantState, reason: MerchantStateReason) {
+    return this.accounts.recordEvents({
       type: 'merchant_account.state_changed',
       aggregateType: 'merchant_account',
       aggregateId: a.id,

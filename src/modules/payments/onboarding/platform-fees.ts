@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { Scope } from '../../../common/access/scope';
 import { applyBps, type Minor } from '../../../common/money';
+import { type ThreadedManager, withoutManager } from '../../../database/threaded-manager';
 import { CompaniesService } from '../../companies';
 
 /**
@@ -37,6 +38,9 @@ export function platformFee(amount: Minor, method: FeeMethod, cardPercentBps: nu
   return Math.min(fee, amount);
 }
 
+/** A `Scope` naming the company, from either form (the deprecated forms take its bare id after the manager). */
+const companyScope = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
+
 /**
  * The fees of one company: its card percentage is its platform setting (companies' `platform_fee_bps`,
  * set by a platform administrator, read through the companies service), else the default. Every fee
@@ -46,13 +50,21 @@ export function platformFee(amount: Minor, method: FeeMethod, cardPercentBps: nu
 export class PlatformFees {
   constructor(private readonly companies: CompaniesService) {}
 
-  async cardPercentBps(m: EntityManager, companyId: string): Promise<number> {
-    return (await this.companies.platformSettings(companyId, m))?.platformFeeBps ?? PLATFORM_FEES.cardPercentBps;
+  async cardPercentBps(scope: Scope): Promise<number>;
+  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `cardPercentBps(scope)`. */
+  async cardPercentBps(m: ThreadedManager, companyId: string): Promise<number>;
+  async cardPercentBps(...args: unknown[]): Promise<number> {
+    const [who] = withoutManager<[Scope | string]>(args);
+    return (await this.companies.platformSettings(companyScope(who)))?.platformFeeBps ?? PLATFORM_FEES.cardPercentBps;
   }
 
   /** The platform's fee on a payment of `amount` to the company. */
-  async feeFor(m: EntityManager, companyId: string, amount: Minor, method: FeeMethod): Promise<Minor> {
-    return platformFee(amount, method, await this.cardPercentBps(m, companyId));
+  async feeFor(scope: Scope, amount: Minor, method: FeeMethod): Promise<Minor>;
+  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `feeFor(scope, amount, method)`. */
+  async feeFor(m: ThreadedManager, companyId: string, amount: Minor, method: FeeMethod): Promise<Minor>;
+  async feeFor(...args: unknown[]): Promise<Minor> {
+    const [who, amount, method] = withoutManager<[Scope | string, Minor, FeeMethod]>(args);
+    return platformFee(amount, method, await this.cardPercentBps(companyScope(who)));
   }
 }
 

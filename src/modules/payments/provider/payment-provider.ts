@@ -1,3 +1,5 @@
+import type { Scope } from '../../../common/access/scope';
+
 /**
  * The payment provider behind one interface (issue #13). A Nest provider: inject `PaymentProvider`;
  * the implementation is chosen by `PAYMENT_PROVIDER` (`sandbox`: sandbox-provider.ts, `stripe`:
@@ -114,8 +116,8 @@ export abstract class PaymentProvider {
   abstract lookupCharge(input: ChargeLookup): Promise<ChargeResult | PendingChargeResult | null>;
   /** Refunds (part of) a charge. Idempotent by `idempotencyKey`. */
   abstract refund(input: RefundInput): Promise<RefundResult>;
-  /** Starts merchant onboarding of a company. */
-  abstract createMerchant(companyId: string): Promise<MerchantCreated>;
+  /** Starts merchant onboarding of the scope's company. */
+  abstract createMerchant(scope: Scope): Promise<MerchantCreated>;
   /** The merchant's state with the provider. */
   abstract merchantStatus(reference: string): Promise<MerchantStatus>;
   /** A fresh onboarding URL for an existing merchant (a provider's links expire: Stripe's within minutes). */

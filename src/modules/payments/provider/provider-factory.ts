@@ -1,6 +1,5 @@
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
-import { inUnit } from '../../../database/unit-of-work';
+import { UnitOfWork } from '../../../database/unit-of-work';
 import { PaymentProvider } from './payment-provider';
 import { SandboxPaymentProvider } from './sandbox-provider';
 import { StripePaymentProvider } from './stripe-provider';
@@ -11,9 +10,9 @@ import { StripePaymentProvider } from './stripe-provider';
  */
 export const PAYMENT_PROVIDER = {
   provide: PaymentProvider,
-  inject: [AppConfig, SandboxPaymentProvider, DataSource],
-  useFactory: (config: AppConfig, sandbox: SandboxPaymentProvider, ds: DataSource): PaymentProvider =>
-    outsideUnits(ds, config.paymentProvider === 'stripe' ? new StripePaymentProvider(config) : sandbox),
+  inject: [AppConfig, SandboxPaymentProvider, UnitOfWork],
+  useFactory: (config: AppConfig, sandbox: SandboxPaymentProvider, uow: UnitOfWork): PaymentProvider =>
+    outsideUnits(uow, config.paymentProvider === 'stripe' ? new StripePaymentProvider(config) : sandbox),
 };
 
 /**
@@ -22,14 +21,14 @@ export const PAYMENT_PROVIDER = {
  * transaction's locks and connection, and a rollback after a successful charge would lose its record:
  * reserve (commit a pending row), call, settle in a new unit (docs/payments-provider-faults.md).
  */
-export function outsideUnits(ds: DataSource, provider: PaymentProvider): PaymentProvider {
+export function outsideUnits(uow: Pick<UnitOfWork, 'active'>, provider: PaymentProvider): PaymentProvider {
   return new Proxy(provider, {
     get(target, key, receiver) {
       const value: unknown = Reflect.get(target, key, receiver);
       // Methods of the class are wrapped; a function set on the instance itself (a test's spy) is returned as it is.
       if (typeof value !== 'function' || key === 'constructor' || Object.prototype.hasOwnProperty.call(target, key)) return value;
       return (...args: unknown[]) => {
-        if (inUnit(ds)) throw new Error(`PaymentProvider#${String(key)} called inside a unit of work: reserve, commit, then call the provider (docs/payments-provider-faults.md)`);
+        if (uow.active) throw new Error(`PaymentProvider#${String(key)} called inside a unit of work: reserve, commit, then call the provider (docs/payments-provider-faults.md)`);
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
+import type { Scope } from '../../../common/access/scope';
 import { AttachedInstrument, BuyerInput, ChargeInput, ChargeLookup, ChargeResult, MerchantCreated, MerchantStatus, PaymentProvider, RefundInput, RefundResult, UnknownInstrumentToken } from './payment-provider';
 
 /** The sandbox's test tokens and what a charge on them does. */
@@ -70,8 +71,8 @@ export class SandboxPaymentProvider extends PaymentProvider {
     return Promise.resolve(result);
   }
 
-  createMerchant(companyId: string): Promise<MerchantCreated> {
-    const reference = `acct_sbx_${digest(companyId)}`;
+  createMerchant(scope: Scope): Promise<MerchantCreated> {
+    const reference = `acct_sbx_${digest(scope.companyId)}`;
     return Promise.resolve({ reference, onboardingUrl: sandboxOnboardingUrl(reference) });
   }
 

@@ -1,5 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import Stripe from 'stripe';
+import type { Scope } from '../../../common/access/scope';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
 import { AttachedInstrument, BuyerInput, ChargeInput, ChargeLookup, ChargeResult, MerchantCreated, MerchantStatus, PaymentProvider, PendingChargeResult, RefundInput, RefundResult, UnknownInstrumentToken } from './payment-provider';
@@ -180,10 +181,10 @@ export class StripePaymentProvider extends PaymentProvider {
     }
   }
 
-  async createMerchant(companyId: string): Promise<MerchantCreated> {
+  async createMerchant(scope: Scope): Promise<MerchantCreated> {
     const account = await this.call((s) => s.accounts.create({
       type: 'express',
-      metadata: { company_id: companyId },
+      metadata: { company_id: scope.companyId },
       capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
     }));
     return { reference: account.id, onboardingUrl: await this.onboardingLink(account.id) };

@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { recordEvents } from '../../../common/outbox/outbox';
+import { Scope } from '../../../common/access/scope';
 import { PaymentProvider, type ChargeInput, type ChargeResult } from '../provider/payment-provider';
-import { LIVE_STATES_SQL, Plan, Subscription, SubscriptionCharge } from './subscription.entities';
+import type { Plan, Subscription } from './subscription.entities';
+import { SubscriptionRepository } from './subscription.repository';
 import { addDays, addMonth, endSubscription, overReason } from './subscriptions.service';
-import { runUnit } from '../../../database/unit-of-work';
+import { UnitOfWork } from '../../../database/unit-of-work';
 
 /** Days a `past_due` subscription keeps its plan while the renewal is retried (daily) before it falls to the free plan. */
 export const GRACE_DAYS = 7;
@@ -56,7 +56,8 @@ export class SubscriptionRenewals {
   private readonly logger = new Logger('SubscriptionRenewals');
 
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly subscriptions: SubscriptionRepository,
     private readonly provider: PaymentProvider,
   ) {}
 
@@ -65,19 +66,15 @@ export class SubscriptionRenewals {
     const seen: string[] = [];
     for (;;) {
       let claimed = false;
-      const outcome = await runUnit(this.ds, async (m): Promise<Outcome | Renewal | null> => {
-          const [next] = await m.query<{ id: string }[]>(
-            `SELECT id FROM subscriptions WHERE state IN ${LIVE_STATES_SQL} AND next_action_at <= $1 AND NOT (id = ANY($2::uuid[]))
-              ORDER BY next_action_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-            [now, seen],
-          );
+      const outcome = await this.uow.transaction(async (): Promise<Outcome | Renewal | null> => {
+          const next = await this.subscriptions.claimNextDue(now, seen);
           if (!next) return null;
           claimed = true;
-          seen.push(next.id);
-          const row = await m.findOneByOrFail(Subscription, { id: next.id });
-          const [{ locked }] = await m.query<{ locked: boolean }[]>(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [`subscription:${row.companyId}`]);
-          if (!locked) return 'skipped';
-          return this.step(m, row, now);
+          seen.push(next);
+          const row = await this.subscriptions.findById(next);
+          if (!row) throw new Error(`subscription ${next} claimed but not found`);
+          if (!(await this.subscriptions.tryLockCompany(Scope.company(row.companyId)))) return 'skipped';
+          return this.step(row, now);
         })
         .then((o) => (o !== null && typeof o === 'object' ? this.charge(o, now) : o))
         .catch((e: unknown) => {
@@ -92,25 +89,25 @@ export class SubscriptionRenewals {
   }
 
   /** One subscription whose next action has come, locked: ended, moved on, failed for want of a card, or a renewal to charge (after this transaction). */
-  private async step(m: EntityManager, row: Subscription, now: Date): Promise<Outcome | Renewal> {
-    const plan = await m.findOneByOrFail(Plan, { id: row.planId });
+  private async step(row: Subscription, now: Date): Promise<Outcome | Renewal> {
+    const plan = await this.planOf(row);
     const reason = overReason(row, now);
     if (reason) {
-      await endSubscription(m, row, plan, reason, now);
+      await endSubscription(this.subscriptions, row, plan, reason, now);
       return 'ended';
     }
     if (row.state === 'trialing' || row.currentPeriodEnd > now) {
       // Nothing due yet (a trial in its period, or the period moved): look again at its end.
       row.nextActionAt = row.currentPeriodEnd;
-      await m.save(row);
+      await this.subscriptions.save(row);
       return 'skipped';
     }
     const period = row.periodNumber + 1;
     const attempt = row.renewalAttempts + 1;
     const key = `subscription:${row.id}:period:${period}` + (attempt > 1 ? `:retry:${attempt - 1}` : '');
-    if (!row.buyerReference || !row.instrumentReference) return this.apply(m, row, plan, now, { status: 'failed', reference: '', failureCode: 'no_payment_method' }, period, attempt, key, false);
+    if (!row.buyerReference || !row.instrumentReference) return this.apply(row, plan, now, { status: 'failed', reference: '', failureCode: 'no_payment_method' }, period, attempt, key, false);
     // Claimed for the call: no other run takes it before RENEWAL_LEASE_MS (a crash: the next run charges again with the same key, which the provider answers once).
-    await m.update(Subscription, { id: row.id }, { nextActionAt: new Date(now.getTime() + RENEWAL_LEASE_MS) });
+    await this.subscriptions.update(row.id, { nextActionAt: new Date(now.getTime() + RENEWAL_LEASE_MS) });
     return { id: row.id, period, attempt, key, input: { amount: row.amount, currency: row.currency, buyerRef: row.buyerReference, instrumentRef: row.instrumentReference, merchantRef: null, idempotencyKey: key, description: `${plan.name} plan, period ${period}` } };
   }
 
@@ -122,31 +119,32 @@ export class SubscriptionRenewals {
    */
   private async charge(r: Renewal, now: Date): Promise<Outcome> {
     const charge = await this.provider.charge(r.input);
-    return runUnit(this.ds, async (m) => {
-      const row = await m.createQueryBuilder(Subscription, 's').where('s.id = :id', { id: r.id }).setLock('pessimistic_write').getOneOrFail();
-      const plan = await m.findOneByOrFail(Plan, { id: row.planId });
+    return this.uow.transaction(async () => {
+      const row = await this.subscriptions.lockById(r.id);
+      if (!row) throw new Error(`subscription ${r.id} charged for its renewal but not found`);
+      const plan = await this.planOf(row);
       const unchanged = row.state !== 'cancelled' && row.periodNumber + 1 === r.period && row.renewalAttempts + 1 === r.attempt;
       if (!unchanged) {
-        await m.insert(SubscriptionCharge, { companyId: row.companyId, subscriptionId: row.id, periodNumber: r.period, attempt: r.attempt, amount: r.input.amount, currency: r.input.currency, status: charge.status, providerReference: charge.reference, failureCode: charge.status === 'failed' ? (charge.failureCode ?? 'card_declined') : null, idempotencyKey: r.key }).catch(() => undefined);
+        await this.subscriptions.insertCharge({ companyId: row.companyId, subscriptionId: row.id, periodNumber: r.period, attempt: r.attempt, amount: r.input.amount, currency: r.input.currency, status: charge.status, providerReference: charge.reference, failureCode: charge.status === 'failed' ? (charge.failureCode ?? 'card_declined') : null, idempotencyKey: r.key }).catch(() => undefined);
         if (charge.status === 'succeeded') this.logger.error({ msg: 'renewal charged for a subscription changed meanwhile: to be refunded by a person', subscription_id: row.id, charge_reference: charge.reference });
         return 'skipped';
       }
-      return this.apply(m, row, plan, now, charge, r.period, r.attempt, r.key, true);
+      return this.apply(row, plan, now, charge, r.period, r.attempt, r.key, true);
     });
   }
 
   /** The outcome of a renewal charge (`charged`: a provider charge was made, recorded as a subscription charge). */
-  private async apply(m: EntityManager, row: Subscription, plan: Plan, now: Date, charge: ChargeResult, period: number, attempt: number, key: string, charged: boolean): Promise<Outcome> {
+  private async apply(row: Subscription, plan: Plan, now: Date, charge: ChargeResult, period: number, attempt: number, key: string, charged: boolean): Promise<Outcome> {
     if (charged) {
-      await m.insert(SubscriptionCharge, { companyId: row.companyId, subscriptionId: row.id, periodNumber: period, attempt, amount: row.amount, currency: row.currency, status: charge.status, providerReference: charge.reference, failureCode: charge.status === 'failed' ? (charge.failureCode ?? 'card_declined') : null, idempotencyKey: key });
+      await this.subscriptions.insertCharge({ companyId: row.companyId, subscriptionId: row.id, periodNumber: period, attempt, amount: row.amount, currency: row.currency, status: charge.status, providerReference: charge.reference, failureCode: charge.status === 'failed' ? (charge.failureCode ?? 'card_declined') : null, idempotencyKey: key });
     }
 
     if (charge.status === 'succeeded') {
       // The new period follows the old one; after an outage longer than a period it starts now (missed periods are not charged).
       const start = addMonth(row.currentPeriodEnd) > now ? row.currentPeriodEnd : now;
       Object.assign(row, { state: 'active', periodNumber: period, currentPeriodStart: start, currentPeriodEnd: addMonth(start), nextActionAt: addMonth(start), renewalAttempts: 0, graceEndsAt: null, lastFailureCode: null, chargeReference: charge.reference });
-      await m.save(row);
-      await recordEvents(m, {
+      await this.subscriptions.save(row);
+      await this.subscriptions.recordEvents({
         type: 'subscription.renewed',
         aggregateType: 'subscription',
         aggregateId: row.id,
@@ -162,9 +160,9 @@ export class SubscriptionRenewals {
     const graceEndsAt = row.graceEndsAt ?? addDays(row.currentPeriodEnd, GRACE_DAYS);
     const retryAt = new Date(now.getTime() + RETRY_EVERY_HOURS * 3_600_000);
     Object.assign(row, { state: 'past_due', renewalAttempts: attempt, graceEndsAt, lastFailureCode: failureCode, nextActionAt: retryAt < graceEndsAt ? retryAt : graceEndsAt });
-    await m.save(row);
+    await this.subscriptions.save(row);
     if (!first) return 'retries_failed';
-    await recordEvents(m, {
+    await this.subscriptions.recordEvents({
       type: 'subscription.past_due',
       aggregateType: 'subscription',
       aggregateId: row.id,
@@ -173,5 +171,12 @@ export class SubscriptionRenewals {
       payload: { plan: plan.code, amount: row.amount, currency: row.currency, failure_code: failureCode, grace_ends_at: graceEndsAt.toISOString(), next_attempt_at: row.nextActionAt.toISOString() },
     });
     return 'past_due';
+  }
+
+  /** The plan of a subscription (its foreign key keeps it). */
+  private async planOf(s: Subscription): Promise<Plan> {
+    const plan = await this.subscriptions.planById(s.planId);
+    if (!plan) throw new Error(`The plan ${s.planId} of subscription ${s.id} is missing`);
+    return plan;
   }
 }

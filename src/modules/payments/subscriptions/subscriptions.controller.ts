@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpStatus, Param, Post, Res } from '@nestjs/common';
 import { ApiParam, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Access } from '../../../common/access/access.decorator';
-import { Actor, CompanyId, CurrentActor } from '../../../common/access/actor';
+import { Actor, CurrentActor } from '../../../common/access/actor';
+import { CurrentScope, Scope } from '../../../common/access/scope';
 import { Endpoint } from '../../../common/http/openapi';
 import { ApiIdParam, IdParam } from '../../../common/http/id-param';
 import { PlanDto, SubscribeDto, SubscriptionDto } from './subscriptions.dto';
@@ -41,15 +42,15 @@ export class SubscriptionsController {
     errors: [404],
     codes: { 409: ['TRIAL_USED', 'SUBSCRIPTION_EXISTS', 'SUBSCRIPTION_PENDING', 'PLAN_NOT_PURCHASABLE'] },
   })
-  trial(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Param('plan') plan: string) {
-    return this.subscriptions.startTrial(actor, companyId, plan);
+  trial(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Param('plan') plan: string) {
+    return this.subscriptions.startTrial(actor, scope, plan);
   }
 
   @Get('subscription')
   @Access('CO')
   @Endpoint({ summary: "The company's subscription in force, or the free plan's implied one (`id` null)", description: STATES, type: SubscriptionDto })
-  current(@CompanyId() companyId: string) {
-    return this.subscriptions.current(companyId);
+  current(@CurrentScope() scope: Scope) {
+    return this.subscriptions.current(scope);
   }
 
   @Post('subscription/:plan/create')
@@ -78,8 +79,8 @@ export class SubscriptionsController {
       example: { success: true, data: { id: '6f1c2a9e-3b7d-4e8a-9c21-5d4b8e7f0a13', plan: { code: 'starter', name: 'Starter', price: 4900, currency: 'USD', interval: 'month', trial_days: 14, limits: { drivers: 50, assets: 500, monthly_orders: 2000 } }, state: 'pending', trial: false, amount: 4900, currency: 'USD', current_period_start: '2026-11-27T15:20:00.000Z', current_period_end: '2026-12-27T15:20:00.000Z', cancel_at_period_end: false, cancelled_at: null, grace_ends_at: null, last_failure_code: null, created_at: '2026-11-27T15:20:00.000Z' } },
     } as never,
   })
-  async subscribe(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Param('plan') plan: string, @Body() dto: SubscribeDto, @Res({ passthrough: true }) res: StatusResponse) {
-    const answered = await this.subscriptions.subscribe(actor, companyId, plan, dto);
+  async subscribe(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Param('plan') plan: string, @Body() dto: SubscribeDto, @Res({ passthrough: true }) res: StatusResponse) {
+    const answered = await this.subscriptions.subscribe(actor, scope, plan, dto);
     res.status(answered.status);
     return answered.body;
   }
@@ -94,7 +95,7 @@ export class SubscriptionsController {
     errors: [404],
     codes: { 409: ['INVALID_TRANSITION', 'SUBSCRIPTION_PENDING'] },
   })
-  cancel(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('subscriptionId') id: string) {
-    return this.subscriptions.cancel(actor, companyId, id);
+  cancel(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('subscriptionId') id: string) {
+    return this.subscriptions.cancel(actor, scope, id);
   }
 }

@@ -1,17 +1,14 @@
 import { HttpStatus, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../../../common/access/actor';
 import { Scope } from '../../../common/access/scope';
-import { findScoped } from '../../../common/access/tenant-policy';
 import { ApiError } from '../../../common/http/api-error';
-import { runUnit } from '../../../database/unit-of-work';
-import { recordEvents } from '../../../common/outbox/outbox';
+import { UnitOfWork } from '../../../database/unit-of-work';
 import { PlanLimits } from '../../../common/records/plan-limits';
-import { CompaniesService, companyPlanOverrideSql } from '../../companies';
 import { FIRST_CHECK_MS, isUnknownOutcome, nextCheck, type Answered, type ProviderOutcome } from '../ledger/ledger.service';
 import { PaymentProvider, UnknownInstrumentToken, type RefundInput } from '../provider/payment-provider';
-import { LIVE_STATES_SQL, LIVE_SUBSCRIPTION_STATES, Plan, Subscription, SubscriptionCharge } from './subscription.entities';
+import { Plan, Subscription } from './subscription.entities';
+import { type PendingFirstChargeRow, SubscriptionRepository } from './subscription.repository';
 import { PlanDto, SubscribeDto, SubscriptionDto } from './subscriptions.dto';
 
 /** The plan every company has without a subscription (seeded by migration 1764300004000). */
@@ -23,15 +20,7 @@ export const firstChargeKey = (subscriptionId: string) => `subscription:${subscr
 const subscriptionPending = () => ApiError.conflict('SUBSCRIPTION_PENDING', "The company's subscribe is still waiting for the payment provider's outcome; wait for it to settle.");
 
 /** A pending first subscription charge claimed by the reconciler. */
-export interface PendingFirstCharge {
-  id: string;
-  subscription_id: string;
-  idempotency_key: string;
-  provider_ref: string | null;
-  created_at: Date;
-  check_attempts: number;
-  buyer_ref: string | null;
-}
+export type PendingFirstCharge = PendingFirstChargeRow;
 
 export const addDays = (d: Date, days: number) => new Date(d.getTime() + days * 86_400_000);
 export const addMonth = (d: Date) => {
@@ -51,13 +40,13 @@ export function overReason(s: Subscription, now: Date): 'trial_ended' | 'cancel_
 
 /**
  * Ends a subscription (state `cancelled`, the free plan's limits from now) and records
- * `subscription.cancelled` with the reason. The row must be locked (or just read in a writing transaction).
+ * `subscription.cancelled` with the reason, in the open unit. The row must be locked (or just read in a writing unit).
  */
-export async function endSubscription(m: EntityManager, row: Subscription, plan: Plan, reason: 'trial_ended' | 'cancel_at_period_end' | 'grace_expired' | 'cancelled_past_due', now: Date, actorId: string | null = null): Promise<void> {
+export async function endSubscription(subscriptions: SubscriptionRepository, row: Subscription, plan: Plan, reason: 'trial_ended' | 'cancel_at_period_end' | 'grace_expired' | 'cancelled_past_due', now: Date, actorId: string | null = null): Promise<void> {
   const endedAt = reason === 'grace_expired' ? (row.graceEndsAt ?? now) : reason === 'cancelled_past_due' ? now : row.currentPeriodEnd;
   Object.assign(row, { state: 'cancelled', cancelledAt: row.cancelledAt ?? endedAt, nextActionAt: endedAt });
-  await m.save(row);
-  await recordEvents(m, { type: 'subscription.cancelled', aggregateType: 'subscription', aggregateId: row.id, companyId: row.companyId, actorId, payload: { plan: plan.code, reason, period_end: row.currentPeriodEnd.toISOString() } });
+  await subscriptions.save(row);
+  await subscriptions.recordEvents({ type: 'subscription.cancelled', aggregateType: 'subscription', aggregateId: row.id, companyId: row.companyId, actorId, payload: { plan: plan.code, reason, period_end: row.currentPeriodEnd.toISOString() } });
 }
 
 /**
@@ -71,62 +60,58 @@ export class SubscriptionsService implements OnModuleInit {
   private readonly logger = new Logger('Subscriptions');
 
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly subscriptions: SubscriptionRepository,
     private readonly provider: PaymentProvider,
     private readonly limits: PlanLimits,
-    private readonly companies: CompaniesService,
   ) {}
 
   onModuleInit(): void {
-    this.limits.register(async (m, companyId, resource) => {
-      const plan = await this.planInForce(m, companyId);
+    // The creating module's manager is its open unit's, which the repository joins.
+    this.limits.register(async (_m, companyId, resource) => {
+      const plan = await this.planInForce(Scope.company(companyId));
       const limit = resource === 'drivers' ? plan.maxDrivers : resource === 'assets' ? plan.maxAssets : plan.maxMonthlyOrders;
       return { limit, plan: plan.code };
     });
   }
 
   async plans(): Promise<PlanDto[]> {
-    return (await this.ds.getRepository(Plan).find({ order: { position: 'ASC' } })).map(PlanDto.of);
+    return (await this.subscriptions.plans()).map(PlanDto.of);
   }
 
   /** Reports (admin dashboard): live and cancelled subscriptions per plan and state. One statement. */
   async planStates(): Promise<{ plan: string; state: string; count: number }[]> {
-    const rows = await this.ds.query<{ plan: string; state: string; n: number }[]>(
-      `SELECT p.code AS plan, s.state, count(*)::int AS n FROM subscriptions s JOIN plans p ON p.id = s.plan_id GROUP BY p.code, s.state ORDER BY p.code, s.state`,
-    );
+    const rows = await this.subscriptions.planStates();
     return rows.map((r) => ({ plan: r.plan, state: r.state, count: Number(r.n) }));
   }
 
   /** Reports (companies report): each company's live subscription (plan code and state); companies without one are left out (free plan). */
   async livePlansOf(companyIds: readonly string[]): Promise<Map<string, { plan: string; state: string }>> {
     if (!companyIds.length) return new Map();
-    const rows = await this.ds.query<{ company_id: string; plan: string; state: string }[]>(
-      `SELECT s.company_id, p.code AS plan, s.state FROM subscriptions s JOIN plans p ON p.id = s.plan_id WHERE s.company_id = ANY($1) AND s.state IN ${LIVE_STATES_SQL}`,
-      [[...companyIds]],
-    );
+    const rows = await this.subscriptions.livePlansOf(companyIds);
     return new Map(rows.map((r) => [r.company_id, { plan: r.plan, state: r.state }]));
   }
 
-  async current(companyId: string): Promise<SubscriptionDto> {
-    const m = this.ds.manager;
-    const live = await this.live(m, companyId);
-    if (!live) return SubscriptionDto.free(await this.plan(m, FREE_PLAN));
-    return SubscriptionDto.of(live, await m.findOneByOrFail(Plan, { id: live.planId }));
+  async current(scope: Scope): Promise<SubscriptionDto> {
+    const live = await this.live(scope);
+    if (!live) return SubscriptionDto.free(await this.plan(FREE_PLAN));
+    return SubscriptionDto.of(live, await this.planOf(live));
   }
 
-  async startTrial(actor: Actor, companyId: string, code: string): Promise<SubscriptionDto> {
-    return runUnit(this.ds, async (m) => {
-      const plan = await this.plan(m, code);
+  async startTrial(actor: Actor, scope: Scope, code: string): Promise<SubscriptionDto> {
+    const companyId = scope.companyId;
+    return this.uow.transaction(async () => {
+      const plan = await this.plan(code);
       if (plan.price === 0 || plan.trialDays === 0) throw ApiError.conflict('PLAN_NOT_PURCHASABLE', `The ${plan.code} plan has no trial.`);
-      await this.lockCompany(m, companyId);
-      if (await m.exists(Subscription, { where: { companyId, isTrial: true } })) throw ApiError.conflict('TRIAL_USED', 'The company has already had its trial.');
-      if (await m.exists(Subscription, { where: { companyId, state: 'pending' } })) throw subscriptionPending();
-      if (await this.live(m, companyId)) throw ApiError.conflict('SUBSCRIPTION_EXISTS', 'The company already has a subscription.');
+      await this.subscriptions.lockCompany(scope);
+      if (await this.subscriptions.hadTrial(scope)) throw ApiError.conflict('TRIAL_USED', 'The company has already had its trial.');
+      if (await this.subscriptions.hasPending(scope)) throw subscriptionPending();
+      if (await this.live(scope)) throw ApiError.conflict('SUBSCRIPTION_EXISTS', 'The company already has a subscription.');
       const now = new Date();
-      const row = await m.save(
-        m.create(Subscription, { companyId, planId: plan.id, state: 'trialing', isTrial: true, amount: 0, currency: plan.currency, currentPeriodStart: now, currentPeriodEnd: addDays(now, plan.trialDays), nextActionAt: addDays(now, plan.trialDays), cancelAtPeriodEnd: false, cancelledAt: null, chargeReference: null, createdBy: actor.id }),
+      const row = await this.subscriptions.create(
+        { companyId, planId: plan.id, state: 'trialing', isTrial: true, amount: 0, currency: plan.currency, currentPeriodStart: now, currentPeriodEnd: addDays(now, plan.trialDays), nextActionAt: addDays(now, plan.trialDays), cancelAtPeriodEnd: false, cancelledAt: null, chargeReference: null, createdBy: actor.id },
       );
-      await recordEvents(m, { type: 'subscription.trial_started', aggregateType: 'subscription', aggregateId: row.id, companyId, actorId: actor.id, payload: { plan: plan.code, period_end: row.currentPeriodEnd.toISOString() } });
+      await this.subscriptions.recordEvents({ type: 'subscription.trial_started', aggregateType: 'subscription', aggregateId: row.id, companyId, actorId: actor.id, payload: { plan: plan.code, period_end: row.currentPeriodEnd.toISOString() } });
       return SubscriptionDto.of(row, plan);
     });
   }
@@ -142,13 +127,14 @@ export class SubscriptionsService implements OnModuleInit {
    * `pending` subscription, which the webhook or the reconciler settles later. A declined charge is 409
    * `PAYMENT_FAILED` with the failure code, and the pending subscription is dropped (nothing kept).
    */
-  async subscribe(actor: Actor, companyId: string, code: string, dto: SubscribeDto): Promise<Answered<SubscriptionDto>> {
+  async subscribe(actor: Actor, scope: Scope, code: string, dto: SubscribeDto): Promise<Answered<SubscriptionDto>> {
+    const companyId = scope.companyId;
     // 1. The checks, in a short transaction (issue #22: nothing is held while the provider answers).
-    const plan = await runUnit(this.ds, async (m) => {
-      const found = await this.plan(m, code);
+    const plan = await this.uow.transaction(async () => {
+      const found = await this.plan(code);
       if (found.price === 0) throw ApiError.conflict('PLAN_NOT_PURCHASABLE', `The ${found.code} plan needs no subscription.`);
-      await this.lockCompany(m, companyId);
-      await this.assertMaySubscribe(m, companyId);
+      await this.subscriptions.lockCompany(scope);
+      await this.assertMaySubscribe(scope);
       return found;
     });
     // 2. The buyer and the card at the provider, with no transaction open (nothing is charged yet).
@@ -160,14 +146,14 @@ export class SubscriptionsService implements OnModuleInit {
     // 3. Reserved: the pending subscription and its pending first charge, committed, the company locked again.
     const id = randomUUID();
     const key = firstChargeKey(id);
-    await runUnit(this.ds, async (m) => {
-      await this.lockCompany(m, companyId);
-      await this.assertMaySubscribe(m, companyId);
+    await this.uow.transaction(async () => {
+      await this.subscriptions.lockCompany(scope);
+      await this.assertMaySubscribe(scope);
       const now = new Date();
-      await m.save(
-        m.create(Subscription, { id, companyId, planId: plan.id, state: 'pending', isTrial: false, amount: plan.price, currency: plan.currency, currentPeriodStart: now, currentPeriodEnd: addMonth(now), nextActionAt: addMonth(now), cancelAtPeriodEnd: false, cancelledAt: null, chargeReference: null, buyerReference: buyer.reference, instrumentReference: card.reference, createdBy: actor.id }),
+      await this.subscriptions.create(
+        { id, companyId, planId: plan.id, state: 'pending', isTrial: false, amount: plan.price, currency: plan.currency, currentPeriodStart: now, currentPeriodEnd: addMonth(now), nextActionAt: addMonth(now), cancelAtPeriodEnd: false, cancelledAt: null, chargeReference: null, buyerReference: buyer.reference, instrumentReference: card.reference, createdBy: actor.id },
       );
-      await m.insert(SubscriptionCharge, { companyId, subscriptionId: id, periodNumber: 1, attempt: 1, amount: plan.price, currency: plan.currency, status: 'pending', providerReference: null, failureCode: null, idempotencyKey: key, nextCheckAt: new Date(now.getTime() + FIRST_CHECK_MS), checkAttempts: 0 });
+      await this.subscriptions.insertCharge({ companyId, subscriptionId: id, periodNumber: 1, attempt: 1, amount: plan.price, currency: plan.currency, status: 'pending', providerReference: null, failureCode: null, idempotencyKey: key, nextCheckAt: new Date(now.getTime() + FIRST_CHECK_MS), checkAttempts: 0 });
     });
     // 4. The first month at the provider, with no transaction open.
     let outcome: ProviderOutcome;
@@ -185,7 +171,7 @@ export class SubscriptionsService implements OnModuleInit {
     }
     // 5. Settled in a new short transaction (unless the webhook did it first); the answer is the subscription as it now is.
     if (outcome.status !== 'unknown') await this.settleFirstCharge(id, outcome, actor.id);
-    const settled = await this.ds.manager.findOneBy(Subscription, { id });
+    const settled = await this.subscriptions.findById(id);
     if (settled?.state === 'pending') return { status: 202, body: SubscriptionDto.of(settled, plan) };
     if (settled?.state === 'active') return { status: 201, body: SubscriptionDto.of(settled, plan) };
     if (!settled) {
@@ -201,7 +187,7 @@ export class SubscriptionsService implements OnModuleInit {
    * a charge made for a subscription that lost to another is refunded after it commits, with no transaction open.
    */
   async settleFirstCharge(subscriptionId: string, outcome: ProviderOutcome, actorId: string | null): Promise<boolean> {
-    const { changed, refund } = await runUnit(this.ds, (m) => this.applyFirstCharge(m, subscriptionId, outcome, actorId));
+    const { changed, refund } = await this.uow.transaction(() => this.applyFirstCharge(subscriptionId, outcome, actorId));
     if (refund) {
       const r = await this.provider.refund(refund).catch((e: unknown) => ({ status: 'failed' as const, reference: '', failureCode: e instanceof Error ? e.message : String(e) }));
       if (r.status !== 'succeeded') this.logger.error({ msg: 'first subscription charge of a subscription that lost to another could not be refunded: to be refunded by a person', subscription_id: subscriptionId, charge_reference: refund.chargeRef, failure: r.failureCode });
@@ -217,42 +203,42 @@ export class SubscriptionsService implements OnModuleInit {
    * once; if an active subscription won meanwhile it is `cancelled` and the charge is to be refunded (returned).
    * Failed (declined, or not charged at all) → the pending subscription and its charge are dropped: the
    * company stays on its plan and may subscribe again. `pending` (the provider still processing) keeps
-   * the reference; `unknown` changes nothing.
+   * the reference; `unknown` changes nothing. Runs in the caller's unit.
    */
-  async applyFirstCharge(m: EntityManager, subscriptionId: string, outcome: ProviderOutcome, actorId: string | null): Promise<{ changed: boolean; refund: RefundInput | null }> {
+  async applyFirstCharge(subscriptionId: string, outcome: ProviderOutcome, actorId: string | null): Promise<{ changed: boolean; refund: RefundInput | null }> {
     const none = { changed: false, refund: null };
     if (outcome.status === 'unknown') return none;
     if (outcome.status === 'pending') {
-      if (outcome.reference) await m.query(`UPDATE subscription_charges SET provider_reference = coalesce(provider_reference, $2), updated_at = now() WHERE idempotency_key = $1 AND status = 'pending'`, [firstChargeKey(subscriptionId), outcome.reference]);
+      if (outcome.reference) await this.subscriptions.keepPendingReference(firstChargeKey(subscriptionId), outcome.reference);
       return none;
     }
-    const [head] = await m.query<{ company_id: string }[]>(`SELECT company_id FROM subscriptions WHERE id = $1`, [subscriptionId]);
-    if (!head) return none;
-    await this.lockCompany(m, head.company_id);
-    const row = await m.createQueryBuilder(Subscription, 's').where('s.id = :id', { id: subscriptionId }).setLock('pessimistic_write').getOne();
+    const companyId = await this.subscriptions.companyOf(subscriptionId);
+    if (!companyId) return none;
+    await this.subscriptions.lockCompany(Scope.company(companyId));
+    const row = await this.subscriptions.lockById(subscriptionId);
     if (!row || row.state !== 'pending') return none;
     if (outcome.status === 'failed') {
-      await m.delete(Subscription, { id: row.id }); // its pending charge goes with it (ON DELETE CASCADE)
+      await this.subscriptions.delete(row.id); // its pending charge goes with it (ON DELETE CASCADE)
       this.logger.log({ msg: 'pending subscription dropped: its first charge failed', subscription_id: row.id, company_id: row.companyId, failure_code: outcome.failureCode ?? null });
       return { changed: true, refund: null };
     }
     const reference = outcome.reference ?? '';
-    await m.update(SubscriptionCharge, { idempotencyKey: firstChargeKey(row.id) }, { status: 'succeeded', providerReference: reference, failureCode: null, nextCheckAt: null });
-    const plan = await m.findOneByOrFail(Plan, { id: row.planId });
-    const live = await this.live(m, row.companyId);
+    await this.subscriptions.updateChargeByKey(firstChargeKey(row.id), { status: 'succeeded', providerReference: reference, failureCode: null, nextCheckAt: null });
+    const plan = await this.planOf(row);
+    const live = await this.live(Scope.company(row.companyId));
     if (live && live.state === 'active') {
       Object.assign(row, { state: 'cancelled', cancelledAt: new Date(), chargeReference: reference });
-      await m.save(row);
+      await this.subscriptions.save(row);
       return { changed: true, refund: { chargeRef: reference, amount: row.amount, idempotencyKey: `refund:subscription:${row.id}` } };
     }
     if (live) {
       Object.assign(live, { state: 'cancelled', cancelledAt: new Date() });
-      await m.save(live);
+      await this.subscriptions.save(live);
     }
     const now = new Date();
     Object.assign(row, { state: 'active', currentPeriodStart: now, currentPeriodEnd: addMonth(now), nextActionAt: addMonth(now), chargeReference: reference });
-    await m.save(row);
-    await recordEvents(m, {
+    await this.subscriptions.save(row);
+    await this.subscriptions.recordEvents({
       type: 'subscription.activated',
       aggregateType: 'subscription',
       aggregateId: row.id,
@@ -267,18 +253,15 @@ export class SubscriptionsService implements OnModuleInit {
    * The provider's word on a charge (inbound webhook `charge.succeeded` / `charge.failed`, Stripe's
    * `payment_intent.*`) that no ledger row matched: the pending first subscription charge with this
    * reference or our key (`metadata.idempotency_key`) is settled (`applyFirstCharge`, in the webhook's
-   * transaction). A refund due (a subscription that lost to another) cannot be made inside it: logged for
+   * unit). A refund due (a subscription that lost to another) cannot be made inside it: logged for
    * a person. Returns the subscriptions changed.
    */
-  async applyProviderCharge(m: EntityManager, providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null, key: string | null): Promise<number> {
-    const found = await m.query<{ subscription_id: string }[]>(
-      `SELECT subscription_id FROM subscription_charges WHERE status = 'pending' AND (provider_reference = $1 OR ($2::text IS NOT NULL AND idempotency_key = $2))`,
-      [providerRef, key],
-    );
+  async applyProviderCharge(providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null, key: string | null): Promise<number> {
+    const found = await this.subscriptions.pendingChargeSubscriptions(providerRef, key);
     let n = 0;
-    for (const f of found) {
-      const { changed, refund } = await this.applyFirstCharge(m, f.subscription_id, { status, reference: providerRef, failureCode }, null);
-      if (refund) this.logger.error({ msg: 'first subscription charge of a subscription that lost to another, settled by the webhook: to be refunded by a person', subscription_id: f.subscription_id, charge_reference: refund.chargeRef });
+    for (const subscriptionId of found) {
+      const { changed, refund } = await this.applyFirstCharge(subscriptionId, { status, reference: providerRef, failureCode }, null);
+      if (refund) this.logger.error({ msg: 'first subscription charge of a subscription that lost to another, settled by the webhook: to be refunded by a person', subscription_id: subscriptionId, charge_reference: refund.chargeRef });
       if (changed) n++;
     }
     return n;
@@ -290,65 +273,60 @@ export class SubscriptionsService implements OnModuleInit {
    * ledger's backoff), with what the provider lookup needs.
    */
   claimPendingFirstCharge(now: Date): Promise<PendingFirstCharge | null> {
-    return runUnit(this.ds, async (m) => {
-      const [row] = await m.query<PendingFirstCharge[]>(
-        `SELECT c.id, c.subscription_id, c.idempotency_key, c.provider_reference AS provider_ref, c.created_at, c.check_attempts, s.buyer_reference AS buyer_ref
-           FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
-          WHERE c.status = 'pending' AND c.next_check_at <= $1
-          ORDER BY c.next_check_at, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`,
-        [now],
-      );
+    return this.uow.transaction(async () => {
+      const row = await this.subscriptions.lockNextPendingCheck(now);
       if (!row) return null;
-      await m.query(`UPDATE subscription_charges SET check_attempts = check_attempts + 1, next_check_at = $2 WHERE id = $1`, [row.id, nextCheck(now, Number(row.check_attempts) + 1)]);
+      await this.subscriptions.countCheck(row.id, nextCheck(now, Number(row.check_attempts) + 1));
       return row;
     });
   }
 
   /** Pending first subscription charges reserved before `before` (the reconciler's overdue alert). */
   async pendingFirstChargesBefore(before: Date): Promise<number> {
-    const [{ n }] = await this.ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM subscription_charges WHERE status = 'pending' AND created_at < $1`, [before]);
-    return Number(n);
+    return this.subscriptions.pendingChargesBefore(before);
   }
 
   /** Cancels at the end of the period (the plan stays in force until then); asking again answers the same. */
-  async cancel(actor: Actor, companyId: string, id: string): Promise<SubscriptionDto> {
-    return runUnit(this.ds, async (m) => {
-      const row = await findScoped(m, Subscription, Scope.company(companyId), id, { what: 'Subscription', lock: true });
-      const plan = await m.findOneByOrFail(Plan, { id: row.planId });
+  async cancel(actor: Actor, scope: Scope, id: string): Promise<SubscriptionDto> {
+    return this.uow.transaction(async () => {
+      const row = await this.subscriptions.lockScoped(Scope.company(scope.companyId), id);
+      const plan = await this.planOf(row);
       if (row.state === 'cancelled') throw ApiError.invalidTransition('cancelled', 'cancelled', 'Subscription');
       if (row.state === 'pending') throw subscriptionPending();
       if (row.cancelAtPeriodEnd) return SubscriptionDto.of(row, plan);
       // A past_due subscription's period has already ended: cancelling it ends it now (the free plan).
       if (row.state === 'past_due') {
         row.cancelAtPeriodEnd = true;
-        await endSubscription(m, row, plan, 'cancelled_past_due', new Date(), actor.id);
+        await endSubscription(this.subscriptions, row, plan, 'cancelled_past_due', new Date(), actor.id);
         return SubscriptionDto.of(row, plan);
       }
       Object.assign(row, { cancelAtPeriodEnd: true, cancelledAt: new Date() });
-      await m.save(row);
-      await recordEvents(m, { type: 'subscription.cancel_scheduled', aggregateType: 'subscription', aggregateId: row.id, companyId, actorId: actor.id, payload: { plan: plan.code, period_end: row.currentPeriodEnd.toISOString() } });
+      await this.subscriptions.save(row);
+      await this.subscriptions.recordEvents({ type: 'subscription.cancel_scheduled', aggregateType: 'subscription', aggregateId: row.id, companyId: scope.companyId, actorId: actor.id, payload: { plan: plan.code, period_end: row.currentPeriodEnd.toISOString() } });
       return SubscriptionDto.of(row, plan);
     });
   }
 
   // ------------------------------------------------------------------ helpers
 
-  private async plan(m: EntityManager, code: string): Promise<Plan> {
-    const plan = await m.findOneBy(Plan, { code });
+  private async plan(code: string): Promise<Plan> {
+    const plan = await this.subscriptions.planByCode(code);
     if (!plan) throw ApiError.notFound('Plan');
     return plan;
   }
 
-  /** 409 unless the (locked) company may subscribe: no subscribe pending, no active subscription (a trial or past_due one is replaced). */
-  private async assertMaySubscribe(m: EntityManager, companyId: string): Promise<void> {
-    if (await m.exists(Subscription, { where: { companyId, state: 'pending' } })) throw subscriptionPending();
-    const live = await this.live(m, companyId);
-    if (live && live.state === 'active') throw ApiError.conflict('SUBSCRIPTION_EXISTS', 'The company already has a subscription.');
+  /** The plan of a subscription (its foreign key keeps it). */
+  private async planOf(s: Subscription): Promise<Plan> {
+    const plan = await this.subscriptions.planById(s.planId);
+    if (!plan) throw new Error(`The plan ${s.planId} of subscription ${s.id} is missing`);
+    return plan;
   }
 
-  /** Serialises a company's subscription changes (trial, subscribe, a first charge settled). */
-  private async lockCompany(m: EntityManager, companyId: string): Promise<void> {
-    await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`subscription:${companyId}`]);
+  /** 409 unless the (locked) company may subscribe: no subscribe pending, no active subscription (a trial or past_due one is replaced). */
+  private async assertMaySubscribe(scope: Scope): Promise<void> {
+    if (await this.subscriptions.hasPending(scope)) throw subscriptionPending();
+    const live = await this.live(scope);
+    if (live && live.state === 'active') throw ApiError.conflict('SUBSCRIPTION_EXISTS', 'The company already has a subscription.');
   }
 
   /**
@@ -356,39 +334,33 @@ export class SubscriptionsService implements OnModuleInit {
    * ended, grace period run out) is read as none; on a write path it is ended first, as the renewal job
    * would (`subscription.cancelled`).
    */
-  private async live(m: EntityManager, companyId: string): Promise<Subscription | null> {
-    const row = await m.findOne(Subscription, { where: { companyId, state: In([...LIVE_SUBSCRIPTION_STATES]) } });
+  private async live(scope: Scope): Promise<Subscription | null> {
+    const row = await this.subscriptions.live(scope);
     if (!row) return null;
     const now = new Date();
     const reason = overReason(row, now);
     if (!reason) return row;
-    if (m.queryRunner?.isTransactionActive) await endSubscription(m, row, await m.findOneByOrFail(Plan, { id: row.planId }), reason, now);
+    if (this.uow.active) await endSubscription(this.subscriptions, row, await this.planOf(row), reason, now);
     return null;
   }
 
   /** Whether a plan with this code exists (platform administration checks a plan override with it). */
   async planExists(code: string): Promise<boolean> {
-    return this.ds.getRepository(Plan).existsBy({ code });
+    return this.subscriptions.planExists(code);
   }
 
   /**
    * The plan whose limits the company has now: the plan override an administrator set (companies'
    * `plan_override`, README "Platform administration"), else the subscription's, else the free plan.
    */
-  private async planInForce(m: EntityManager, companyId: string): Promise<Plan> {
+  private async planInForce(scope: Scope): Promise<Plan> {
     // One statement: the free plan, the plan an administrator forces on the company, and the plan of the
     // live subscription with what says whether it is over.
-    const { entities, raw } = await m
-      .createQueryBuilder(Plan, 'p')
-      .leftJoin(Subscription, 's', `s.plan_id = p.id AND s.company_id = :companyId AND s.state IN ${LIVE_STATES_SQL}`, { companyId })
-      .addSelect(['s.id AS s_id', 's.state AS s_state', 's.current_period_end AS s_end', 's.cancel_at_period_end AS s_cancel', 's.grace_ends_at AS s_grace'])
-      .addSelect(`p.code = ${companyPlanOverrideSql(':companyId')}`, 'p_forced')
-      .where(`(p.code = :free OR s.id IS NOT NULL OR p.code = ${companyPlanOverrideSql(':companyId')})`, { free: FREE_PLAN })
-      .getRawAndEntities<{ p_id: string; p_forced: boolean | null; s_id: string | null; s_state: Subscription['state'] | null; s_end: Date | null; s_cancel: boolean | null; s_grace: Date | null }>();
+    const { plans: entities, rows: raw } = await this.subscriptions.plansInForce(scope, FREE_PLAN);
     const forced = raw.find((r) => r.p_forced);
     if (forced) return entities.find((p) => p.id === forced.p_id)!;
     const sub = raw.find((r) => r.s_id);
-    const live = sub && m.create(Subscription, { state: sub.s_state!, currentPeriodEnd: new Date(sub.s_end!), cancelAtPeriodEnd: !!sub.s_cancel, graceEndsAt: sub.s_grace && new Date(sub.s_grace) });
+    const live = sub && Object.assign(new Subscription(), { state: sub.s_state!, currentPeriodEnd: new Date(sub.s_end!), cancelAtPeriodEnd: !!sub.s_cancel, graceEndsAt: sub.s_grace && new Date(sub.s_grace) });
     const plan = live && !overReason(live, new Date()) ? entities.find((p) => p.id === sub.p_id) : entities.find((p) => p.code === FREE_PLAN);
     if (!plan) throw new Error('The free plan is missing (migration 1764300004000 seeds it)');
     return plan;

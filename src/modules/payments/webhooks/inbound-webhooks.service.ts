@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { ApiError } from '../../../common/http/api-error';
 import { LedgerService } from '../ledger/ledger.service';
 import { OnboardingService } from '../onboarding/onboarding.service';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
-import { InboundOutcome, WebhookInboundEvent } from './webhook.entities';
+import type { InboundOutcome } from './webhook.entities';
+import { InboundEventRepository } from './webhook.repository';
 import { InboundEventDto, InboundEventResultDto } from './inbound.dto';
 import { verifyStripeEvent, type VerifiedEvent } from './stripe-inbound';
-import { runUnit } from '../../../database/unit-of-work';
+import { UnitOfWork } from '../../../database/unit-of-work';
 
 /** How far `X-Timestamp` may be from now (seconds) before the event is refused as stale (replay protection). */
 export const INBOUND_TOLERANCE_S = 300;
@@ -35,7 +36,8 @@ const text = (v: unknown, max = 200): string | null => (typeof v === 'string' &&
 @Injectable()
 export class InboundWebhooksService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly events: InboundEventRepository,
     private readonly config: AppConfig,
     private readonly ledger: LedgerService,
     private readonly onboarding: OnboardingService,
@@ -68,25 +70,23 @@ export class InboundWebhooksService {
     const v: VerifiedEvent = 'event' in received ? received : { id: received.id, type: received.type, payload: received, event: received };
     // Card refunds reserved while applying (a charge settled late on an order rejected or repriced meanwhile): called once the event committed.
     const refunds: string[] = [];
-    const result = await runUnit(this.ds, async (m) => {
-      const claimed = await m.query<{ id: string }[]>(
-        `INSERT INTO webhook_inbound_events (provider, event_id, type, payload, outcome) VALUES ($1, $2, $3, $4, 'ignored')
-         ON CONFLICT (provider, event_id) DO NOTHING RETURNING id`,
-        [provider, v.id, v.type, JSON.stringify(v.payload)],
-      );
-      if (!claimed.length) {
-        const seen = await m.getRepository(WebhookInboundEvent).findOneByOrFail({ provider, eventId: v.id });
+    const result = await this.uow.transaction(async (m) => {
+      const claimed = await this.events.claim(provider, v.id, v.type, v.payload);
+      if (!claimed) {
+        const seen = await this.events.find(provider, v.id);
+        if (!seen) throw new Error(`inbound event ${provider}/${v.id}: claimed by another transaction but not found`);
         return { event: v.id, type: seen.type, duplicate: true, outcome: seen.outcome, reason: seen.reason };
       }
       const applied = await this.apply(m, v.event, refunds);
       const { outcome, reason } = typeof applied === 'string' ? { outcome: applied, reason: applied === 'ignored' ? `Event type ${v.type} is not handled.` : null } : applied;
-      await m.update(WebhookInboundEvent, { id: claimed[0].id }, { outcome, reason });
+      await this.events.setOutcome(claimed, outcome, reason);
       return { event: v.id, type: v.type, duplicate: false, outcome, reason };
     });
     if (refunds.length) await this.ledger.executeRefunds(new Date(), refunds);
     return result;
   }
 
+  /** `m`: the unit's manager, which the ledger's calls still take (the ledger is converted separately); the rest read it from the unit. */
   private async apply(m: EntityManager, dto: InboundEventDto, refunds: string[]): Promise<Applied> {
     const data = dto.data ?? {};
     const reference = text(data.reference);
@@ -97,7 +97,7 @@ export class InboundWebhooksService {
         const status = dto.type === 'charge.succeeded' ? 'succeeded' : 'failed';
         const key = text(data.key, 255);
         // A ledger charge, else the first charge of a pending subscription (a subscribe whose answer was lost).
-        const n = (await this.ledger.applyProviderCharge(m, reference, status, text(data.failure_code, 100), key, refunds)) || (await this.subscriptions.applyProviderCharge(m, reference, status, text(data.failure_code, 100), key));
+        const n = (await this.ledger.applyProviderCharge(m, reference, status, text(data.failure_code, 100), key, refunds)) || (await this.subscriptions.applyProviderCharge(reference, status, text(data.failure_code, 100), key));
         return n ? 'applied' : { outcome: 'no_match', reason: 'No pending charge has this reference or key (settled when it was made, or not ours).' };
       }
       case 'charge.refunded': {
@@ -123,7 +123,7 @@ export class InboundWebhooksService {
       case 'merchant.updated': {
         const status = MERCHANT_STATUSES.find((s) => s === data.status);
         if (!reference || !status) throw ApiError.validation({ data: ['data.reference (string) and data.status (pending, approved, rejected) are required'] });
-        return (await this.onboarding.applyProviderStatus(m, reference, status)) ? 'applied' : { outcome: 'no_match', reason: 'No merchant account has this reference.' };
+        return (await this.onboarding.applyProviderStatus(reference, status)) ? 'applied' : { outcome: 'no_match', reason: 'No merchant account has this reference.' };
       }
       default:
         return 'ignored';

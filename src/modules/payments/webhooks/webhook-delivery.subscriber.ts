@@ -1,25 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { EventHandler, EventSubscriber, RelayedEvent } from '../../../common/outbox/event-subscriber';
 import { WEBHOOK_EVENTS, WebhookEventName } from './webhook.entities';
 import { webhookBody, WebhookSender } from './webhook-sender';
-import { WebhookLog } from './webhook-log';
-
-interface EndpointRow {
-  id: string;
-  url: string;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-}
+import { WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook.repository';
+import { Scope } from '../../../common/access/scope';
 
 /**
  * Outbound webhooks (issues #13, #28): POSTs each subscribed event to every enabled endpoint of the
  * event's company that asked for its type, through the guarded outbound client (WebhookSender). An
  * `outside` subscriber: the relay calls it with no transaction open and no row locked (an endpoint that
- * answers slowly holds no database connection, on PostgreSQL or the embedded database), and `m` is the
- * data source's manager, each write committing on its own. Every attempt is logged in
+ * answers slowly holds no database connection, on PostgreSQL or the embedded database), so the repositories
+ * read and write on the pool, each write committing on its own. Every attempt is logged in
  * `webhook_deliveries` with its status. An endpoint is sent the event again only while all its attempts
  * so far `failed`: one that `succeeded`, was `blocked` (its host is or now resolves to an address that is
  * not allowed: logged, never retried) or is `dead` is skipped. Any `failed` attempt throws, and the relay
@@ -33,24 +25,20 @@ export class WebhookDeliverySubscriber implements EventHandler<WebhookEventName>
   constructor(
     private readonly config: AppConfig,
     private readonly sender: WebhookSender,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveryLog: WebhookDeliveryRepository,
   ) {}
 
-  async handle(event: RelayedEvent<WebhookEventName>, m: EntityManager): Promise<void> {
+  async handle(event: RelayedEvent<WebhookEventName>): Promise<void> {
     if (!event.companyId) return;
-    const endpoints = await m.query<EndpointRow[]>(
-      `SELECT e.id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at FROM webhook_endpoints e
-        WHERE e.company_id = $1 AND $2 = ANY (e.events) AND e.disabled_at IS NULL AND e.deleted_at IS NULL
-          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.event_id = $3 AND d.status <> 'failed')
-        ORDER BY e.created_at, e.id`,
-      [event.companyId, event.type, event.id],
-    );
+    const endpoints = await this.endpoints.toSend(Scope.company(event.companyId), event.type, event.id);
     const body = webhookBody(event);
     const last = event.attempt >= this.config.outboxRelayMaxAttempts;
     const failures: string[] = [];
     for (const e of endpoints) {
       const sent = await this.sender.send({ id: e.id, url: e.url, secret: e.secret, previousSecret: e.previous_secret, previousSecretExpiresAt: e.previous_secret_expires_at }, event.id, body);
       const status = sent.status === 'failed' && last ? 'dead' : sent.status;
-      await WebhookLog.insert(m, { companyId: event.companyId, endpointId: e.id, eventId: event.id, eventType: event.type, attempt: event.attempt, ...sent, status });
+      await this.deliveryLog.insert({ companyId: event.companyId, endpointId: e.id, eventId: event.id, eventType: event.type, attempt: event.attempt, ...sent, status });
       if (sent.status === 'failed') failures.push(`${e.id}: ${sent.error}`);
     }
     if (failures.length) throw new Error(`webhook delivery failed: ${failures.join('; ')}`);

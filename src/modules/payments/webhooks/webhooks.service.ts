@@ -1,21 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { Actor } from '../../../common/access/actor';
 import { Scope } from '../../../common/access/scope';
-import { findScoped, scopedQuery } from '../../../common/access/tenant-policy';
 import { ApiError } from '../../../common/http/api-error';
 import { Page } from '../../../common/http/envelope';
 import { OutboundHttpClient } from '../../../common/http/outbound';
-import { countRows, paginate, PageQuery } from '../../../common/http/pagination';
+import type { PageQuery } from '../../../common/http/pagination';
 import type { EventType } from '../../../common/outbox/event-catalogue';
-import { DomainEvent, EventAbout, recordEvents } from '../../../common/outbox/outbox';
-import { findRelayedEvent } from '../../../common/outbox/outbox-read';
-import { PING_EVENT, WebhookDelivery, WebhookEndpoint } from './webhook.entities';
+import type { DomainEvent, EventAbout } from '../../../common/outbox/outbox';
+import { PING_EVENT, type WebhookEndpoint } from './webhook.entities';
 import { CreateWebhookDto, RotateSecretDto, UpdateWebhookDto, WebhookDeliveryDto, WebhookDeliveryQuery, WebhookEndpointDto, WebhookEndpointViewDto } from './webhooks.dto';
 import { webhookBody, WebhookSender } from './webhook-sender';
-import { WebhookLog } from './webhook-log';
-import { runUnit } from '../../../database/unit-of-work';
+import { WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook.repository';
+import { UnitOfWork } from '../../../database/unit-of-work';
 
 /** Hours the previous secret keeps signing after a rotation unless the request says otherwise. */
 export const DEFAULT_GRACE_HOURS = 24;
@@ -38,7 +35,9 @@ const notRetryable = (why: string) => ApiError.conflict('NOT_RETRYABLE', why);
 @Injectable()
 export class WebhooksService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveryLog: WebhookDeliveryRepository,
     private readonly client: OutboundHttpClient,
     private readonly sender: WebhookSender,
   ) {}
@@ -49,13 +48,9 @@ export class WebhooksService {
     if (!checked.ok) throw urlNotAllowed(checked.reason);
   }
 
-  private endpoint(m: EntityManager, scope: Scope, id: string, lock = false): Promise<WebhookEndpoint> {
-    return findScoped(m, WebhookEndpoint, scope, id, { what: 'Webhook endpoint', lock });
-  }
-
-  /** A `webhook_endpoint.*` event about `e`, in the caller's transaction. */
-  private event(m: EntityManager, e: WebhookEndpoint, actorId: string | null, event: EndpointEvent): Promise<void> {
-    return recordEvents(m, { ...event, aggregateType: 'webhook_endpoint', aggregateId: e.id, companyId: e.companyId, actorId } as DomainEvent<EndpointEventType>);
+  /** A `webhook_endpoint.*` event about `e`, in the caller's unit. */
+  private event(e: WebhookEndpoint, actorId: string | null, event: EndpointEvent): Promise<void> {
+    return this.endpoints.recordEvents({ ...event, aggregateType: 'webhook_endpoint', aggregateId: e.id, companyId: e.companyId, actorId } as DomainEvent<EndpointEventType>);
   }
 
   /** Registers an endpoint for the caller's company (company users only) and answers its secret, once. */
@@ -63,59 +58,58 @@ export class WebhooksService {
     if (actor.kind !== 'user' || actor.type !== 'company') throw ApiError.forbidden('WRONG_ACTOR', 'Webhook endpoints are registered by company users.');
     const companyId = Scope.of(actor).companyId;
     await this.checkUrl(dto.url);
-    return runUnit(this.ds, async (m) => {
-      const repo = m.getRepository(WebhookEndpoint);
-      const row = await repo.save(repo.create({ companyId, url: dto.url, events: [...new Set(dto.events)], secret: newSecret(), createdBy: actor.id, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null }));
-      await this.event(m, row, actor.id, { type: 'webhook_endpoint.created', payload: { events: row.events } });
+    return this.uow.transaction(async () => {
+      const row = await this.endpoints.insert({ companyId, url: dto.url, events: [...new Set(dto.events)], secret: newSecret(), createdBy: actor.id, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null });
+      await this.event(row, actor.id, { type: 'webhook_endpoint.created', payload: { events: row.events } });
       return WebhookEndpointDto.withSecret(row);
     });
   }
 
   async list(scope: Scope, q: PageQuery): Promise<Page<WebhookEndpointViewDto>> {
-    const qb = scopedQuery(this.ds.manager, WebhookEndpoint, scope, 'e');
-    return paginate(qb, q, { sortable: { created_at: 'e.createdAt' }, defaultSort: '-created_at', map: (e) => WebhookEndpointViewDto.of(e), count: () => countRows(qb) });
+    const page = await this.endpoints.page(scope, q);
+    return new Page(page.items.map((e) => WebhookEndpointViewDto.of(e)), page.meta);
   }
 
   async get(scope: Scope, id: string): Promise<WebhookEndpointViewDto> {
-    return WebhookEndpointViewDto.of(await this.endpoint(this.ds.manager, scope, id));
+    return WebhookEndpointViewDto.of(await this.endpoints.find(scope, id));
   }
 
   /** Changes the URL (checked again) and/or the events; at least one of them. */
   async update(scope: Scope, id: string, dto: UpdateWebhookDto): Promise<WebhookEndpointViewDto> {
-    await this.endpoint(this.ds.manager, scope, id); // 404 before anything else (and before the URL is looked up)
+    await this.endpoints.find(scope, id); // 404 before anything else (and before the URL is looked up)
     if (dto.url === undefined && dto.events === undefined) throw ApiError.validation({ url: ['give url or events (or both)'], events: ['give url or events (or both)'] });
     if (dto.url !== undefined) await this.checkUrl(dto.url);
-    return runUnit(this.ds, async (m) => {
-      const e = await this.endpoint(m, scope, id, true);
+    return this.uow.transaction(async () => {
+      const e = await this.endpoints.find(scope, id, true);
       const fields: string[] = [];
       if (dto.url !== undefined && dto.url !== e.url) (e.url = dto.url), fields.push('url');
       const events = dto.events && [...new Set(dto.events)];
       if (events && events.join() !== e.events.join()) (e.events = events), fields.push('events');
       if (fields.length) {
-        await m.update(WebhookEndpoint, { id: e.id }, { url: e.url, events: e.events });
-        await this.event(m, e, scope.actorId, { type: 'webhook_endpoint.updated', payload: { fields } });
+        await this.endpoints.update(e.id, { url: e.url, events: e.events });
+        await this.event(e, scope.actorId, { type: 'webhook_endpoint.updated', payload: { fields } });
       }
-      return WebhookEndpointViewDto.of(await this.endpoint(m, scope, id));
+      return WebhookEndpointViewDto.of(await this.endpoints.find(scope, id));
     });
   }
 
   /** Disables (nothing is sent to it, the relay skips it) or enables it again; asking for the state it is in changes nothing. */
   async setEnabled(scope: Scope, id: string, enabled: boolean): Promise<WebhookEndpointViewDto> {
-    return runUnit(this.ds, async (m) => {
-      const e = await this.endpoint(m, scope, id, true);
+    return this.uow.transaction(async () => {
+      const e = await this.endpoints.find(scope, id, true);
       if (enabled === !e.disabledAt) return WebhookEndpointViewDto.of(e);
-      await m.update(WebhookEndpoint, { id: e.id }, { disabledAt: enabled ? null : new Date() });
-      await this.event(m, e, scope.actorId, { type: enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled' });
-      return WebhookEndpointViewDto.of(await this.endpoint(m, scope, id));
+      await this.endpoints.update(e.id, { disabledAt: enabled ? null : new Date() });
+      await this.event(e, scope.actorId, { type: enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled' });
+      return WebhookEndpointViewDto.of(await this.endpoints.find(scope, id));
     });
   }
 
   /** Soft-deletes it: gone for the company (404 from now on), never sent anything again; its delivery log stays. */
   async remove(scope: Scope, id: string): Promise<void> {
-    await runUnit(this.ds, async (m) => {
-      const e = await this.endpoint(m, scope, id, true);
-      await m.softDelete(WebhookEndpoint, { id: e.id });
-      await this.event(m, e, scope.actorId, { type: 'webhook_endpoint.deleted' });
+    await this.uow.transaction(async () => {
+      const e = await this.endpoints.find(scope, id, true);
+      await this.endpoints.softDelete(e.id);
+      await this.event(e, scope.actorId, { type: 'webhook_endpoint.deleted' });
     });
   }
 
@@ -125,31 +119,30 @@ export class WebhooksService {
    */
   async rotateSecret(scope: Scope, id: string, dto: RotateSecretDto): Promise<WebhookEndpointDto> {
     const hours = dto.grace_hours ?? DEFAULT_GRACE_HOURS;
-    return runUnit(this.ds, async (m) => {
-      const e = await this.endpoint(m, scope, id, true);
+    return this.uow.transaction(async () => {
+      const e = await this.endpoints.find(scope, id, true);
       const expires = hours > 0 ? new Date(Date.now() + hours * 3_600_000) : null;
-      await m.update(WebhookEndpoint, { id: e.id }, { secret: newSecret(), previousSecret: expires ? e.secret : null, previousSecretExpiresAt: expires });
-      await this.event(m, e, scope.actorId, { type: 'webhook_endpoint.secret_rotated', payload: { previous_secret_expires_at: expires?.toISOString() ?? null } });
-      return WebhookEndpointDto.withSecret(await this.endpoint(m, scope, id));
+      await this.endpoints.update(e.id, { secret: newSecret(), previousSecret: expires ? e.secret : null, previousSecretExpiresAt: expires });
+      await this.event(e, scope.actorId, { type: 'webhook_endpoint.secret_rotated', payload: { previous_secret_expires_at: expires?.toISOString() ?? null } });
+      return WebhookEndpointDto.withSecret(await this.endpoints.find(scope, id));
     });
   }
 
   /** Sends a signed `webhook.ping` now (disabled endpoints too) and answers its logged attempt; a failure is `dead` (nothing retries a ping). */
   async ping(scope: Scope, id: string): Promise<WebhookDeliveryDto> {
-    const e = await this.endpoint(this.ds.manager, scope, id);
+    const e = await this.endpoints.find(scope, id);
     const eventId = randomUUID();
     const body = webhookBody({ id: eventId, type: PING_EVENT, createdAt: new Date(), aggregateType: 'webhook_endpoint', aggregateId: e.id, payload: {} });
     const sent = await this.sender.send(e, eventId, body);
-    const row = await WebhookLog.insert(this.ds.manager, { companyId: e.companyId, endpointId: e.id, eventId, eventType: PING_EVENT, attempt: 1, ...sent, status: sent.status === 'failed' ? 'dead' : sent.status });
+    const row = await this.deliveryLog.insert({ companyId: e.companyId, endpointId: e.id, eventId, eventType: PING_EVENT, attempt: 1, ...sent, status: sent.status === 'failed' ? 'dead' : sent.status });
     return WebhookDeliveryDto.of(row);
   }
 
   /** The endpoint's delivery attempts, newest first (`status` filters), a page in SQL. */
   async deliveries(scope: Scope, id: string, q: WebhookDeliveryQuery): Promise<Page<WebhookDeliveryDto>> {
-    const e = await this.endpoint(this.ds.manager, scope, id);
-    const qb = scopedQuery(this.ds.manager, WebhookDelivery, scope, 'd').andWhere('d.endpointId = :endpoint', { endpoint: e.id });
-    if (q.status) qb.andWhere('d.status = :status', { status: q.status });
-    return paginate(qb, q, { sortable: { created_at: 'd.createdAt' }, defaultSort: '-created_at', map: WebhookDeliveryDto.of, count: () => countRows(qb) });
+    const e = await this.endpoints.find(scope, id);
+    const page = await this.deliveryLog.page(scope, e.id, q);
+    return new Page(page.items.map((d) => WebhookDeliveryDto.of(d)), page.meta);
   }
 
   /**
@@ -159,24 +152,17 @@ export class WebhooksService {
    * `ENDPOINT_DISABLED` for a disabled endpoint. A retry that fails is `dead` (retry it again).
    */
   async retry(scope: Scope, id: string, deliveryId: string): Promise<WebhookDeliveryDto> {
-    const m = this.ds.manager;
-    const e = await this.endpoint(m, scope, id);
-    const d = await findScoped(m, WebhookDelivery, scope, deliveryId, { what: 'Webhook delivery', where: { endpointId: e.id } });
+    const e = await this.endpoints.find(scope, id);
+    const d = await this.deliveryLog.find(scope, e.id, deliveryId);
     if (e.disabledAt) throw ApiError.conflict('ENDPOINT_DISABLED', 'This endpoint is disabled: enable it first.');
     if (d.eventType === PING_EVENT) throw notRetryable('A ping is not retried: send another.');
-    const [state] = await m.query<{ delivered: boolean; last_status: string; last_attempt: number }[]>(
-      `SELECT bool_or(status = 'succeeded') AS delivered,
-              (array_agg(status ORDER BY attempt DESC, created_at DESC))[1] AS last_status,
-              max(attempt)::int AS last_attempt
-         FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2`,
-      [e.id, d.eventId],
-    );
+    const state = await this.deliveryLog.state(e.id, d.eventId);
     if (state.delivered) throw notRetryable('This event already reached the endpoint (a 2xx answer).');
     if (state.last_status === 'failed') throw notRetryable('The relay still retries this event: it can be retried by hand once it is dead.');
-    const event = await findRelayedEvent(m, d.eventId, e.companyId, state.last_attempt + 1);
+    const event = await this.deliveryLog.relayedEvent(d.eventId, Scope.company(e.companyId), state.last_attempt + 1);
     if (!event) throw notRetryable('This event is no longer kept.');
     const sent = await this.sender.send(e, event.id, webhookBody(event));
-    const row = await WebhookLog.insert(m, { companyId: e.companyId, endpointId: e.id, eventId: event.id, eventType: event.type, attempt: event.attempt, ...sent, status: sent.status === 'failed' ? 'dead' : sent.status });
+    const row = await this.deliveryLog.insert({ companyId: e.companyId, endpointId: e.id, eventId: event.id, eventType: event.type, attempt: event.attempt, ...sent, status: sent.status === 'failed' ? 'dead' : sent.status });
     return WebhookDeliveryDto.of(row);
   }
 }
