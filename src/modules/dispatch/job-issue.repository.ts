@@ -18,8 +18,8 @@ export interface NamedIssue {
 }
 
 /**
- * The reporter's name in the issue's own statement: users' SQL fragment, kept (issue #24: the
- * integrator replaces the fragments) so that a page of issues stays one statement.
+ * The reporter's name in the issue's own statement, through the users module's SQL API (`users_name`),
+ * so that a page of issues stays one statement.
  */
 const DRIVER_NAME = 'users_name(i.driver_id)';
 const named = (issue: JobIssue, raw: Record<string, unknown>): NamedIssue => ({ issue, driverName: (raw.driver_name as string | null) ?? '' });

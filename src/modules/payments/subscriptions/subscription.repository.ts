@@ -7,7 +7,6 @@ import type { EventType } from '../../../common/outbox/event-catalogue';
 import { recordEvents, type DomainEvent } from '../../../common/outbox/outbox';
 import { GenerateSql, SQL_SAMPLE } from '../../../database/generate-sql';
 import { ModuleRepository } from '../../../database/repository';
-import { companyPlanOverrideSql } from '../../companies';
 import { LIVE_STATES_SQL, LIVE_SUBSCRIPTION_STATES, Plan, Subscription, SubscriptionCharge } from './subscription.entities';
 
 const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
@@ -85,8 +84,8 @@ export class SubscriptionRepository extends ModuleRepository {
       .createQueryBuilder(Plan, 'p')
       .leftJoin(Subscription, 's', `s.plan_id = p.id AND s.company_id = :companyId AND s.state IN ${LIVE_STATES_SQL}`, { companyId: scope.companyId })
       .addSelect(['s.id AS s_id', 's.state AS s_state', 's.current_period_end AS s_end', 's.cancel_at_period_end AS s_cancel', 's.grace_ends_at AS s_grace'])
-      .addSelect(`p.code = ${companyPlanOverrideSql(':companyId')}`, 'p_forced')
-      .where(`(p.code = :free OR s.id IS NOT NULL OR p.code = ${companyPlanOverrideSql(':companyId')})`, { free })
+      .addSelect(`p.code = companies_plan_override(:companyId)`, 'p_forced')
+      .where(`(p.code = :free OR s.id IS NOT NULL OR p.code = companies_plan_override(:companyId))`, { free })
       .getRawAndEntities<PlanInForceRow>();
     return { plans: entities, rows: raw };
   }
