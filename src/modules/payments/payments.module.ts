@@ -6,6 +6,9 @@ import { CustomersModule } from '../customers';
 import { OrdersModule } from '../orders';
 import { CompanyPaymentsController, CustomerPaymentsController, WalletController } from './ledger/ledger.controllers';
 import { LedgerService } from './ledger/ledger.service';
+import { LedgerRepository } from './ledger/ledger.repository';
+import { PaymentBuyerRepository } from './ledger/payment-buyer.repository';
+import { WalletRepository } from './ledger/wallet.repository';
 import { CreditOverpaidOrder, RefundCancelledOrder, RefundRepricedOrder } from './ledger/refund-subscribers';
 import { PaymentProvider } from './provider/payment-provider';
 import { PAYMENT_PROVIDER } from './provider/provider-factory';
@@ -39,7 +42,7 @@ import { InboundEventRepository, WebhookDeliveryRepository, WebhookEndpointRepos
 const LEDGER: ModuleGroup = {
   imports: [OrdersModule, CustomersModule, CompanyAdminModule],
   controllers: [CustomerPaymentsController, CompanyPaymentsController, WalletController],
-  providers: [SandboxPaymentProvider, PAYMENT_PROVIDER, LedgerService, RefundCancelledOrder, CreditOverpaidOrder, RefundRepricedOrder],
+  providers: [SandboxPaymentProvider, PAYMENT_PROVIDER, LedgerService, RefundCancelledOrder, CreditOverpaidOrder, RefundRepricedOrder, LedgerRepository, WalletRepository, PaymentBuyerRepository],
   exports: [PaymentProvider, LedgerService],
 };
 /** Merchant onboarding (the company's state with the provider, fees, terms). */

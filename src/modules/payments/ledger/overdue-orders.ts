@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { recordEvents } from '../../../common/outbox/outbox';
 import { OrderOperations } from '../../orders';
-import { runUnit } from '../../../database/unit-of-work';
+import { UnitOfWork } from '../../../database/unit-of-work';
+import { LedgerRepository } from './ledger.repository';
 
 export interface OverdueSummary {
   /** Companies with orders to look at. */
@@ -23,20 +22,21 @@ export interface OverdueSummary {
 @Injectable()
 export class OverdueOrders {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly orders: OrderOperations,
+    private readonly events: LedgerRepository,
   ) {}
 
   async run(now: Date = new Date(), batch = 200): Promise<OverdueSummary> {
     const summary: OverdueSummary = { companies: 0, marked: 0, reminders: 0 };
-    for (const companyId of await this.orders.overdueCandidates(this.ds.manager, now)) {
+    // The orders module (not converted yet) takes the manager: the pool's here, the unit's in the transaction.
+    for (const companyId of await this.orders.overdueCandidates(this.uow.manager, now)) {
       summary.companies++;
       for (;;) {
-        const marked = await runUnit(this.ds, async (m) => {
-          const rows = await this.orders.markOverdue(m, companyId, now, batch);
+        const marked = await this.uow.transaction(async () => {
+          const rows = await this.orders.markOverdue(this.uow.manager, companyId, now, batch);
           if (rows.length) {
-            await recordEvents(
-              m,
+            await this.events.recordEvents(
               ...rows.map((o) => ({
                 type: 'order.overdue' as const,
                 aggregateType: 'order',

@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { Metrics } from '../../../common/metrics/metrics';
 import { PaymentProvider, type ChargeResult, type PendingChargeResult } from '../provider/payment-provider';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
 import { isUnknownOutcome, LedgerService, nextCheck, type ProviderOutcome } from './ledger.service';
-import { runUnit } from '../../../database/unit-of-work';
+import { LedgerRepository, type ClaimedCharge } from './ledger.repository';
+import { UnitOfWork } from '../../../database/unit-of-work';
 
 /** A charge the provider still does not know this long after we reserved it never reached it (every call and SDK retry is over by then): failed `not_charged`, the hold released. */
 export const NOT_FOUND_FAIL_AFTER_MS = 15 * 60_000;
@@ -28,19 +28,7 @@ export interface ReconcileSummary {
 }
 
 /** What the provider lookup needs of a pending charge (a ledger row, or a first subscription charge). */
-type Lookup = Pick<Claimed, 'id' | 'idempotency_key' | 'provider_ref' | 'created_at' | 'buyer_ref'>;
-
-interface Claimed {
-  id: string;
-  company_id: string;
-  order_id: string | null;
-  batch_id: string | null;
-  idempotency_key: string;
-  provider_ref: string | null;
-  created_at: Date;
-  check_attempts: number;
-  buyer_ref: string | null;
-}
+type Lookup = Pick<ClaimedCharge, 'id' | 'idempotency_key' | 'provider_ref' | 'created_at' | 'buyer_ref'>;
 
 /**
  * Every charge reconciled (issue #22). A pending card charge is normally settled by its own request (the
@@ -67,7 +55,8 @@ export class PaymentReconciler {
   private readonly reconciled: Counter<'outcome'>;
 
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly rows: LedgerRepository,
     private readonly provider: PaymentProvider,
     private readonly ledger: LedgerService,
     private readonly subscriptions: SubscriptionsService,
@@ -86,17 +75,14 @@ export class PaymentReconciler {
       const outcome = await this.ask(row, now);
       this.reconciled.inc({ outcome: outcome.status === 'pending' ? 'unknown' : outcome.status });
       if (outcome.status === 'succeeded' || outcome.status === 'failed') {
-        await runUnit(this.ds, async (m) => {
-          const rows = await m.query<{ id: string; company_id: string; order_id: string | null }[]>(
-            `SELECT id, company_id, order_id FROM payment_transactions WHERE status = 'pending' AND kind = 'charge' AND (id = $1 OR ($2::uuid IS NOT NULL AND batch_id = $2))`,
-            [row.id, row.batch_id],
-          );
-          await this.ledger.settlePending(m, rows.map((r) => ({ id: r.id, companyId: r.company_id, orderId: r.order_id })), outcome);
+        await this.uow.transaction(async () => {
+          const rows = await this.rows.pendingChargesOfBatch(row.id, row.batch_id);
+          await this.ledger.settlePending(rows.map((r) => ({ id: r.id, companyId: r.company_id, orderId: r.order_id })), outcome);
         });
         summary[outcome.status]++;
       } else {
         if (outcome.status === 'pending' && outcome.reference) {
-          await runUnit(this.ds, (m) => this.ledger.settlePending(m, [{ id: row.id, companyId: row.company_id, orderId: row.order_id }], outcome));
+          await this.uow.transaction(() => this.ledger.settlePending([{ id: row.id, companyId: row.company_id, orderId: row.order_id }], outcome));
         }
         summary.unknown++;
       }
@@ -113,8 +99,7 @@ export class PaymentReconciler {
     }
     summary.refunds = await this.ledger.executeRefunds(now);
     const before = new Date(now.getTime() - PENDING_ALERT_AFTER_MS);
-    const [{ n: ledgerOverdue }] = await this.ds.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM payment_transactions WHERE status = 'pending' AND kind IN ('charge', 'refund') AND created_at < $1`, [before]);
-    const n = Number(ledgerOverdue) + (await this.subscriptions.pendingFirstChargesBefore(before));
+    const n = (await this.rows.pendingSince(before)) + (await this.subscriptions.pendingFirstChargesBefore(before));
     summary.overdue = n;
     this.overdueGauge.set(n);
     if (n) this.logger.error({ msg: 'payments pending at the provider for more than an hour', count: n });
@@ -122,19 +107,11 @@ export class PaymentReconciler {
   }
 
   /** The next pending charge due for a check (one per pay-all-dues batch: its first row), its next check pushed back. */
-  private claim(now: Date): Promise<Claimed | null> {
-    return runUnit(this.ds, async (m) => {
-      const [row] = await m.query<Claimed[]>(
-        `SELECT t.id, t.company_id, t.order_id, t.batch_id, t.idempotency_key, t.provider_ref, t.created_at, t.check_attempts, b.provider_ref AS buyer_ref
-           FROM payment_transactions t
-           LEFT JOIN payment_instruments i ON i.id = t.instrument_id
-           LEFT JOIN payment_buyers b ON b.id = i.buyer_id
-          WHERE t.status = 'pending' AND t.kind = 'charge' AND t.next_check_at <= $1 AND (t.batch_id IS NULL OR t.batch_id = t.id)
-          ORDER BY t.next_check_at, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED`,
-        [now],
-      );
+  private claim(now: Date): Promise<ClaimedCharge | null> {
+    return this.uow.transaction(async () => {
+      const row = await this.rows.claimablePendingCharge(now);
       if (!row) return null;
-      await m.query(`UPDATE payment_transactions SET check_attempts = check_attempts + 1, next_check_at = $2 WHERE id = $1`, [row.id, nextCheck(now, Number(row.check_attempts) + 1)]);
+      await this.rows.pushBack(row.id, nextCheck(now, Number(row.check_attempts) + 1));
       return row;
     });
   }

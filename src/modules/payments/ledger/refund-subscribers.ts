@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Scope } from '../../../common/access/scope';
 import { EventSubscriber, type EventHandler, type RelayedEvent } from '../../../common/outbox/event-subscriber';
 import { LedgerService, type RefundReason } from './ledger.service';
 
@@ -28,8 +28,8 @@ type OverpaidEvent = keyof typeof REASONS;
 @EventSubscriber({ name: 'payments.refund-cancelled-order', events: ['order.cancelled'] })
 export class RefundCancelledOrder implements EventHandler<'order.cancelled'> {
   constructor(private readonly ledger: LedgerService) {}
-  handle(event: RelayedEvent<'order.cancelled'>, m: EntityManager, after: (work: () => Promise<unknown>) => void): Promise<void> {
-    return refundOverpaid(this.ledger, event, m, after);
+  handle(event: RelayedEvent<'order.cancelled'>, _unit: unknown, after: (work: () => Promise<unknown>) => void): Promise<void> {
+    return refundOverpaid(this.ledger, event, after);
   }
 }
 
@@ -38,8 +38,8 @@ export class RefundCancelledOrder implements EventHandler<'order.cancelled'> {
 @EventSubscriber({ name: 'payments.credit-overpaid-order', events: ['order.completed'] })
 export class CreditOverpaidOrder implements EventHandler<'order.completed'> {
   constructor(private readonly ledger: LedgerService) {}
-  handle(event: RelayedEvent<'order.completed'>, m: EntityManager, after: (work: () => Promise<unknown>) => void): Promise<void> {
-    return refundOverpaid(this.ledger, event, m, after);
+  handle(event: RelayedEvent<'order.completed'>, _unit: unknown, after: (work: () => Promise<unknown>) => void): Promise<void> {
+    return refundOverpaid(this.ledger, event, after);
   }
 }
 
@@ -48,14 +48,15 @@ export class CreditOverpaidOrder implements EventHandler<'order.completed'> {
 @EventSubscriber({ name: 'payments.refund-repriced-order', events: ['order.rejected', 'order.updated', 'order_change_request.approved', 'policy_violation.removed'] })
 export class RefundRepricedOrder implements EventHandler<'order.rejected' | 'order.updated' | 'order_change_request.approved' | 'policy_violation.removed'> {
   constructor(private readonly ledger: LedgerService) {}
-  handle(event: RelayedEvent<'order.rejected' | 'order.updated' | 'order_change_request.approved' | 'policy_violation.removed'>, m: EntityManager, after: (work: () => Promise<unknown>) => void): Promise<void> {
-    return refundOverpaid(this.ledger, event, m, after);
+  handle(event: RelayedEvent<'order.rejected' | 'order.updated' | 'order_change_request.approved' | 'policy_violation.removed'>, _unit: unknown, after: (work: () => Promise<unknown>) => void): Promise<void> {
+    return refundOverpaid(this.ledger, event, after);
   }
 }
 
-async function refundOverpaid(ledger: LedgerService, event: RelayedEvent<OverpaidEvent>, m: EntityManager, after: (work: () => Promise<unknown>) => void): Promise<void> {
+/** Runs in the delivery's unit of work (the relay's manager argument is that unit's: the ledger's repositories join it). */
+async function refundOverpaid(ledger: LedgerService, event: RelayedEvent<OverpaidEvent>, after: (work: () => Promise<unknown>) => void): Promise<void> {
   if (!event.companyId) return;
   const orderId = event.type === 'order_change_request.approved' || event.type === 'policy_violation.removed' ? event.payload.order_id : event.aggregateId;
-  const reserved = await ledger.refundExcess(m, event.id, event.companyId, orderId, REASONS[event.type]);
+  const reserved = await ledger.refundExcess(event.id, Scope.company(event.companyId), orderId, REASONS[event.type]);
   if (reserved.length) after(() => ledger.executeRefunds(new Date(), reserved));
 }
