@@ -1,3 +1,4 @@
+import { Scope } from '../../src/common/access/scope';
 import { MerchantReadiness } from '../../src/modules/payments/onboarding/merchant-readiness';
 import { PaymentProvider } from '../../src/modules/payments/provider/payment-provider';
 import { companyActor, CompanyActor, memberActor, MemberActor } from '../support/actors';
@@ -51,14 +52,14 @@ describe('Merchant onboarding', () => {
     }
     return out;
   };
-  const ready = (companyId: string) => t.ds.transaction((m) => t.app.get(MerchantReadiness).isCardReady(m, companyId));
+  const ready = (companyId: string) => t.app.get(MerchantReadiness).isCardReady(Scope.company(companyId));
 
   describe('the onboarding story: not_started → pending (with URL) → complete → approved', () => {
     it('walks through terms, start, the return URL and approval', async () => {
       const initial = (await req('get', 'complete', co.token).expect(200)).body.data;
       expect(initial).toMatchObject({ state: 'not_started', provider: null, provider_reference: null, onboarding_url: null, card_payments_ready: false, terms_accepted: false, payout_schedule: 'weekly' });
       expect(await ready(co.companyId)).toBe(false);
-      await expect(t.ds.transaction((m) => t.app.get(MerchantReadiness).assertCardReady(m, co.companyId))).rejects.toMatchObject({ code: 'MERCHANT_NOT_READY' });
+      await expect(t.app.get(MerchantReadiness).assertCardReady(Scope.company(co.companyId))).rejects.toMatchObject({ code: 'MERCHANT_NOT_READY' });
 
       // Starting needs the current terms.
       const refused = await req('put', 'complete', co.token).expect(409);

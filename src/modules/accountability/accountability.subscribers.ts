@@ -22,7 +22,7 @@ export class CreditWaivedFee implements EventHandler<'policy_violation.resolved'
   /** Runs in the delivery's unit of work (the relay's manager argument is that unit's: `uow.manager`). */
   async handle(event: RelayedEvent<'policy_violation.resolved'>, _unit: unknown, after: (work: () => Promise<unknown>) => void): Promise<void> {
     if (!event.companyId || event.payload.resolution !== 'waived') return;
-    const reserved = await this.ledger.refundExcess(this.uow.manager, event.id, event.companyId, event.payload.order_id, 'waived');
+    const reserved = await this.ledger.refundExcess(event.id, Scope.company(event.companyId), event.payload.order_id, 'waived');
     // Back to the card (the customer chose `refund_to: instrument`): the provider is called once the delivery committed, as for every other path.
     if (reserved.length) after(() => this.ledger.executeRefunds(new Date(), reserved));
   }

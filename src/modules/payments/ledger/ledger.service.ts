@@ -6,7 +6,6 @@ import type { Actor } from '../../../common/access/actor';
 import { Scope } from '../../../common/access/scope';
 import { ApiError } from '../../../common/http/api-error';
 import { Page } from '../../../common/http/envelope';
-import { withoutManager, type ThreadedManager } from '../../../database/threaded-manager';
 import { inRequestUnit, UnitOfWork } from '../../../database/unit-of-work';
 import { todayIn } from '../../../common/dates';
 import { INT4_MAX } from '../../../common/validation/fields';
@@ -231,12 +230,12 @@ export class LedgerService {
         return { done: { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(await this.settle(company, order.id)) } };
       }
       const { instrument, buyer } = await this.instrumentOf(actor, company, dto.instrument_id!);
-      const merchantRef = await this.readiness.assertCardReady(this.uow.manager, order.companyId);
+      const merchantRef = await this.readiness.assertCardReady(Scope.company(order.companyId));
       await this.assertNoPendingCharge([order.id]);
       const id = randomUUID();
       const key = chargeKey(actor.id, requestKey, id);
       const row = await this.insertRow({ ...base, id, kind: 'charge', status: 'pending', method: 'instrument', instrumentId: instrument.id, idempotencyKey: key, nextCheckAt: firstCheck() }, actor.id);
-      const call = { amount, currency: order.currency, buyerRef: buyer.providerRef, instrumentRef: instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(this.uow.manager, order.companyId, amount, 'card'), idempotencyKey: key, description: LedgerText.cardCharge(order.number) };
+      const call = { amount, currency: order.currency, buyerRef: buyer.providerRef, instrumentRef: instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(Scope.company(order.companyId), amount, 'card'), idempotencyKey: key, description: LedgerText.cardCharge(order.number) };
       return { row, call };
     });
     if ('done' in reserved) return { status: reserved.unknown ? 202 : 201, body: reserved.done };
@@ -282,13 +281,13 @@ export class LedgerService {
         for (const o of dues) after.push(await this.settle(Scope.company(o.companyId), o.id));
         return { done: { status: 'succeeded', amount: total, failure_code: null, transactions: rows.map(TransactionDto.of), orders: after.map(OrderBalanceDto.of) } };
       }
-      const merchantRef = await this.readiness.assertCardReady(this.uow.manager, scope.companyId);
+      const merchantRef = await this.readiness.assertCardReady(scope);
       const key = chargeKey(actor.id, requestKey, batchId);
       const common = { customerId: actor.id, companyId: scope.companyId, currency, method: 'instrument' as const, instrumentId: card!.instrument.id, batchId, kind: 'charge' as const, status: 'pending' as const, nextCheckAt: firstCheck() };
       for (const [i, o] of dues.entries()) {
         rows.push(await this.insertRow({ ...common, ...(i === 0 ? { id: batchId } : {}), orderId: o.id, amount: o.balanceAmount, idempotencyKey: i === 0 ? key : `${key}:${i}`, description: LedgerText.duesCharge(dues.map((d) => d.number)) }, actor.id));
       }
-      const call = { amount: total, currency, buyerRef: card!.buyer.providerRef, instrumentRef: card!.instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(this.uow.manager, scope.companyId, total, 'card'), idempotencyKey: key, description: LedgerText.duesCharge(dues.map((d) => d.number)) };
+      const call = { amount: total, currency, buyerRef: card!.buyer.providerRef, instrumentRef: card!.instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(scope, total, 'card'), idempotencyKey: key, description: LedgerText.duesCharge(dues.map((d) => d.number)) };
       return { rows, call };
     });
     if ('done' in reserved) return { status: reserved.unknown ? 202 : 201, body: reserved.done };
@@ -404,11 +403,7 @@ export class LedgerService {
    * rows of the same pay-all-dues batch, are settled once (`settlePending`). Returns the rows changed
    * (0 when none is pending: already settled, or not ours). Runs in the caller's unit of work.
    */
-  applyProviderCharge(providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null, key?: string | null, reservedRefunds?: string[]): Promise<number>;
-  /** @deprecated the unit of work carries the manager: call without it. */
-  applyProviderCharge(m: ThreadedManager, providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null, key?: string | null, reservedRefunds?: string[]): Promise<number>;
-  async applyProviderCharge(...args: unknown[]): Promise<number> {
-    const [providerRef, status, failureCode, key = null, reservedRefunds = []] = withoutManager<[string, 'succeeded' | 'failed', string | null, (string | null)?, string[]?]>(args);
+  async applyProviderCharge(providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null, key: string | null = null, reservedRefunds: string[] = []): Promise<number> {
     const found = await this.rows.pendingChargesByReference(providerRef, key);
     const batches = [...new Set(found.map((r) => r.batch_id).filter((b): b is string => !!b))];
     const rows = batches.length ? await this.rows.pendingChargesWithBatches(found.map((r) => r.id), batches) : found;
@@ -425,11 +420,7 @@ export class LedgerService {
    * is all the provider has refunded of the charge with this reference; what the ledger does not know yet
    * (a refund made at the provider, e.g. in its dashboard) is applied by `applyProviderReversal`.
    */
-  applyProviderRefund(eventId: string, providerRef: string, refundedTotal: number, refundRef: string): Promise<Reversal>;
-  /** @deprecated the unit of work carries the manager: call without it. */
-  applyProviderRefund(m: ThreadedManager, eventId: string, providerRef: string, refundedTotal: number, refundRef: string): Promise<Reversal>;
-  async applyProviderRefund(...args: unknown[]): Promise<Reversal> {
-    const [eventId, providerRef, refundedTotal, refundRef] = withoutManager<[string, string, number, string]>(args);
+  async applyProviderRefund(eventId: string, providerRef: string, refundedTotal: number, refundRef: string): Promise<Reversal> {
     const numbers = await this.lockChargeOrders(providerRef);
     if (!numbers) return { recorded: 0, refused: 0 };
     const charges = await this.rows.succeededCharges('provider_ref', providerRef);
@@ -442,11 +433,7 @@ export class LedgerService {
    * amount left the company through the card network, so it is recorded like a provider refund of the
    * charge (keyed by the dispute, so a second event of the same dispute changes nothing).
    */
-  applyLostDispute(disputeId: string, providerRef: string, amount: number): Promise<Reversal>;
-  /** @deprecated the unit of work carries the manager: call without it. */
-  applyLostDispute(m: ThreadedManager, disputeId: string, providerRef: string, amount: number): Promise<Reversal>;
-  async applyLostDispute(...args: unknown[]): Promise<Reversal> {
-    const [disputeId, providerRef, amount] = withoutManager<[string, string, number]>(args);
+  async applyLostDispute(disputeId: string, providerRef: string, amount: number): Promise<Reversal> {
     const numbers = await this.lockChargeOrders(providerRef);
     if (!numbers) return { recorded: 0, refused: 0 };
     if (await this.rows.disputeRecorded(disputeId)) return { recorded: 0, refused: 0 };
@@ -517,11 +504,7 @@ export class LedgerService {
    * provider refuses at once (a `wallet_credit` row linked to the refund, keyed by the event). Orders are
    * locked first, as everywhere in the ledger. Returns the amount credited (0: no succeeded refund has this reference).
    */
-  applyRefundFailure(eventId: string, refundRef: string, failureCode: string | null): Promise<number>;
-  /** @deprecated the unit of work carries the manager: call without it. */
-  applyRefundFailure(m: ThreadedManager, eventId: string, refundRef: string, failureCode: string | null): Promise<number>;
-  async applyRefundFailure(...args: unknown[]): Promise<number> {
-    const [eventId, refundRef, failureCode] = withoutManager<[string, string, string | null]>(args);
+  async applyRefundFailure(eventId: string, refundRef: string, failureCode: string | null): Promise<number> {
     const found = await this.rows.succeededRefunds(refundRef);
     for (const orderId of [...new Set(found.map((r) => r.orderId).filter((id): id is string => !!id))].sort()) {
       await this.orders.lockForPayment(this.uow.manager, Scope.company(found[0].companyId), orderId);
@@ -565,12 +548,7 @@ export class LedgerService {
    * event id, so a redelivery changes nothing. Returns the pending refund rows to execute. `scope`: the
    * order's company (`Scope.company(id)`: the relay acts for it).
    */
-  refundExcess(eventId: string, scope: Scope, orderId: string, reason: RefundReason): Promise<string[]>;
-  /** @deprecated the unit of work carries the manager, and a `Scope` the company: `refundExcess(eventId, Scope.company(companyId), orderId, reason)`. */
-  refundExcess(m: ThreadedManager, eventId: string, companyId: string, orderId: string, reason: RefundReason): Promise<string[]>;
-  async refundExcess(...args: unknown[]): Promise<string[]> {
-    const [eventId, who, orderId, reason] = withoutManager<[string, Scope | string, string, RefundReason]>(args);
-    const scope = typeof who === 'string' ? Scope.company(who) : who;
+  async refundExcess(eventId: string, scope: Scope, orderId: string, reason: RefundReason): Promise<string[]> {
     const order = await this.orders.lockForPayment(this.uow.manager, scope, orderId);
     const billed = order.status === 'rejected' ? 0 : Math.max(order.totalAmount, 0);
     const pending = await this.rows.pendingRefundsOf(orderId);

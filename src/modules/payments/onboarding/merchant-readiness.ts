@@ -2,11 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Scope } from '../../../common/access/scope';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
-import { type ThreadedManager, withoutManager } from '../../../database/threaded-manager';
 import { MerchantAccountRepository } from './merchant-account.repository';
-
-/** A `Scope` naming the company, from either form (the deprecated forms take its bare id after the manager). */
-const companyScope = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
 
 /**
  * Whether a company may take card payments (issue #13): its merchant account is `approved`, or the
@@ -25,12 +21,8 @@ export class MerchantReadiness {
     return this.config.paymentProvider === 'sandbox' && this.config.paymentSandboxMerchantReady;
   }
 
-  async isCardReady(scope: Scope): Promise<boolean>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `isCardReady(scope)`. */
-  async isCardReady(m: ThreadedManager, companyId: string): Promise<boolean>;
-  async isCardReady(...args: unknown[]): Promise<boolean> {
-    const [who] = withoutManager<[Scope | string]>(args);
-    return (await this.cardMerchant(companyScope(who))).ready;
+  async isCardReady(scope: Scope): Promise<boolean> {
+    return (await this.cardMerchant(scope)).ready;
   }
 
   /**
@@ -48,12 +40,8 @@ export class MerchantReadiness {
    * Throws 409 MERCHANT_NOT_READY unless the company can take card payments; answers its merchant
    * reference with the provider (null when the sandbox stands in for an account).
    */
-  async assertCardReady(scope: Scope): Promise<string | null>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `assertCardReady(scope)`. */
-  async assertCardReady(m: ThreadedManager, companyId: string): Promise<string | null>;
-  async assertCardReady(...args: unknown[]): Promise<string | null> {
-    const [who] = withoutManager<[Scope | string]>(args);
-    const merchant = await this.cardMerchant(companyScope(who));
+  async assertCardReady(scope: Scope): Promise<string | null> {
+    const merchant = await this.cardMerchant(scope);
     if (!merchant.ready) {
       throw ApiError.conflict('MERCHANT_NOT_READY', 'The company has not finished merchant onboarding; it takes only offline payments.');
     }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../../common/access/scope';
 import { applyBps, type Minor } from '../../../common/money';
-import { type ThreadedManager, withoutManager } from '../../../database/threaded-manager';
 import { CompaniesService } from '../../companies';
 
 /**
@@ -38,9 +37,6 @@ export function platformFee(amount: Minor, method: FeeMethod, cardPercentBps: nu
   return Math.min(fee, amount);
 }
 
-/** A `Scope` naming the company, from either form (the deprecated forms take its bare id after the manager). */
-const companyScope = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
-
 /**
  * The fees of one company: its card percentage is its platform setting (companies' `platform_fee_bps`,
  * set by a platform administrator, read through the companies service), else the default. Every fee
@@ -50,21 +46,13 @@ const companyScope = (who: Scope | string): Scope => (typeof who === 'string' ? 
 export class PlatformFees {
   constructor(private readonly companies: CompaniesService) {}
 
-  async cardPercentBps(scope: Scope): Promise<number>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `cardPercentBps(scope)`. */
-  async cardPercentBps(m: ThreadedManager, companyId: string): Promise<number>;
-  async cardPercentBps(...args: unknown[]): Promise<number> {
-    const [who] = withoutManager<[Scope | string]>(args);
-    return (await this.companies.platformSettings(companyScope(who)))?.platformFeeBps ?? PLATFORM_FEES.cardPercentBps;
+  async cardPercentBps(scope: Scope): Promise<number> {
+    return (await this.companies.platformSettings(scope))?.platformFeeBps ?? PLATFORM_FEES.cardPercentBps;
   }
 
   /** The platform's fee on a payment of `amount` to the company. */
-  async feeFor(scope: Scope, amount: Minor, method: FeeMethod): Promise<Minor>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `feeFor(scope, amount, method)`. */
-  async feeFor(m: ThreadedManager, companyId: string, amount: Minor, method: FeeMethod): Promise<Minor>;
-  async feeFor(...args: unknown[]): Promise<Minor> {
-    const [who, amount, method] = withoutManager<[Scope | string, Minor, FeeMethod]>(args);
-    return platformFee(amount, method, await this.cardPercentBps(companyScope(who)));
+  async feeFor(scope: Scope, amount: Minor, method: FeeMethod): Promise<Minor> {
+    return platformFee(amount, method, await this.cardPercentBps(scope));
   }
 }
 

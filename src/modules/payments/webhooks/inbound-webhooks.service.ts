@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { ApiError } from '../../../common/http/api-error';
 import { LedgerService } from '../ledger/ledger.service';
@@ -70,14 +69,14 @@ export class InboundWebhooksService {
     const v: VerifiedEvent = 'event' in received ? received : { id: received.id, type: received.type, payload: received, event: received };
     // Card refunds reserved while applying (a charge settled late on an order rejected or repriced meanwhile): called once the event committed.
     const refunds: string[] = [];
-    const result = await this.uow.transaction(async (m) => {
+    const result = await this.uow.transaction(async () => {
       const claimed = await this.events.claim(provider, v.id, v.type, v.payload);
       if (!claimed) {
         const seen = await this.events.find(provider, v.id);
         if (!seen) throw new Error(`inbound event ${provider}/${v.id}: claimed by another transaction but not found`);
         return { event: v.id, type: seen.type, duplicate: true, outcome: seen.outcome, reason: seen.reason };
       }
-      const applied = await this.apply(m, v.event, refunds);
+      const applied = await this.apply(v.event, refunds);
       const { outcome, reason } = typeof applied === 'string' ? { outcome: applied, reason: applied === 'ignored' ? `Event type ${v.type} is not handled.` : null } : applied;
       await this.events.setOutcome(claimed, outcome, reason);
       return { event: v.id, type: v.type, duplicate: false, outcome, reason };
@@ -86,8 +85,8 @@ export class InboundWebhooksService {
     return result;
   }
 
-  /** `m`: the unit's manager, which the ledger's calls still take (the ledger is converted separately); the rest read it from the unit. */
-  private async apply(m: EntityManager, dto: InboundEventDto, refunds: string[]): Promise<Applied> {
+  /** In the event's unit of work (the ledger's calls join it). */
+  private async apply(dto: InboundEventDto, refunds: string[]): Promise<Applied> {
     const data = dto.data ?? {};
     const reference = text(data.reference);
     switch (dto.type) {
@@ -97,7 +96,7 @@ export class InboundWebhooksService {
         const status = dto.type === 'charge.succeeded' ? 'succeeded' : 'failed';
         const key = text(data.key, 255);
         // A ledger charge, else the first charge of a pending subscription (a subscribe whose answer was lost).
-        const n = (await this.ledger.applyProviderCharge(m, reference, status, text(data.failure_code, 100), key, refunds)) || (await this.subscriptions.applyProviderCharge(reference, status, text(data.failure_code, 100), key));
+        const n = (await this.ledger.applyProviderCharge(reference, status, text(data.failure_code, 100), key, refunds)) || (await this.subscriptions.applyProviderCharge(reference, status, text(data.failure_code, 100), key));
         return n ? 'applied' : { outcome: 'no_match', reason: 'No pending charge has this reference or key (settled when it was made, or not ours).' };
       }
       case 'charge.refunded': {
@@ -105,7 +104,7 @@ export class InboundWebhooksService {
         if (!reference || typeof refunded !== 'number' || !Number.isSafeInteger(refunded) || refunded < 0) {
           throw ApiError.validation({ data: ['data.reference (string) and data.amount_refunded (integer >= 0) are required'] });
         }
-        return reversal(await this.ledger.applyProviderRefund(m, dto.id, reference, refunded, text(data.refund_reference) ?? reference), 'The ledger already holds every refund of this charge, or no succeeded charge has this reference.');
+        return reversal(await this.ledger.applyProviderRefund(dto.id, reference, refunded, text(data.refund_reference) ?? reference), 'The ledger already holds every refund of this charge, or no succeeded charge has this reference.');
       }
       case 'charge.dispute_lost': {
         const amount = data.amount;
@@ -113,11 +112,11 @@ export class InboundWebhooksService {
         if (!reference || !dispute || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) {
           throw ApiError.validation({ data: ['data.reference (string), data.dispute (string) and data.amount (integer > 0) are required'] });
         }
-        return reversal(await this.ledger.applyLostDispute(m, dispute, reference, amount), 'This dispute is already recorded, or no succeeded charge has this reference.');
+        return reversal(await this.ledger.applyLostDispute(dispute, reference, amount), 'This dispute is already recorded, or no succeeded charge has this reference.');
       }
       case 'refund.failed': {
         if (!reference) throw ApiError.validation({ 'data.reference': ['data.reference (the refund) must be a non-empty string'] });
-        const credited = await this.ledger.applyRefundFailure(m, dto.id, reference, text(data.failure_code, 100));
+        const credited = await this.ledger.applyRefundFailure(dto.id, reference, text(data.failure_code, 100));
         return credited ? 'applied' : { outcome: 'no_match', reason: 'No succeeded refund has this reference (already failed, or made outside the ledger).' };
       }
       case 'merchant.updated': {
