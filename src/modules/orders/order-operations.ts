@@ -142,10 +142,10 @@ type M = ThreadedManager;
 const scopeOf = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
 
 /**
- * An order as a call names it: its id, or what `lock` returned in the same unit of work (the locked
- * row is then passed on: neither locked nor read again).
+ * An order as a call names it: its id, or what `lock` (`lockForPayment`) returned in the same unit of
+ * work (the locked row is then passed on: neither locked nor read again).
  */
-export type OrderRef = string | OrderForJobs;
+export type OrderRef = string | OrderForJobs | OrderBalance;
 
 /** How a driver reaches an order: a job of theirs on it, found with their scope (the caller's proof; else the jobs are asked). */
 export interface DriverReach {
@@ -156,7 +156,7 @@ export interface DriverReach {
 const HELD = Symbol('orders.lockedRow');
 
 /** What `lock` hands out: the copy, with the locked row and the unit it was locked in (not enumerable: a spread copy drops it). */
-type Held = OrderForJobs & { [HELD]?: { order: Order; unit: unknown } };
+type Held = { id: string; [HELD]?: { order: Order; unit: unknown } };
 
 /**
  * The order side of dispatch, payments and accountability (they call it inside their own unit of
@@ -182,6 +182,34 @@ export class OrderOperations {
     private readonly uow: UnitOfWork,
   ) {}
 
+  /** The rows this service locked in each open unit of work (by the unit's manager: a new one per transaction), one per order. */
+  private readonly rows = new WeakMap<object, Map<string, Order>>();
+
+  /** The rows of the open unit, or null outside one. */
+  private unitRows(): Map<string, Order> | null {
+    if (!this.uow.active) return null;
+    const unit = this.uow.manager;
+    let rows = this.rows.get(unit);
+    if (!rows) this.rows.set(unit, (rows = new Map()));
+    return rows;
+  }
+
+  /**
+   * One row per order in a unit of work: an order locked again by id refreshes the row handed out
+   * before (and is that row), so a locked row passed on (`OrderRef`) is never behind the unit's writes.
+   */
+  private kept(order: Order): Order {
+    const rows = this.unitRows();
+    if (!rows) return order;
+    const known = rows.get(order.id);
+    if (!known) {
+      rows.set(order.id, order);
+      return order;
+    }
+    Object.assign(known, order);
+    return known;
+  }
+
   /** The scope that reaches the order: a driver's, widened to the company once a job of theirs is on it (else 404). */
   private async reaching(scope: Scope, orderId: string, through?: DriverReach): Promise<Scope> {
     if (scope.kind !== 'driver') return scope;
@@ -190,21 +218,26 @@ export class OrderOperations {
     return scope.widened();
   }
 
-  /** The locked row behind `ref` when `lock` handed it out in this unit of work (for this company), else the order locked now. */
-  private async locked(scope: Scope, ref: OrderRef): Promise<Order> {
-    if (typeof ref !== 'string') {
-      const held = (ref as Held)[HELD];
-      if (held && this.uow.active && held.unit === this.uow.manager && held.order.companyId === scope.companyId) return held.order;
-    }
-    const id = typeof ref === 'string' ? ref : ref.id;
-    return this.lifecycle.lock(await this.reaching(scope, id), id);
+  /** The locked row behind `ref` when `lock` handed it out in this unit of work (for this company), else null. */
+  private heldRow(scope: Scope, ref: OrderRef): Order | null {
+    if (typeof ref === 'string') return null;
+    const held = (ref as Held)[HELD];
+    return held && this.uow.active && held.unit === this.uow.manager && held.order.companyId === scope.companyId ? held.order : null;
   }
 
-  /** The copy `lock` answers, holding the locked row for the calls that follow in this unit. */
-  private hold(order: Order): OrderForJobs {
-    const copy = forJobs(order);
-    Object.defineProperty(copy, HELD, { value: { order, unit: this.uow.manager }, enumerable: false });
-    return copy;
+  /** The locked row behind `ref` (passed on), else the order locked now. */
+  private async locked(scope: Scope, ref: OrderRef): Promise<Order> {
+    const held = this.heldRow(scope, ref);
+    if (held) return held;
+    const id = typeof ref === 'string' ? ref : ref.id;
+    return this.kept(await this.lifecycle.lock(await this.reaching(scope, id), id));
+  }
+
+  /** The copy `lock` answers (`copy` of the row), holding the locked row for the calls that follow in this unit. */
+  private hold<T extends { id: string }>(order: Order, copy: (o: Order) => T): T {
+    const out = copy(order);
+    Object.defineProperty(out, HELD, { value: { order, unit: this.uow.manager }, enumerable: false });
+    return out;
   }
 
   /**
@@ -218,7 +251,7 @@ export class OrderOperations {
   async lock(...args: unknown[]): Promise<OrderForJobs> {
     const [who, orderId, through] = withoutManager<[Scope | string, string, DriverReach?]>(args);
     const scope = scopeOf(who);
-    return this.hold(await this.lifecycle.lock(await this.reaching(scope, orderId, through), orderId));
+    return this.hold(this.kept(await this.lifecycle.lock(await this.reaching(scope, orderId, through), orderId)), forJobs);
   }
 
   /**
@@ -366,13 +399,13 @@ export class OrderOperations {
 
   // ------------------------------------------------------------ payments (issue #13)
 
-  /** The order (the caller's scope: a customer reaches only theirs), locked for a payment; 404 otherwise. */
+  /** The order (the caller's scope: a customer reaches only theirs), locked for a payment; 404 otherwise. Pass what it answers on to `recordPaid`. */
   lockForPayment(scope: Scope, orderId: string): Promise<OrderBalance>;
   /** @deprecated the unit of work carries the manager: `lockForPayment(scope, orderId)` */
   lockForPayment(m: M, scope: Scope, orderId: string): Promise<OrderBalance>;
   async lockForPayment(...args: unknown[]): Promise<OrderBalance> {
     const [scope, orderId] = withoutManager<[Scope, string]>(args);
-    return balanceOf(await this.lifecycle.lock(scope, orderId));
+    return this.hold(this.kept(await this.lifecycle.lock(scope, orderId)), balanceOf);
   }
 
   /** The order's balance now (no lock); 404 when the scope does not reach it. */
@@ -402,19 +435,24 @@ export class OrderOperations {
   /**
    * Writes the order's paid amount (the payments ledger's sum of its succeeded rows, computed by the
    * caller in the same unit of work, the order locked) and its payment status derived from it:
-   * unpaid / partially_paid / paid, or `refunded` when money went back to the customer.
+   * unpaid / partially_paid / paid, or `refunded` when money went back to the customer. `order`: what
+   * `lockForPayment` answered in this unit (not read again), or the id.
    */
-  recordPaid(scope: Scope, orderId: string, paidAmount: number, refunded?: boolean): Promise<OrderBalance>;
+  recordPaid(scope: Scope, order: OrderRef, paidAmount: number, refunded?: boolean): Promise<OrderBalance>;
   /** @deprecated the unit of work carries the manager, and a Scope the company: `recordPaid(scope, orderId, paidAmount, refunded)` */
   recordPaid(m: M, companyId: string, orderId: string, paidAmount: number, refunded?: boolean): Promise<OrderBalance>;
   async recordPaid(...args: unknown[]): Promise<OrderBalance> {
-    const [who, orderId, paidAmount, refunded = false] = withoutManager<[Scope | string, string, number, boolean?]>(args);
+    const [who, ref, paidAmount, refunded = false] = withoutManager<[Scope | string, OrderRef, number, boolean?]>(args);
     const scope = scopeOf(who);
-    const order = await this.repo.ofCompany(scope, orderId);
+    const orderId = typeof ref === 'string' ? ref : ref.id;
+    const order = this.heldRow(scope, ref) ?? (await this.repo.ofCompany(scope, orderId));
     if (!order) throw ApiError.notFound('Order');
     order.paidAmount = paidAmount;
     order.paymentStatus = refunded ? 'refunded' : paymentStatusOf(order.totalAmount, paidAmount);
     await this.repo.setPaid(scope, orderId, { paidAmount, paymentStatus: order.paymentStatus });
+    // A row of this order handed out earlier in the unit follows the write.
+    const kept = this.unitRows()?.get(orderId);
+    if (kept && kept !== order) Object.assign(kept, { paidAmount, paymentStatus: order.paymentStatus });
     return balanceOf(order);
   }
 
