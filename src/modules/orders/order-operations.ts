@@ -142,8 +142,9 @@ type M = ThreadedManager;
 const scopeOf = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
 
 /**
- * An order as a call names it: its id, or what `lock` (`lockForPayment`) returned in the same unit of
- * work (the locked row is then passed on: neither locked nor read again).
+ * An order as a call names it: its id, or what `lock` (`lockForPayment`, `lockDues`) returned in the
+ * same unit of work (the locked row is then passed on: neither locked nor read again). After a failed
+ * savepoint of the unit that was caught and went on, pass the id: the row is then locked and read again.
  */
 export type OrderRef = string | OrderForJobs | OrderBalance;
 
@@ -422,14 +423,15 @@ export class OrderOperations {
   /**
    * Every order of the customer with a balance, oldest due first (then by number), each locked for the
    * rest of the unit of work. Locked in that order, so two such calls cannot deadlock; an order paid
-   * meanwhile (by a single pay that held its lock) is re-checked after the wait and left out.
+   * meanwhile (by a single pay that held its lock) is re-checked after the wait and left out. Each may be
+   * passed on to `recordPaid`.
    */
   lockDues(scope: Scope, customerId: string): Promise<OrderBalance[]>;
   /** @deprecated the unit of work carries the manager, and a Scope the company: `lockDues(scope, customerId)` */
   lockDues(m: M, companyId: string, customerId: string): Promise<OrderBalance[]>;
   async lockDues(...args: unknown[]): Promise<OrderBalance[]> {
     const [who, customerId] = withoutManager<[Scope | string, string]>(args);
-    return (await this.repo.lockDues(scopeOf(who), customerId)).map(balanceOf);
+    return (await this.repo.lockDues(scopeOf(who), customerId)).map((o) => this.hold(this.kept(o), balanceOf));
   }
 
   /**
