@@ -153,7 +153,7 @@ export class CompanyChangeRequestsController {
     codes: { 409: ['INVALID_TRANSITION', 'ORDER_STATE'], 422: CHANGE_CHECK_CODES },
   })
   approve(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('orderChangeRequest') id: string) {
-    return this.requests.approve(actor, companyId, id);
+    return this.requests.approve(actor, Scope.company(companyId), id);
   }
 
   @Patch('order-change-requests/:orderChangeRequest/reject')
@@ -167,7 +167,7 @@ export class CompanyChangeRequestsController {
     codes: { 409: ['INVALID_TRANSITION'] },
   })
   reject(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('orderChangeRequest') id: string, @Body() dto: RejectChangeRequestDto) {
-    return this.requests.reject(actor, companyId, id, dto);
+    return this.requests.reject(actor, Scope.company(companyId), id, dto);
   }
 
   @Get('order-change-requests/:orderChangeRequest/billing')

@@ -1,22 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { userNameOrEmailMatches } from '../users';
-import { DataSource, EntityManager, In } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
-import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { likePattern, paginate } from '../../common/http/pagination';
-import { recordEvents } from '../../common/outbox/outbox';
 import { isDateOnly, MAX_DATE } from '../../common/validation/fields';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { CompanySettingsService } from '../companies';
 import { JobsService, type JobType } from '../jobs';
 import { OpeningCalendar } from '../sites';
 import { ChangeRequestBodyDto, ChangeRequestDto, ChangeRequestQuery, ChangeRequestWrapperDto, CompanyChangeRequestQuery, detailsOf, RejectChangeRequestDto } from './change-requests.dto';
+import { ChangeRequestRepository } from './change-request.repository';
+import { OrderBillRepository } from './order-bill.repository';
 import {
-  Order,
-  OrderChangeRequest,
-  OrderLine,
+  type Order,
+  type OrderChangeRequest,
+  type OrderLine,
   type AddressSnapshot,
   type ChangeRequestDetails,
   type ChangeRequestType,
@@ -25,12 +23,12 @@ import {
 } from './order.entity';
 import { OrderLifecycle } from './order-lifecycle';
 import { OrderTerms, todayIn } from './order-terms';
-import { BillDto, parseOrderNumber } from './orders.dto';
+import { BillDto } from './orders.dto';
+import { OrdersRepository } from './orders.repository';
 import { addDays, rentalLengthChange, respecification, serviceFee, totalsOf, type Bill, type PricedLine } from './pricing-engine';
 
 const pricedLine = (l: OrderLine): PricedLine => ({ kind: l.kind, description: l.description, quantity: l.quantity, unit_amount: l.unitAmount, amount: l.amount });
 import { isUniqueViolation } from '../../database/pg-errors';
-import { runUnit } from '../../database/unit-of-work';
 
 /**
  * The order statuses in which each type may be requested (and approved). Anything else is 409
@@ -82,7 +80,10 @@ const emptyBill = (): Bill => ({ lines: [], subtotal_amount: 0, discount_amount:
 @Injectable()
 export class ChangeRequestsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly requests: ChangeRequestRepository,
+    private readonly orders: OrdersRepository,
+    private readonly bill: OrderBillRepository,
     private readonly terms: OrderTerms,
     private readonly lifecycle: OrderLifecycle,
     private readonly settings: CompanySettingsService,
@@ -98,14 +99,13 @@ export class ChangeRequestsService {
     const companyId = scope.companyId;
     let id: string;
     try {
-      id = await runUnit(this.ds, async (m) => {
-        const order = await this.lifecycle.lock(m, scope, orderId);
+      id = await this.uow.transaction(async () => {
+        const order = await this.lifecycle.lock(scope, orderId);
         assertOrderState(order, dto.type);
-        const [pending] = await m.query<{ id: string }[]>(`SELECT id FROM order_change_requests WHERE order_id = $1 AND status = 'pending' LIMIT 1`, [order.id]);
-        if (pending) throw pendingConflict();
+        if (await this.requests.pendingOf(order.id)) throw pendingConflict();
         const details = detailsOf(dto);
-        const plan = await this.plan(m, order, dto.type, details, 'customer');
-        const request = m.create(OrderChangeRequest, {
+        const plan = await this.plan(order, dto.type, details, 'customer');
+        const request = await this.requests.insert({
           companyId,
           orderId: order.id,
           customerId: order.customerId,
@@ -117,8 +117,7 @@ export class ChangeRequestsService {
           decidedBy: null,
           decidedAt: null,
         });
-        await m.save(request);
-        await recordEvents(m, {
+        await this.bill.recordEvents({
           type: 'order_change_request.created',
           aggregateType: 'order_change_request',
           aggregateId: request.id,
@@ -137,10 +136,10 @@ export class ChangeRequestsService {
 
   /** The difference the same body would bill, with the same checks as creation except the one-pending rule; nothing saved. */
   async preview(actor: Actor, orderId: string, dto: ChangeRequestBodyDto): Promise<BillDto> {
-    return runUnit(this.ds, async (m) => {
-      const order = await findScoped(m, Order, Scope.of(actor), orderId, { what: 'Order' });
+    return this.uow.transaction(async () => {
+      const order = await this.orders.find(Scope.of(actor), orderId);
       assertOrderState(order, dto.type);
-      const plan = await this.plan(m, order, dto.type, detailsOf(dto), 'customer');
+      const plan = await this.plan(order, dto.type, detailsOf(dto), 'customer');
       return BillDto.of(plan.bill, order.currency);
     });
   }
@@ -152,34 +151,36 @@ export class ChangeRequestsService {
    * (always in that order), the order's status rule and the details are checked again as of now, and
    * the change is written with its bill lines, jobs and event.
    */
-  async approve(actor: Actor, companyId: string, id: string): Promise<ChangeRequestDto> {
-    await runUnit(this.ds, async (m) => {
-      const found = await findScoped(m, OrderChangeRequest, Scope.company(companyId), id, { what: 'Change request' });
-      const order = await this.lifecycle.lock(m, Scope.company(companyId), found.orderId);
-      const request = await m.findOneOrFail(OrderChangeRequest, { where: { id, companyId }, lock: { mode: 'pessimistic_write' } });
+  async approve(actor: Actor, scope: Scope, id: string): Promise<ChangeRequestDto> {
+    const companyId = scope.companyId;
+    await this.uow.transaction(async () => {
+      const found = await this.requests.find(scope, id);
+      const order = await this.lifecycle.lock(scope, found.orderId);
+      const request = await this.requests.lockOfCompany(scope, id);
+      if (!request) throw ApiError.notFound('Change request');
       if (request.status !== 'pending') throw ApiError.invalidTransition(request.status, 'approved', 'Change request');
       assertOrderState(order, request.type);
-      const plan = await this.plan(m, order, request.type, request.details, 'company');
+      const plan = await this.plan(order, request.type, request.details, 'company');
 
       if (Object.keys(plan.changes).length) {
         Object.assign(order, plan.changes);
-        await m.save(order);
+        await this.orders.save(order);
       }
-      if (plan.changes.deliveryDate !== undefined || plan.changes.pickupDate !== undefined) await this.lifecycle.syncDateJobs(m, order, `change request ${request.type}`);
-      if (plan.job) await this.lifecycle.createJob(m, order, plan.job.type, plan.job.date, { changeRequestId: request.id, destinationAddressId: plan.job.destinationAddressId });
-      if (plan.releaseDeliveryAsset) await this.releaseDeliveryAsset(m, order);
+      if (plan.changes.deliveryDate !== undefined || plan.changes.pickupDate !== undefined) await this.lifecycle.syncDateJobs(order, `change request ${request.type}`);
+      if (plan.job) await this.lifecycle.createJob(order, plan.job.type, plan.job.date, { changeRequestId: request.id, destinationAddressId: plan.job.destinationAddressId });
+      if (plan.releaseDeliveryAsset) await this.releaseDeliveryAsset(order);
 
-      await this.lifecycle.addLines(m, order, plan.bill, 'change_request', request.id);
-      await this.lifecycle.refreshTotals(m, order);
+      await this.lifecycle.addLines(order, plan.bill, 'change_request', request.id);
+      await this.lifecycle.refreshTotals(order);
       if (plan.bill.total_amount > 0) {
         // A new charge is due on the payment term from today; the due date never moves earlier.
-        const settings = await this.settings.get(companyId, m);
+        const settings = await this.settings.get(Scope.company(companyId));
         const due = this.lifecycle.dueDate(order, todayIn(settings.timezone));
-        if (due > order.dueDate) await m.update(Order, { id: order.id }, { dueDate: due });
+        if (due > order.dueDate) await this.orders.update(order.id, { dueDate: due });
       }
 
-      await m.update(OrderChangeRequest, { id }, { status: 'approved', decidedBy: actor.id, decidedAt: new Date() });
-      await recordEvents(m, {
+      await this.requests.update(id, { status: 'approved', decidedBy: actor.id, decidedAt: new Date() });
+      await this.bill.recordEvents({
         type: 'order_change_request.approved',
         aggregateType: 'order_change_request',
         aggregateId: id,
@@ -188,15 +189,16 @@ export class ChangeRequestsService {
         payload: { order_id: order.id, number: order.number, customer_id: order.customerId, type: request.type, details: request.details, total_amount: plan.bill.total_amount },
       });
     });
-    return this.get(Scope.company(companyId), id);
+    return this.get(scope, id);
   }
 
-  async reject(actor: Actor, companyId: string, id: string, dto: RejectChangeRequestDto): Promise<ChangeRequestDto> {
-    await runUnit(this.ds, async (m) => {
-      const request = await findScoped(m, OrderChangeRequest, Scope.company(companyId), id, { what: 'Change request', lock: true });
+  async reject(actor: Actor, scope: Scope, id: string, dto: RejectChangeRequestDto): Promise<ChangeRequestDto> {
+    const companyId = scope.companyId;
+    await this.uow.transaction(async () => {
+      const request = await this.requests.find(scope, id, true);
       if (request.status !== 'pending') throw ApiError.invalidTransition(request.status, 'rejected', 'Change request');
-      await m.update(OrderChangeRequest, { id }, { status: 'rejected', rejectionReason: dto.reason, decidedBy: actor.id, decidedAt: new Date() });
-      await recordEvents(m, {
+      await this.requests.update(id, { status: 'rejected', rejectionReason: dto.reason, decidedBy: actor.id, decidedAt: new Date() });
+      await this.bill.recordEvents({
         type: 'order_change_request.rejected',
         aggregateType: 'order_change_request',
         aggregateId: id,
@@ -205,38 +207,18 @@ export class ChangeRequestsService {
         payload: { order_id: request.orderId, customer_id: request.customerId, type: request.type, reason: dto.reason },
       });
     });
-    return this.get(Scope.company(companyId), id);
+    return this.get(scope, id);
   }
 
   // ------------------------------------------------------------ reads
 
   async list(scope: Scope, q: CompanyChangeRequestQuery): Promise<Page<ChangeRequestDto>> {
-    const qb = scopedQuery(this.ds.manager, OrderChangeRequest, scope, 'r');
-    if (q.customer_id) qb.andWhere('r.customerId = :cid', { cid: q.customer_id });
-    if (q.status) qb.andWhere('r.status = :status', { status: q.status });
-    if (q.type) qb.andWhere('r.type = :type', { type: q.type });
-    if (q.order_id) qb.andWhere('r.orderId = :orderId', { orderId: q.order_id });
-    if (q.q) {
-      const num = parseOrderNumber(q.q);
-      qb.andWhere(
-        `(r.note ILIKE :q OR r.rejection_reason ILIKE :q
-          OR ${userNameOrEmailMatches('r.customer_id')}
-          ${num !== null ? 'OR EXISTS (SELECT 1 FROM orders o WHERE o.id = r.order_id AND o.number = :num)' : ''})`,
-        { q: likePattern(q.q), num },
-      );
-    }
-    const page = await paginate(qb, q, {
-      sortable: { created_at: 'r.createdAt', updated_at: 'r.updatedAt', decided_at: 'r.decidedAt', status: 'r.status', type: 'r.type' },
-    });
+    const page = await this.requests.page(scope, q);
     return new Page(await this.render(page.items), page.meta);
   }
 
   async wrapper(scope: Scope): Promise<ChangeRequestWrapperDto> {
-    const rows: { status: string; n: number }[] = await scopedQuery(this.ds.manager, OrderChangeRequest, scope, 'r')
-      .select('r.status', 'status')
-      .addSelect('count(*)::int', 'n')
-      .groupBy('r.status')
-      .getRawMany();
+    const rows = await this.requests.countsByStatus(scope);
     const counts = { pending: 0, approved: 0, rejected: 0, total: 0 };
     for (const r of rows) {
       counts[r.status as 'pending' | 'approved' | 'rejected'] = r.n;
@@ -254,25 +236,26 @@ export class ChangeRequestsService {
   /** The company's billing route: pending priced as of now (a request that can no longer be priced is its 409/422); decided as recorded. */
   async billing(scope: Scope, id: string): Promise<BillDto> {
     const request = await this.find(scope, id);
-    const order = await this.ds.getRepository(Order).findOneByOrFail({ id: request.orderId });
-    if (request.status === 'pending') return BillDto.of((await this.plan(this.ds.manager, order, request.type, request.details, 'price')).bill, order.currency);
+    const order = await this.orders.byId(request.orderId);
+    if (!order) throw ApiError.notFound('Order');
+    if (request.status === 'pending') return BillDto.of((await this.plan(order, request.type, request.details, 'price')).bill, order.currency);
     const lines = request.status === 'approved' ? await this.recordedLines([request.id]) : [];
     return BillDto.of(totalsOf(lines.map(pricedLine)), order.currency);
   }
 
   private find(scope: Scope, id: string): Promise<OrderChangeRequest> {
-    return findScoped(this.ds.manager, OrderChangeRequest, scope, id, { what: 'Change request' });
+    return this.requests.find(scope, id);
   }
 
   private recordedLines(requestIds: string[]): Promise<OrderLine[]> {
     if (!requestIds.length) return Promise.resolve([]);
-    return this.ds.getRepository(OrderLine).find({ where: { changeRequestId: In(requestIds) }, order: { position: 'ASC' } });
+    return this.bill.ofChangeRequests(requestIds);
   }
 
   /** Response objects with their billing: orders and recorded lines in one query each. */
   private async render(requests: OrderChangeRequest[]): Promise<ChangeRequestDto[]> {
     if (!requests.length) return [];
-    const orders = new Map((await this.ds.getRepository(Order).findBy({ id: In([...new Set(requests.map((r) => r.orderId))]) })).map((o) => [o.id, o]));
+    const orders = new Map((await this.orders.byIds([...new Set(requests.map((r) => r.orderId))])).map((o) => [o.id, o]));
     const lines = await this.recordedLines(requests.filter((r) => r.status === 'approved').map((r) => r.id));
     const out: ChangeRequestDto[] = [];
     for (const r of requests) {
@@ -288,7 +271,7 @@ export class ChangeRequestsService {
   /** A pending request's difference as of now, or null when it cannot be priced any more. */
   private async estimate(order: Order, r: OrderChangeRequest): Promise<Bill | null> {
     try {
-      return (await this.plan(this.ds.manager, order, r.type, r.details, 'price')).bill;
+      return (await this.plan(order, r.type, r.details, 'price')).bill;
     } catch (e) {
       if (e instanceof ApiError) return null;
       throw e;
@@ -301,16 +284,16 @@ export class ChangeRequestsService {
    * Checks a request's details against the order (unless `mode` is `price`) and prices its difference
    * with the pricing engine from the order's frozen terms.
    */
-  private async plan(m: EntityManager, order: Order, type: ChangeRequestType, d: ChangeRequestDetails, mode: Mode): Promise<Plan> {
+  private async plan(order: Order, type: ChangeRequestType, d: ChangeRequestDetails, mode: Mode): Promise<Plan> {
     const check = mode !== 'price';
     let today = '';
     let leadDays = 0;
     if (check) {
-      const settings = await this.settings.get(order.companyId, m);
+      const settings = await this.settings.get(Scope.company(order.companyId));
       today = todayIn(settings.timezone);
       leadDays = settings.order_lead_time_days;
     }
-    const assertLotOpen = (date: string, field: string) => this.calendar.assertOpen('lot', order.lotId, order.companyId, date, m, field);
+    const assertLotOpen = (date: string, field: string) => this.calendar.assertOpen('lot', order.lotId, Scope.company(order.companyId), date, field);
     const deliveredOrPlanned = order.deliveredOn ?? order.deliveryDate;
 
     switch (type) {
@@ -361,7 +344,7 @@ export class ChangeRequestsService {
           if (order.pickupDate && date > order.pickupDate) fail('date', `must not be after the pickup date ${order.pickupDate}`);
           if (type === 'relocate') {
             if (d.address_id === order.addressId) fail('address_id', 'is already the order\'s address');
-            address = await this.terms.address(m, order.companyId, order.customerId, d.address_id!);
+            address = await this.terms.address(Scope.customer(order.companyId, order.customerId), d.address_id!);
             if (!address) fail('address_id', 'is not one of your addresses');
           }
           await assertLotOpen(date, 'date');
@@ -381,7 +364,7 @@ export class ChangeRequestsService {
         if (check && type === 'change_specification' && specId === order.assetSpecificationId) fail('asset_specification_id', 'is already the order\'s container');
         if (check && type === 'change_waste_type' && wasteId === order.wasteTypeId) fail('waste_type_id', 'is already the order\'s waste type');
         // Checks the specification (active, the company's) and the waste type (active, the company's, allowed in it): 422 naming the field.
-        const resolved = await this.terms.resolve(m, { companyId: order.companyId, customerId: order.customerId, addressId: order.addressId, assetSpecificationId: specId, wasteTypeId: wasteId });
+        const resolved = await this.terms.resolve({ companyId: order.companyId, customerId: order.customerId, addressId: order.addressId, assetSpecificationId: specId, wasteTypeId: wasteId });
         const after = respecifiedTerms(order.terms, resolved.terms);
         const name = type === 'change_specification' ? resolved.specificationName : `${resolved.specificationName} with ${resolved.wasteTypeName}`;
         return {
@@ -394,9 +377,9 @@ export class ChangeRequestsService {
   }
 
   /** A new container: the asset dispatch reserved for the unfinished delivery is of the old specification; unassign and release it. */
-  private async releaseDeliveryAsset(m: EntityManager, order: Order): Promise<void> {
-    const delivery = await this.jobs.unfinished(m, order.id, 'delivery');
-    if (delivery) await this.jobs.unreserveAsset(m, delivery);
+  private async releaseDeliveryAsset(order: Order): Promise<void> {
+    const delivery = await this.jobs.unfinished(order.id, 'delivery');
+    if (delivery) await this.jobs.unreserveAsset(delivery);
   }
 }
 

@@ -1,6 +1,8 @@
 /** What other modules may use of orders (never its entities). */
 export { OrdersModule } from './orders.module';
 export { OrderOperations, type OrderForJobs } from './order-operations';
+/** An order as OrderOperations' Scope forms name it (its id, or the locked row `lock`/`lockForPayment` handed out: passed on), and a driver's reach of it. */
+export type { DriverReach, OrderRef, ServiceFeeKind } from './order-operations';
 export type { AssignableOrder, AssignableQuery, DuesQuery, DuesTotals, OrderBalance, OrderDue, OverdueOrder } from './order-operations';
 export type { ChangeActor } from './order-lifecycle';
 export { OrdersService } from './orders.service';

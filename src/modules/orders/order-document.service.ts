@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { CompaniesService, type CompanyLetterhead } from '../companies';
 import type PDFKitDocument from 'pdfkit';
-import { DataSource } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { currencyDigits, formatMinor } from '../../common/money';
-import { Order, OrderStatusChange, type AddressSnapshot, type LineKind, type OrderStatus, type PaymentStatus, type TimeWindow } from './order.entity';
+import { OrderBillRepository } from './order-bill.repository';
+import type { Order, AddressSnapshot, LineKind, OrderStatus, PaymentStatus, TimeWindow } from './order.entity';
 import { todayIn } from './order-terms';
 import { orderNumber } from './orders.dto';
+import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 
 /** One received (or refunded) payment as the document lists it; supplied by the payments module once it exists. */
@@ -62,7 +63,8 @@ export interface OrderDocumentData {
 @Injectable()
 export class OrderDocumentService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly rows: OrdersRepository,
+    private readonly bill: OrderBillRepository,
     private readonly orders: OrdersService,
     private readonly companies: CompaniesService,
   ) {}
@@ -74,13 +76,13 @@ export class OrderDocumentService {
   }
 
   async load(id: string): Promise<OrderDocumentData> {
-    const order = await this.ds.getRepository(Order).findOneBy({ id });
+    const order = await this.rows.byId(id);
     if (!order) throw ApiError.notFound('Order');
     const [company, names, lines, history, payments] = await Promise.all([
       this.companies.letterhead(order.companyId),
       this.orders.names([order]),
       this.orders.liveLines(order.id),
-      this.ds.getRepository(OrderStatusChange).find({ where: { orderId: order.id }, order: { createdAt: 'ASC', id: 'ASC' } }),
+      this.bill.history(order.id),
       this.payments(order),
     ]);
     if (!company) throw ApiError.notFound('Order');

@@ -1,7 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { In } from 'typeorm';
 import { InUseRegistry } from '../../common/records/in-use';
-import { ONGOING_STATUSES, Order } from './order.entity';
+import { OrdersRepository } from './orders.repository';
 
 /**
  * What running orders (pending to delivered) keep from deletion, registered in the in-use registry:
@@ -10,11 +9,13 @@ import { ONGOING_STATUSES, Order } from './order.entity';
  */
 @Injectable()
 export class OrderInUseChecks implements OnModuleInit {
-  constructor(private readonly inUse: InUseRegistry) {}
+  constructor(
+    private readonly inUse: InUseRegistry,
+    private readonly orders: OrdersRepository,
+  ) {}
 
   onModuleInit(): void {
-    const running = { status: In(ONGOING_STATUSES) };
-    this.inUse.register('customer_address', 'orders', 'a running order to the address', (m, id) => m.existsBy(Order, { addressId: id, ...running }));
-    this.inUse.register('asset_specification', 'orders', 'a running order of the specification', (m, id) => m.existsBy(Order, { assetSpecificationId: id, ...running }));
+    this.inUse.register('customer_address', 'orders', 'a running order to the address', (_m, id) => this.orders.runningUses('addressId', id));
+    this.inUse.register('asset_specification', 'orders', 'a running order of the specification', (_m, id) => this.orders.runningUses('assetSpecificationId', id));
   }
 }

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, IsNull } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import type { Scope } from '../../common/access/scope';
-import { findScoped } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import { INT4_MAX } from '../../common/validation/fields';
 import type { OrderStatusExtras } from './events';
-import { recordEvents } from '../../common/outbox/outbox';
 import { JobsService, type JobType, type JobView, type NewJob } from '../jobs';
-import { Order, OrderLine, OrderStatusChange, type LineSource, type OrderStatus, type PaymentStatus } from './order.entity';
+import { OrderBillRepository } from './order-bill.repository';
+import { Order, type LineSource, type OrderStatus, type PaymentStatus } from './order.entity';
+import { OrdersRepository } from './orders.repository';
 import { addDays, type Bill } from './pricing-engine';
 
 /** The only status moves there are (domain.md §4); anything else is 409 INVALID_TRANSITION. */
@@ -40,44 +39,48 @@ export function paymentStatusOf(total: number, paid: number): PaymentStatus {
 }
 
 /**
- * The write side every order change goes through, inside the caller's transaction: status moves
+ * The write side every order change goes through, inside the caller's unit of work: status moves
  * (checked, recorded in the history, with an event), bill lines and totals, and the jobs an order
  * owns (their rows are the jobs module's: this decides which jobs, `JobsService` writes them). The
  * dispatch module calls `move` for scheduled/delivered/completed.
  */
 @Injectable()
 export class OrderLifecycle {
-  constructor(private readonly jobs: JobsService) {}
+  constructor(
+    private readonly jobs: JobsService,
+    private readonly orders: OrdersRepository,
+    private readonly bill: OrderBillRepository,
+  ) {}
 
-  /** The order, locked for the rest of the transaction; 404 when absent or not the caller's. */
-  lock(m: EntityManager, scope: Scope, id: string): Promise<Order> {
-    return findScoped(m, Order, scope, id, { what: 'Order', lock: true });
+  /** The order, locked for the rest of the unit of work; 404 when absent or not the caller's. Pass the locked row on to what follows. */
+  lock(scope: Scope, id: string): Promise<Order> {
+    return this.orders.lock(scope, id);
   }
 
   /** A status move; `set` are further columns written in the same UPDATE (e.g. `approvedAt`). */
-  async move(m: EntityManager, order: Order, to: OrderStatus, actor: ChangeActor, reason: string | null = null, payload: OrderStatusExtras = {}, set: Partial<Pick<Order, 'approvedAt' | 'rejectionReason' | 'cancelledAt' | 'cancellationReason' | 'completedAt' | 'deliveredOn'>> = {}): Promise<void> {
+  async move(order: Order, to: OrderStatus, actor: ChangeActor, reason: string | null = null, payload: OrderStatusExtras = {}, set: Partial<Pick<Order, 'approvedAt' | 'rejectionReason' | 'cancelledAt' | 'cancellationReason' | 'completedAt' | 'deliveredOn'>> = {}): Promise<void> {
     const from = order.status;
     if (!ORDER_TRANSITIONS[from].includes(to)) throw ApiError.invalidTransition(from, to, 'Order');
     order.status = to;
     Object.assign(order, set);
-    await m.update(Order, { id: order.id }, { status: to, ...set });
-    await this.recordStatus(m, order, from, to, actor, reason, payload);
+    await this.orders.update(order.id, { status: to, ...set });
+    await this.recordStatus(order, from, to, actor, reason, payload);
   }
 
   /** History row and event for a status (also the initial `pending`, from null). */
-  async recordStatus(m: EntityManager, order: Order, from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null, payload: OrderStatusExtras = {}): Promise<void> {
-    await this.recordHistory(m, order, from, to, actor, reason);
-    await this.recordStatusEvent(m, order, from, to, actor, reason, payload);
+  async recordStatus(order: Order, from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null, payload: OrderStatusExtras = {}): Promise<void> {
+    await this.recordHistory(order, from, to, actor, reason);
+    await this.recordStatusEvent(order, from, to, actor, reason, payload);
   }
 
   /** The history row of a status move. */
-  async recordHistory(m: EntityManager, order: Order, from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null): Promise<void> {
-    await m.insert(OrderStatusChange, { companyId: order.companyId, orderId: order.id, fromStatus: from, toStatus: to, actorId: actor === 'system' ? null : actor.id, actorType: actor === 'system' ? 'system' : actor.type, reason });
+  async recordHistory(order: Order, from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null): Promise<void> {
+    await this.bill.insertHistory({ companyId: order.companyId, orderId: order.id, fromStatus: from, toStatus: to, actorId: actor === 'system' ? null : actor.id, actorType: actor === 'system' ? 'system' : actor.type, reason });
   }
 
   /** The event of a status move (`order.placed` for the initial one); it carries the order's number. */
-  async recordStatusEvent(m: EntityManager, order: Order, from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null, payload: OrderStatusExtras = {}): Promise<void> {
-    await recordEvents(m, {
+  async recordStatusEvent(order: Order, from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null, payload: OrderStatusExtras = {}): Promise<void> {
+    await this.bill.recordEvents({
       type: from === null ? 'order.placed' : `order.${to}`,
       aggregateType: 'order',
       aggregateId: order.id,
@@ -93,26 +96,16 @@ export class OrderLifecycle {
    * so that placements of one company queue on it as briefly as possible. Numbers are gap-free: a
    * transaction that fails gives its number back.
    */
-  async takeNumber(m: EntityManager, order: Order): Promise<void> {
-    const result = await m.query<[{ number: number }[], number] | { number: number }[]>(
-      `WITH next_number AS (
-         INSERT INTO order_counters (company_id, last_number) VALUES ($1, 1)
-         ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number)
-       UPDATE orders SET number = next_number.last_number FROM next_number WHERE orders.id = $2 RETURNING orders.number`,
-      [order.companyId, order.id],
-    );
-    // An UPDATE answers [rows, count] through TypeORM's query runner.
-    const rows = (Array.isArray(result[0]) ? result[0] : result) as { number: number }[];
-    order.number = Number(rows[0].number);
+  async takeNumber(order: Order): Promise<void> {
+    order.number = await this.orders.takeNumber(order);
   }
 
   /** Appends a bill's lines to the order (after its existing ones); returns their ids, in order. */
-  async addLines(m: EntityManager, order: Order, bill: Bill, source: LineSource, changeRequestId: string | null = null): Promise<string[]> {
+  async addLines(order: Order, bill: Bill, source: LineSource, changeRequestId: string | null = null): Promise<string[]> {
     if (bill.lines.length === 0) return [];
     assertStorable(bill.lines.flatMap((l) => [l.quantity, l.unit_amount, l.amount]));
-    const [{ next }] = await m.query<{ next: number }[]>(`SELECT coalesce(max(position), -1) + 1 AS next FROM order_lines WHERE order_id = $1`, [order.id]);
-    const inserted = await m.insert(
-      OrderLine,
+    const next = await this.bill.nextPosition(order.id);
+    return this.bill.insertLines(
       bill.lines.map((l, i) => ({
         companyId: order.companyId,
         orderId: order.id,
@@ -123,11 +116,10 @@ export class OrderLifecycle {
         quantity: l.quantity,
         unitAmount: l.unit_amount,
         amount: l.amount,
-        position: Number(next) + i,
+        position: next + i,
         voidedAt: null,
       })),
     );
-    return inserted.identifiers.map((x) => (x as { id: string }).id);
   }
 
   /**
@@ -136,23 +128,14 @@ export class OrderLifecycle {
    * takes the transaction's advisory lock `lockKey` (the plan limit's, `PlanLimits.lockKey`): the next
    * statement, the limit's count, then sees every placement that held it before (one round trip fewer).
    */
-  async recordPlacement(m: EntityManager, order: Order, bill: Bill, actor: Pick<Actor, 'id' | 'type'>, lockKey: string): Promise<void> {
+  async recordPlacement(order: Order, bill: Bill, actor: Pick<Actor, 'id' | 'type'>, lockKey: string): Promise<void> {
     assertStorable(bill.lines.flatMap((l) => [l.quantity, l.unit_amount, l.amount]));
-    await m.query(
-      `WITH history AS (
-         INSERT INTO order_status_history (company_id, order_id, from_status, to_status, actor_id, actor_type, reason)
-         SELECT $1, $2, NULL, 'pending', $3, $4, NULL FROM (SELECT pg_advisory_xact_lock(hashtext($6))) AS plan_limit_lock)
-       INSERT INTO order_lines (company_id, order_id, kind, source, change_request_id, description, quantity, unit_amount, amount, position)
-       SELECT $1, $2, l.kind, 'placement', NULL, l.description, l.quantity, l.unit_amount, l.amount, e.ord - 1
-         FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS e(line, ord),
-              jsonb_to_record(e.line) AS l(kind text, description text, quantity int, unit_amount int, amount int)`,
-      [order.companyId, order.id, actor.id, actor.type, JSON.stringify(bill.lines), lockKey],
-    );
+    await this.bill.insertPlacement(order, bill.lines, actor, lockKey);
   }
 
   /** Voids live lines (all of them, or those of some sources); they stay on record. */
-  async voidLines(m: EntityManager, order: Order, sources?: LineSource[]): Promise<void> {
-    await m.update(OrderLine, { orderId: order.id, voidedAt: IsNull(), ...(sources ? { source: In(sources) } : {}) }, { voidedAt: new Date() });
+  async voidLines(order: Order, sources?: LineSource[]): Promise<void> {
+    await this.bill.voidLines(order.id, sources ? { sources } : {});
   }
 
   /** The totals of a new order's lines (as `refreshTotals` sums them in SQL), checked storable. */
@@ -171,16 +154,9 @@ export class OrderLifecycle {
   }
 
   /** Recomputes the order's totals from its live lines (they add up exactly), and its payment status. */
-  async refreshTotals(m: EntityManager, order: Order): Promise<void> {
+  async refreshTotals(order: Order): Promise<void> {
     // Summed as bigint (strings from the driver), then checked: the sum of storable lines may not be.
-    const [sums] = await m.query<{ subtotal: string; discount: string; tax: string; total: string }[]>(
-      `SELECT coalesce(sum(amount) FILTER (WHERE kind NOT IN ('discount', 'tax')), 0)::bigint::text AS subtotal,
-              coalesce(-sum(amount) FILTER (WHERE kind = 'discount'), 0)::bigint::text AS discount,
-              coalesce(sum(amount) FILTER (WHERE kind = 'tax'), 0)::bigint::text AS tax,
-              coalesce(sum(amount), 0)::bigint::text AS total
-         FROM order_lines WHERE order_id = $1 AND voided_at IS NULL`,
-      [order.id],
-    );
+    const sums = await this.bill.sums(order.id);
     const t = { subtotal: Number(sums.subtotal), discount: Number(sums.discount), tax: Number(sums.tax), total: Number(sums.total) };
     assertStorable(Object.values(t));
     order.subtotalAmount = t.subtotal;
@@ -188,7 +164,7 @@ export class OrderLifecycle {
     order.taxAmount = t.tax;
     order.totalAmount = t.total;
     order.paymentStatus = paymentStatusOf(order.totalAmount, order.paidAmount);
-    await m.update(Order, { id: order.id }, { subtotalAmount: t.subtotal, discountAmount: t.discount, taxAmount: t.tax, totalAmount: t.total, paymentStatus: order.paymentStatus });
+    await this.orders.update(order.id, { subtotalAmount: t.subtotal, discountAmount: t.discount, taxAmount: t.tax, totalAmount: t.total, paymentStatus: order.paymentStatus });
   }
 
   /** The due date of a bill issued on `issuedOn` under the order's payment term. */
@@ -197,29 +173,29 @@ export class OrderLifecycle {
   }
 
   /** Creates an unassigned job for the order (from the order's lot). */
-  createJob(m: EntityManager, order: Order, type: JobType, scheduledDate: string, extra: Pick<NewJob, 'changeRequestId' | 'destinationAddressId'> = {}): Promise<JobView> {
-    return this.jobs.create(m, { companyId: order.companyId, orderId: order.id, type, scheduledDate, lotId: order.lotId, ...extra });
+  createJob(order: Order, type: JobType, scheduledDate: string, extra: Pick<NewJob, 'changeRequestId' | 'destinationAddressId'> = {}): Promise<JobView> {
+    return this.jobs.create({ companyId: order.companyId, orderId: order.id, type, scheduledDate, lotId: order.lotId, ...extra });
   }
 
   /** Approval's jobs: the delivery, and the pickup when a pickup date is set. */
-  async createApprovalJobs(m: EntityManager, order: Order): Promise<void> {
+  async createApprovalJobs(order: Order): Promise<void> {
     const job = (type: JobType, scheduledDate: string): NewJob => ({ companyId: order.companyId, orderId: order.id, type, scheduledDate, lotId: order.lotId });
-    await this.jobs.createMany(m, order.pickupDate ? [job('delivery', order.deliveryDate), job('pickup', order.pickupDate)] : [job('delivery', order.deliveryDate)]);
+    await this.jobs.createMany(order.pickupDate ? [job('delivery', order.deliveryDate), job('pickup', order.pickupDate)] : [job('delivery', order.deliveryDate)]);
   }
 
   /** Keeps the delivery and pickup jobs in step with the order's dates (after approval). */
-  async syncDateJobs(m: EntityManager, order: Order, reason: string): Promise<void> {
+  async syncDateJobs(order: Order, reason: string): Promise<void> {
     if (!['approved', 'scheduled', 'delivered'].includes(order.status)) return;
-    const delivery = await this.jobs.unfinished(m, order.id, 'delivery');
-    if (delivery && delivery.scheduledDate !== order.deliveryDate) await this.jobs.reschedule(m, delivery.id, order.deliveryDate);
-    const pickup = await this.jobs.unfinished(m, order.id, 'pickup');
-    if (order.pickupDate && !pickup) await this.createJob(m, order, 'pickup', order.pickupDate);
-    else if (order.pickupDate && pickup && pickup.scheduledDate !== order.pickupDate) await this.jobs.reschedule(m, pickup.id, order.pickupDate);
-    else if (!order.pickupDate && pickup) await this.jobs.abort(m, [pickup], reason);
+    const delivery = await this.jobs.unfinished(order.id, 'delivery');
+    if (delivery && delivery.scheduledDate !== order.deliveryDate) await this.jobs.reschedule(delivery.id, order.deliveryDate);
+    const pickup = await this.jobs.unfinished(order.id, 'pickup');
+    if (order.pickupDate && !pickup) await this.createJob(order, 'pickup', order.pickupDate);
+    else if (order.pickupDate && pickup && pickup.scheduledDate !== order.pickupDate) await this.jobs.reschedule(pickup.id, order.pickupDate);
+    else if (!order.pickupDate && pickup) await this.jobs.abort([pickup], reason);
   }
 
   /** Aborts every unfinished job of the order (cancellation), releasing the assets they reserved. */
-  abortOrderJobs(m: EntityManager, order: Order, reason: string): Promise<void> {
-    return this.jobs.abortUnfinished(m, order.id, reason);
+  abortOrderJobs(order: Order, reason: string): Promise<void> {
+    return this.jobs.abortUnfinished(order.id, reason);
   }
 }

@@ -1,20 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, IsNull } from 'typeorm';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
-import type { AddressSnapshot } from '../customers';
-import { OrderLifecycle, paymentStatusOf, type ChangeActor } from './order-lifecycle';
-import { Order, OrderLine, type OrderStatus, type PaymentStatus } from './order.entity';
-import { finalBill, flatFee, serviceFee, totalsOf } from './pricing-engine';
 import { Page } from '../../common/http/envelope';
-import { countRows, likePattern, paginate, type PageQuery } from '../../common/http/pagination';
-import { scopedQuery } from '../../common/access/tenant-policy';
-import { jsonValue } from '../../database/json-value';
-import { specificationNameSql, wasteTypeNameSql } from '../catalogue';
-import { userNameOrEmailMatches, userNameSql } from '../users';
-import type { JobsService } from '../jobs';
-import { parseOrderNumber } from './orders.dto';
+import type { PageQuery } from '../../common/http/pagination';
+import { withoutManager, type ThreadedManager } from '../../database/threaded-manager';
+import { UnitOfWork } from '../../database/unit-of-work';
+import type { AddressSnapshot } from '../customers';
+import { JobsService } from '../jobs';
 import { CompaniesService } from '../companies';
+import { OrderBillRepository } from './order-bill.repository';
+import { OrderLifecycle, paymentStatusOf, type ChangeActor } from './order-lifecycle';
+import { OrderOperationsRepository, type AssignableJobsSql } from './order-operations.repository';
+import type { Order, OrderStatus, PaymentStatus } from './order.entity';
+import { OrdersRepository } from './orders.repository';
+import { finalBill, flatFee, serviceFee, totalsOf } from './pricing-engine';
+
+export { OVERDUE_NOTICE_DAYS } from './order-operations.repository';
 
 /** What dispatch needs to know of an order to run its jobs (a plain copy, never the entity). */
 export interface OrderForJobs {
@@ -89,9 +90,6 @@ export interface DuesTotals {
   aged_90_plus_amount: number;
 }
 
-/** The orders with a balance (the partial indexes idx_orders_company_dues / idx_orders_customer_dues). */
-const DUE = `o.total_amount > o.paid_amount AND o.status <> 'rejected'`;
-
 /** An order marked overdue (or reminded) by the overdue job: `notice` 1 marked, 2 the 7-day reminder, 3 the 30-day one. */
 export interface OverdueOrder {
   id: string;
@@ -104,12 +102,6 @@ export interface OverdueOrder {
   daysOverdue: number;
   notice: 1 | 2 | 3;
 }
-
-/** Days overdue from which each notice is given: marked the day after the due date, reminders at 7 and 30 days. */
-export const OVERDUE_NOTICE_DAYS = [1, 7, 30] as const;
-
-/** The notices still to give (the partial index idx_orders_overdue_pending): none yet for this due date, or fewer than 3. */
-const NOTICE_PENDING = `(o.overdue_for IS DISTINCT FROM o.due_date OR o.overdue_notices < 3)`;
 
 const balanceOf = (o: Pick<Order, 'id' | 'companyId' | 'customerId' | 'number' | 'status' | 'paymentStatus' | 'totalAmount' | 'paidAmount' | 'currency' | 'dueDate'>): OrderBalance => ({
   id: o.id,
@@ -143,43 +135,166 @@ const forJobs = (o: Order): OrderForJobs => ({
   currency: o.currency,
 });
 
+/** A deprecated caller's manager (dispatch, payments, accountability, reports still thread theirs): accepted and ignored, the unit of work carries it. */
+type M = ThreadedManager;
+
+/** A bare company id of a deprecated call, or a Scope. */
+const scopeOf = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
+
 /**
- * The order side of dispatch (layer 5 calls it, in its own transaction): reading orders for their
- * jobs, and the status moves jobs cause, through `OrderLifecycle` (history row and event each):
- * first assignment → `scheduled`; delivery completed → `delivered` (the rental clock starts on the real
- * date); final pickup completed → `completed` with the final bill from the pricing engine.
+ * An order as a call names it: its id, or what `lock` (`lockForPayment`, `lockDues`) returned in the
+ * same unit of work (the locked row is then passed on: neither locked nor read again). After a failed
+ * savepoint of the unit that was caught and went on, pass the id: the row is then locked and read again.
+ */
+export type OrderRef = string | OrderForJobs | OrderBalance;
+
+/** How a driver reaches an order: a job of theirs on it, found with their scope (the caller's proof; else the jobs are asked). */
+export interface DriverReach {
+  orderId: string;
+  driverId: string | null;
+}
+
+const HELD = Symbol('orders.lockedRow');
+
+/** What `lock` hands out: the copy, with the locked row and the unit it was locked in (not enumerable: a spread copy drops it). */
+type Held = { id: string; [HELD]?: { order: Order; unit: unknown } };
+
+/**
+ * The order side of dispatch, payments and accountability (they call it inside their own unit of
+ * work): reading orders for their jobs, the status moves jobs cause, through `OrderLifecycle`
+ * (history row and event each): first assignment → `scheduled`; delivery completed → `delivered` (the
+ * rental clock starts on the real date); final pickup completed → `completed` with the final bill from
+ * the pricing engine; fees, balances and dues.
+ *
+ * Every method takes a `Scope`. A driver's scope reaches the orders of their jobs only (`DriverReach`),
+ * never the whole company. An order `lock` returned may be passed on to the calls that follow in the same
+ * unit (`OrderRef`): it is not locked and read again. The forms with a manager first and a bare company
+ * id are `@deprecated` (their callers' modules are being converted): the manager is ignored.
  */
 @Injectable()
 export class OrderOperations {
   constructor(
     private readonly lifecycle: OrderLifecycle,
     private readonly companies: CompaniesService,
+    private readonly jobs: JobsService,
+    private readonly orders: OrdersRepository,
+    private readonly bill: OrderBillRepository,
+    private readonly repo: OrderOperationsRepository,
+    private readonly uow: UnitOfWork,
   ) {}
 
-  /** The company's order, locked for the rest of the transaction; 404 when absent or another company's. */
-  async lock(m: EntityManager, companyId: string, orderId: string): Promise<OrderForJobs> {
-    return forJobs(await this.lifecycle.lock(m, Scope.company(companyId), orderId));
+  /** The rows this service locked in each open unit of work (by the unit's manager: a new one per transaction), one per order. */
+  private readonly rows = new WeakMap<object, Map<string, Order>>();
+
+  /** The rows of the open unit, or null outside one. */
+  private unitRows(): Map<string, Order> | null {
+    if (!this.uow.active) return null;
+    const unit = this.uow.manager;
+    let rows = this.rows.get(unit);
+    if (!rows) this.rows.set(unit, (rows = new Map()));
+    return rows;
   }
 
-  /** The company's orders by id (no lock), for lists and the route planner; ids it does not own are left out. */
-  async many(companyId: string, orderIds: readonly string[], m: EntityManager): Promise<Map<string, OrderForJobs>> {
-    if (!orderIds.length) return new Map();
-    const rows = await m.find(Order, { where: { companyId, id: In([...new Set(orderIds)]) } });
+  /**
+   * One row per order in a unit of work: an order locked again by id refreshes the row handed out
+   * before (and is that row), so a locked row passed on (`OrderRef`) is never behind the unit's writes.
+   */
+  private kept(order: Order): Order {
+    const rows = this.unitRows();
+    if (!rows) return order;
+    const known = rows.get(order.id);
+    if (!known) {
+      rows.set(order.id, order);
+      return order;
+    }
+    Object.assign(known, order);
+    return known;
+  }
+
+  /** The scope that reaches the order: a driver's, widened to the company once a job of theirs is on it (else 404). */
+  private async reaching(scope: Scope, orderId: string, through?: DriverReach): Promise<Scope> {
+    if (scope.kind !== 'driver') return scope;
+    const mine = through ? through.orderId === orderId && through.driverId === scope.driverId : await this.jobs.reachesOrder(scope, orderId);
+    if (!mine) throw ApiError.notFound('Order');
+    return scope.widened();
+  }
+
+  /** The locked row behind `ref` when `lock` handed it out in this unit of work (for this company), else null. */
+  private heldRow(scope: Scope, ref: OrderRef): Order | null {
+    if (typeof ref === 'string') return null;
+    const held = (ref as Held)[HELD];
+    return held && this.uow.active && held.unit === this.uow.manager && held.order.companyId === scope.companyId ? held.order : null;
+  }
+
+  /** The locked row behind `ref` (passed on), else the order locked now. */
+  private async locked(scope: Scope, ref: OrderRef): Promise<Order> {
+    const held = this.heldRow(scope, ref);
+    if (held) return held;
+    const id = typeof ref === 'string' ? ref : ref.id;
+    return this.kept(await this.lifecycle.lock(await this.reaching(scope, id), id));
+  }
+
+  /** The copy `lock` answers (`copy` of the row), holding the locked row for the calls that follow in this unit. */
+  private hold<T extends { id: string }>(order: Order, copy: (o: Order) => T): T {
+    const out = copy(order);
+    Object.defineProperty(out, HELD, { value: { order, unit: this.uow.manager }, enumerable: false });
+    return out;
+  }
+
+  /**
+   * The order `scope` reaches, locked for the rest of the unit of work; 404 when absent or out of reach
+   * (a driver: unless a job of theirs is on it, `through` when the caller found that job). Pass what it
+   * answers on to the calls that follow (`OrderRef`).
+   */
+  lock(scope: Scope, orderId: string, through?: DriverReach): Promise<OrderForJobs>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company (a driver's scope reaches their jobs' orders only): `lock(scope, orderId)` */
+  lock(m: M, companyId: string, orderId: string): Promise<OrderForJobs>;
+  async lock(...args: unknown[]): Promise<OrderForJobs> {
+    const [who, orderId, through] = withoutManager<[Scope | string, string, DriverReach?]>(args);
+    const scope = scopeOf(who);
+    return this.hold(this.kept(await this.lifecycle.lock(await this.reaching(scope, orderId, through), orderId)), forJobs);
+  }
+
+  /**
+   * The orders of `scope` by id (no lock), for lists and the route planner; ids it does not reach are
+   * left out (a driver's scope: those of `through`, jobs found with it).
+   */
+  many(scope: Scope, orderIds: readonly string[], through?: readonly DriverReach[]): Promise<Map<string, OrderForJobs>>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `many(scope, orderIds)` */
+  many(companyId: string, orderIds: readonly string[], m?: M): Promise<Map<string, OrderForJobs>>;
+  async many(who: Scope | string, orderIds: readonly string[], through?: unknown): Promise<Map<string, OrderForJobs>> {
+    let scope = scopeOf(who);
+    let ids = [...new Set(orderIds)];
+    if (scope.kind === 'driver') {
+      const reached = new Set((Array.isArray(through) ? (through as DriverReach[]) : []).filter((r) => r.driverId === scope.driverId).map((r) => r.orderId));
+      ids = ids.filter((id) => reached.has(id));
+      scope = scope.widened();
+    }
+    if (!ids.length) return new Map();
+    const rows = await this.orders.many(scope, ids);
     return new Map(rows.map((o) => [o.id, forJobs(o)]));
   }
 
   /** An approved order's first assigned delivery schedules it (no-op in any later status). */
-  async scheduled(m: EntityManager, companyId: string, orderId: string, actor: ChangeActor): Promise<void> {
-    const order = await this.lifecycle.lock(m, Scope.company(companyId), orderId);
-    if (order.status === 'approved') await this.lifecycle.move(m, order, 'scheduled', actor);
+  scheduled(scope: Scope, order: OrderRef, actor: ChangeActor): Promise<void>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `scheduled(scope, order, actor)` */
+  scheduled(m: M, companyId: string, orderId: string, actor: ChangeActor): Promise<void>;
+  async scheduled(...args: unknown[]): Promise<void> {
+    const [who, ref, actor] = withoutManager<[Scope | string, OrderRef, ChangeActor]>(args);
+    const order = await this.locked(scopeOf(who), ref);
+    if (order.status === 'approved') await this.lifecycle.move(order, 'scheduled', actor);
   }
 
   /** The delivery was completed on `on` (the company's local date): the order is delivered and its rental clock starts. */
-  async delivered(m: EntityManager, companyId: string, orderId: string, actor: ChangeActor, on: string): Promise<void> {
-    const order = await this.lifecycle.lock(m, Scope.company(companyId), orderId);
-    if (order.status === 'approved') await this.lifecycle.move(m, order, 'scheduled', actor);
+  delivered(scope: Scope, order: OrderRef, actor: ChangeActor, on: string): Promise<void>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `delivered(scope, order, actor, on)` */
+  delivered(m: M, companyId: string, orderId: string, actor: ChangeActor, on: string): Promise<void>;
+  async delivered(...args: unknown[]): Promise<void> {
+    const [who, ref, actor, on] = withoutManager<[Scope | string, OrderRef, ChangeActor, string]>(args);
+    const order = await this.locked(scopeOf(who), ref);
+    if (order.status === 'approved') await this.lifecycle.move(order, 'scheduled', actor);
     if (order.status !== 'scheduled') throw ApiError.invalidTransition(order.status, 'delivered', 'Order');
-    await this.lifecycle.move(m, order, 'delivered', actor, null, {}, { deliveredOn: on });
+    await this.lifecycle.move(order, 'delivered', actor, null, {}, { deliveredOn: on });
   }
 
   /**
@@ -187,60 +302,49 @@ export class OrderOperations {
    * date beyond those already billed; overage only from the station ticket's net weight) is added and
    * the order completed. Returns the lines added (their total in minor units).
    */
-  async completed(m: EntityManager, companyId: string, orderId: string, actor: ChangeActor, f: { pickedUpOn: string; netWeightKg: number | null }): Promise<{ final_amount: number }> {
-    const order = await this.lifecycle.lock(m, Scope.company(companyId), orderId);
+  completed(scope: Scope, order: OrderRef, actor: ChangeActor, f: { pickedUpOn: string; netWeightKg: number | null }): Promise<{ final_amount: number }>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `completed(scope, order, actor, f)` */
+  completed(m: M, companyId: string, orderId: string, actor: ChangeActor, f: { pickedUpOn: string; netWeightKg: number | null }): Promise<{ final_amount: number }>;
+  async completed(...args: unknown[]): Promise<{ final_amount: number }> {
+    const [who, ref, actor, f] = withoutManager<[Scope | string, OrderRef, ChangeActor, { pickedUpOn: string; netWeightKg: number | null }]>(args);
+    const order = await this.locked(scopeOf(who), ref);
     if (order.status !== 'delivered') throw ApiError.invalidTransition(order.status, 'completed', 'Order');
-    const [{ days }] = await m.query<{ days: string }[]>(
-      `SELECT coalesce(sum(quantity), 0)::text AS days FROM order_lines WHERE order_id = $1 AND kind = 'extra_days' AND voided_at IS NULL`,
-      [order.id],
-    );
-    const bill = finalBill(order.terms, { deliveredOn: order.deliveredOn ?? order.deliveryDate, pickedUpOn: f.pickedUpOn, billedExtraDays: Number(days), netWeightKg: f.netWeightKg, policyFees: [] });
-    await this.lifecycle.addLines(m, order, bill, 'final');
-    if (bill.lines.length) await this.lifecycle.refreshTotals(m, order);
-    await this.lifecycle.move(m, order, 'completed', actor, null, { total_amount: order.totalAmount }, { completedAt: new Date() });
+    const days = await this.bill.billedExtraDays(order.id);
+    const bill = finalBill(order.terms, { deliveredOn: order.deliveredOn ?? order.deliveryDate, pickedUpOn: f.pickedUpOn, billedExtraDays: days, netWeightKg: f.netWeightKg, policyFees: [] });
+    await this.lifecycle.addLines(order, bill, 'final');
+    if (bill.lines.length) await this.lifecycle.refreshTotals(order);
+    await this.lifecycle.move(order, 'completed', actor, null, { total_amount: order.totalAmount }, { completedAt: new Date() });
     return { final_amount: bill.lines.reduce((s, l) => s + l.amount, 0) };
   }
 
   /** A service fee line (with its taxes) for a job the company added or aborted: swap, dump-and-return, relocation, wasted trip. */
-  async addFee(m: EntityManager, companyId: string, orderId: string, kind: 'swap_fee' | 'dump_return_fee' | 'relocation_fee' | 'wasted_trip_fee'): Promise<number> {
-    const order = await this.lifecycle.lock(m, Scope.company(companyId), orderId);
+  addFee(scope: Scope, order: OrderRef, kind: ServiceFeeKind): Promise<number>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `addFee(scope, order, kind)` */
+  addFee(m: M, companyId: string, orderId: string, kind: ServiceFeeKind): Promise<number>;
+  async addFee(...args: unknown[]): Promise<number> {
+    const [who, ref, kind] = withoutManager<[Scope | string, OrderRef, ServiceFeeKind]>(args);
+    const order = await this.locked(scopeOf(who), ref);
     const bill = serviceFee(order.terms, kind);
     if (!bill.lines.length) return 0;
-    await this.lifecycle.addLines(m, order, bill, 'final');
-    await this.lifecycle.refreshTotals(m, order);
+    await this.lifecycle.addLines(order, bill, 'final');
+    await this.lifecycle.refreshTotals(order);
     return bill.lines.reduce((s, l) => s + l.amount, 0);
   }
 
   /**
-   * The company's orders with unassigned jobs (dispatch), paginated in SQL: one statement with the names
+   * The orders of `scope` with unassigned jobs (dispatch), paginated in SQL: one statement with the names
    * and the unassigned jobs (SQL of the jobs module), and the count when the page is full. Sorts:
    * delivery_date (default), created_at, number, each with an index on orders.
    */
-  assignable(companyId: string, q: AssignableQuery, jobs: Pick<JobsService, 'unassignedExistsSql' | 'unassignedJsonSql'>, m: EntityManager): Promise<Page<AssignableOrder>> {
-    const qb = scopedQuery(m, Order, Scope.company(companyId), 'o')
-      .andWhere(`o.status IN ('approved', 'scheduled', 'delivered')`)
-      .andWhere(jobs.unassignedExistsSql('o.id', q.date ? 'unassignedOn' : undefined), q.date ? { unassignedOn: q.date } : {})
-      .addSelect(userNameSql('o.customer_id'), 'customer_name')
-      .addSelect(specificationNameSql('o.asset_specification_id'), 'specification_name')
-      .addSelect(wasteTypeNameSql('o.waste_type_id'), 'waste_type_name')
-      .addSelect(jobs.unassignedJsonSql('o.id'), 'unassigned_jobs');
-    if (q.asset_specification_id) qb.andWhere('o.assetSpecificationId = :spec', { spec: q.asset_specification_id });
-    if (q.q) {
-      const num = parseOrderNumber(q.q);
-      qb.andWhere(`(${userNameOrEmailMatches('o.customer_id')}${num !== null ? ' OR o.number = :num' : ''})`, { q: likePattern(q.q), num });
-    }
-    return paginate(qb, q, {
-      sortable: { delivery_date: 'o.deliveryDate', created_at: 'o.createdAt', number: 'o.number' },
-      defaultSort: 'delivery_date',
-      mapRaw: (o, raw) => ({
-        ...forJobs(o),
-        customerName: (raw.customer_name as string | null) ?? '',
-        specificationName: (raw.specification_name as string | null) ?? '',
-        wasteTypeName: (raw.waste_type_name as string | null) ?? '',
-        unassignedJobs: jsonValue<AssignableOrder['unassignedJobs']>(raw.unassigned_jobs) ?? [],
-      }),
-      count: () => countRows(qb),
-    });
+  assignable(scope: Scope, q: AssignableQuery, jobs: AssignableJobsSql): Promise<Page<AssignableOrder>>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `assignable(scope, q, jobs)` */
+  assignable(companyId: string, q: AssignableQuery, jobs: AssignableJobsSql, m?: M): Promise<Page<AssignableOrder>>;
+  async assignable(who: Scope | string, q: AssignableQuery, jobs: AssignableJobsSql): Promise<Page<AssignableOrder>> {
+    const page = await this.repo.assignable(scopeOf(who), q, jobs);
+    return new Page(
+      page.items.map((r) => ({ ...forJobs(r.order), customerName: r.customerName, specificationName: r.specificationName, wasteTypeName: r.wasteTypeName, unassignedJobs: r.unassignedJobs })),
+      page.meta,
+    );
   }
 
   // ------------------------------------------------------------ policy fees (accountability, issue #14)
@@ -250,20 +354,28 @@ export class OrderOperations {
    * `policy_fee` line of the final bill; totals and payment status follow. Returns the ids of the
    * lines added (the fee, then its taxes) and their sum (0 and none for a zero fee).
    */
-  async addViolationFee(m: EntityManager, companyId: string, orderId: string, amount: number, label: string): Promise<{ lineIds: string[]; amount: number }> {
-    const order = await this.lifecycle.lock(m, Scope.company(companyId), orderId);
+  addViolationFee(scope: Scope, order: OrderRef, amount: number, label: string): Promise<{ lineIds: string[]; amount: number }>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `addViolationFee(scope, order, amount, label)` */
+  addViolationFee(m: M, companyId: string, orderId: string, amount: number, label: string): Promise<{ lineIds: string[]; amount: number }>;
+  async addViolationFee(...args: unknown[]): Promise<{ lineIds: string[]; amount: number }> {
+    const [who, ref, amount, label] = withoutManager<[Scope | string, OrderRef, number, string]>(args);
+    const order = await this.locked(scopeOf(who), ref);
     const bill = flatFee(order.terms, 'policy_fee', label, amount);
-    const lineIds = await this.lifecycle.addLines(m, order, bill, 'final');
-    if (lineIds.length) await this.lifecycle.refreshTotals(m, order);
+    const lineIds = await this.lifecycle.addLines(order, bill, 'final');
+    if (lineIds.length) await this.lifecycle.refreshTotals(order);
     return { lineIds, amount: bill.total_amount };
   }
 
   /** Voids the lines `addViolationFee` added (a violation removed before any resolution): they stay on record, the balance goes down. */
-  async voidViolationFee(m: EntityManager, companyId: string, orderId: string, lineIds: readonly string[]): Promise<void> {
+  voidViolationFee(scope: Scope, order: OrderRef, lineIds: readonly string[]): Promise<void>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `voidViolationFee(scope, order, lineIds)` */
+  voidViolationFee(m: M, companyId: string, orderId: string, lineIds: readonly string[]): Promise<void>;
+  async voidViolationFee(...args: unknown[]): Promise<void> {
+    const [who, ref, lineIds] = withoutManager<[Scope | string, OrderRef, readonly string[]]>(args);
     if (!lineIds.length) return;
-    const order = await this.lifecycle.lock(m, Scope.company(companyId), orderId);
-    await m.update(OrderLine, { orderId: order.id, id: In([...lineIds]), voidedAt: IsNull() }, { voidedAt: new Date() });
-    await this.lifecycle.refreshTotals(m, order);
+    const order = await this.locked(scopeOf(who), ref);
+    await this.bill.voidLines(order.id, { ids: lineIds });
+    await this.lifecycle.refreshTotals(order);
   }
 
   /**
@@ -271,58 +383,78 @@ export class OrderOperations {
    * described `<label>: <line>`, so the balance goes down by the fee and its taxes and the bill shows
    * both. Returns the credit lines' ids and their sum (negative).
    */
-  async creditViolationFee(m: EntityManager, companyId: string, orderId: string, lineIds: readonly string[], label: string): Promise<{ lineIds: string[]; amount: number }> {
+  creditViolationFee(scope: Scope, order: OrderRef, lineIds: readonly string[], label: string): Promise<{ lineIds: string[]; amount: number }>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `creditViolationFee(scope, order, lineIds, label)` */
+  creditViolationFee(m: M, companyId: string, orderId: string, lineIds: readonly string[], label: string): Promise<{ lineIds: string[]; amount: number }>;
+  async creditViolationFee(...args: unknown[]): Promise<{ lineIds: string[]; amount: number }> {
+    const [who, ref, lineIds, label] = withoutManager<[Scope | string, OrderRef, readonly string[], string]>(args);
     if (!lineIds.length) return { lineIds: [], amount: 0 };
-    const order = await this.lifecycle.lock(m, Scope.company(companyId), orderId);
-    const lines = await m.find(OrderLine, { where: { orderId: order.id, id: In([...lineIds]), voidedAt: IsNull() }, order: { position: 'ASC' } });
+    const order = await this.locked(scopeOf(who), ref);
+    const lines = await this.bill.liveAmong(order.id, lineIds);
     if (!lines.length) return { lineIds: [], amount: 0 };
     const credit = totalsOf(lines.map((l) => ({ kind: l.kind, description: `${label}: ${l.description}`, quantity: l.quantity, unit_amount: -l.unitAmount, amount: -l.amount })));
-    const ids = await this.lifecycle.addLines(m, order, credit, 'final');
-    await this.lifecycle.refreshTotals(m, order);
+    const ids = await this.lifecycle.addLines(order, credit, 'final');
+    await this.lifecycle.refreshTotals(order);
     return { lineIds: ids, amount: credit.total_amount };
   }
 
   // ------------------------------------------------------------ payments (issue #13)
 
-  /** The order (the caller's scope: a customer reaches only theirs), locked for a payment; 404 otherwise. */
-  async lockForPayment(m: EntityManager, scope: Scope, orderId: string): Promise<OrderBalance> {
-    return balanceOf(await this.lifecycle.lock(m, scope, orderId));
+  /** The order (the caller's scope: a customer reaches only theirs), locked for a payment; 404 otherwise. Pass what it answers on to `recordPaid`. */
+  lockForPayment(scope: Scope, orderId: string): Promise<OrderBalance>;
+  /** @deprecated the unit of work carries the manager: `lockForPayment(scope, orderId)` */
+  lockForPayment(m: M, scope: Scope, orderId: string): Promise<OrderBalance>;
+  async lockForPayment(...args: unknown[]): Promise<OrderBalance> {
+    const [scope, orderId] = withoutManager<[Scope, string]>(args);
+    return this.hold(this.kept(await this.lifecycle.lock(scope, orderId)), balanceOf);
   }
 
   /** The order's balance now (no lock); 404 when the scope does not reach it. */
-  async balance(m: EntityManager, scope: Scope, orderId: string): Promise<OrderBalance> {
-    const rows = await scopedQuery(m, Order, scope, 'o').andWhere('o.id = :id', { id: orderId }).getMany();
-    if (!rows.length) throw ApiError.notFound('Order');
-    return balanceOf(rows[0]);
+  balance(scope: Scope, orderId: string): Promise<OrderBalance>;
+  /** @deprecated the unit of work carries the manager: `balance(scope, orderId)` */
+  balance(m: M, scope: Scope, orderId: string): Promise<OrderBalance>;
+  async balance(...args: unknown[]): Promise<OrderBalance> {
+    const [scope, orderId] = withoutManager<[Scope, string]>(args);
+    const order = await this.repo.balanceRow(scope, orderId);
+    if (!order) throw ApiError.notFound('Order');
+    return balanceOf(order);
   }
 
   /**
    * Every order of the customer with a balance, oldest due first (then by number), each locked for the
-   * rest of the transaction. Locked in that order, so two such calls cannot deadlock; an order paid
-   * meanwhile (by a single pay that held its lock) is re-checked after the wait and left out.
+   * rest of the unit of work. Locked in that order, so two such calls cannot deadlock; an order paid
+   * meanwhile (by a single pay that held its lock) is re-checked after the wait and left out. Each may be
+   * passed on to `recordPaid`.
    */
-  async lockDues(m: EntityManager, companyId: string, customerId: string): Promise<OrderBalance[]> {
-    const rows = await m
-      .createQueryBuilder(Order, 'o')
-      .where('o.companyId = :companyId AND o.customerId = :customerId', { companyId, customerId })
-      .andWhere(DUE)
-      .orderBy('o.dueDate', 'ASC')
-      .addOrderBy('o.number', 'ASC')
-      .setLock('pessimistic_write')
-      .getMany();
-    return rows.map(balanceOf);
+  lockDues(scope: Scope, customerId: string): Promise<OrderBalance[]>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `lockDues(scope, customerId)` */
+  lockDues(m: M, companyId: string, customerId: string): Promise<OrderBalance[]>;
+  async lockDues(...args: unknown[]): Promise<OrderBalance[]> {
+    const [who, customerId] = withoutManager<[Scope | string, string]>(args);
+    return (await this.repo.lockDues(scopeOf(who), customerId)).map((o) => this.hold(this.kept(o), balanceOf));
   }
 
   /**
    * Writes the order's paid amount (the payments ledger's sum of its succeeded rows, computed by the
-   * caller in the same transaction, the order locked) and its payment status derived from it:
-   * unpaid / partially_paid / paid, or `refunded` when money went back to the customer.
+   * caller in the same unit of work, the order locked) and its payment status derived from it:
+   * unpaid / partially_paid / paid, or `refunded` when money went back to the customer. `order`: what
+   * `lockForPayment` answered in this unit (not read again), or the id.
    */
-  async recordPaid(m: EntityManager, companyId: string, orderId: string, paidAmount: number, refunded = false): Promise<OrderBalance> {
-    const order = await m.findOneOrFail(Order, { where: { id: orderId, companyId } });
+  recordPaid(scope: Scope, order: OrderRef, paidAmount: number, refunded?: boolean): Promise<OrderBalance>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `recordPaid(scope, orderId, paidAmount, refunded)` */
+  recordPaid(m: M, companyId: string, orderId: string, paidAmount: number, refunded?: boolean): Promise<OrderBalance>;
+  async recordPaid(...args: unknown[]): Promise<OrderBalance> {
+    const [who, ref, paidAmount, refunded = false] = withoutManager<[Scope | string, OrderRef, number, boolean?]>(args);
+    const scope = scopeOf(who);
+    const orderId = typeof ref === 'string' ? ref : ref.id;
+    const order = this.heldRow(scope, ref) ?? (await this.repo.ofCompany(scope, orderId));
+    if (!order) throw ApiError.notFound('Order');
     order.paidAmount = paidAmount;
     order.paymentStatus = refunded ? 'refunded' : paymentStatusOf(order.totalAmount, paidAmount);
-    await m.update(Order, { id: orderId, companyId }, { paidAmount, paymentStatus: order.paymentStatus });
+    await this.repo.setPaid(scope, orderId, { paidAmount, paymentStatus: order.paymentStatus });
+    // A row of this order handed out earlier in the unit follows the write.
+    const kept = this.unitRows()?.get(orderId);
+    if (kept && kept !== order) Object.assign(kept, { paidAmount, paymentStatus: order.paymentStatus });
     return balanceOf(order);
   }
 
@@ -331,39 +463,21 @@ export class OrderOperations {
    * customer's name and days past due (`today`, the company's date). Sorts: due_date (default),
    * created_at; filters: customer_id, overdue.
    */
-  dues(scope: Scope, q: DuesQuery, today: string, m: EntityManager): Promise<Page<OrderDue>> {
-    const qb = scopedQuery(m, Order, scope, 'o')
-      .andWhere(DUE)
-      .addSelect(userNameSql('o.customer_id'), 'customer_name')
-      .addSelect(`greatest(:today::date - o.due_date, 0)`, 'days_past_due')
-      .setParameter('today', today);
-    if (q.customer_id) qb.andWhere('o.customerId = :customerId', { customerId: q.customer_id });
-    if (q.overdue !== undefined) qb.andWhere(q.overdue ? 'o.dueDate < :today' : 'o.dueDate >= :today', { today });
-    return paginate(qb, q, {
-      sortable: { due_date: 'o.dueDate', created_at: 'o.createdAt' },
-      defaultSort: 'due_date',
-      mapRaw: (o, raw) => ({ ...balanceOf(o), customerName: (raw.customer_name as string | null) ?? '', daysPastDue: Number(raw.days_past_due ?? 0) }),
-      count: () => countRows(qb),
-    });
+  async dues(scope: Scope, q: DuesQuery, today: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<Page<OrderDue>> {
+    const page = await this.repo.dues(scope, q, today);
+    return new Page(
+      page.items.map((r) => ({ ...balanceOf(r.order), customerName: r.customerName, daysPastDue: r.daysPastDue })),
+      page.meta,
+    );
   }
 
   /** Totals of the dues the scope reaches (optionally one customer's), with ageing buckets of days past due. */
-  async duesTotals(scope: Scope, today: string, m: EntityManager, customerId?: string): Promise<DuesTotals> {
-    const qb = scopedQuery(m, Order, scope, 'o').andWhere(DUE).setParameter('today', today);
-    if (customerId) qb.andWhere('o.customerId = :customerId', { customerId });
-    const age = `(:today::date - o.due_date)`;
-    const bal = `(o.total_amount - o.paid_amount)`;
-    const row = await qb
-      .select('count(*)::int', 'orders_count')
-      .addSelect(`coalesce(sum(${bal}), 0)::bigint::text`, 'total_due_amount')
-      .addSelect(`(count(*) FILTER (WHERE ${age} > 0))::int`, 'overdue_count')
-      .addSelect(`coalesce(sum(${bal}) FILTER (WHERE ${age} > 0), 0)::bigint::text`, 'overdue_amount')
-      .addSelect(`coalesce(sum(${bal}) FILTER (WHERE ${age} <= 0), 0)::bigint::text`, 'not_yet_due_amount')
-      .addSelect(`coalesce(sum(${bal}) FILTER (WHERE ${age} BETWEEN 1 AND 30), 0)::bigint::text`, 'aged_0_30_amount')
-      .addSelect(`coalesce(sum(${bal}) FILTER (WHERE ${age} BETWEEN 31 AND 60), 0)::bigint::text`, 'aged_31_60_amount')
-      .addSelect(`coalesce(sum(${bal}) FILTER (WHERE ${age} BETWEEN 61 AND 90), 0)::bigint::text`, 'aged_61_90_amount')
-      .addSelect(`coalesce(sum(${bal}) FILTER (WHERE ${age} > 90), 0)::bigint::text`, 'aged_90_plus_amount')
-      .getRawOne<Record<keyof DuesTotals, string | number>>();
+  duesTotals(scope: Scope, today: string, customerId?: string): Promise<DuesTotals>;
+  /** @deprecated the unit of work carries the manager: `duesTotals(scope, today, customerId)` */
+  duesTotals(scope: Scope, today: string, m: M, customerId?: string): Promise<DuesTotals>;
+  async duesTotals(scope: Scope, today: string, a?: unknown, b?: string): Promise<DuesTotals> {
+    const customerId = typeof a === 'string' ? a : b;
+    const row = await this.repo.duesTotals(scope, today, customerId);
     const out = {} as DuesTotals;
     for (const k of ['orders_count', 'total_due_amount', 'overdue_count', 'overdue_amount', 'not_yet_due_amount', 'aged_0_30_amount', 'aged_31_60_amount', 'aged_61_90_amount', 'aged_90_plus_amount'] as const) out[k] = Number(row?.[k] ?? 0);
     return out;
@@ -376,12 +490,12 @@ export class OrderOperations {
    * latest "today" of any time zone (UTC's date + 1), with a notice pending. A superset: markOverdue
    * decides with the company's own date.
    */
-  async overdueCandidates(m: EntityManager, now: Date): Promise<string[]> {
-    const rows = await m.query<{ company_id: string }[]>(
-      `SELECT DISTINCT o.company_id FROM orders o WHERE ${DUE} AND ${NOTICE_PENDING} AND o.due_date < (($1::timestamptz AT TIME ZONE 'UTC')::date + 1)`,
-      [now],
-    );
-    return rows.map((r) => r.company_id);
+  overdueCandidates(now: Date): Promise<string[]>;
+  /** @deprecated the unit of work carries the manager: `overdueCandidates(now)` */
+  overdueCandidates(m: M, now: Date): Promise<string[]>;
+  async overdueCandidates(...args: unknown[]): Promise<string[]> {
+    const [now] = withoutManager<[Date]>(args);
+    return this.repo.overdueCandidates(now);
   }
 
   /**
@@ -390,27 +504,22 @@ export class OrderOperations {
    * per due date and step (OVERDUE_NOTICE_DAYS: marked, 7 and 30 days; a late run gives only the highest
    * step reached). Claims at most `limit` orders with `FOR UPDATE SKIP LOCKED` (another instance, or a
    * payment holding an order, is skipped: the next run takes it) and returns those it marked; the caller
-   * records `order.overdue` for each in the same transaction.
+   * records `order.overdue` for each in the same unit of work.
    */
-  async markOverdue(m: EntityManager, companyId: string, now: Date, limit: number): Promise<OverdueOrder[]> {
-    const tz = await this.companies.timezone(companyId, m);
-    const [{ today }] = await m.query<{ today: string }[]>(`SELECT (($1::timestamptz AT TIME ZONE $2)::date)::text AS today`, [now, tz]);
-    const days = `($2::date - o.due_date)`;
-    const level = `(CASE WHEN ${days} >= ${OVERDUE_NOTICE_DAYS[2]} THEN 3 WHEN ${days} >= ${OVERDUE_NOTICE_DAYS[1]} THEN 2 ELSE 1 END)`;
-    const given = `(CASE WHEN o.overdue_for = o.due_date THEN o.overdue_notices ELSE 0 END)`;
-    const rows = await m.query<{ id: string; number: number; customer_id: string; balance: number; currency: string; due_date: string; days: number; level: number }[]>(
-      `WITH c AS (
-         SELECT o.id, ${days} AS days, ${level} AS level FROM orders o
-          WHERE o.company_id = $1 AND ${DUE} AND ${NOTICE_PENDING} AND o.due_date < $2::date AND ${level} > ${given}
-          ORDER BY o.due_date, o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED),
-       u AS (
-         UPDATE orders o SET overdue_for = o.due_date, overdue_notices = c.level FROM c WHERE o.id = c.id
-         RETURNING o.id, o.number, o.customer_id, (o.total_amount - o.paid_amount) AS balance, o.currency, o.due_date::text AS due_date, c.days, c.level)
-       SELECT * FROM u`,
-      [companyId, today, limit],
-    );
+  markOverdue(scope: Scope, now: Date, limit: number): Promise<OverdueOrder[]>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `markOverdue(Scope.company(companyId), now, limit)` */
+  markOverdue(m: M, companyId: string, now: Date, limit: number): Promise<OverdueOrder[]>;
+  async markOverdue(...args: unknown[]): Promise<OverdueOrder[]> {
+    const [who, now, limit] = withoutManager<[Scope | string, Date, number]>(args);
+    const scope = scopeOf(who);
+    const tz = await this.companies.timezone(scope);
+    const today = await this.repo.dateAt(now, tz);
+    const rows = await this.repo.markOverdue(scope, today, limit);
     return rows
-      .map((r) => ({ id: r.id, companyId, customerId: r.customer_id, number: Number(r.number), balanceAmount: Number(r.balance), currency: r.currency, dueDate: r.due_date, daysOverdue: Number(r.days), notice: Number(r.level) as 1 | 2 | 3 }))
+      .map((r) => ({ id: r.id, companyId: scope.companyId, customerId: r.customer_id, number: Number(r.number), balanceAmount: Number(r.balance), currency: r.currency, dueDate: r.due_date, daysOverdue: Number(r.days), notice: Number(r.level) as 1 | 2 | 3 }))
       .sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.number - b.number);
   }
 }
+
+/** The service fees a job adds to its order. */
+export type ServiceFeeKind = 'swap_fee' | 'dump_return_fee' | 'relocation_fee' | 'wasted_trip_fee';

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { ApiError } from '../../common/http/api-error';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { CustomerCatalogueService } from '../catalogue';
 import { CustomerAddressesService } from '../customers';
 import { PricingCatalog } from '../pricing';
 import { PromotionsService } from '../promotions';
 import { assertOpenResult, LotsService } from '../sites';
-import { Order, type AddressSnapshot, type FrozenTerms } from './order.entity';
+import type { AddressSnapshot, FrozenTerms } from './order.entity';
+import { OrdersRepository } from './orders.repository';
 import { haversineMetres, type PromotionTerms } from './pricing-engine';
 
 export interface OrderTarget {
@@ -45,14 +46,17 @@ export class OrderTerms {
     private readonly addresses: CustomerAddressesService,
     private readonly lots: LotsService,
     private readonly promotions: PromotionsService,
+    private readonly orders: OrdersRepository,
+    private readonly uow: UnitOfWork,
   ) {}
 
-  async resolve(m: EntityManager, t: OrderTarget): Promise<ResolvedTerms> {
-    // One query at a time: inside a transaction they share one connection.
-    // One statement per module (customers, catalogue, pricing, sites), one at a time: in a transaction they share one connection.
-    const target = await this.addresses.snapshotWithTerms(m, Scope.customer(t.companyId, t.customerId), t.addressId);
+  async resolve(t: OrderTarget): Promise<ResolvedTerms> {
+    // One statement per module (customers, catalogue, pricing, sites), one at a time: in a unit of work they share one connection.
+    const company = Scope.company(t.companyId);
+    const target = await this.addresses.snapshotWithTerms(Scope.customer(t.companyId, t.customerId), t.addressId);
     const address = target?.address ?? null;
-    const { spec, waste, allowed, priceOverrideAmount } = await this.catalogue.orderable(m, t.companyId, t.assetSpecificationId, t.wasteTypeId);
+    // The catalogue's orderable read still takes a manager (catalogue is converted in part): the open unit's.
+    const { spec, waste, allowed, priceOverrideAmount } = await this.catalogue.orderable(this.uow.manager, t.companyId, t.assetSpecificationId, t.wasteTypeId);
     const errors: Record<string, string[]> = {};
     if (!address) errors.address_id = ['is not one of your addresses'];
     if (!spec) errors.asset_specification_id = ['is not an available container'];
@@ -61,13 +65,13 @@ export class OrderTerms {
     if (!allowed) throw ApiError.validation({ waste_type_id: [`is not allowed in a ${spec!.name}`] });
 
     const customer = target!.customer;
-    const { profile, taxes, paymentTerm: term } = await this.catalog.placementTerms(t.companyId, customer.pricingProfileId, m);
+    const { profile, taxes, paymentTerm: term } = await this.catalog.placementTerms(company, customer.pricingProfileId);
     const item = profile && this.catalog.itemFor(profile, spec!.id, waste!.id);
     if (!profile || !item) throw ApiError.unprocessable('NOT_PRICED', `${spec!.name} has no price for this customer yet.`, { asset_specification_id: ['has no price in the price book'] });
     // A waste-type-specific item has its own base; else the specification's override for this waste type applies.
     const base = item.wasteTypeId === null && priceOverrideAmount !== null ? priceOverrideAmount : item.basePriceAmount;
 
-    const lots = await this.lots.servingCandidates(m, t.companyId, t.deliveryDate);
+    const lots = await this.lots.servingCandidates(company, t.deliveryDate);
     if (lots.positioned.length === 0) {
       throw ApiError.unprocessable(
         'NO_SERVING_LOT',
@@ -100,27 +104,20 @@ export class OrderTerms {
     return { terms, address: address!, lotId: nearest.id, specificationName: spec!.name, wasteTypeName: waste!.name };
   }
 
-  /** The customer's live address as the order keeps it (snapshot), or null when it is not theirs. */
-  address(m: EntityManager, companyId: string, customerId: string, addressId: string): Promise<AddressSnapshot | null> {
-    return this.addresses.snapshot(m, Scope.customer(companyId, customerId), addressId);
+  /** The customer's (of a customer `scope`) live address as the order keeps it (snapshot), or null when it is not theirs. */
+  address(scope: Scope, addressId: string): Promise<AddressSnapshot | null> {
+    return this.addresses.snapshot(scope, addressId);
   }
 
   /**
    * A promotion by code (case-insensitive) with its redemption counts, locked for the rest of the
-   * transaction so that two placements cannot both take its last redemption. Orders that were
+   * unit of work so that two placements cannot both take its last redemption (the customer of the customer `scope`). Orders that were
    * rejected or cancelled give their redemption back. null when no live promotion has that code.
    */
-  async promotion(m: EntityManager, companyId: string, customerId: string, code: string, excludeOrderId?: string): Promise<(PromotionTerms & { id: string }) | null> {
-    const p = await this.promotions.lockByCode(m, companyId, code);
+  async promotion(scope: Scope, code: string, excludeOrderId?: string): Promise<(PromotionTerms & { id: string }) | null> {
+    // Promotions are the company's shared records: read with the company's reach, counted for the customer of `scope`.
+    const p = await this.promotions.lockByCode(Scope.company(scope.companyId), code);
     if (!p) return null;
-    const counts = await m
-      .getRepository(Order)
-      .createQueryBuilder('o')
-      .select('count(*)::int', 'redemptions')
-      .addSelect('(count(*) FILTER (WHERE o.customer_id = :customerId))::int', 'customer_redemptions')
-      .where('o.promotionId = :promotionId AND o.status NOT IN (:...given)', { promotionId: p.id, customerId, given: ['rejected', 'cancelled'] })
-      .andWhere('o.id <> :excluded', { excluded: excludeOrderId ?? '00000000-0000-0000-0000-000000000000' })
-      .getRawOne<{ redemptions: number; customer_redemptions: number }>();
-    return { ...p, redemptions: counts?.redemptions ?? 0, customer_redemptions: counts?.customer_redemptions ?? 0 };
+    return { ...p, ...(await this.orders.redemptions(p.id, scope.customerId!, excludeOrderId)) };
   }
 }

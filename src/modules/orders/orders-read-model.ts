@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { specificationNameSql } from '../catalogue';
+import { Scope } from '../../common/access/scope';
+import { withoutManager, type ThreadedManager } from '../../database/threaded-manager';
 import type { OrderStatus } from './order.entity';
+import { OrdersRepository } from './orders.repository';
 
 /** What the reports' counters count of one order now. */
 export interface OrderFacts {
@@ -25,9 +26,7 @@ export interface OrderFacts {
   billedOn: string;
 }
 
-/** `billedOn` in SQL, of the `orders` row `o`, with the company's time zone `tz` (SQL). Used by the facts and by the rollups' backfill. */
-export const billedOnSql = (tz: string) =>
-  `CASE WHEN o.status = 'completed' AND o.completed_at IS NOT NULL THEN (o.completed_at AT TIME ZONE ${tz})::date WHEN o.status = 'cancelled' AND o.cancelled_at IS NOT NULL THEN (o.cancelled_at AT TIME ZONE ${tz})::date ELSE o.delivery_date END`;
+export { billedOnSql } from './orders.repository';
 
 /** A customer's order as the dashboards list it. */
 export interface OrderSummaryRow {
@@ -49,17 +48,19 @@ export interface OrderSummaryRow {
  */
 @Injectable()
 export class OrdersReadModel {
-  /** The order's facts (null when it is not the company's); `timezone`: the company's, for the completion date. */
-  async facts(m: EntityManager, companyId: string, orderId: string, timezone: string): Promise<OrderFacts | null> {
-    const [row] = await m.query<{ customer_id: string; day: string; status: OrderStatus; total_amount: number; paid_amount: number; due_date: string; spec: string; delivered_on: string | null; ended_on: string | null; billed_on: string }[]>(
-      `SELECT o.customer_id, o.delivery_date::text AS day, o.status, o.total_amount, o.paid_amount, o.due_date::text AS due_date, o.asset_specification_id AS spec,
-              o.delivered_on::text AS delivered_on, (o.completed_at AT TIME ZONE $3)::date::text AS ended_on, (${billedOnSql('$3')})::text AS billed_on
-         FROM orders o WHERE o.id = $1 AND o.company_id = $2`,
-      [orderId, companyId, timezone],
-    );
+  constructor(private readonly orders: OrdersRepository) {}
+
+  /** The order's facts (null when it is not the scope's company's); `timezone`: the company's, for the completion date. */
+  facts(scope: Scope, orderId: string, timezone: string): Promise<OrderFacts | null>;
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `facts(Scope.company(companyId), orderId, timezone)` */
+  facts(m: ThreadedManager, companyId: string, orderId: string, timezone: string): Promise<OrderFacts | null>;
+  async facts(...args: unknown[]): Promise<OrderFacts | null> {
+    const [company, orderId, timezone] = withoutManager<[Scope | string, string, string]>(args);
+    const scope = typeof company === 'string' ? Scope.company(company) : company;
+    const row = await this.orders.facts(scope, orderId, timezone);
     if (!row) return null;
     return {
-      companyId,
+      companyId: scope.companyId,
       customerId: row.customer_id,
       day: row.day,
       status: row.status,
@@ -80,7 +81,7 @@ export class OrdersReadModel {
    * idx_orders_company_customer_created.
    */
   static ofCustomerSql(companyId: string, customerId: string, statuses: string | null, limit: string): string {
-    return `SELECT o.id, o.number, o.status, coalesce(${specificationNameSql('o.asset_specification_id')}, '') AS specification_name,
+    return `SELECT o.id, o.number, o.status, coalesce(catalogue_specification_name(o.asset_specification_id), '') AS specification_name,
                    o.delivery_date::text AS delivery_date, o.delivered_on::text AS delivered_on, o.pickup_date::text AS pickup_date,
                    o.total_amount, (o.total_amount - o.paid_amount) AS balance_amount, to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
                    (row_number() OVER (ORDER BY o.created_at DESC, o.number DESC))::int AS ord

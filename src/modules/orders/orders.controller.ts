@@ -116,7 +116,7 @@ export class CompanyOrdersController {
   @ApiIdParam('order')
   @Endpoint({ summary: 'An order with every line (voided too), status history, jobs and change-request counts', type: OrderFullDto, errors: [404] })
   full(@CompanyId() companyId: string, @IdParam('order') id: string) {
-    return this.orders.full(companyId, id);
+    return this.orders.full(Scope.company(companyId), id);
   }
 
   @Get('order/:order/status-history')
@@ -124,7 +124,7 @@ export class CompanyOrdersController {
   @ApiIdParam('order')
   @Endpoint({ summary: 'Status moves of an order, oldest first (from, to, actor, reason, time)', type: StatusChangeDto, array: true, errors: [404] })
   history(@CompanyId() companyId: string, @IdParam('order') id: string) {
-    return this.orders.history(companyId, id);
+    return this.orders.history(Scope.company(companyId), id);
   }
 
   @Put('update/order/:order')
@@ -138,7 +138,7 @@ export class CompanyOrdersController {
     codes: { 409: ['ORDER_CLOSED'], ...PLACEMENT_CODES },
   })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('order') id: string, @Body() dto: UpdateOrderDto) {
-    return this.orders.update(actor, companyId, id, dto);
+    return this.orders.update(actor, Scope.company(companyId), id, dto);
   }
 
   @Patch('approve/order/:orderId')

@@ -18,6 +18,9 @@ import { OrderLifecycle } from './order-lifecycle';
 import { OrderOperations } from './order-operations';
 import { OrderTerms } from './order-terms';
 import { CompanyOrdersController, CustomerOrdersController, OrderDetailsController } from './orders.controller';
+import { ChangeRequestRepository } from './change-request.repository';
+import { OrderBillRepository } from './order-bill.repository';
+import { OrderOperationsRepository } from './order-operations.repository';
 import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 import { OrdersReadModel } from './orders-read-model';
@@ -26,7 +29,7 @@ import { OrdersReadModel } from './orders-read-model';
 @Module({
   imports: [PricingModule, SitesModule, CompaniesModule, CompanyAdminModule, CatalogueModule, CustomersModule, PromotionsModule, JobsModule, UsersModule],
   controllers: [CustomerOrdersController, CompanyOrdersController, OrderDetailsController, OrderDocumentController, CustomerChangeRequestsController, CompanyChangeRequestsController],
-  providers: [OrdersService, OrdersRepository, OrderTerms, OrderLifecycle, OrderOperations, OrderDocumentService, ChangeRequestsService, OrderInUseChecks, OrdersReadModel],
+  providers: [OrdersService, OrdersRepository, OrderBillRepository, OrderOperationsRepository, ChangeRequestRepository, OrderTerms, OrderLifecycle, OrderOperations, OrderDocumentService, ChangeRequestsService, OrderInUseChecks, OrdersReadModel],
   exports: [OrdersService, OrderTerms, OrderLifecycle, OrderOperations, OrdersReadModel],
 })
 export class OrdersModule {}

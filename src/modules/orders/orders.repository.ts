@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { In, type SelectQueryBuilder } from 'typeorm';
 import { Scope } from '../../common/access/scope';
-import { scopeConditions } from '../../common/access/tenant-policy';
+import { companyOfRow, findScoped, platformQuery, PlatformReach, reachQuery, scopeConditions, scopedQuery } from '../../common/access/tenant-policy';
+import { Page } from '../../common/http/envelope';
+import { countRows, likePattern, paginate, type PageQuery } from '../../common/http/pagination';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { preparedByText } from '../../database/prepared-query';
 import { ModuleRepository } from '../../database/repository';
-import { specificationNameSql, wasteTypeNameSql } from '../catalogue';
-import { userNameSql } from '../users';
-import { Order, OrderStatusCount } from './order.entity';
+import { ONGOING_STATUSES, Order, OrderStatusCount, type OrderStatus } from './order.entity';
+import { parseOrderNumber } from './orders.dto';
 
 /** The columns of an order `OrderDto` shows, as the entity names them (the row is mapped to an `Order`). */
 export type OrderDtoRow = Pick<
@@ -24,6 +26,24 @@ export interface OrderReadRow {
   liveLines?: unknown;
   /** The list's total (`page` with a counted total), when the statement brought it. */
   total?: number;
+}
+
+/** `billedOn` in SQL, of the `orders` row `o`, with the company's time zone `tz` (SQL). Used by the facts and by the rollups' backfill. */
+export const billedOnSql = (tz: string) =>
+  `CASE WHEN o.status = 'completed' AND o.completed_at IS NOT NULL THEN (o.completed_at AT TIME ZONE ${tz})::date WHEN o.status = 'cancelled' AND o.cancelled_at IS NOT NULL THEN (o.cancelled_at AT TIME ZONE ${tz})::date ELSE o.delivery_date END`;
+
+/** A row of the reports' facts of an order. */
+export interface OrderFactsRow {
+  customer_id: string;
+  day: string;
+  status: OrderStatus;
+  total_amount: number;
+  paid_amount: number;
+  due_date: string;
+  spec: string;
+  delivered_on: string | null;
+  ended_on: string | null;
+  billed_on: string;
 }
 
 /** The list's filters (all optional), as `OrdersService.list` takes them from the query. */
@@ -48,8 +68,8 @@ const DTO_COLUMNS = `o.id, o.number, o.status, o.payment_status, o.customer_id, 
        o.subtotal_amount, o.discount_amount, o.tax_amount, o.total_amount, o.paid_amount, o.due_date::text AS due_date,
        o.delivered_on::text AS delivered_on, o.rejection_reason, o.cancellation_reason, o.feedback_rating, o.feedback_comment,
        o.created_at, o.updated_at,
-       ${userNameSql('o.customer_id')} AS name_customer, ${specificationNameSql('o.asset_specification_id')} AS name_specification,
-       ${wasteTypeNameSql('o.waste_type_id')} AS name_waste_type`;
+       users_name(o.customer_id) AS name_customer, catalogue_specification_name(o.asset_specification_id) AS name_specification,
+       catalogue_waste_type_name(o.waste_type_id) AS name_waste_type`;
 
 /** The order's live bill lines, in order, as the DTO shows them (a JSON array). */
 const LIVE_LINES_SQL = `(SELECT coalesce(json_agg(json_build_object('kind', l.kind, 'description', l.description, 'quantity', l.quantity, 'unit_amount', l.unit_amount, 'amount', l.amount) ORDER BY l.position), '[]'::json)
@@ -211,4 +231,219 @@ export class OrdersRepository extends ModuleRepository {
     const [row] = await this.run('order_status_count', `SELECT coalesce(sum(c.n), 0)::int AS n FROM order_status_counts c WHERE ${where}${byCustomer}${byStatus}`, p.values);
     return Number(row?.n ?? 0);
   }
+
+  // ------------------------------------------------------------ one order (reads, locks, writes)
+
+  /** Whether a running order (pending to delivered) points at the record in `column` (the in-use checks). */
+  @GenerateSql({ params: ['addressId', SQL_SAMPLE.id] })
+  runningUses(column: 'addressId' | 'assetSpecificationId', id: string): Promise<boolean> {
+    return this.m.existsBy(Order, { [column]: id, status: In(ONGOING_STATUSES) });
+  }
+
+  /** The order `scope` reaches, locked (FOR UPDATE) for the rest of the unit; 404 otherwise. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.id] })
+  lock(scope: Scope, id: string): Promise<Order> {
+    return findScoped(this.locked, Order, scope, id, { what: 'Order', lock: true });
+  }
+
+  /** The order `scope` reaches (no lock); 404 otherwise. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.id] })
+  find(scope: Scope, id: string): Promise<Order> {
+    return findScoped(this.m, Order, scope, id, { what: 'Order' });
+  }
+
+  /** The order by its id alone, or null (the document route names an order by its UUID; a change request's order). */
+  @GenerateSql({ params: [SQL_SAMPLE.id] })
+  byId(id: string): Promise<Order | null> {
+    return this.m.findOneBy(Order, { id });
+  }
+
+  /** Orders by id alone (a page of change requests: their orders in one statement). */
+  @GenerateSql({ params: () => [[SQL_SAMPLE.id, SQL_SAMPLE.otherId]] })
+  byIds(ids: readonly string[]): Promise<Order[]> {
+    return this.m.findBy(Order, { id: In([...ids]) });
+  }
+
+  /** The orders of `scope` among `ids` (no lock); ids it does not reach are left out. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), [SQL_SAMPLE.id, SQL_SAMPLE.otherId]] })
+  many(scope: Scope, ids: readonly string[]): Promise<Order[]> {
+    return scopedQuery(this.m, Order, scope, 'o').andWhere('o.id IN (:...ids)', { ids: [...ids] }).getMany();
+  }
+
+  /** The company of an order, or null (an administrator names an order by id alone). */
+  @GenerateSql({ params: [SQL_SAMPLE.id] })
+  companyOf(id: string): Promise<string | null> {
+    return companyOfRow(this.m, Order, id);
+  }
+
+  /** A new order with a placeholder number (negative, from a sequence) until `takeNumber`; returns its id and timestamps. */
+  @GenerateSql.skip('writes a whole order; its INSERT shows in the placement statement budget (test/database/statements-per-request.e2e.spec.ts)')
+  async insertPlaced(order: Order): Promise<{ id: string; createdAt: Date; updatedAt: Date }> {
+    const inserted = await this.locked
+      .createQueryBuilder()
+      .insert()
+      .into(Order)
+      .values({ ...order, number: () => "-nextval('order_number_placeholders')" })
+      .returning(['id', 'created_at', 'updated_at'])
+      .execute();
+    const row = inserted.raw[0] as { id: string; created_at: Date; updated_at: Date };
+    return { id: row.id, createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) };
+  }
+
+  /**
+   * Gives a new order (inserted with a placeholder number) the company's next number, in one
+   * statement; the counter row stays locked to the commit. Returns the number.
+   */
+  @GenerateSql({ params: [{ id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId }] })
+  async takeNumber(order: Pick<Order, 'id' | 'companyId'>): Promise<number> {
+    const result = await this.locked.query<[{ number: number }[], number] | { number: number }[]>(
+      `WITH next_number AS (
+         INSERT INTO order_counters (company_id, last_number) VALUES ($1, 1)
+         ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number)
+       UPDATE orders SET number = next_number.last_number FROM next_number WHERE orders.id = $2 RETURNING orders.number`,
+      [order.companyId, order.id],
+    );
+    // An UPDATE answers [rows, count] through TypeORM's query runner.
+    const rows = (Array.isArray(result[0]) ? result[0] : result) as { number: number }[];
+    return Number(rows[0].number);
+  }
+
+  /** Orders placed in the company's current calendar month (its time zone), every status but `except`: the plan's `monthly_orders` (idx_orders_company_created). */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), 'Europe/Berlin', SQL_SAMPLE.id] })
+  async placedThisMonth(scope: Scope, timezone: string, exceptId: string): Promise<number> {
+    const [{ n }] = await this.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM orders WHERE company_id = $1 AND created_at >= (date_trunc('month', now() AT TIME ZONE $2) AT TIME ZONE $2) AND id <> $3`,
+      [scope.companyId, timezone, exceptId],
+    );
+    return n;
+  }
+
+  /** Hours from now to the start of `date` in `timezone` (negative once it began). */
+  @GenerateSql({ params: [SQL_SAMPLE.date, 'Europe/Berlin'] })
+  async hoursUntil(date: string, timezone: string): Promise<number> {
+    const [{ hours }] = await this.sql<{ hours: string }>(`SELECT extract(epoch FROM (($1::date)::timestamp AT TIME ZONE $2) - now()) / 3600 AS hours`, [date, timezone]);
+    return Number(hours);
+  }
+
+  /** Writes the order row as it is (an edit). */
+  @GenerateSql.skip('saves a loaded entity (an UPDATE of its changed columns); no sample row')
+  async save(order: Order): Promise<void> {
+    await this.m.save(order);
+  }
+
+  /** Sets columns of the order `id`. */
+  @GenerateSql({ params: [SQL_SAMPLE.id, { dueDate: SQL_SAMPLE.date }] })
+  async update(id: string, values: Partial<Order>): Promise<void> {
+    await this.m.update(Order, { id }, values);
+  }
+
+  /** Redemptions of a promotion by orders not given back (rejected, cancelled), and the customer's, other than `excludedId`. */
+  @GenerateSql({ params: [SQL_SAMPLE.id, SQL_SAMPLE.actorId, undefined] })
+  async redemptions(promotionId: string, customerId: string, excludedId?: string): Promise<{ redemptions: number; customer_redemptions: number }> {
+    const counts = await this.m
+      .getRepository(Order)
+      .createQueryBuilder('o')
+      .select('count(*)::int', 'redemptions')
+      .addSelect('(count(*) FILTER (WHERE o.customer_id = :customerId))::int', 'customer_redemptions')
+      .where('o.promotionId = :promotionId AND o.status NOT IN (:...given)', { promotionId, customerId, given: ['rejected', 'cancelled'] })
+      .andWhere('o.id <> :excluded', { excluded: excludedId ?? '00000000-0000-0000-0000-000000000000' })
+      .getRawOne<{ redemptions: number; customer_redemptions: number }>();
+    return { redemptions: counts?.redemptions ?? 0, customer_redemptions: counts?.customer_redemptions ?? 0 };
+  }
+
+  /** The facts the reports count of the order (null when it is not the scope's company's); `timezone`: the company's. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.id, 'Europe/Berlin'] })
+  async facts(scope: Scope, orderId: string, timezone: string): Promise<OrderFactsRow | null> {
+    const [row] = await this.sql<OrderFactsRow>(
+      `SELECT o.customer_id, o.delivery_date::text AS day, o.status, o.total_amount, o.paid_amount, o.due_date::text AS due_date, o.asset_specification_id AS spec,
+              o.delivered_on::text AS delivered_on, (o.completed_at AT TIME ZONE $3)::date::text AS ended_on, (${billedOnSql('$3')})::text AS billed_on
+         FROM orders o WHERE o.id = $1 AND o.company_id = $2`,
+      [orderId, scope.companyId, timezone],
+    );
+    return row ?? null;
+  }
+
+  // ------------------------------------------------------------ lists with a text search, across companies
+
+  /** The DTO's columns and the names an order shows, as subqueries of the modules that own them (the read stays one statement). */
+  @GenerateSql.skip('private: builds a query, no statement')
+  private withNames(qb: SelectQueryBuilder<Order>): SelectQueryBuilder<Order> {
+    return qb
+      .select(ORDER_DTO_PROPERTIES.map((c) => `o.${c}`))
+      .addSelect('users_name(o.customer_id)', 'name_customer')
+      .addSelect('catalogue_specification_name(o.asset_specification_id)', 'name_specification')
+      .addSelect('catalogue_waste_type_name(o.waste_type_id)', 'name_waste_type');
+  }
+
+  @GenerateSql.skip('private: builds the filters, no statement')
+  private filtered(qb: SelectQueryBuilder<Order>, f: OrderListFilters & { q?: string }): SelectQueryBuilder<Order> {
+    if (f.customerId) qb.andWhere('o.customerId = :cid', { cid: f.customerId });
+    if (f.statusIn) qb.andWhere(f.statusIn.length ? 'o.status IN (:...ongoing)' : '1 = 0', { ongoing: f.statusIn });
+    if (f.status) qb.andWhere('o.status = :status', { status: f.status });
+    if (f.paymentStatus) qb.andWhere('o.paymentStatus = :ps', { ps: f.paymentStatus });
+    if (f.assetSpecificationId) qb.andWhere('o.assetSpecificationId = :spec', { spec: f.assetSpecificationId });
+    if (f.date) qb.andWhere('o.deliveryDate = :date', { date: f.date });
+    if (f.from) qb.andWhere('o.deliveryDate >= :from', { from: f.from });
+    if (f.to) qb.andWhere('o.deliveryDate <= :to', { to: f.to });
+    if (f.q) {
+      const num = parseOrderNumber(f.q);
+      qb.andWhere(
+        `(o.address->>'line1' ILIKE :q OR o.address->>'city' ILIKE :q OR o.notes ILIKE :q
+          OR EXISTS (SELECT 1 FROM users_matching(:q) m WHERE m.id = o.customer_id)
+          ${num !== null ? 'OR o.number = :num' : ''})`,
+        { q: likePattern(f.q), num },
+      );
+    }
+    return qb;
+  }
+
+  /** A page of the orders `scope` reaches matching a text search (names matched through the users module's SQL), with the names, and the count. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), { q: 'smith' }, { page: 1, per_page: 20 }] })
+  searchPage(scope: Scope, f: OrderListFilters & { q?: string }, q: PageQuery): Promise<Page<OrderReadRow>> {
+    const qb = this.filtered(this.withNames(scopedQuery(this.m, Order, scope, 'o')), f);
+    return paginate(qb, q, { sortable: ORDER_QB_SORTS, mapRaw: (o, raw) => ({ order: o, names: namesOf(raw) }), count: () => countRows(qb) });
+  }
+
+  /**
+   * A page of the orders of the companies an administrator's `reach` covers, with names, each with its
+   * company and time zone. `counted`: the total from the counter rows (filtered by nothing but status and
+   * customer), else count(*).
+   */
+  @GenerateSql({ params: () => [new PlatformReach(SQL_SAMPLE.companyId), {}, { page: 1, per_page: 20 }, true] })
+  acrossPage(reach: PlatformReach, f: OrderListFilters & { q?: string }, q: PageQuery, counted: boolean): Promise<Page<OrderReadRow & { companyId: string; timezone: string }>> {
+    const qb = this.filtered(this.withNames(platformQuery(this.m, Order, reach, 'o')), f)
+      .addSelect('o.company_id', 'order_company_id')
+      .addSelect('companies_timezone(o.company_id)', 'order_company_tz');
+    return paginate(qb, q, {
+      sortable: ORDER_QB_SORTS,
+      mapRaw: (o, raw) => ({ order: o, names: namesOf(raw), companyId: raw.order_company_id as string, timezone: raw.order_company_tz as string }),
+      count: counted ? () => this.countReached(new PlatformReach(reach.companyId), f.customerId ?? null, f.status ? [f.status] : null) : () => countRows(qb),
+    });
+  }
+
+  /** The number of orders `scope` (or an administrator's reach, by company only) reaches (of one customer, in some statuses) from the counter rows. */
+  @GenerateSql({ params: () => [new PlatformReach(SQL_SAMPLE.companyId), SQL_SAMPLE.id, ['pending']] })
+  async countReached(who: Scope | PlatformReach, customerId: string | null, statuses: readonly string[] | null): Promise<number> {
+    if (statuses && statuses.length === 0) return 0;
+    const qb = reachQuery(this.m, OrderStatusCount, who, 'c').select('coalesce(sum(c.n), 0)::int', 'n');
+    if (customerId) qb.andWhere('c.customerId = :cid', { cid: customerId });
+    if (statuses) qb.andWhere('c.status IN (:...statuses)', { statuses });
+    return (await qb.getRawOne<{ n: number }>())?.n ?? 0;
+  }
+}
+
+
+/** The sorts of the query-builder lists (API name → property of `o`). */
+const ORDER_QB_SORTS = { created_at: 'o.createdAt', delivery_date: 'o.deliveryDate', number: 'o.number', total_amount: 'o.totalAmount', status: 'o.status' };
+
+/** The entity properties `OrderDto` shows (the query-builder lists select these only; never the frozen `terms`, #10). */
+const ORDER_DTO_PROPERTIES = [
+  'id', 'number', 'status', 'paymentStatus', 'customerId', 'addressId', 'address', 'lotId', 'assetSpecificationId', 'wasteTypeId',
+  'deliveryDate', 'pickupDate', 'timeWindow', 'notes', 'promotionCode', 'currency', 'subtotalAmount', 'discountAmount', 'taxAmount',
+  'totalAmount', 'paidAmount', 'dueDate', 'deliveredOn', 'rejectionReason', 'cancellationReason', 'feedbackRating', 'feedbackComment',
+  'createdAt', 'updatedAt',
+] as const satisfies readonly (keyof Order)[];
+
+function namesOf(raw: Record<string, unknown>): OrderReadRow['names'] {
+  return { customer: (raw.name_customer as string | null) ?? '', specification: (raw.name_specification as string | null) ?? '', wasteType: (raw.name_waste_type as string | null) ?? '' };
 }
