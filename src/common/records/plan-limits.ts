@@ -48,17 +48,36 @@ export class PlanLimits {
   async assertBelow(m: EntityManager, companyId: string, resource: LimitedResource, count: () => Promise<number>, opts: { actorId?: string | null; locked?: boolean } = {}): Promise<void> {
     if (!this.source) return;
     if (!opts.locked) await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [PlanLimits.lockKey(resource, companyId)]);
-    const { limit, plan } = await this.source(m, companyId, resource);
-    if (limit === null) return;
-    const used = await count();
-    if (used >= limit) {
+    const limit = await this.source(m, companyId, resource);
+    if (limit.limit === null) return;
+    await this.admit(m, companyId, resource, limit, await count(), opts);
+  }
+
+  /**
+   * The company's limit on `resource` (null: no source registered, nothing is limited), read before the
+   * creation takes its lock: for a creation that counts itself under a lock of its own (placement: the
+   * order counter row, src/modules/orders), then calls `admit` with that count.
+   */
+  async limitOf(m: EntityManager, companyId: string, resource: LimitedResource): Promise<{ limit: number | null; plan: string } | null> {
+    return this.source ? this.source(m, companyId, resource) : null;
+  }
+
+  /**
+   * `assertBelow`'s verdict on a count the caller made under its own lock: `used`, the company's
+   * `resource` before this creation. Throws 403 `PLAN_LIMIT`, or records `company.plan_limit_near` at the
+   * crossing; nothing without a limit.
+   */
+  async admit(m: EntityManager, companyId: string, resource: LimitedResource, limit: { limit: number | null; plan: string } | null, used: number, opts: { actorId?: string | null } = {}): Promise<void> {
+    if (!limit || limit.limit === null) return;
+    const { plan } = limit;
+    if (used >= limit.limit) {
       const what = resource === 'monthly_orders' ? 'orders a month' : resource;
-      throw new ApiError(HttpStatus.FORBIDDEN, 'PLAN_LIMIT', `The ${plan} plan allows ${limit} ${what}; upgrade or start a trial of a bigger plan.`, { limit: [String(limit)], plan: [plan] });
+      throw new ApiError(HttpStatus.FORBIDDEN, 'PLAN_LIMIT', `The ${plan} plan allows ${limit.limit} ${what}; upgrade or start a trial of a bigger plan.`, { limit: [String(limit.limit)], plan: [plan] });
     }
     // This creation brings usage to 80 % of the limit: recorded once per crossing, with the creation (rolled back with it).
-    const threshold = nearThreshold(limit);
+    const threshold = nearThreshold(limit.limit);
     if (used < threshold && used + 1 >= threshold) {
-      await recordEvents(m, { type: 'company.plan_limit_near', aggregateType: 'company', aggregateId: companyId, companyId, actorId: opts.actorId ?? null, payload: { resource, used: used + 1, limit, plan } });
+      await recordEvents(m, { type: 'company.plan_limit_near', aggregateType: 'company', aggregateId: companyId, companyId, actorId: opts.actorId ?? null, payload: { resource, used: used + 1, limit: limit.limit, plan } });
     }
   }
 }

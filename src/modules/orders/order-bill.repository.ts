@@ -35,26 +35,25 @@ export class OrderBillRepository extends ModuleRepository {
 
   /**
    * A new order's bill lines (positions from 0) and its first history row (`pending`), in one
-   * statement, which also takes the transaction's advisory lock `lockKey` (the plan limit's).
+   * statement.
    */
   @GenerateSql({
     params: [
       { id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId },
       [{ kind: 'rental', description: 'Rental', quantity: 1, unit_amount: 100, amount: 100 }],
       { id: SQL_SAMPLE.actorId, type: 'customer' },
-      `monthly_orders:${SQL_SAMPLE.companyId}`,
     ],
   })
-  async insertPlacement(order: { id: string; companyId: string }, lines: readonly PricedLine[], actor: { id: string; type: string }, lockKey: string): Promise<void> {
+  async insertPlacement(order: { id: string; companyId: string }, lines: readonly PricedLine[], actor: { id: string; type: string }): Promise<void> {
     await this.locked.query(
       `WITH history AS (
          INSERT INTO order_status_history (company_id, order_id, from_status, to_status, actor_id, actor_type, reason)
-         SELECT $1, $2, NULL, 'pending', $3, $4, NULL FROM (SELECT pg_advisory_xact_lock(hashtext($6))) AS plan_limit_lock)
+         VALUES ($1, $2, NULL, 'pending', $3, $4, NULL))
        INSERT INTO order_lines (company_id, order_id, kind, source, change_request_id, description, quantity, unit_amount, amount, position)
        SELECT $1, $2, l.kind, 'placement', NULL, l.description, l.quantity, l.unit_amount, l.amount, e.ord - 1
          FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS e(line, ord),
               jsonb_to_record(e.line) AS l(kind text, description text, quantity int, unit_amount int, amount int)`,
-      [order.companyId, order.id, actor.id, actor.type, JSON.stringify(lines), lockKey],
+      [order.companyId, order.id, actor.id, actor.type, JSON.stringify(lines)],
     );
   }
 

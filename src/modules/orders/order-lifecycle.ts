@@ -96,8 +96,10 @@ export class OrderLifecycle {
    * so that placements of one company queue on it as briefly as possible. Numbers are gap-free: a
    * transaction that fails gives its number back.
    */
-  async takeNumber(order: Order): Promise<void> {
-    order.number = await this.orders.takeNumber(order);
+  async takeNumber(order: Order, timezone: string): Promise<{ monthPlaced: number }> {
+    const taken = await this.orders.takeNumber(order, timezone);
+    order.number = taken.number;
+    return { monthPlaced: taken.monthPlaced };
   }
 
   /** Appends a bill's lines to the order (after its existing ones); returns their ids, in order. */
@@ -124,13 +126,11 @@ export class OrderLifecycle {
 
   /**
    * A new order's bill lines (positions from 0) and its first history row (`pending`), in one
-   * statement: placement's writes before its number is taken (see `takeNumber`). The same statement
-   * takes the transaction's advisory lock `lockKey` (the plan limit's, `PlanLimits.lockKey`): the next
-   * statement, the limit's count, then sees every placement that held it before (one round trip fewer).
+   * statement: placement's writes before its number is taken (see `takeNumber`).
    */
-  async recordPlacement(order: Order, bill: Bill, actor: Pick<Actor, 'id' | 'type'>, lockKey: string): Promise<void> {
+  async recordPlacement(order: Order, bill: Bill, actor: Pick<Actor, 'id' | 'type'>): Promise<void> {
     assertStorable(bill.lines.flatMap((l) => [l.quantity, l.unit_amount, l.amount]));
-    await this.bill.insertPlacement(order, bill.lines, actor, lockKey);
+    await this.bill.insertPlacement(order, bill.lines, actor);
   }
 
   /** Voids live lines (all of them, or those of some sources); they stay on record. */

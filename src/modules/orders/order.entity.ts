@@ -246,7 +246,8 @@ export class OrderStatusCount {
 
 /**
  * A company's last order number (migration 1763900000000-OrdersJobs): a placement takes the next one
- * under this row's lock just before its commit (1764150000000-OrderListCounts).
+ * under this row's lock just before its commit (1764150000000-OrderListCounts), and counts itself in the
+ * month's placements (the plan's monthly orders).
  */
 @Tenant({ customer: false, driver: false })
 @Entity('order_counters')
@@ -256,4 +257,10 @@ export class OrderCounter {
   companyId: string;
 
   @Column({ type: 'int' }) lastNumber: number;
+
+  /** The first day of the calendar month (the company's time zone) that `monthPlaced` counts; null before the first placement (1764600001000-MonthlyOrderCount). */
+  @Column({ type: 'date', nullable: true }) month: string | null;
+
+  /** Orders placed in `month`: the plan's `monthly_orders` usage, moved with the number under the counter row's lock. */
+  @Column({ type: 'int', default: 0 }) monthPlaced: number;
 }

@@ -291,31 +291,27 @@ export class OrdersRepository extends ModuleRepository {
   }
 
   /**
-   * Gives a new order (inserted with a placeholder number) the company's next number, in one
-   * statement; the counter row stays locked to the commit. Returns the number.
+   * Gives a new order (inserted with a placeholder number) the company's next number, and counts it in
+   * the company's placements of the calendar month (in `timezone`), in one statement; the counter row
+   * stays locked to the commit, so the count is also the plan limit's (`monthly_orders`): placements of
+   * one company take their number and their place in the month one after the other. Returns the number
+   * and the month's placements with this one.
    */
-  @GenerateSql({ params: [{ id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId }] })
-  async takeNumber(order: Pick<Order, 'id' | 'companyId'>): Promise<number> {
-    const result = await this.locked.query<[{ number: number }[], number] | { number: number }[]>(
+  @GenerateSql({ params: [{ id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId }, 'Europe/Berlin'] })
+  async takeNumber(order: Pick<Order, 'id' | 'companyId'>, timezone: string): Promise<{ number: number; monthPlaced: number }> {
+    const result = await this.locked.query<[{ number: number; month_placed: number }[], number] | { number: number; month_placed: number }[]>(
       `WITH next_number AS (
-         INSERT INTO order_counters (company_id, last_number) VALUES ($1, 1)
-         ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number)
-       UPDATE orders SET number = next_number.last_number FROM next_number WHERE orders.id = $2 RETURNING orders.number`,
-      [order.companyId, order.id],
+         INSERT INTO order_counters (company_id, last_number, month, month_placed) VALUES ($1, 1, date_trunc('month', now() AT TIME ZONE $3)::date, 1)
+         ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1,
+                month_placed = CASE WHEN order_counters.month = EXCLUDED.month THEN order_counters.month_placed + 1 ELSE 1 END,
+                month = EXCLUDED.month
+         RETURNING last_number, month_placed)
+       UPDATE orders SET number = next_number.last_number FROM next_number WHERE orders.id = $2 RETURNING orders.number, next_number.month_placed`,
+      [order.companyId, order.id, timezone],
     );
     // An UPDATE answers [rows, count] through TypeORM's query runner.
-    const rows = (Array.isArray(result[0]) ? result[0] : result) as { number: number }[];
-    return Number(rows[0].number);
-  }
-
-  /** Orders placed in the company's current calendar month (its time zone), every status but `except`: the plan's `monthly_orders` (idx_orders_company_created). */
-  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), 'Europe/Berlin', SQL_SAMPLE.id] })
-  async placedThisMonth(scope: Scope, timezone: string, exceptId: string): Promise<number> {
-    const [{ n }] = await this.sql<{ n: number }>(
-      `SELECT count(*)::int AS n FROM orders WHERE company_id = $1 AND created_at >= (date_trunc('month', now() AT TIME ZONE $2) AT TIME ZONE $2) AND id <> $3`,
-      [scope.companyId, timezone, exceptId],
-    );
-    return n;
+    const rows = (Array.isArray(result[0]) ? result[0] : result) as { number: number; month_placed: number }[];
+    return { number: Number(rows[0].number), monthPlaced: Number(rows[0].month_placed) };
   }
 
   /** Hours from now to the start of `date` in `timezone` (negative once it began). */

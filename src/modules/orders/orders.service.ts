@@ -122,12 +122,14 @@ export class OrdersService {
       // A placeholder number until the end: the company's counter row is locked only from
       // takeNumber to the commit (the event's INSERT, then COMMIT), not for the whole placement.
       Object.assign(order, await this.repository.insertPlaced(order));
-      // The lines and history, and the plan limit's per-company lock (held to the commit) in the same statement.
-      await this.lifecycle.recordPlacement(order, p.bill, actor, PlanLimits.lockKey('monthly_orders', companyId));
-      // The plan's monthly orders (payments registers the limits), counted without this one under that lock:
-      // taken here, next to the counter row's lock, so placements wait no longer. (PlanLimits, in common, still takes the unit's manager.)
-      await this.limits.assertBelow(this.uow.manager, companyId, 'monthly_orders', () => this.repository.placedThisMonth(scope, p.settings.timezone, order.id), { actorId: actor.id, locked: true });
-      await this.lifecycle.takeNumber(order);
+      // The lines and history in one statement.
+      await this.lifecycle.recordPlacement(order, p.bill, actor);
+      // The plan's monthly orders (payments registers the limits): the limit read before any lock, then the
+      // number and the month's count taken together under the counter row's lock (held to the commit),
+      // so placements of one company count one another. (PlanLimits, in common, still takes the unit's manager.)
+      const limit = await this.limits.limitOf(this.uow.manager, companyId, 'monthly_orders');
+      const { monthPlaced } = await this.lifecycle.takeNumber(order, p.settings.timezone);
+      await this.limits.admit(this.uow.manager, companyId, 'monthly_orders', limit, monthPlaced - 1, { actorId: actor.id });
       await this.lifecycle.recordStatusEvent(order, null, 'pending', actor, null, { total_amount: order.totalAmount });
       if (p.settings.auto_approve_orders) {
         await this.approveLocked(order, 'system');

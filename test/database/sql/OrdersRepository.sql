@@ -49,9 +49,6 @@ SELECT o.id, o.number, o.status, o.payment_status, o.customer_id, o.address_id, 
 -- OrdersRepository.page (filtered, with the counted total)
 SELECT o.id, o.number, o.status, o.payment_status, o.customer_id, o.address_id, o.address, o.lot_id, o.asset_specification_id, o.waste_type_id, o.delivery_date::text AS delivery_date, o.pickup_date::text AS pickup_date, o.time_window, o.notes, o.promotion_code, o.currency, o.subtotal_amount, o.discount_amount, o.tax_amount, o.total_amount, o.paid_amount, o.due_date::text AS due_date, o.delivered_on::text AS delivered_on, o.rejection_reason, o.cancellation_reason, o.feedback_rating, o.feedback_comment, o.created_at, o.updated_at, users_name(o.customer_id) AS name_customer, catalogue_specification_name(o.asset_specification_id) AS name_specification, catalogue_waste_type_name(o.waste_type_id) AS name_waste_type, (SELECT coalesce(sum(c.n), 0)::int FROM order_status_counts c WHERE c.company_id = $5 AND c.customer_id = $6 AND c.status IN ($7)) AS total_count FROM orders o WHERE o.company_id = $1 AND o.customer_id = $2 AND o.status = $3 AND o.delivery_date >= $4 ORDER BY o.delivery_date ASC, o.id ASC LIMIT $8 OFFSET $9;
 
--- OrdersRepository.placedThisMonth
-SELECT count(*)::int AS n FROM orders WHERE company_id = $1 AND created_at >= (date_trunc('month', now() AT TIME ZONE $2) AT TIME ZONE $2) AND id <> $3;
-
 -- OrdersRepository.read (without lines)
 SELECT o.id, o.number, o.status, o.payment_status, o.customer_id, o.address_id, o.address, o.lot_id, o.asset_specification_id, o.waste_type_id, o.delivery_date::text AS delivery_date, o.pickup_date::text AS pickup_date, o.time_window, o.notes, o.promotion_code, o.currency, o.subtotal_amount, o.discount_amount, o.tax_amount, o.total_amount, o.paid_amount, o.due_date::text AS due_date, o.delivered_on::text AS delivered_on, o.rejection_reason, o.cancellation_reason, o.feedback_rating, o.feedback_comment, o.created_at, o.updated_at, users_name(o.customer_id) AS name_customer, catalogue_specification_name(o.asset_specification_id) AS name_specification, catalogue_waste_type_name(o.waste_type_id) AS name_waste_type FROM orders o WHERE o.company_id = $1 AND o.id = $2;
 
@@ -75,7 +72,7 @@ SELECT "o"."id" AS "o_id", "o"."number" AS "o_number", "o"."status" AS "o_status
 SELECT count(*)::int AS "n" FROM "orders" "o" WHERE "o"."company_id" = $1 AND (o.address->>'line1' ILIKE $2 OR o.address->>'city' ILIKE $2 OR "o"."notes" ILIKE $2 OR EXISTS (SELECT 1 FROM users_matching($2) m WHERE m.id = "o"."customer_id") );
 
 -- OrdersRepository.takeNumber
-WITH next_number AS ( INSERT INTO order_counters (company_id, last_number) VALUES ($1, 1) ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1 RETURNING last_number) UPDATE orders SET number = next_number.last_number FROM next_number WHERE orders.id = $2 RETURNING orders.number;
+WITH next_number AS ( INSERT INTO order_counters (company_id, last_number, month, month_placed) VALUES ($1, 1, date_trunc('month', now() AT TIME ZONE $3)::date, 1) ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1, month_placed = CASE WHEN order_counters.month = EXCLUDED.month THEN order_counters.month_placed + 1 ELSE 1 END, month = EXCLUDED.month RETURNING last_number, month_placed) UPDATE orders SET number = next_number.last_number FROM next_number WHERE orders.id = $2 RETURNING orders.number, next_number.month_placed;
 
 -- OrdersRepository.update
 UPDATE "orders" SET "due_date" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE "id" = $2;
