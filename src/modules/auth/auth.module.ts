@@ -4,13 +4,15 @@ import { ActorResolver } from '../../common/access/jwt.strategy';
 import { UsersModule, UsersService, type ProfileRow } from '../users';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { AuthTokenRepository } from './auth-token.repository';
+import { OneTimeCodeRepository } from './one-time-code.repository';
 import { OneTimeCodeService } from './one-time-code.service';
 import { TokenService } from './token.service';
 
 @Module({
   imports: [UsersModule],
   controllers: [AuthController],
-  providers: [AuthService, TokenService, OneTimeCodeService],
+  providers: [AuthService, TokenService, OneTimeCodeService, AuthTokenRepository, OneTimeCodeRepository],
   exports: [AuthService, TokenService, OneTimeCodeService],
 })
 export class AuthModule implements OnModuleInit {
