@@ -191,18 +191,23 @@ export class SpecificationRepository extends ModuleRepository {
   async expansions(scope: Scope, specs: readonly Pick<AssetSpecification, 'id' | 'assetCategoryId' | 'assetStyleId'>[]): Promise<{ categories: AssetCategory[]; styles: AssetStyle[]; links: LinkWithType[] }> {
     const companyId = scope.companyId;
     const ids = specs.map((s) => s.id);
-    const [categories, styles, links] = await Promise.all([
-      this.m.getRepository(AssetCategory).find({ where: { companyId, id: In([...new Set(specs.map((s) => s.assetCategoryId))]) }, withDeleted: true }),
-      this.m.getRepository(AssetStyle).find({ where: { companyId, id: In([...new Set(specs.flatMap((s) => (s.assetStyleId ? [s.assetStyleId] : [])))]) }, withDeleted: true }),
-      this.m
-        .getRepository(AssetSpecificationWasteType)
-        .createQueryBuilder('e')
-        .innerJoinAndMapOne('e.wasteType', WasteType, 'w', 'w.id = e.wasteTypeId AND w.active = true')
-        .where('e.companyId = :companyId AND e.assetSpecificationId IN (:...ids)', { companyId, ids })
-        .orderBy('w.name', 'ASC')
-        .getMany() as Promise<LinkWithType[]>,
-    ]);
-    return { categories, styles, links };
+    const reads = [
+      () => this.m.getRepository(AssetCategory).find({ where: { companyId, id: In([...new Set(specs.map((s) => s.assetCategoryId))]) }, withDeleted: true }),
+      () => this.m.getRepository(AssetStyle).find({ where: { companyId, id: In([...new Set(specs.flatMap((s) => (s.assetStyleId ? [s.assetStyleId] : [])))]) }, withDeleted: true }),
+      () =>
+        this.m
+          .getRepository(AssetSpecificationWasteType)
+          .createQueryBuilder('e')
+          .innerJoinAndMapOne('e.wasteType', WasteType, 'w', 'w.id = e.wasteTypeId AND w.active = true')
+          .where('e.companyId = :companyId AND e.assetSpecificationId IN (:...ids)', { companyId, ids })
+          .orderBy('w.name', 'ASC')
+          .getMany(),
+    ] as const;
+    // At once on the pool; one after the other inside a unit (its one connection).
+    const [categories, styles, links] = this.uow.active
+      ? [await reads[0](), await reads[1](), await reads[2]()]
+      : await Promise.all([reads[0](), reads[1](), reads[2]()]);
+    return { categories, styles, links: links as LinkWithType[] };
   }
 
   /** The active specification with the active waste type and their link joined (one statement), or undefined. */
