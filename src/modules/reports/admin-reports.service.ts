@@ -9,7 +9,6 @@ import { DriversService } from '../drivers';
 import { SubscriptionsService } from '../payments';
 import { UsersService } from '../users';
 import { ReportCountersRepository } from './report-counters.repository';
-import { ReportsRepository } from './reports.repository';
 import { datesOf, resolveRange, type DateRange } from './report-range';
 import { BILLING_BASIS, type AdminDashboardDto, type CompaniesReportQuery, type CompanyReportRowDto, type CustomerReportRowDto, type CustomersReportQuery, type RangeQuery } from './reports.dto';
 
