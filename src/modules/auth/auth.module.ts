@@ -4,6 +4,8 @@ import { ActorResolver } from '../../common/access/jwt.strategy';
 import { UsersModule, UsersService, type ProfileRow } from '../users';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
+import { AuthTokenRepository } from './auth-token.repository';
+import { OneTimeCodeRepository } from './one-time-code.repository';
 import { OneTimeCodeService } from './one-time-code.service';
 import { TokenService } from './token.service';
 import { CALLER_TOKEN_SQL } from './caller-sql';
@@ -11,7 +13,7 @@ import { CALLER_TOKEN_SQL } from './caller-sql';
 @Module({
   imports: [UsersModule],
   controllers: [AuthController],
-  providers: [AuthService, TokenService, OneTimeCodeService],
+  providers: [AuthService, TokenService, OneTimeCodeService, AuthTokenRepository, OneTimeCodeRepository],
   exports: [AuthService, TokenService, OneTimeCodeService],
 })
 export class AuthModule implements OnModuleInit {

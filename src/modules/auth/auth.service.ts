@@ -1,21 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
 import { MailService } from '../../common/mail/mail.service';
-import { recordEvents } from '../../common/outbox/outbox';
 import { hashPassword, verifyPassword } from '../../common/security/passwords';
 import { MemberProfiles, UsersService } from '../users';
 import { LoginDto, RegisterDto, ResetPasswordDto, TokenDto, UpdatePasswordDto, VerifyCodeDto } from './auth.dto';
 import { CODE_TTL_MINUTES, OneTimeCodeService } from './one-time-code.service';
 import { TokenService } from './token.service';
-import { runUnit } from '../../database/unit-of-work';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { AuthTokenRepository } from './auth-token.repository';
 
 /** Authentication of company users, customers and drivers (`/api/v1/auth/*`). */
 @Injectable()
 export class AuthService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly authTokens: AuthTokenRepository,
     private readonly users: UsersService,
     private readonly profiles: MemberProfiles,
     private readonly tokens: TokenService,
@@ -26,12 +26,12 @@ export class AuthService {
   async register(dto: RegisterDto): Promise<TokenDto> {
     if (dto.type === 'customer' && !dto.company_id) throw ApiError.validation({ company_id: ['is required for customers'] });
     if (dto.type === 'company' && dto.company_id) throw ApiError.validation({ company_id: ['is only for customers'] });
-    const { token, userId } = await runUnit(this.ds, async (m) => {
-      // The module owning the role record refuses a company that takes no members (422 company_id).
+    const { token, userId } = await this.uow.transaction(async (m) => {
+      // The module owning the role record refuses a company that takes no members (422 company_id; users' admission still takes the manager).
       if (dto.company_id) await this.profiles.admit(m, dto.type, dto.company_id);
-      const user = await this.users.create(m, { type: dto.type, name: dto.name, email: dto.email, phone: dto.phone, password: dto.password, companyId: dto.company_id ?? null });
-      await recordEvents(m, { type: 'user.registered', aggregateType: 'user', aggregateId: user.id, companyId: user.companyId, actorId: user.id, payload: { type: user.type } });
-      return { token: await this.tokens.issue({ id: user.id, type: user.type }, m), userId: user.id };
+      const user = await this.users.create({ type: dto.type, name: dto.name, email: dto.email, phone: dto.phone, password: dto.password, companyId: dto.company_id ?? null });
+      await this.authTokens.recordEvents({ type: 'user.registered', aggregateType: 'user', aggregateId: user.id, companyId: user.companyId, actorId: user.id, payload: { type: user.type } });
+      return { token: await this.tokens.issue({ id: user.id, type: user.type }), userId: user.id };
     });
     return { ...token, user: await this.users.profile(userId) };
   }
@@ -52,7 +52,7 @@ export class AuthService {
   }
 
   async verifyEmail(dto: VerifyCodeDto): Promise<void> {
-    await this.codes.verify('user', dto.email, 'verify_email', dto.code, true, (m) => this.users.markEmailVerified(m, dto.email));
+    await this.codes.verify('user', dto.email, 'verify_email', dto.code, true, () => this.users.markEmailVerified(dto.email));
   }
 
   async forgotPassword(email: string): Promise<void> {
@@ -68,11 +68,11 @@ export class AuthService {
 
   async resetPassword(dto: ResetPasswordDto): Promise<void> {
     const hash = await hashPassword(dto.password);
-    await this.codes.verify('user', dto.email, 'reset_password', dto.code, true, async (m) => {
-      const userId = await this.users.lockByEmail(m, dto.email);
+    await this.codes.verify('user', dto.email, 'reset_password', dto.code, true, async () => {
+      const userId = await this.users.lockByEmail(dto.email);
       if (!userId) return;
-      await this.users.setPassword(m, userId, hash, { verifiesEmail: true });
-      await this.tokens.revokeAllOf({ id: userId, kind: 'user' }, null, m);
+      await this.users.setPassword(userId, hash, { verifiesEmail: true });
+      await this.tokens.revokeAllOf({ id: userId, kind: 'user' }, null);
     });
   }
 
@@ -81,9 +81,9 @@ export class AuthService {
       throw ApiError.validation({ current_password: ['is not correct'] });
     }
     const hash = await hashPassword(dto.password);
-    await runUnit(this.ds, async (m) => {
-      await this.users.setPassword(m, actor.id, hash);
-      await this.tokens.revokeAllOf({ id: actor.id, kind: 'user' }, actor.jti, m);
+    await this.uow.transaction(async () => {
+      await this.users.setPassword(actor.id, hash);
+      await this.tokens.revokeAllOf({ id: actor.id, kind: 'user' }, actor.jti);
     });
   }
 }

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../../common/http/api-error';
 import { hashCode, newOneTimeCode } from '../../common/security/passwords';
-import { CodeAudience, CodePurpose, OneTimeCode } from './one-time-code.entity';
-import { runUnit } from '../../database/unit-of-work';
+import type { ThreadedManager } from '../../database/threaded-manager';
+import { UnitOfWork } from '../../database/unit-of-work';
+import { CodeAudience, CodePurpose } from './one-time-code.entity';
+import { OneTimeCodeRepository } from './one-time-code.repository';
 
 export const CODE_TTL_MINUTES = 10;
 export const CODE_MAX_TRIES = 5;
@@ -13,7 +14,8 @@ export const CODE_MAX_TRIES = 5;
 @Injectable()
 export class OneTimeCodeService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
+    private readonly codes: OneTimeCodeRepository,
     private readonly config: AppConfig,
   ) {}
 
@@ -21,13 +23,11 @@ export class OneTimeCodeService {
     return hashCode(this.config.jwtSecret, `${audience}:${purpose}:${email.toLowerCase()}`, code);
   }
 
-  async issue(audience: CodeAudience, email: string, purpose: CodePurpose, manager: EntityManager = this.ds.manager): Promise<string> {
+  /** A new code for the address (in the open unit of work, if any). The manager a caller still passes is ignored (deprecated: the unit of work carries it). */
+  async issue(audience: CodeAudience, email: string, purpose: CodePurpose, _m?: ThreadedManager): Promise<string> {
     const code = newOneTimeCode();
-    await manager.query(
-      `UPDATE one_time_codes SET consumed_at = now() WHERE audience = $1 AND lower(email) = lower($2) AND purpose = $3 AND consumed_at IS NULL`,
-      [audience, email, purpose],
-    );
-    await manager.insert(OneTimeCode, {
+    await this.codes.consumeLive(audience, email, purpose);
+    await this.codes.insert({
       audience,
       email: email.toLowerCase(),
       purpose,
@@ -39,7 +39,8 @@ export class OneTimeCodeService {
 
   /**
    * Checks a code; with `consume` it is used up. A wrong code counts a try (kept even though the
-   * request fails); after 5 tries the code is dead. Runs `then` inside the same transaction.
+   * request fails); after 5 tries the code is dead. Runs `then` inside the same unit of work (its
+   * argument, the unit's manager, is deprecated: repositories join the unit by themselves).
    */
   async verify<T>(
     audience: CodeAudience,
@@ -47,26 +48,21 @@ export class OneTimeCodeService {
     purpose: CodePurpose,
     code: string,
     consume: boolean,
-    then: (m: EntityManager) => Promise<T>,
+    then: (m: ThreadedManager) => Promise<T>,
   ): Promise<T> {
     type Failure = { error: 'CODE_EXPIRED' | 'CODE_EXHAUSTED' | 'INVALID_CODE'; message: string };
-    const outcome: { value: T } | Failure = await runUnit(this.ds, async (m) => {
-      const [row] = await m.query<{ id: string; code_hash: string; attempts: number; expires_at: Date }[]>(
-        `SELECT id, code_hash, attempts, expires_at FROM one_time_codes
-          WHERE audience = $1 AND lower(email) = lower($2) AND purpose = $3 AND consumed_at IS NULL
-          ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
-        [audience, email, purpose],
-      );
+    const outcome: { value: T } | Failure = await this.uow.transaction(async (m) => {
+      const row = await this.codes.lockLatestLive(audience, email, purpose);
       if (!row || new Date(row.expires_at).getTime() < Date.now()) {
         return { error: 'CODE_EXPIRED', message: 'The code has expired or was never sent; request a new one.' } as Failure;
       }
       if (row.attempts >= CODE_MAX_TRIES) return { error: 'CODE_EXHAUSTED', message: 'Too many wrong tries; request a new code.' } as Failure;
       if (row.code_hash !== this.hash(audience, purpose, email, code)) {
         // The failed try is committed: the transaction ends normally and the caller gets the error.
-        await m.query(`UPDATE one_time_codes SET attempts = attempts + 1 WHERE id = $1`, [row.id]);
+        await this.codes.countTry(row.id);
         return { error: 'INVALID_CODE', message: `The code is not valid (${CODE_MAX_TRIES - row.attempts - 1} tries left).` } as Failure;
       }
-      if (consume) await m.query(`UPDATE one_time_codes SET consumed_at = now() WHERE id = $1`, [row.id]);
+      if (consume) await this.codes.consume(row.id);
       return { value: await then(m) };
     });
     if ('error' in outcome) throw ApiError.unprocessable(outcome.error, outcome.message, { code: [outcome.message] });

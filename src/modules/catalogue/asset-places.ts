@@ -1,16 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { Scope } from '../../common/access/scope';
 import type { BodyRef } from '../../common/access/tenant-policy';
+import type { ThreadedManager } from '../../database/threaded-manager';
 import type { LocationType } from './catalogue.entities';
 
 /**
  * Checks body references to places of one kind: they must be the company's live rows (share-locked
- * until the commit), else 422 `not found` on their fields. Plain code of the module owning the rows.
+ * until the commit), else 422 `not found` on their fields. Plain code of the module owning the rows;
+ * it runs in the caller's unit of work (its first argument, once a manager, is no longer given: the
+ * registered checks ignore it).
  */
-export type PlaceCheck = (m: EntityManager, companyId: string, refs: readonly BodyRef[]) => Promise<void>;
+export type PlaceCheck = (unused: ThreadedManager, companyId: string, refs: readonly BodyRef[]) => Promise<void>;
 
 /** The position of a place of the company (null when it has none); only called after its check passed. */
-export type PlacePosition = (m: EntityManager, companyId: string, id: string) => Promise<{ latitude: number | null; longitude: number | null }>;
+export type PlacePosition = (unused: ThreadedManager, companyId: string, id: string) => Promise<{ latitude: number | null; longitude: number | null }>;
 
 /**
  * Where an asset can be (its home lot, its current location): lots and stations (sites), trucks
@@ -29,20 +32,20 @@ export class AssetPlaces {
     this.checks.set(type, { owner, check, position });
   }
 
-  /** The place's position after checking it is the company's live row (422 on `field` otherwise). */
-  async positionOf(m: EntityManager, type: LocationType, companyId: string, id: string, field: string): Promise<{ latitude: number | null; longitude: number | null }> {
-    await this.assertOwned(m, type, companyId, [{ field, id }]);
+  /** The place's position after checking it is the scope's company's live row (422 on `field` otherwise). */
+  async positionOf(scope: Scope, type: LocationType, id: string, field: string): Promise<{ latitude: number | null; longitude: number | null }> {
+    await this.assertOwned(scope, type, [{ field, id }]);
     const position = this.checks.get(type)?.position;
     if (!position) throw new Error(`Asset place "${type}" has no registered position`);
-    return position(m, companyId, id);
+    return position(undefined, scope.companyId, id);
   }
 
-  /** The references to places of `type` must be the company's live rows (422 `not found` on their fields otherwise). */
-  assertOwned(m: EntityManager, type: LocationType, companyId: string, refs: readonly BodyRef[]): Promise<void> {
+  /** The references to places of `type` must be the scope's company's live rows (422 `not found` on their fields otherwise). */
+  assertOwned(scope: Scope, type: LocationType, refs: readonly BodyRef[]): Promise<void> {
     if (!refs.some((r) => r.id)) return Promise.resolve();
     const place = this.checks.get(type);
     // Fail closed: an unchecked reference must never be stored.
     if (!place) throw new Error(`No module registered asset place "${type}": import its module into the application`);
-    return place.check(m, companyId, refs);
+    return place.check(undefined, scope.companyId, refs);
   }
 }

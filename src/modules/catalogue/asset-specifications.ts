@@ -1,24 +1,22 @@
 import { Body, Controller, Delete, Get, Injectable, Post, Put, Query } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsUrl, MaxLength } from 'class-validator';
-import { DataSource, EntityManager, In } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
-import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { Actor, CurrentActor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
-import { Scope } from '../../common/access/scope';
-import { type BodyRef, findScoped, type PlatformReach, scopedQuery } from '../../common/access/tenant-policy';
+import { CurrentScope, Scope } from '../../common/access/scope';
+import type { BodyRef, PlatformReach } from '../../common/access/tenant-policy';
 import type { WriteAudit } from '../../common/records/write-audit';
 import { Page, withMessage } from '../../common/http/envelope';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
-import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
-import { CompanyRecords } from '../../common/records/company-records';
-import { InUseRegistry } from '../../common/records/in-use';
+import { PageQuery } from '../../common/http/pagination';
 import { BoolField, BoolQuery, EnumField, IntField, PartialInput, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
 import { AssetCategoriesService, AssetStylesService } from './asset-categories-styles';
 import { WasteTypesService } from './waste-types';
-import { Asset, AssetCategory, AssetSpecification, AssetSpecificationWasteType, AssetStyle, SIZE_UNITS, SizeUnit, WasteType } from './catalogue.entities';
-import { runUnit } from '../../database/unit-of-work';
+import { SIZE_UNITS, type AssetCategory, type AssetSpecification, type AssetSpecificationWasteType, type AssetStyle, type SizeUnit, type WasteType } from './catalogue.entities';
+import { withoutManager, type ThreadedManager } from '../../database/threaded-manager';
+import { UnitOfWork } from '../../database/unit-of-work';
 import { SpecificationRepository } from './specification.repository';
 
 export class CreateAssetSpecificationDto {
@@ -128,83 +126,78 @@ function checkWeights(s: Partial<AssetSpecification>): void {
 
 @Injectable()
 export class AssetSpecificationsService {
-  readonly records: CompanyRecords<AssetSpecification, 'asset_specification'>;
   constructor(
-    ds: DataSource,
-    inUse: InUseRegistry,
     private readonly categories: AssetCategoriesService,
     private readonly styles: AssetStylesService,
     private readonly specifications: SpecificationRepository,
-  ) {
-    this.records = new CompanyRecords(ds, {
-      entity: AssetSpecification,
-      what: 'Asset specification',
-      event: 'asset_specification',
-      nullable: ['description', 'assetStyleId', 'lengthMm', 'widthMm', 'heightMm', 'maxWeightKg', 'includedWeightKg', 'includedDays', 'imageUrl'],
-      unique: [{ property: 'name', index: 'uq_asset_specifications_company_name', code: 'DUPLICATE_NAME', message: 'An asset specification with this name already exists.' }],
-      // A live asset of this specification, or what other modules register (a running order).
-      inUse: async (m, row) => (await m.existsBy(Asset, { assetSpecificationId: row.id })) || (await inUse.isUsed(m, 'asset_specification', row.id)),
-    });
-  }
+  ) {}
 
-  list(companyId: string, query: AssetSpecificationQuery) {
-    return this.page(companyId, query, AssetSpecificationDto.of);
+  async list(scope: Scope, query: AssetSpecificationQuery): Promise<Page<AssetSpecificationDto>> {
+    const page = await this.specifications.page(scope, query);
+    return new Page(page.items.map(AssetSpecificationDto.of), page.meta);
   }
 
   /** The specifications of the companies an administrator's `reach` covers, each with its company. */
-  listAcross(reach: PlatformReach, query: AssetSpecificationQuery) {
-    return this.page(reach, query, (s) => ({ ...AssetSpecificationDto.of(s), company_id: s.companyId }));
+  async listAcross(reach: PlatformReach, query: AssetSpecificationQuery): Promise<Page<AssetSpecificationDto & { company_id: string }>> {
+    const page = await this.specifications.page(reach, query);
+    return new Page(page.items.map((s) => ({ ...AssetSpecificationDto.of(s), company_id: s.companyId })), page.meta);
   }
 
   /** The company of a live specification, or null: an administrator names one by id alone. */
   companyOf(id: string): Promise<string | null> {
-    return this.records.companyOf(id);
+    return this.specifications.companyOf(id);
   }
 
-  private page<R>(companyId: string | PlatformReach, query: AssetSpecificationQuery, map: (s: AssetSpecification) => R) {
-    const qb = this.records.query(companyId, 'e');
-    if (query.active !== undefined) qb.andWhere('e.active = :active', { active: query.active });
-    if (query.asset_category_id) qb.andWhere('e.assetCategoryId = :cat', { cat: query.asset_category_id });
-    if (query.asset_style_id) qb.andWhere('e.assetStyleId = :style', { style: query.asset_style_id });
-    if (query.q) qb.andWhere('e.name ILIKE :q', { q: likePattern(query.q) });
-    return paginate(qb, query, { sortable: { created_at: 'e.createdAt', name: 'e.name', size: 'e.size' }, map });
-  }
-
-  async get(companyId: string, id: string) {
-    return AssetSpecificationDto.of(await this.records.find(companyId, id));
+  get(scope: Scope, id: string): Promise<AssetSpecificationDto>;
+  /** @deprecated a `Scope` names the company: `get(scope, id)` (platform's call). */
+  get(companyId: string, id: string): Promise<AssetSpecificationDto>;
+  async get(who: Scope | string, id: string): Promise<AssetSpecificationDto> {
+    return AssetSpecificationDto.of(await this.specifications.find(scopeOf(who), id));
   }
 
   /** `audit` (platform administration) records the write in its transaction. */
-  async create(actor: Pick<Actor, 'id'>, companyId: string, dto: CreateAssetSpecificationDto, audit?: WriteAudit) {
+  create(actor: Pick<Actor, 'id'>, scope: Scope, dto: CreateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto>;
+  /** @deprecated a `Scope` names the company: `create(actor, scope, dto, audit)` (platform's call). */
+  create(actor: Pick<Actor, 'id'>, companyId: string, dto: CreateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto>;
+  async create(actor: Pick<Actor, 'id'>, who: Scope | string, dto: CreateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto> {
+    const scope = scopeOf(who);
     const values = specValues(dto);
     checkWeights(values);
     return AssetSpecificationDto.of(
-      await this.records.create(actor, companyId, values, { before: (m) => this.checkRefs(m, companyId, dto), ...(audit && { audit: { write: audit, view: AssetSpecificationDto.of } }) }),
+      await this.specifications.create(actor, scope, values, { before: () => this.checkRefs(scope, dto), ...(audit && { audit: { write: audit, view: AssetSpecificationDto.of } }) }),
     );
   }
 
-  async update(actor: Pick<Actor, 'id'>, companyId: string, id: string, dto: UpdateAssetSpecificationDto, audit?: WriteAudit) {
+  update(actor: Pick<Actor, 'id'>, scope: Scope, id: string, dto: UpdateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto>;
+  /** @deprecated a `Scope` names the company: `update(actor, scope, id, dto, audit)` (platform's call). */
+  update(actor: Pick<Actor, 'id'>, companyId: string, id: string, dto: UpdateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto>;
+  async update(actor: Pick<Actor, 'id'>, who: Scope | string, id: string, dto: UpdateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto> {
+    const scope = scopeOf(who);
     const values = specValues(dto);
-    const row = await this.records.update(actor, companyId, id, values, {
+    const row = await this.specifications.update(actor, scope, id, values, {
       ...(audit && { audit: { write: audit, view: AssetSpecificationDto.of } }),
-      before: async (m, current) => {
+      before: async (_m, current) => {
         checkWeights({
           maxWeightKg: values.maxWeightKg !== undefined ? values.maxWeightKg : current.maxWeightKg,
           includedWeightKg: values.includedWeightKg !== undefined ? values.includedWeightKg : current.includedWeightKg,
         });
-        await this.checkRefs(m, companyId, dto);
+        await this.checkRefs(scope, dto);
       },
     });
     return AssetSpecificationDto.of(row);
   }
 
-  remove(actor: Actor, companyId: string, id: string) {
-    return this.records.remove(actor, companyId, id);
+  remove(actor: Actor, scope: Scope, id: string): Promise<void> {
+    return this.specifications.remove(actor, scope, id);
   }
 
   /** Body references must be the company's live specifications (share-locked until the commit): 422 `not found` on their fields otherwise. */
-  assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
-    return this.records.assertOwned(m, companyId, refs);
+  assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void>;
+  /** @deprecated the unit of work carries the manager and a `Scope` the company: `assertOwned(scope, refs)` (pricing's, promotions' and fleet's calls). */
+  assertOwned(m: ThreadedManager, companyId: string, refs: readonly BodyRef[]): Promise<void>;
+  assertOwned(...args: unknown[]): Promise<void> {
+    const [who, refs] = withoutManager<[Scope | string, readonly BodyRef[]]>(args);
+    return this.specifications.assertOwned(scopeOf(who), refs);
   }
 
   /**
@@ -218,11 +211,14 @@ export class AssetSpecificationsService {
   }
 
   /** The category and style given must be the company's (422 otherwise). */
-  private async checkRefs(m: EntityManager, companyId: string, dto: UpdateAssetSpecificationDto): Promise<void> {
-    await this.categories.assertOwned(m, companyId, [{ field: 'asset_category_id', id: dto.asset_category_id }]);
-    await this.styles.assertOwned(m, companyId, [{ field: 'asset_style_id', id: dto.asset_style_id }]);
+  private async checkRefs(scope: Scope, dto: UpdateAssetSpecificationDto): Promise<void> {
+    await this.categories.assertOwned(scope, [{ field: 'asset_category_id', id: dto.asset_category_id }]);
+    await this.styles.assertOwned(scope, [{ field: 'asset_style_id', id: dto.asset_style_id }]);
   }
 }
+
+/** A deprecated caller's company id as the company's scope. */
+const scopeOf = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
 
 // ---- Waste types allowed in a specification (nested) ----
 
@@ -267,80 +263,66 @@ export class SpecWasteTypeDto {
   }
 }
 
-type LinkWithType = AssetSpecificationWasteType & { wasteType: WasteType };
-
 @Injectable()
 export class SpecWasteTypesService {
   constructor(
-    private readonly ds: DataSource,
-    private readonly specs: AssetSpecificationsService,
+    private readonly uow: UnitOfWork,
+    private readonly specifications: SpecificationRepository,
     private readonly wasteTypes: WasteTypesService,
   ) {}
 
-  private linkQuery(companyId: string, specId: string) {
-    return scopedQuery(this.ds.manager, AssetSpecificationWasteType, Scope.company(companyId), 'e')
-      .innerJoinAndMapOne('e.wasteType', WasteType, 'w', 'w.id = e.wasteTypeId')
-      .andWhere('e.assetSpecificationId = :specId', { specId });
-  }
-
-  private async one(companyId: string, specId: string, id: string): Promise<SpecWasteTypeDto> {
-    const l = (await this.linkQuery(companyId, specId).andWhere('e.id = :id', { id }).getOne()) as LinkWithType | null;
+  private async one(scope: Scope, specId: string, id: string): Promise<SpecWasteTypeDto> {
+    const l = await this.specifications.findLink(scope, specId, id);
     if (!l) throw ApiError.notFound('Specification waste type');
     return SpecWasteTypeDto.of(l, l.wasteType);
   }
 
   /** The link of a live specification, locked; 404 otherwise. */
-  private async locked(m: EntityManager, companyId: string, specId: string, id: string): Promise<AssetSpecificationWasteType> {
-    await this.specs.records.find(companyId, specId, m);
-    return findScoped(m, AssetSpecificationWasteType, Scope.company(companyId), id, { what: 'Specification waste type', where: { assetSpecificationId: specId }, lock: true });
+  private async locked(scope: Scope, specId: string, id: string): Promise<AssetSpecificationWasteType> {
+    await this.specifications.find(scope, specId);
+    return this.specifications.lockLink(scope, specId, id);
   }
 
-  async list(companyId: string, specId: string, query: PageQuery) {
-    await this.specs.records.find(companyId, specId);
-    const qb = this.linkQuery(companyId, specId);
-    if (query.q) qb.andWhere('(w.name ILIKE :q OR w.code ILIKE :q)', { q: likePattern(query.q) });
-    return paginate(qb, query, {
-      sortable: { created_at: 'e.createdAt', name: 'w.name' },
-      map: (l) => SpecWasteTypeDto.of(l, (l as LinkWithType).wasteType),
-    });
+  async list(scope: Scope, specId: string, query: PageQuery): Promise<Page<SpecWasteTypeDto>> {
+    await this.specifications.find(scope, specId);
+    const page = await this.specifications.linkPage(scope, specId, query);
+    return new Page(page.items.map((l) => SpecWasteTypeDto.of(l, l.wasteType)), page.meta);
   }
 
-  get(companyId: string, specId: string, id: string) {
-    return this.one(companyId, specId, id);
+  get(scope: Scope, specId: string, id: string) {
+    return this.one(scope, specId, id);
   }
 
-  async create(actor: Actor, companyId: string, specId: string, dto: CreateSpecWasteTypeDto) {
-    const id = await runUnit(this.ds, async (m) => {
+  async create(actor: Actor, scope: Scope, specId: string, dto: CreateSpecWasteTypeDto) {
+    const companyId = scope.companyId;
+    const id = await this.uow.transaction(async () => {
       // Lock the specification so two requests cannot add the same waste type at once.
-      await this.specs.records.find(companyId, specId, m, true);
-      await this.wasteTypes.assertOwned(m, companyId, [{ field: 'waste_type_id', id: dto.waste_type_id }]);
-      const dup = await m.getRepository(AssetSpecificationWasteType).exists({ where: { assetSpecificationId: specId, wasteTypeId: dto.waste_type_id } });
-      if (dup) throw ApiError.conflict('DUPLICATE_WASTE_TYPE', 'This waste type is already allowed in the specification.');
-      const saved = await m.save(
-        m.create(AssetSpecificationWasteType, { companyId, assetSpecificationId: specId, wasteTypeId: dto.waste_type_id, priceOverrideAmount: dto.price_override_amount ?? null }),
-      );
-      await this.specs.records.recordEvent(m, actor, { id: specId, companyId }, 'waste_type_added', { waste_type_id: dto.waste_type_id, price_override_amount: saved.priceOverrideAmount });
+      await this.specifications.find(scope, specId, true);
+      await this.wasteTypes.assertOwned(scope, [{ field: 'waste_type_id', id: dto.waste_type_id }]);
+      if (await this.specifications.linkExists(specId, dto.waste_type_id)) throw ApiError.conflict('DUPLICATE_WASTE_TYPE', 'This waste type is already allowed in the specification.');
+      const saved = await this.specifications.insertLink({ companyId, assetSpecificationId: specId, wasteTypeId: dto.waste_type_id, priceOverrideAmount: dto.price_override_amount ?? null });
+      await this.specifications.recordEvent(actor, { id: specId, companyId }, 'waste_type_added', { waste_type_id: dto.waste_type_id, price_override_amount: saved.priceOverrideAmount });
       return saved.id;
     });
-    return this.one(companyId, specId, id);
+    return this.one(scope, specId, id);
   }
 
-  async update(actor: Actor, companyId: string, specId: string, id: string, dto: UpdateSpecWasteTypeDto) {
-    await runUnit(this.ds, async (m) => {
-      const link = await this.locked(m, companyId, specId, id);
+  async update(actor: Actor, scope: Scope, specId: string, id: string, dto: UpdateSpecWasteTypeDto) {
+    await this.uow.transaction(async () => {
+      const link = await this.locked(scope, specId, id);
       if (dto.price_override_amount !== undefined) {
-        await m.update(AssetSpecificationWasteType, { id }, { priceOverrideAmount: dto.price_override_amount, updatedAt: new Date() });
+        await this.specifications.updateLink(id, { priceOverrideAmount: dto.price_override_amount, updatedAt: new Date() });
       }
-      await this.specs.records.recordEvent(m, actor, { id: specId, companyId }, 'waste_type_updated', { waste_type_id: link.wasteTypeId, price_override_amount: dto.price_override_amount ?? null });
+      await this.specifications.recordEvent(actor, { id: specId, companyId: scope.companyId }, 'waste_type_updated', { waste_type_id: link.wasteTypeId, price_override_amount: dto.price_override_amount ?? null });
     });
-    return this.one(companyId, specId, id);
+    return this.one(scope, specId, id);
   }
 
-  async remove(actor: Actor, companyId: string, specId: string, id: string) {
-    await runUnit(this.ds, async (m) => {
-      const link = await this.locked(m, companyId, specId, id);
-      await m.delete(AssetSpecificationWasteType, { id });
-      await this.specs.records.recordEvent(m, actor, { id: specId, companyId }, 'waste_type_removed', { waste_type_id: link.wasteTypeId });
+  async remove(actor: Actor, scope: Scope, specId: string, id: string) {
+    await this.uow.transaction(async () => {
+      const link = await this.locked(scope, specId, id);
+      await this.specifications.deleteLink(id);
+      await this.specifications.recordEvent(actor, { id: specId, companyId: scope.companyId }, 'waste_type_removed', { waste_type_id: link.wasteTypeId });
     });
   }
 }
@@ -381,34 +363,28 @@ export interface Orderable {
 
 @Injectable()
 export class CustomerCatalogueService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly specifications: SpecificationRepository) {}
 
-  private specQuery(companyId: string) {
-    return scopedQuery(this.ds.manager, AssetSpecification, Scope.company(companyId), 'e').andWhere('e.active = true');
+  /** A page of the company's active specifications (only `ids` when given), `q` on the name, by name unless the query sorts. */
+  pageOfActive<R>(scope: Scope, q: PageQuery, ids: string[] | null, map: (s: AssetSpecification) => R): Promise<Page<R>>;
+  /** @deprecated a `Scope` names the company: `pageOfActive(scope, q, ids, map)` (promotions' call). */
+  pageOfActive<R>(companyId: string, q: PageQuery, ids: string[] | null, map: (s: AssetSpecification) => R): Promise<Page<R>>;
+  async pageOfActive<R>(who: Scope | string, q: PageQuery, ids: string[] | null, map: (s: AssetSpecification) => R): Promise<Page<R>> {
+    const page = await this.specifications.activePage(scopeOf(who), { page: q.page, per_page: q.per_page, sort: q.sort, q: q.q }, ids, 'name');
+    return new Page(page.items.map(map), page.meta);
   }
 
-  /** A page of the company's active specifications (only `ids` when given), `q` on the name. */
-  pageOfActive<R>(companyId: string, q: PageQuery, ids: string[] | null, map: (s: AssetSpecification) => R): Promise<Page<R>> {
-    const qb = this.specQuery(companyId);
-    if (ids) qb.andWhere('e.id IN (:...ids)', { ids: ids.length ? ids : ['00000000-0000-0000-0000-000000000000'] });
-    if (q.q) qb.andWhere('e.name ILIKE :q', { q: likePattern(q.q) });
-    return paginate(qb, q, { sortable: { created_at: 'e.createdAt', name: 'e.name', size: 'e.size' }, defaultSort: 'name', map });
-  }
-
-  /** The specification and waste type of an order, as the customer may order them (inside the caller's transaction). */
-  async orderable(m: EntityManager, companyId: string, specId: string, wasteTypeId: string): Promise<Orderable> {
-    const scope = Scope.company(companyId);
+  /** The specification and waste type of an order, as the customer may order them (inside the caller's unit of work). */
+  orderable(scope: Scope, specId: string, wasteTypeId: string): Promise<Orderable>;
+  /** @deprecated the unit of work carries the manager and a `Scope` the company: `orderable(scope, specId, wasteTypeId)` (orders' call). */
+  orderable(m: ThreadedManager, companyId: string, specId: string, wasteTypeId: string): Promise<Orderable>;
+  async orderable(...args: unknown[]): Promise<Orderable> {
+    const [who, specId, wasteTypeId] = withoutManager<[Scope | string, string, string]>(args);
+    const scope = Scope.company(scopeOf(who).companyId);
     // One statement on the usual path: the specification with the waste type and their link joined.
-    const row = await scopedQuery(m, AssetSpecification, scope, 'e')
-      .select(['e.id AS spec_id', 'e.name AS spec_name', 'w.id AS waste_id', 'w.name AS waste_name', 'l.id AS link_id', 'l.price_override_amount AS price_override_amount'])
-      .leftJoin(WasteType, 'w', 'w.id = :wasteTypeId AND w.company_id = e.company_id AND w.active AND w.deleted_at IS NULL', { wasteTypeId })
-      .leftJoin(AssetSpecificationWasteType, 'l', 'l.asset_specification_id = e.id AND l.waste_type_id = w.id')
-      .andWhere('e.id = :specId AND e.active', { specId })
-      .getRawOne<{ spec_id: string; spec_name: string; waste_id: string | null; waste_name: string | null; link_id: string | null; price_override_amount: number | null }>();
+    const row = await this.specifications.orderable(scope, specId, wasteTypeId);
     // Without the specification, the waste type is looked up alone (to name every wrong field).
-    const waste = row
-      ? row.waste_id && { id: row.waste_id, name: row.waste_name! }
-      : await scopedQuery(m, WasteType, scope, 'w').select(['w.id', 'w.name']).andWhere('w.id = :wasteTypeId AND w.active', { wasteTypeId }).getOne();
+    const waste = row ? row.waste_id && { id: row.waste_id, name: row.waste_name! } : await this.specifications.activeWasteType(scope, wasteTypeId);
     return {
       spec: row ? { id: row.spec_id, name: row.spec_name } : null,
       waste: waste ? { id: waste.id, name: waste.name } : null,
@@ -417,43 +393,32 @@ export class CustomerCatalogueService {
     };
   }
 
-  /** Names of specifications and waste types by id (any state: orders keep showing what they were placed with). */
-  async names(specIds: string[], wasteTypeIds: string[], m: EntityManager = this.ds.manager): Promise<{ specs: Map<string, string>; wasteTypes: Map<string, string> }> {
+  /**
+   * Names of specifications and waste types by id (any state: orders keep showing what they were placed
+   * with), in the open unit of work if any. The manager a caller still passes is ignored (deprecated).
+   */
+  async names(specIds: string[], wasteTypeIds: string[], _m?: ThreadedManager): Promise<{ specs: Map<string, string>; wasteTypes: Map<string, string> }> {
     // One query at a time: inside a transaction they share one connection.
-    const specs = specIds.length ? await m.getRepository(AssetSpecification).find({ select: { id: true, name: true }, where: { id: In(specIds) }, withDeleted: true }) : [];
-    const wastes = wasteTypeIds.length ? await m.getRepository(WasteType).find({ select: { id: true, name: true }, where: { id: In(wasteTypeIds) }, withDeleted: true }) : [];
+    const specs = specIds.length ? await this.specifications.specNames(specIds) : [];
+    const wastes = wasteTypeIds.length ? await this.specifications.wasteTypeNames(wasteTypeIds) : [];
     return { specs: new Map(specs.map((r) => [r.id, r.name])), wasteTypes: new Map(wastes.map((r) => [r.id, r.name])) };
   }
 
-  async listSpecs(companyId: string, query: CustomerAssetSpecificationQuery): Promise<Page<CustomerAssetSpecificationDto>> {
-    const qb = this.specQuery(companyId);
-    if (query.asset_category_id) qb.andWhere('e.assetCategoryId = :cat', { cat: query.asset_category_id });
-    if (query.q) qb.andWhere('e.name ILIKE :q', { q: likePattern(query.q) });
-    const page = await paginate(qb, query, { sortable: { created_at: 'e.createdAt', name: 'e.name', size: 'e.size' } });
-    return new Page(await this.expand(companyId, page.items), page.meta);
+  async listSpecs(scope: Scope, query: CustomerAssetSpecificationQuery): Promise<Page<CustomerAssetSpecificationDto>> {
+    const page = await this.specifications.activePage(scope, query, null);
+    return new Page(await this.expand(scope, page.items), page.meta);
   }
 
-  async showSpec(companyId: string, id: string): Promise<CustomerAssetSpecificationDto> {
-    const spec = await this.specQuery(companyId).andWhere('e.id = :id', { id }).getOne();
+  async showSpec(scope: Scope, id: string): Promise<CustomerAssetSpecificationDto> {
+    const spec = await this.specifications.findActive(scope, id);
     if (!spec) throw ApiError.notFound('Asset specification');
-    return (await this.expand(companyId, [spec]))[0];
+    return (await this.expand(scope, [spec]))[0];
   }
 
   /** Adds category, style and the active waste types, in three queries for the whole page. */
-  private async expand(companyId: string, specs: AssetSpecification[]): Promise<CustomerAssetSpecificationDto[]> {
+  private async expand(scope: Scope, specs: AssetSpecification[]): Promise<CustomerAssetSpecificationDto[]> {
     if (!specs.length) return [];
-    const ids = specs.map((s) => s.id);
-    const [categories, styles, links] = await Promise.all([
-      this.ds.getRepository(AssetCategory).find({ where: { companyId, id: In([...new Set(specs.map((s) => s.assetCategoryId))]) }, withDeleted: true }),
-      this.ds.getRepository(AssetStyle).find({ where: { companyId, id: In([...new Set(specs.flatMap((s) => (s.assetStyleId ? [s.assetStyleId] : [])))]) }, withDeleted: true }),
-      this.ds
-        .getRepository(AssetSpecificationWasteType)
-        .createQueryBuilder('e')
-        .innerJoinAndMapOne('e.wasteType', WasteType, 'w', 'w.id = e.wasteTypeId AND w.active = true')
-        .where('e.companyId = :companyId AND e.assetSpecificationId IN (:...ids)', { companyId, ids })
-        .orderBy('w.name', 'ASC')
-        .getMany() as Promise<LinkWithType[]>,
-    ]);
+    const { categories, styles, links } = await this.specifications.expansions(scope, specs);
     const ref = (r?: AssetCategory | AssetStyle) => (r ? { id: r.id, name: r.name } : null);
     return specs.map((s) => ({
       ...specificationSummary(s),
@@ -489,58 +454,58 @@ export class AssetSpecificationsController {
   @Get('asset-specifications')
   @Access('CO')
   @Endpoint({ summary: 'List asset specifications (filters: active, asset_category_id, asset_style_id, q on name)', type: AssetSpecificationDto, list: true, errors: [422] })
-  list(@CompanyId() companyId: string, @Query() query: AssetSpecificationQuery) {
-    return this.specs.list(companyId, query);
+  list(@CurrentScope() scope: Scope, @Query() query: AssetSpecificationQuery) {
+    return this.specs.list(scope, query);
   }
 
   @Post('asset-specifications')
   @Access('CO')
   @Endpoint({ summary: 'Create an asset specification', type: AssetSpecificationDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
-  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateAssetSpecificationDto) {
-    return this.specs.create(actor, companyId, dto);
+  create(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: CreateAssetSpecificationDto) {
+    return this.specs.create(actor, scope, dto);
   }
 
   @Get('asset-specifications/:assetSpecification')
   @Access('CO')
   @Endpoint({ summary: 'Show an asset specification', type: AssetSpecificationDto, errors: [404] })
-  show(@CompanyId() companyId: string, @IdParam('assetSpecification') id: string) {
-    return this.specs.get(companyId, id);
+  show(@CurrentScope() scope: Scope, @IdParam('assetSpecification') id: string) {
+    return this.specs.get(scope, id);
   }
 
   @Put('asset-specifications/:assetSpecification')
   @Access('CO')
   @Endpoint({ summary: 'Update an asset specification (fields given are changed)', type: AssetSpecificationDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_NAME'] } })
-  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') id: string, @Body() dto: UpdateAssetSpecificationDto) {
-    return this.specs.update(actor, companyId, id, dto);
+  update(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('assetSpecification') id: string, @Body() dto: UpdateAssetSpecificationDto) {
+    return this.specs.update(actor, scope, id, dto);
   }
 
   @Delete('asset-specifications/:assetSpecification')
   @Access('CO')
   @Endpoint({ summary: 'Delete an asset specification (409 IN_USE while an asset or a running order uses it)', errors: [404, 409], message: 'Asset specification deleted.', codes: { 409: ['IN_USE'] } })
-  async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') id: string) {
-    await this.specs.remove(actor, companyId, id);
+  async remove(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('assetSpecification') id: string) {
+    await this.specs.remove(actor, scope, id);
     return withMessage(null, 'Asset specification deleted.');
   }
 
   @Get('asset-specifications/:assetSpecification/waste-types')
   @Access('CO')
   @Endpoint({ summary: 'List the waste types allowed in a specification (q on name/code)', type: SpecWasteTypeDto, list: true, errors: [404, 422] })
-  listWasteTypes(@CompanyId() companyId: string, @IdParam('assetSpecification') specId: string, @Query() query: PageQuery) {
-    return this.links.list(companyId, specId, query);
+  listWasteTypes(@CurrentScope() scope: Scope, @IdParam('assetSpecification') specId: string, @Query() query: PageQuery) {
+    return this.links.list(scope, specId, query);
   }
 
   @Post('asset-specifications/:assetSpecification/waste-types')
   @Access('CO')
   @Endpoint({ summary: 'Allow a waste type in a specification, with an optional price override', type: SpecWasteTypeDto, status: 201, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_WASTE_TYPE'] } })
-  addWasteType(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') specId: string, @Body() dto: CreateSpecWasteTypeDto) {
-    return this.links.create(actor, companyId, specId, dto);
+  addWasteType(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('assetSpecification') specId: string, @Body() dto: CreateSpecWasteTypeDto) {
+    return this.links.create(actor, scope, specId, dto);
   }
 
   @Get('asset-specifications/:assetSpecification/waste-types/:assetSpecificationWasteType')
   @Access('CO')
   @Endpoint({ summary: 'Show an allowed waste type of a specification', type: SpecWasteTypeDto, errors: [404] })
-  showWasteType(@CompanyId() companyId: string, @IdParam('assetSpecification') specId: string, @IdParam('assetSpecificationWasteType') id: string) {
-    return this.links.get(companyId, specId, id);
+  showWasteType(@CurrentScope() scope: Scope, @IdParam('assetSpecification') specId: string, @IdParam('assetSpecificationWasteType') id: string) {
+    return this.links.get(scope, specId, id);
   }
 
   @Put('asset-specifications/:assetSpecification/waste-types/:assetSpecificationWasteType')
@@ -548,19 +513,19 @@ export class AssetSpecificationsController {
   @Endpoint({ summary: 'Change the price override of an allowed waste type (null clears it)', type: SpecWasteTypeDto, errors: [404, 422] })
   updateWasteType(
     @CurrentActor() actor: Actor,
-    @CompanyId() companyId: string,
+    @CurrentScope() scope: Scope,
     @IdParam('assetSpecification') specId: string,
     @IdParam('assetSpecificationWasteType') id: string,
     @Body() dto: UpdateSpecWasteTypeDto,
   ) {
-    return this.links.update(actor, companyId, specId, id, dto);
+    return this.links.update(actor, scope, specId, id, dto);
   }
 
   @Delete('asset-specifications/:assetSpecification/waste-types/:assetSpecificationWasteType')
   @Access('CO')
   @Endpoint({ summary: 'Stop allowing a waste type in a specification', errors: [404], message: 'Waste type removed from the specification.' })
-  async removeWasteType(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('assetSpecification') specId: string, @IdParam('assetSpecificationWasteType') id: string) {
-    await this.links.remove(actor, companyId, specId, id);
+  async removeWasteType(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('assetSpecification') specId: string, @IdParam('assetSpecificationWasteType') id: string) {
+    await this.links.remove(actor, scope, specId, id);
     return withMessage(null, 'Waste type removed from the specification.');
   }
 }

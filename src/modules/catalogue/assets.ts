@@ -1,27 +1,25 @@
 import { Body, Controller, Delete, Get, Injectable, OnModuleInit, Put, Post, Query } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsNumber, Matches, Max, Min } from 'class-validator';
-import { DataSource, EntityManager, In } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
-import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
+import { Actor, CurrentActor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
-import { withMessage } from '../../common/http/envelope';
+import { Page, withMessage } from '../../common/http/envelope';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
-import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
-import { CompanyRecords } from '../../common/records/company-records';
+import { PageQuery } from '../../common/http/pagination';
 import { PlanLimits } from '../../common/records/plan-limits';
 import type { PlatformReach } from '../../common/access/tenant-policy';
 import type { WriteAudit } from '../../common/records/write-audit';
 import { InUseRegistry } from '../../common/records/in-use';
 import { EnumField, EnumQuery, PartialInput, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
-import { Scope } from '../../common/access/scope';
+import { CurrentScope, Scope } from '../../common/access/scope';
 import { withoutManager, type ThreadedManager } from '../../database/threaded-manager';
 import { AssetPlaces } from './asset-places';
 import { AssetRepository } from './asset.repository';
 import { AssetSpecificationsService } from './asset-specifications';
-import { Asset, ASSET_CONDITIONS, ASSET_STATUSES, AssetCondition, AssetHistory, AssetStatus, LOCATION_TYPES, LocationType } from './catalogue.entities';
-import { runUnit } from '../../database/unit-of-work';
+import { ASSET_CONDITIONS, ASSET_STATUSES, LOCATION_TYPES, type Asset, type AssetCondition, type AssetStatus, type LocationType } from './catalogue.entities';
+import { UnitOfWork } from '../../database/unit-of-work';
 
 /** Statuses a company user may set by hand; the others come from jobs. */
 export const MANUAL_STATUSES = ['available', 'maintenance', 'retired'] as const;
@@ -31,8 +29,6 @@ const MANUAL_TRANSITIONS: Partial<Record<AssetStatus, AssetStatus[]>> = {
   full_in_yard: ['maintenance', 'retired'],
   maintenance: ['available', 'retired'],
 };
-/** An asset in one of these states is out with a job and cannot be deleted. */
-const BUSY_STATUSES: AssetStatus[] = ['reserved', 'in_transit', 'on_site', 'at_station'];
 
 export class CreateAssetDto {
   @TextField({ max: 50, example: 'RO20-0042', description: 'Unique per company (case-insensitive).' })
@@ -123,29 +119,15 @@ export interface AssetMove {
 
 @Injectable()
 export class AssetsService implements OnModuleInit {
-  private readonly records: CompanyRecords<Asset, 'asset'>;
   constructor(
-    private readonly ds: DataSource,
+    private readonly uow: UnitOfWork,
     private readonly inUse: InUseRegistry,
     private readonly specs: AssetSpecificationsService,
     /** Lots, stations, trucks and customer addresses, checked by the modules owning them. */
     private readonly places: AssetPlaces,
     private readonly limits: PlanLimits,
     private readonly assets: AssetRepository,
-  ) {
-    this.records = new CompanyRecords(ds, {
-      entity: Asset,
-      what: 'Asset',
-      event: 'asset',
-      nullable: ['serial', 'homeLotId', 'notes'],
-      unique: [
-        { property: 'code', index: 'uq_assets_company_code', code: 'DUPLICATE_CODE', message: 'An asset with this code already exists.' },
-        { property: 'serial', index: 'uq_assets_company_serial', code: 'DUPLICATE_SERIAL', message: 'An asset with this serial already exists.' },
-      ],
-      // Out with a job, or used by another module's live rows (an unfinished job).
-      inUse: async (m, row) => BUSY_STATUSES.includes(row.status) || (await this.inUse.isUsed(m, 'asset', row.id)),
-    });
-  }
+  ) {}
 
   /** Live assets keep their home lot, and the lot or station they are at, from deletion. */
   onModuleInit(): void {
@@ -209,30 +191,29 @@ export class AssetsService implements OnModuleInit {
   }
 
   /** Dispatch: the company's available assets counted per specification (and per home lot), one statement. */
-  async freeCounts(companyId: string, m: EntityManager = this.ds.manager): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]> {
-    const rows: { spec: string; lot: string | null; n: number | string }[] = await this.records
-      .query(companyId, 'e', m)
-      .select('e.asset_specification_id', 'spec')
-      .addSelect('e.home_lot_id', 'lot')
-      .addSelect('count(*)::int', 'n')
-      .andWhere(`e.status = 'available'`)
-      .groupBy('e.asset_specification_id')
-      .addGroupBy('e.home_lot_id')
-      .orderBy('e.asset_specification_id')
-      .addOrderBy('e.home_lot_id', 'ASC', 'NULLS LAST')
-      .getRawMany();
+  freeCounts(scope: Scope): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]>;
+  /** @deprecated a Scope, not a bare company id (`freeCounts(Scope.company(companyId))`); the unit of work carries the manager (dispatch's call) */
+  freeCounts(companyId: string, m?: ThreadedManager): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]>;
+  async freeCounts(company: Scope | string): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]> {
+    const rows = await this.assets.freeCounts(scopeOf(company));
     return rows.map((r) => ({ specificationId: r.spec, homeLotId: r.lot, available: Number(r.n) }));
   }
 
   /** Dispatch: the company's live assets of a specification, by code (bounded by the company's fleet). One statement. */
-  async ofSpecification(companyId: string, specificationId: string, m: EntityManager = this.ds.manager): Promise<AssetDto[]> {
-    const rows = await this.records.query(companyId, 'e', m).andWhere('e.assetSpecificationId = :spec', { spec: specificationId }).orderBy('e.code', 'ASC').addOrderBy('e.id', 'ASC').getMany();
+  ofSpecification(scope: Scope, specificationId: string): Promise<AssetDto[]>;
+  /** @deprecated a Scope, not a bare company id (`ofSpecification(Scope.company(companyId), specificationId)`); the unit of work carries the manager (dispatch's call) */
+  ofSpecification(companyId: string, specificationId: string, m?: ThreadedManager): Promise<AssetDto[]>;
+  async ofSpecification(company: Scope | string, specificationId: string): Promise<AssetDto[]> {
+    const rows = await this.assets.ofSpecification(scopeOf(company), specificationId);
     return rows.map(AssetDto.of);
   }
 
   /** The history of an asset's moves by jobs, oldest first. */
-  async history(companyId: string, assetId: string, m: EntityManager = this.ds.manager): Promise<{ from: AssetStatus | null; to: AssetStatus; location_type: LocationType | null; location_id: string | null; job_id: string | null; at: string }[]> {
-    const rows = await m.find(AssetHistory, { where: { companyId, assetId }, order: { createdAt: 'ASC' } });
+  history(scope: Scope, assetId: string): Promise<{ from: AssetStatus | null; to: AssetStatus; location_type: LocationType | null; location_id: string | null; job_id: string | null; at: string }[]>;
+  /** @deprecated a Scope, not a bare company id; the unit of work carries the manager (the tests' call) */
+  history(companyId: string, assetId: string, m?: ThreadedManager): Promise<{ from: AssetStatus | null; to: AssetStatus; location_type: LocationType | null; location_id: string | null; job_id: string | null; at: string }[]>;
+  async history(company: Scope | string, assetId: string): Promise<{ from: AssetStatus | null; to: AssetStatus; location_type: LocationType | null; location_id: string | null; job_id: string | null; at: string }[]> {
+    const rows = await this.assets.history(scopeOf(company), assetId);
     return rows.map((r) => ({ from: r.fromStatus, to: r.toStatus, location_type: r.locationType, location_id: r.locationId, job_id: r.jobId, at: r.createdAt.toISOString() }));
   }
 
@@ -262,47 +243,46 @@ export class AssetsService implements OnModuleInit {
     );
   }
 
-  list(companyId: string, query: AssetQuery) {
-    return this.page(companyId, query, AssetDto.of);
+  async list(scope: Scope, query: AssetQuery): Promise<Page<AssetDto>> {
+    const page = await this.assets.page(scope, query);
+    return new Page(page.items.map(AssetDto.of), page.meta);
   }
 
   /** The assets of the companies an administrator's `reach` covers, each with its company. */
-  listAcross(reach: PlatformReach, query: AssetQuery) {
-    return this.page(reach, query, (a) => ({ ...AssetDto.of(a), company_id: a.companyId }));
+  async listAcross(reach: PlatformReach, query: AssetQuery): Promise<Page<AssetDto & { company_id: string }>> {
+    const page = await this.assets.page(reach, query);
+    return new Page(page.items.map((a) => ({ ...AssetDto.of(a), company_id: a.companyId })), page.meta);
   }
 
   /** The company of a live asset, or null: an administrator names one by id alone. */
   companyOf(id: string): Promise<string | null> {
-    return this.records.companyOf(id);
+    return this.assets.companyOf(id);
   }
 
-  private page<R>(companyId: string | PlatformReach, query: AssetQuery, map: (a: Asset) => R) {
-    const qb = this.records.query(companyId, 'e');
-    if (query.status) qb.andWhere('e.status = :status', { status: query.status });
-    if (query.condition) qb.andWhere('e.condition = :condition', { condition: query.condition });
-    if (query.asset_specification_id) qb.andWhere('e.assetSpecificationId = :spec', { spec: query.asset_specification_id });
-    if (query.home_lot_id) qb.andWhere('e.homeLotId = :lot', { lot: query.home_lot_id });
-    if (query.q) qb.andWhere('(e.code ILIKE :q OR e.serial ILIKE :q)', { q: likePattern(query.q) });
-    return paginate(qb, query, { sortable: { created_at: 'e.createdAt', code: 'e.code', status: 'e.status' }, map });
-  }
-
-  /** One live asset of the company (404 otherwise); pass `m` inside a transaction. */
-  async get(companyId: string, id: string, m?: EntityManager): Promise<AssetDto> {
-    return AssetDto.of(await this.records.find(companyId, id, m));
+  /** One live asset of the company (404 otherwise), in the open unit of work if any. */
+  get(scope: Scope, id: string): Promise<AssetDto>;
+  /** @deprecated a Scope, not a bare company id; the unit of work carries the manager (dispatch's, qr-codes' and platform's calls) */
+  get(companyId: string, id: string, m?: ThreadedManager): Promise<AssetDto>;
+  async get(company: Scope | string, id: string): Promise<AssetDto> {
+    return AssetDto.of(await this.assets.find(scopeOf(company), id));
   }
 
   /** `audit` (platform administration) records the write in its transaction. */
-  async create(actor: Pick<Actor, 'id'>, companyId: string, dto: CreateAssetDto, audit?: WriteAudit): Promise<AssetDto> {
+  create(actor: Pick<Actor, 'id'>, scope: Scope, dto: CreateAssetDto, audit?: WriteAudit): Promise<AssetDto>;
+  /** @deprecated a Scope, not a bare company id (platform's call) */
+  create(actor: Pick<Actor, 'id'>, companyId: string, dto: CreateAssetDto, audit?: WriteAudit): Promise<AssetDto>;
+  async create(actor: Pick<Actor, 'id'>, company: Scope | string, dto: CreateAssetDto, audit?: WriteAudit): Promise<AssetDto> {
+    const scope = scopeOf(company);
     const values: Partial<Asset> = { ...assetValues(dto), status: 'available' };
-    const row = await this.records.create(actor, companyId, values, {
+    const row = await this.assets.create(actor, scope, values, {
       ...(audit && { audit: { write: audit, view: AssetDto.of } }),
       before: async (m) => {
-        // The company's plan limits its live assets (403 PLAN_LIMIT; README "Subscriptions and plans").
-        await this.limits.assertBelow(m, companyId, 'assets', () => m.count(Asset, { where: { companyId } }));
-        await this.specs.assertOwned(m, companyId, [{ field: 'asset_specification_id', id: dto.asset_specification_id }]);
+        // The company's plan limits its live assets (403 PLAN_LIMIT; README "Subscriptions and plans"; common's check still takes the unit's manager).
+        await this.limits.assertBelow(m, scope.companyId, 'assets', () => this.assets.countLive(scope));
+        await this.specs.assertOwned(scope, [{ field: 'asset_specification_id', id: dto.asset_specification_id }]);
         if (dto.home_lot_id) {
           // A new asset starts at its home lot (`values` is read after this check).
-          const lot = await this.places.positionOf(m, 'lot', companyId, dto.home_lot_id, 'home_lot_id');
+          const lot = await this.places.positionOf(scope, 'lot', dto.home_lot_id, 'home_lot_id');
           Object.assign(values, { lat: lot.latitude, lng: lot.longitude, locationType: 'lot', locationId: dto.home_lot_id, locationUpdatedAt: new Date() });
         }
       },
@@ -310,37 +290,44 @@ export class AssetsService implements OnModuleInit {
     return AssetDto.of(row);
   }
 
-  async update(actor: Pick<Actor, 'id'>, companyId: string, id: string, dto: UpdateAssetDto, audit?: WriteAudit): Promise<AssetDto> {
-    const row = await this.records.update(actor, companyId, id, { ...assetValues(dto), status: dto.status }, {
+  update(actor: Pick<Actor, 'id'>, scope: Scope, id: string, dto: UpdateAssetDto, audit?: WriteAudit): Promise<AssetDto>;
+  /** @deprecated a Scope, not a bare company id (platform's call) */
+  update(actor: Pick<Actor, 'id'>, companyId: string, id: string, dto: UpdateAssetDto, audit?: WriteAudit): Promise<AssetDto>;
+  async update(actor: Pick<Actor, 'id'>, company: Scope | string, id: string, dto: UpdateAssetDto, audit?: WriteAudit): Promise<AssetDto> {
+    const scope = scopeOf(company);
+    const row = await this.assets.updateRecord(actor, scope, id, { ...assetValues(dto), status: dto.status }, {
       ...(audit && { audit: { write: audit, view: AssetDto.of } }),
-      before: async (m, current) => {
-        await this.specs.assertOwned(m, companyId, [{ field: 'asset_specification_id', id: dto.asset_specification_id }]);
-        await this.places.assertOwned(m, 'lot', companyId, [{ field: 'home_lot_id', id: dto.home_lot_id }]);
+      before: async (_m, current) => {
+        await this.specs.assertOwned(scope, [{ field: 'asset_specification_id', id: dto.asset_specification_id }]);
+        await this.places.assertOwned(scope, 'lot', [{ field: 'home_lot_id', id: dto.home_lot_id }]);
         if (dto.status && dto.status !== current.status) {
           if (!MANUAL_TRANSITIONS[current.status]?.includes(dto.status)) throw ApiError.invalidTransition(current.status, dto.status, 'Asset');
-          await this.records.recordEvent(m, actor, current, 'status_changed', { from: current.status, to: dto.status });
+          await this.assets.recordEvent(actor, current, 'status_changed', { from: current.status, to: dto.status });
         }
       },
     });
     return AssetDto.of(row);
   }
 
-  remove(actor: Actor, companyId: string, id: string): Promise<void> {
-    return this.records.remove(actor, companyId, id);
+  remove(actor: Actor, scope: Scope, id: string): Promise<void> {
+    return this.assets.remove(actor, scope, id);
   }
 
-  async moveTo(actor: Actor, companyId: string, id: string, dto: AssetLocationDto): Promise<AssetDto> {
-    const row = await runUnit(this.ds, async (m) => {
-      const asset = await this.records.find(companyId, id, m, true);
-      await this.places.assertOwned(m, dto.location_type, companyId, [{ field: 'location_id', id: dto.location_id }]);
+  async moveTo(actor: Actor, scope: Scope, id: string, dto: AssetLocationDto): Promise<AssetDto> {
+    const row = await this.uow.transaction(async () => {
+      const asset = await this.assets.find(scope, id, true);
+      await this.places.assertOwned(scope, dto.location_type, [{ field: 'location_id', id: dto.location_id }]);
       Object.assign(asset, { lat: dto.lat, lng: dto.lng, locationType: dto.location_type, locationId: dto.location_id, locationUpdatedAt: new Date(), updatedAt: new Date() });
-      const saved = await m.save(asset);
-      await this.records.recordEvent(m, actor, asset, 'location_updated', { lat: dto.lat, lng: dto.lng, location_type: dto.location_type, location_id: dto.location_id });
+      const saved = await this.assets.save(asset);
+      await this.assets.recordEvent(actor, asset, 'location_updated', { lat: dto.lat, lng: dto.lng, location_type: dto.location_type, location_id: dto.location_id });
       return saved;
     });
     return AssetDto.of(row);
   }
 }
+
+/** A deprecated caller's company id as the company's scope. */
+const scopeOf = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
 
 const assetValues = (dto: UpdateAssetDto): Partial<Asset> => ({
   code: dto.code,
@@ -359,22 +346,22 @@ export class AssetsController {
   @Get('assets')
   @Access('CO')
   @Endpoint({ summary: 'List assets (filters: status, asset_specification_id, home_lot_id, condition, q on code/serial)', type: AssetDto, list: true, errors: [422] })
-  list(@CompanyId() companyId: string, @Query() query: AssetQuery) {
-    return this.assets.list(companyId, query);
+  list(@CurrentScope() scope: Scope, @Query() query: AssetQuery) {
+    return this.assets.list(scope, query);
   }
 
   @Post('assets')
   @Access('CO')
   @Endpoint({ summary: 'Create an asset (status available; located at its home lot when given)', description: "Past the company's plan limit on assets: 403 `PLAN_LIMIT` (`errors.limit`).", type: AssetDto, status: 201, errors: [403, 409, 422], codes: { 403: ['PLAN_LIMIT'], 409: ['DUPLICATE_CODE', 'DUPLICATE_SERIAL'] } })
-  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateAssetDto) {
-    return this.assets.create(actor, companyId, dto);
+  create(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: CreateAssetDto) {
+    return this.assets.create(actor, scope, dto);
   }
 
   @Get('assets/:asset')
   @Access('CO')
   @Endpoint({ summary: 'Show an asset', type: AssetDto, errors: [404] })
-  show(@CompanyId() companyId: string, @IdParam('asset') id: string) {
-    return this.assets.get(companyId, id);
+  show(@CurrentScope() scope: Scope, @IdParam('asset') id: string) {
+    return this.assets.get(scope, id);
   }
 
   @Put('assets/:asset')
@@ -386,22 +373,22 @@ export class AssetsController {
     errors: [404, 409, 422],
     codes: { 409: ['INVALID_TRANSITION', 'DUPLICATE_CODE', 'DUPLICATE_SERIAL'] },
   })
-  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('asset') id: string, @Body() dto: UpdateAssetDto) {
-    return this.assets.update(actor, companyId, id, dto);
+  update(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('asset') id: string, @Body() dto: UpdateAssetDto) {
+    return this.assets.update(actor, scope, id, dto);
   }
 
   @Delete('assets/:asset')
   @Access('CO')
   @Endpoint({ summary: 'Delete an asset (409 IN_USE while it is out on a job)', errors: [404, 409], message: 'Asset deleted.', codes: { 409: ['IN_USE'] } })
-  async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('asset') id: string) {
-    await this.assets.remove(actor, companyId, id);
+  async remove(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('asset') id: string) {
+    await this.assets.remove(actor, scope, id);
     return withMessage(null, 'Asset deleted.');
   }
 
   @Put('assets/:asset/location')
   @Access('CO')
   @Endpoint({ summary: 'Set an asset\'s current location', type: AssetDto, errors: [404, 422] })
-  move(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('asset') id: string, @Body() dto: AssetLocationDto) {
-    return this.assets.moveTo(actor, companyId, id, dto);
+  move(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('asset') id: string, @Body() dto: AssetLocationDto) {
+    return this.assets.moveTo(actor, scope, id, dto);
   }
 }

@@ -9,11 +9,13 @@ import { WasteTypesController, WasteTypesService } from './waste-types';
 import { CatalogueReadModel } from './catalogue-read-model';
 import { AssetRepository } from './asset.repository';
 import { SpecificationRepository } from './specification.repository';
+import { WasteTypeRepository } from './waste-type.repository';
+import { AssetCategoryStyleRepository } from './asset-category-style.repository';
 
 /** Waste types, asset categories and styles, asset specifications (with their waste types), assets. */
 @Module({
   controllers: [WasteTypesController, AssetCategoriesController, AssetStylesController, AssetSpecificationsController, AssetsController, CustomerCatalogueController],
-  providers: [WasteTypesService, AssetCategoriesService, AssetStylesService, AssetSpecificationsService, SpecWasteTypesService, CustomerCatalogueService, AssetsService, AssetPlaces, CatalogueReadModel, AssetRepository, SpecificationRepository],
+  providers: [WasteTypesService, AssetCategoriesService, AssetStylesService, AssetSpecificationsService, SpecWasteTypesService, CustomerCatalogueService, AssetsService, AssetPlaces, CatalogueReadModel, AssetRepository, SpecificationRepository, WasteTypeRepository, AssetCategoryStyleRepository],
   exports: [AssetsService, WasteTypesService, AssetSpecificationsService, CustomerCatalogueService, AssetPlaces, CatalogueReadModel],
 })
 export class CatalogueModule {}

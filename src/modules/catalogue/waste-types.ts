@@ -1,18 +1,18 @@
 import { Body, Controller, Delete, Get, Injectable, Post, Put, Query } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { DataSource, EntityManager, In } from 'typeorm';
 import { Access } from '../../common/access/access.decorator';
-import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
-import { withMessage } from '../../common/http/envelope';
+import { Actor, CurrentActor } from '../../common/access/actor';
+import { CurrentScope, Scope } from '../../common/access/scope';
+import { Page, withMessage } from '../../common/http/envelope';
 import { IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
-import { likePattern, paginate, PageQuery } from '../../common/http/pagination';
+import { PageQuery } from '../../common/http/pagination';
 import type { BodyRef, PlatformReach } from '../../common/access/tenant-policy';
-import { CompanyRecords } from '../../common/records/company-records';
-import { InUseRegistry } from '../../common/records/in-use';
 import { BoolField, BoolQuery, PartialInput, TextField } from '../../common/validation/fields';
-import { WasteType } from './catalogue.entities';
+import { withoutManager, type ThreadedManager } from '../../database/threaded-manager';
+import type { WasteType } from './catalogue.entities';
+import { WasteTypeRepository } from './waste-type.repository';
 
 export class CreateWasteTypeDto {
   @TextField({ example: 'Construction debris' }) name: string;
@@ -74,84 +74,79 @@ const values = (dto: UpdateWasteTypeDto): Partial<WasteType> => ({
   active: dto.active,
 });
 
+/**
+ * The company's waste types (the records through `WasteTypeRepository`), and the checks and names other
+ * modules ask of them.
+ */
 @Injectable()
 export class WasteTypesService {
-  private readonly records: CompanyRecords<WasteType>;
-  constructor(ds: DataSource, inUse: InUseRegistry) {
-    this.records = new CompanyRecords(ds, {
-      entity: WasteType,
-      what: 'Waste type',
-      event: 'waste_type',
-      nullable: ['description'],
-      unique: [{ property: 'code', index: 'uq_waste_types_company_code', code: 'DUPLICATE_CODE', message: 'A waste type with this code already exists.' }],
-      // Allowed in a live specification, or what other modules register (accepted by a live station).
-      inUse: async (m, row) => {
-        const [hit] = await m.query<{ '?column?': number }[]>(
-          `SELECT 1 FROM asset_specification_waste_types l JOIN asset_specifications s ON s.id = l.asset_specification_id AND s.deleted_at IS NULL
-            WHERE l.waste_type_id = $1 LIMIT 1`,
-          [row.id],
-        );
-        return !!hit || (await inUse.isUsed(m, 'waste_type', row.id));
-      },
-    });
-  }
+  constructor(private readonly wasteTypes: WasteTypeRepository) {}
 
   /** The waste types of the companies an administrator's `reach` covers, each with its company. */
-  listAcross(reach: PlatformReach, query: WasteTypeQuery) {
-    return paginate(this.filtered(reach, query), query, {
-      sortable: { created_at: 'e.createdAt', name: 'e.name', code: 'e.code' },
-      map: (w) => ({ ...WasteTypeDto.of(w), company_id: w.companyId }),
-    });
+  async listAcross(reach: PlatformReach, query: WasteTypeQuery): Promise<Page<WasteTypeDto & { company_id: string }>> {
+    const page = await this.wasteTypes.page(reach, query);
+    return new Page(page.items.map((w) => ({ ...WasteTypeDto.of(w), company_id: w.companyId })), page.meta);
   }
 
-  /** Filters shared by the company, customer and administrators' lists. */
-  filtered(companyId: string | PlatformReach, query: WasteTypeQuery) {
-    const qb = this.records.query(companyId, 'e');
-    if (query.hazardous !== undefined) qb.andWhere('e.hazardous = :hazardous', { hazardous: query.hazardous });
-    if (query.active !== undefined) qb.andWhere('e.active = :active', { active: query.active });
-    if (query.q) qb.andWhere('(e.name ILIKE :q OR e.code ILIKE :q)', { q: likePattern(query.q) });
-    return qb;
+  /** The company's waste types (filters: hazardous, active, q on name/code). */
+  async list(scope: Scope, query: WasteTypeQuery): Promise<Page<WasteTypeDto>> {
+    const page = await this.wasteTypes.page(scope, query);
+    return new Page(page.items.map(WasteTypeDto.of), page.meta);
   }
 
-  list(companyId: string, query: WasteTypeQuery) {
-    return paginate(this.filtered(companyId, query), query, {
-      sortable: { created_at: 'e.createdAt', name: 'e.name', code: 'e.code' },
-      map: WasteTypeDto.of,
-    });
+  /** The company's active waste types, by name (a customer's list; filters: hazardous, q). */
+  async listActive(scope: Scope, query: WasteTypeQuery): Promise<Page<WasteTypeDto>> {
+    const page = await this.wasteTypes.page(scope, { ...query, active: true }, 'name');
+    return new Page(page.items.map(WasteTypeDto.of), page.meta);
   }
 
-  async get(companyId: string, id: string) {
-    return WasteTypeDto.of(await this.records.find(companyId, id));
+  async get(scope: Scope, id: string): Promise<WasteTypeDto> {
+    return WasteTypeDto.of(await this.wasteTypes.find(scope, id));
   }
-  async create(actor: Actor, companyId: string, dto: CreateWasteTypeDto) {
-    return WasteTypeDto.of(await this.records.create(actor, companyId, values(dto)));
+  async create(actor: Actor, scope: Scope, dto: CreateWasteTypeDto): Promise<WasteTypeDto> {
+    return WasteTypeDto.of(await this.wasteTypes.create(actor, scope, values(dto)));
   }
-  async update(actor: Actor, companyId: string, id: string, dto: UpdateWasteTypeDto) {
-    return WasteTypeDto.of(await this.records.update(actor, companyId, id, values(dto)));
+  async update(actor: Actor, scope: Scope, id: string, dto: UpdateWasteTypeDto): Promise<WasteTypeDto> {
+    return WasteTypeDto.of(await this.wasteTypes.update(actor, scope, id, values(dto)));
   }
-  remove(actor: Actor, companyId: string, id: string) {
-    return this.records.remove(actor, companyId, id);
+  remove(actor: Actor, scope: Scope, id: string): Promise<void> {
+    return this.wasteTypes.remove(actor, scope, id);
   }
 
   /** Body references must be the company's live waste types (share-locked until the commit): 422 `not found` on their fields otherwise. */
-  assertOwned(m: EntityManager, companyId: string, refs: readonly BodyRef[]): Promise<void> {
-    return this.records.assertOwned(m, companyId, refs);
+  assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void>;
+  /** @deprecated the unit of work carries the manager and a `Scope` the company: `assertOwned(scope, refs)` (pricing's call). */
+  assertOwned(m: ThreadedManager, companyId: string, refs: readonly BodyRef[]): Promise<void>;
+  assertOwned(...args: unknown[]): Promise<void> {
+    const [who, refs] = withoutManager<[Scope | string, readonly BodyRef[]]>(args);
+    return this.wasteTypes.assertOwned(scopeOf(who), refs);
   }
 
   /** Of `ids`, those that are live waste types of the company (references from other modules' bodies). */
-  async liveIds(m: EntityManager, companyId: string, ids: readonly string[]): Promise<Set<string>> {
+  liveIds(scope: Scope, ids: readonly string[]): Promise<Set<string>>;
+  /** @deprecated the unit of work carries the manager and a `Scope` the company: `liveIds(scope, ids)` (sites' call). */
+  liveIds(m: ThreadedManager, companyId: string, ids: readonly string[]): Promise<Set<string>>;
+  async liveIds(...args: unknown[]): Promise<Set<string>> {
+    const [who, ids] = withoutManager<[Scope | string, readonly string[]]>(args);
     if (!ids.length) return new Set();
-    const rows = await m.find(WasteType, { select: { id: true }, where: { companyId, id: In([...ids]) } });
+    const rows = await this.wasteTypes.liveIds(scopeOf(who), ids);
     return new Set(rows.map((r) => r.id));
   }
 
   /** Id and name of waste types (deleted ones too, for history), by name then id. */
-  async refs(m: EntityManager, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+  refs(ids: readonly string[]): Promise<{ id: string; name: string }[]>;
+  /** @deprecated the unit of work carries the manager: `refs(ids)` (sites' call). */
+  refs(m: ThreadedManager, ids: readonly string[]): Promise<{ id: string; name: string }[]>;
+  async refs(...args: unknown[]): Promise<{ id: string; name: string }[]> {
+    const [ids] = withoutManager<[readonly string[]]>(args);
     if (!ids.length) return [];
-    const rows = await m.find(WasteType, { select: { id: true, name: true }, where: { id: In([...ids]) }, withDeleted: true, order: { name: 'ASC', id: 'ASC' } });
+    const rows = await this.wasteTypes.refs(ids);
     return rows.map((r) => ({ id: r.id, name: r.name }));
   }
 }
+
+/** A deprecated caller's company id as the company's scope. */
+const scopeOf = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
 
 @ApiTags('Waste types')
 @Controller('api/v1')
@@ -161,36 +156,36 @@ export class WasteTypesController {
   @Get('waste-types')
   @Access('CO')
   @Endpoint({ summary: 'List waste types (filters: hazardous, active, q on name/code)', type: WasteTypeDto, list: true, errors: [422] })
-  list(@CompanyId() companyId: string, @Query() query: WasteTypeQuery) {
-    return this.wasteTypes.list(companyId, query);
+  list(@CurrentScope() scope: Scope, @Query() query: WasteTypeQuery) {
+    return this.wasteTypes.list(scope, query);
   }
 
   @Post('waste-types')
   @Access('CO')
   @Endpoint({ summary: 'Create a waste type', type: WasteTypeDto, status: 201, errors: [409, 422], codes: { 409: ['DUPLICATE_CODE'] } })
-  create(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @Body() dto: CreateWasteTypeDto) {
-    return this.wasteTypes.create(actor, companyId, dto);
+  create(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: CreateWasteTypeDto) {
+    return this.wasteTypes.create(actor, scope, dto);
   }
 
   @Get('waste-types/:wasteType')
   @Access('CO')
   @Endpoint({ summary: 'Show a waste type', type: WasteTypeDto, errors: [404] })
-  show(@CompanyId() companyId: string, @IdParam('wasteType') id: string) {
-    return this.wasteTypes.get(companyId, id);
+  show(@CurrentScope() scope: Scope, @IdParam('wasteType') id: string) {
+    return this.wasteTypes.get(scope, id);
   }
 
   @Put('waste-types/:wasteType')
   @Access('CO')
   @Endpoint({ summary: 'Update a waste type (fields given are changed)', type: WasteTypeDto, errors: [404, 409, 422], codes: { 409: ['DUPLICATE_CODE'] } })
-  update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('wasteType') id: string, @Body() dto: UpdateWasteTypeDto) {
-    return this.wasteTypes.update(actor, companyId, id, dto);
+  update(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('wasteType') id: string, @Body() dto: UpdateWasteTypeDto) {
+    return this.wasteTypes.update(actor, scope, id, dto);
   }
 
   @Delete('waste-types/:wasteType')
   @Access('CO')
   @Endpoint({ summary: 'Delete a waste type (409 IN_USE while a specification allows it or a station accepts it)', errors: [404, 409], message: 'Waste type deleted.', codes: { 409: ['IN_USE'] } })
-  async remove(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('wasteType') id: string) {
-    await this.wasteTypes.remove(actor, companyId, id);
+  async remove(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('wasteType') id: string) {
+    await this.wasteTypes.remove(actor, scope, id);
     return withMessage(null, 'Waste type deleted.');
   }
 }

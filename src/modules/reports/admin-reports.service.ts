@@ -8,7 +8,7 @@ import { CustomersService } from '../customers';
 import { DriversService } from '../drivers';
 import { SubscriptionsService } from '../payments';
 import { UsersService } from '../users';
-import { ReportCounters } from './report-counters';
+import { ReportCountersRepository } from './report-counters.repository';
 import { datesOf, resolveRange, type DateRange } from './report-range';
 import { BILLING_BASIS, type AdminDashboardDto, type CompaniesReportQuery, type CompanyReportRowDto, type CustomerReportRowDto, type CustomersReportQuery, type RangeQuery } from './reports.dto';
 
@@ -24,7 +24,7 @@ const CSV_PAGE = 100;
 @Injectable()
 export class AdminReportsService {
   constructor(
-    private readonly counters: ReportCounters,
+    private readonly counters: ReportCountersRepository,
     private readonly companies: CompaniesService,
     private readonly customers: CustomersService,
     private readonly drivers: DriversService,

@@ -1,15 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
-import { CatalogueReadModel, wasteTypeNameSql } from '../catalogue';
-import { CompaniesService, companyCurrencySql } from '../companies';
+import { CompaniesService } from '../companies';
 import { JOB_TYPES } from '../jobs';
-import { userNameSql } from '../users';
 import type { DuesTotalsDto } from '../payments';
-import { addDays, bps, datesOf, monthOf, resolveRange, round, type DateRange } from './report-range';
+import { bps, datesOf, resolveRange, round, type DateRange } from './report-range';
+import { DRIVER_METRICS, ReportsRepository, type Want } from './reports.repository';
 import type { ReportMetric } from './report.entities';
-import { preparedByText } from '../../database/prepared-query';
 import type {
   AnalyticsDto,
   CompanyDashboardDto,
@@ -36,28 +33,8 @@ export const MAX_CUSTOMER_ROWS = 10_000;
 
 /** The counter cells of a range: metric → rows (day, dim, count, amount). */
 type Cells = Map<ReportMetric, { day: string; dim: string; count: number; amount: number }[]>;
-/** Metrics whose dimension is a driver (their names are read with the cells). */
-const DRIVER_METRICS: ReportMetric[] = ['driver_jobs', 'driver_tonnage', 'worked'];
-/**
- * A parallel-unsafe call (side-effect free: null unless the transaction wrote) that keeps a report's
- * statement on one process: on a small machine serving many requests, parallel workers of a 5 ms query
- * cost more than they save (measured: 10 → 6 ms at 1M orders).
- */
-const SERIAL = 'txid_current_if_assigned() AS serial';
 /** Dues by days past due: the buckets of `DuesTotalsDto`. */
 const DUE_BUCKETS = ['not_yet_due_amount', 'aged_0_30_amount', 'aged_31_60_amount', 'aged_61_90_amount', 'aged_90_plus_amount'] as const;
-
-/** What one statement reads for a dashboard or report (see `CompanyReportsService.read`). */
-interface Want {
-  /** Counter metrics over the range: per day for `perDay`, per dimension for the others. */
-  metrics?: ReportMetric[];
-  perDay?: ReportMetric[];
-  utilisation?: boolean;
-  dues?: boolean;
-  /** The top customers by billed amount, at most this many. */
-  top?: number;
-  currency?: boolean;
-}
 
 /** What one statement read: the cells with the names of their dimensions, and the other parts. */
 interface Read {
@@ -68,17 +45,6 @@ interface Read {
   owned: { specificationId: string; name: string; assets: number; ownedDays: number }[];
   dues: DuesTotalsDto;
   top: TopCustomerDto[];
-}
-
-/**
- * The whole months a range covers (`from`, `to`: their first days), and the days of the range outside
- * them (before, after); null when it covers none.
- */
-function wholeMonths(r: DateRange): { from: string; to: string; days: DateRange[] } | null {
-  const first = r.from.endsWith('-01') ? r.from : addDays(monthOf(r.from).to, 1);
-  const lastEnd = monthOf(r.to).to === r.to ? r.to : addDays(monthOf(r.to).from, -1);
-  if (first > lastEnd) return null;
-  return { from: first, to: monthOf(lastEnd).from, days: [{ from: r.from, to: addDays(first, -1) }, { from: addDays(lastEnd, 1), to: r.to }] };
 }
 
 const sumBy = <T>(rows: readonly T[], key: (r: T) => string, value: (r: T) => number) => {
@@ -96,7 +62,7 @@ const sumBy = <T>(rows: readonly T[], key: (r: T) => string, value: (r: T) => nu
 @Injectable()
 export class CompanyReportsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly reports: ReportsRepository,
     private readonly companies: CompaniesService,
   ) {}
 
@@ -114,7 +80,7 @@ export class CompanyReportsService {
   /** Every figure in one statement (`read`); the range's days and the dimensions are the only per-row work here. */
   async dashboard(scope: Scope, q: RangeQuery): Promise<CompanyDashboardDto> {
     const { range, today, timezone } = await this.range(scope, q);
-    const x = await this.read(scope.companyId, range, today, timezone, { metrics: DASHBOARD_METRICS, utilisation: true, dues: true, top: TOP_CUSTOMERS, currency: true });
+    const x = await this.read(scope, range, today, timezone, { metrics: DASHBOARD_METRICS, utilisation: true, dues: true, top: TOP_CUSTOMERS, currency: true });
     return {
       from: range.from,
       to: range.to,
@@ -134,7 +100,7 @@ export class CompanyReportsService {
   async analytics(scope: Scope, q: RangeQuery): Promise<AnalyticsDto> {
     const { range, today, timezone } = await this.range(scope, q);
     const metrics: ReportMetric[] = ['billed', 'collected', 'orders', 'jobs', 'tonnage'];
-    const { cells } = await this.read(scope.companyId, range, today, timezone, { metrics, perDay: metrics });
+    const { cells } = await this.read(scope, range, today, timezone, { metrics, perDay: metrics });
     const dates = datesOf(range);
     const series = (name: string, metric: ReportMetric, value: (r: { count: number; amount: number }) => number) => {
       const byDay = sumBy(cells.get(metric)!, (r) => r.day, value);
@@ -157,7 +123,7 @@ export class CompanyReportsService {
   /** One report table over the range (the same figures as the dashboard, as columns and rows). */
   async table(scope: Scope, q: RangeQuery, report: CompanyReportName): Promise<ReportTableDto> {
     const { range, today, timezone } = await this.range(scope, q);
-    const read = (want: Want) => this.read(scope.companyId, range, today, timezone, want);
+    const read = (want: Want) => this.read(scope, range, today, timezone, want);
     const base = { report, billing_basis: BILLING_BASIS, from: range.from, to: range.to };
     switch (report) {
       case 'revenue': {
@@ -204,78 +170,9 @@ export class CompanyReportsService {
 
   // ------------------------------------------------------------------ figures
 
-  /**
-   * What a dashboard or report needs, in one statement (UNION ALL of the parts asked for, one row
-   * shape): the counter cells of `metrics` over the range, summed in SQL per day (`perDay`, dimensions
-   * summed) or per dimension (days summed), with the names of drivers and waste types; the rented days
-   * per specification (the running sum of the `rent` deltas over the range up to today, in closed form:
-   * deltas before the range × days + each delta in the range × the days it counts for) and the owned
-   * days (catalogue SQL); the open dues by days past due (`dues` cells by due date); the top customers
-   * with their names; the currency. Each part reads the primary key or idx_report_daily_counters_dim.
-   */
-  private async read(companyId: string, r: DateRange, today: string, timezone: string, want: Want): Promise<Read> {
-    const params: unknown[] = [];
-    const p = (v: unknown) => `$${params.push(v)}`;
-    const c = p(companyId);
-    const parts: string[] = [];
-    if (want.metrics?.length) {
-      const perDayMetrics = want.perDay ?? ['billed', 'collected'];
-      const perDay = p(perDayMetrics);
-      const byDay = want.metrics.filter((k) => perDayMetrics.includes(k));
-      const byDim = want.metrics.filter((k) => !perDayMetrics.includes(k));
-      // The per-dimension metrics: the months the range covers whole from the monthly cells, the other days from the daily ones.
-      const months = wholeMonths(r);
-      const sources: string[] = [];
-      if (byDay.length) sources.push(`SELECT metric, day, dim, count, amount FROM report_daily_counters WHERE company_id = ${c} AND metric = ANY(${p(byDay)}) AND day BETWEEN ${p(r.from)} AND ${p(r.to)}`);
-      if (byDim.length) {
-        const dims = p(byDim);
-        const days = months ? months.days.filter((d) => d.from <= d.to) : [r];
-        if (days.length) sources.push(`SELECT metric, day, dim, count, amount FROM report_daily_counters WHERE company_id = ${c} AND metric = ANY(${dims}) AND (${days.map((d) => `day BETWEEN ${p(d.from)} AND ${p(d.to)}`).join(' OR ')})`);
-        if (months) sources.push(`SELECT metric, month AS day, dim, count, amount FROM report_monthly_counters WHERE company_id = ${c} AND metric = ANY(${dims}) AND month BETWEEN ${p(months.from)} AND ${p(months.to)}`);
-      }
-      parts.push(`SELECT 'cell'::text, g.metric, g.day, g.dim,
-                         CASE WHEN g.dim = '' THEN NULL WHEN g.metric = ANY(${p(DRIVER_METRICS)}) THEN ${userNameSql('g.dim::uuid')} WHEN g.metric = 'tonnage' THEN ${wasteTypeNameSql('g.dim::uuid')} END AS name,
-                         g.count, g.amount, 0
-                    FROM (SELECT metric, CASE WHEN metric = ANY(${perDay}) THEN day::text ELSE '' END AS day, CASE WHEN metric = ANY(${perDay}) THEN '' ELSE dim END AS dim,
-                                 sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount
-                            FROM (${sources.join(' UNION ALL ')}) s
-                           GROUP BY 1, 2, 3) g`);
-    }
-    if (want.utilisation) {
-      const last = r.to < today ? r.to : today;
-      if (r.from <= last) {
-        const from = p(r.from);
-        const to = p(last);
-        parts.push(`SELECT 'rent', NULL, '', dim, NULL,
-                           (coalesce(sum(count) FILTER (WHERE day < ${from}::date), 0) * (${to}::date - ${from}::date + 1) + coalesce(sum(count * (${to}::date - day + 1)) FILTER (WHERE day >= ${from}::date), 0))::bigint::text, '0', 0
-                      FROM report_daily_counters WHERE company_id = ${c} AND metric = 'rent' AND day <= ${to}::date GROUP BY dim`);
-      }
-      parts.push(`SELECT 'owned', NULL, '', o.id, o.name, o.assets::text, o.owned_days::text, o.ord FROM (${CatalogueReadModel.ownedDaysSql(c, p(r.from), p(r.to), p(timezone))}) o`);
-    }
-    if (want.dues) {
-      const t = p(today);
-      parts.push(`SELECT 'dues', NULL, '', b.bucket, NULL, sum(b.count)::bigint::text, sum(b.amount)::bigint::text, 0
-                    FROM (SELECT CASE WHEN day >= ${t}::date THEN 0 WHEN ${t}::date - day <= 30 THEN 1 WHEN ${t}::date - day <= 60 THEN 2 WHEN ${t}::date - day <= 90 THEN 3 ELSE 4 END::text AS bucket, count, amount
-                            FROM report_daily_counters WHERE company_id = ${c} AND metric = 'dues') b
-                   GROUP BY b.bucket`);
-    }
-    if (want.top) {
-      // The months the range covers whole from the monthly cells, the other days from the daily ones.
-      const months = wholeMonths(r);
-      const days = months ? months.days.filter((d) => d.from <= d.to) : [r];
-      const sources = [
-        ...(days.length ? [`SELECT dim, count, amount FROM report_daily_counters WHERE company_id = ${c} AND metric = 'customer_billed' AND (${days.map((d) => `day BETWEEN ${p(d.from)} AND ${p(d.to)}`).join(' OR ')})`] : []),
-        ...(months ? [`SELECT dim, count, amount FROM report_monthly_counters WHERE company_id = ${c} AND metric = 'customer_billed' AND month BETWEEN ${p(months.from)} AND ${p(months.to)}`] : []),
-      ];
-      parts.push(`SELECT 'top', NULL, '', t.dim, ${userNameSql('t.dim::uuid')}, t.count, t.amount, t.ord
-                    FROM (SELECT dim, sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount, (row_number() OVER (ORDER BY sum(amount) DESC, dim))::int AS ord
-                            FROM (${sources.join(' UNION ALL ')}) s
-                           GROUP BY dim ORDER BY sum(amount) DESC, dim LIMIT ${p(want.top)}) t`);
-    }
-    if (want.currency) parts.push(`SELECT 'currency', NULL, '', '', ${companyCurrencySql(c)}, '0', '0', 0`);
-    const rows = parts.length
-      ? await preparedByText<{ part: string; metric: ReportMetric; day: string; dim: string; name: string | null; count: string; amount: string; ord: number }>(this.ds, 'report', `SELECT ${SERIAL}, * FROM (${parts.join('\n UNION ALL\n')}) AS x (part, metric, day, dim, name, count, amount, ord)`, params)
-      : [];
+  /** Every figure `want` names, read in one statement (`ReportsRepository#figures`) and sorted into its parts. */
+  private async read(scope: Scope, r: DateRange, today: string, timezone: string, want: Want): Promise<Read> {
+    const rows = await this.reports.figures(scope, r, today, timezone, want);
     const out: Read = {
       cells: new Map((want.metrics ?? []).map((k) => [k, []])),
       names: new Map(),

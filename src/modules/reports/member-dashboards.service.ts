@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { preparedByText } from '../../database/prepared-query';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { AttendanceService } from '../attendance';
-import { CompaniesService, companyCurrencySql } from '../companies';
-import { CustomersService } from '../customers';
-import { JobsService, type JobStatus, type JobType } from '../jobs';
-import { OrdersReadModel, orderNumber, type OrderSummaryRow } from '../orders';
-import { ReportCounters } from './report-counters';
+import { CompaniesService } from '../companies';
+import { JobsService } from '../jobs';
+import { orderNumber, type OrderSummaryRow } from '../orders';
+import { ReportCountersRepository } from './report-counters.repository';
+import { ReportsRepository } from './reports.repository';
 import { bps, datesOf, monthOf, resolveRange, round, type DateRange } from './report-range';
 import type { CustomerDashboardDto, CustomerOrderRowDto, DriverDashboardDto, DriverReportDto, DriverReportQuery } from './reports.dto';
 
@@ -23,8 +21,8 @@ const orderRow = ({ ord: _, ...o }: OrderSummaryRow & { ord?: number }): Custome
 @Injectable()
 export class MemberDashboardsService {
   constructor(
-    private readonly ds: DataSource,
-    private readonly counters: ReportCounters,
+    private readonly reports: ReportsRepository,
+    private readonly counters: ReportCountersRepository,
     private readonly companies: CompaniesService,
     private readonly jobs: JobsService,
     private readonly attendance: AttendanceService,
@@ -36,25 +34,11 @@ export class MemberDashboardsService {
 
   /**
    * Containers on site, the next jobs, balance and overdue, demerit points, the latest orders, the
-   * currency: one statement composed of the owning modules' SQL (orders, jobs, customers, companies)
-   * and the customer's `customer_dues` cells (idx_report_daily_counters_dim).
+   * currency: one statement (`ReportsRepository#customerDashboard`).
    */
   async customer(scope: Scope): Promise<CustomerDashboardDto> {
     const today = await this.today(scope);
-    // A named prepared statement (the text is the same for every customer): planned once per connection.
-    const [row] = await preparedByText<{ active: OrderSummaryRow[]; recent: OrderSummaryRow[]; next: { id: string; order_id: string; type: JobType; status: JobStatus; scheduled_date: string }[]; dues: { count: number; amount: number; overdue_count: number; overdue_amount: number }; demerit: { points: number; blocked: boolean }; currency: string }>(
-      this.ds,
-      'customer_dashboard',
-      `SELECT (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM (${OrdersReadModel.ofCustomerSql('$1::uuid', '$2::uuid', '$3', '$4')}) x) AS active,
-              (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM (${OrdersReadModel.ofCustomerSql('$1::uuid', '$2::uuid', null, '$5')}) x) AS recent,
-              (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM (${JobsService.upcomingOfOrdersSql('$1::uuid', OrdersReadModel.idsOfCustomerSql('$1::uuid', '$2::uuid', '$6'), '$7', '$8')}) x) AS next,
-              (SELECT json_build_object('count', coalesce(sum(d.count), 0), 'amount', coalesce(sum(d.amount), 0),
-                                        'overdue_count', coalesce(sum(d.count) FILTER (WHERE d.day < $7::date), 0), 'overdue_amount', coalesce(sum(d.amount) FILTER (WHERE d.day < $7::date), 0))
-                 FROM report_daily_counters d WHERE d.company_id = $1::uuid AND d.metric = 'customer_dues' AND d.dim = ($2::uuid)::text) AS dues,
-              ${CustomersService.demeritSql('$1::uuid', '$2::uuid')} AS demerit,
-              ${companyCurrencySql('$1::uuid')} AS currency`,
-      [scope.companyId, scope.customerId, ['delivered'], ACTIVE_RENTALS, RECENT_ORDERS, ['approved', 'scheduled', 'delivered'], today, NEXT_JOBS],
-    );
+    const row = await this.reports.customerDashboard(scope, today, { active: ACTIVE_RENTALS, recent: RECENT_ORDERS, next: NEXT_JOBS });
     const d = row.dues;
     return {
       currency: row.currency,
@@ -97,7 +81,7 @@ export class MemberDashboardsService {
 
   private async report(scope: Scope, range: DateRange): Promise<DriverReportDto> {
     const driverId = scope.driverId!;
-    const cells = await this.counters.readDim(scope.companyId, ['driver_jobs', 'driver_tonnage', 'worked'], driverId, range);
+    const cells = await this.counters.readDim(scope, ['driver_jobs', 'driver_tonnage', 'worked'], driverId, range);
     const jobs = new Map(cells.get('driver_jobs')!.map((x) => [x.day, x]));
     const kg = new Map(cells.get('driver_tonnage')!.map((x) => [x.day, x.amount]));
     const minutes = new Map(cells.get('worked')!.map((x) => [x.day, x.amount]));

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { EventSubscriber, type EventHandler, type RelayedEvent } from '../../common/outbox/event-subscriber';
 import { CompaniesService } from '../companies';
 import { DispatchReadModel } from '../dispatch';
 import { OrdersReadModel } from '../orders';
-import { ReportCounters } from './report-counters';
+import { ReportCountersRepository } from './report-counters.repository';
 import { addDays } from './report-range';
-import { ReportOrderFact, type ReportMetric } from './report.entities';
+import type { ReportMetric } from './report.entities';
 
 /** Events after which an order's status, service date, total, payments or rental dates may have changed. */
 const ORDER_EVENTS = [
@@ -84,23 +85,20 @@ export class OrderCountersSubscriber implements EventHandler<OrderEvent> {
   constructor(
     private readonly companies: CompaniesService,
     private readonly orders: OrdersReadModel,
-    private readonly counters: ReportCounters,
+    private readonly counters: ReportCountersRepository,
   ) {}
 
+  /** `m`: the relay's unit (the repositories join it by themselves); passed on only to orders' read, which still takes it. */
   async handle(event: RelayedEvent<OrderEvent>, m: EntityManager): Promise<void> {
     if (!event.companyId) return;
     const c = event.companyId;
+    const scope = Scope.company(c);
     const orderId = event.aggregateType === 'order' ? event.aggregateId : (event.payload as { order_id?: string | null }).order_id;
     if (!orderId) return;
-    const now = await this.orders.facts(m, c, orderId, await this.companies.timezone(c, m));
+    const now = await this.orders.facts(m, c, orderId, await this.companies.timezone(scope));
     if (!now) return;
-    await m.query(`INSERT INTO report_order_facts (order_id, company_id, customer_id, day, status) VALUES ($1, $2, $3, $4, 'none') ON CONFLICT (order_id) DO NOTHING`, [orderId, c, now.customerId, now.day]);
-    const [was] = await m.query<{ customer_id: string; day: string; status: string; billed_amount: string; balance_amount: string; due_date: string | null; asset_specification_id: string | null; delivered_on: string | null; ended_on: string | null; billed_on: string | null }[]>(
-      `SELECT customer_id, day::text AS day, status, billed_amount::text AS billed_amount, balance_amount::text AS balance_amount, due_date::text AS due_date,
-              asset_specification_id, delivered_on::text AS delivered_on, ended_on::text AS ended_on, billed_on::text AS billed_on
-         FROM report_order_facts WHERE order_id = $1 FOR UPDATE`,
-      [orderId],
-    );
+    await this.counters.startOrderFacts(scope, orderId, now.customerId, now.day);
+    const was = (await this.counters.lockOrderFacts(orderId))!;
     const before: Counted = {
       customerId: was.customer_id,
       day: was.day,
@@ -134,9 +132,9 @@ export class OrderCountersSubscriber implements EventHandler<OrderEvent> {
     contributions(before).forEach(put(-1));
     contributions(after).forEach(put(1));
     const changes = [...delta.values()].filter((x) => x[3] || x[4]);
-    for (const [metric, day, dim, count, amount] of changes) await this.counters.add(m, c, metric, day, dim, count, amount, metric === 'dues' || metric === 'customer_dues');
+    for (const [metric, day, dim, count, amount] of changes) await this.counters.add(scope, metric, day, dim, count, amount, metric === 'dues' || metric === 'customer_dues');
     if (!changes.length && before.status !== 'none') return;
-    await m.update(ReportOrderFact, { orderId }, {
+    await this.counters.updateOrderFacts(orderId, {
       customerId: after.customerId,
       day: after.day,
       status: after.status,
@@ -162,16 +160,17 @@ export class OrderCountersSubscriber implements EventHandler<OrderEvent> {
 export class CollectedSubscriber implements EventHandler<'payment_transaction.recorded'> {
   constructor(
     private readonly companies: CompaniesService,
-    private readonly counters: ReportCounters,
+    private readonly counters: ReportCountersRepository,
   ) {}
 
-  async handle(event: RelayedEvent<'payment_transaction.recorded'>, m: EntityManager): Promise<void> {
+  async handle(event: RelayedEvent<'payment_transaction.recorded'>): Promise<void> {
     const p = event.payload;
     if (!event.companyId || p.status !== 'succeeded' || p.method === 'wallet') return;
     const sign = p.kind === 'charge' || p.kind === 'offline_payment' ? 1 : p.kind === 'refund' ? -1 : 0;
     if (!sign) return;
-    const day = todayIn(await this.companies.timezone(event.companyId, m), new Date(event.createdAt));
-    await this.counters.add(m, event.companyId, 'collected', day, '', sign, sign * p.amount);
+    const scope = Scope.company(event.companyId);
+    const day = todayIn(await this.companies.timezone(scope), new Date(event.createdAt));
+    await this.counters.add(scope, 'collected', day, '', sign, sign * p.amount);
   }
 }
 
@@ -187,22 +186,24 @@ export class JobCountersSubscriber implements EventHandler<'job.completed'> {
   constructor(
     private readonly companies: CompaniesService,
     private readonly dispatch: DispatchReadModel,
-    private readonly counters: ReportCounters,
+    private readonly counters: ReportCountersRepository,
   ) {}
 
+  /** `m`: the relay's unit (the repositories join it by themselves); passed on only to dispatch's read, which still takes it. */
   async handle(event: RelayedEvent<'job.completed'>, m: EntityManager): Promise<void> {
     if (!event.companyId) return;
     const c = event.companyId;
-    const job = await this.dispatch.completedJobFacts(m, c, event.aggregateId, await this.companies.timezone(c, m));
+    const scope = Scope.company(c);
+    const job = await this.dispatch.completedJobFacts(m, c, event.aggregateId, await this.companies.timezone(scope));
     if (!job) return;
     const day = job.completedOn;
-    await this.counters.add(m, c, 'jobs', day, job.type, 1);
-    if (job.driverId) await this.counters.add(m, c, 'driver_jobs', day, job.driverId, 1, job.meters);
+    await this.counters.add(scope, 'jobs', day, job.type, 1);
+    if (job.driverId) await this.counters.add(scope, 'driver_jobs', day, job.driverId, 1, job.meters);
     if (job.netKg !== null) {
-      if (job.wasteTypeId) await this.counters.add(m, c, 'tonnage', day, job.wasteTypeId, 1, job.netKg);
-      if (job.driverId) await this.counters.add(m, c, 'driver_tonnage', day, job.driverId, 1, job.netKg);
+      if (job.wasteTypeId) await this.counters.add(scope, 'tonnage', day, job.wasteTypeId, 1, job.netKg);
+      if (job.driverId) await this.counters.add(scope, 'driver_tonnage', day, job.driverId, 1, job.netKg);
     }
-    if (job.type === 'delivery') await this.counters.add(m, c, 'deliveries', day, job.completedOn <= job.scheduledDate ? 'on_time' : 'late', 1);
+    if (job.type === 'delivery') await this.counters.add(scope, 'deliveries', day, job.completedOn <= job.scheduledDate ? 'on_time' : 'late', 1);
   }
 }
 
@@ -214,10 +215,10 @@ export class JobCountersSubscriber implements EventHandler<'job.completed'> {
 @Injectable()
 @EventSubscriber({ name: 'reports.worked-time', events: ['attendance.checked_out'] })
 export class WorkedTimeSubscriber implements EventHandler<'attendance.checked_out'> {
-  constructor(private readonly counters: ReportCounters) {}
+  constructor(private readonly counters: ReportCountersRepository) {}
 
-  async handle(event: RelayedEvent<'attendance.checked_out'>, m: EntityManager): Promise<void> {
+  async handle(event: RelayedEvent<'attendance.checked_out'>): Promise<void> {
     if (!event.companyId) return;
-    await this.counters.keepMax(m, event.companyId, 'worked', event.payload.work_date, event.payload.driver_id, event.payload.worked_minutes);
+    await this.counters.keepMax(Scope.company(event.companyId), 'worked', event.payload.work_date, event.payload.driver_id, event.payload.worked_minutes);
   }
 }

@@ -12,7 +12,8 @@ import { UsersModule } from '../users';
 import { AdminReportsService } from './admin-reports.service';
 import { CompanyReportsService } from './company-reports.service';
 import { MemberDashboardsService } from './member-dashboards.service';
-import { ReportCounters } from './report-counters';
+import { ReportCountersRepository } from './report-counters.repository';
+import { ReportsRepository } from './reports.repository';
 import { CollectedSubscriber, JobCountersSubscriber, OrderCountersSubscriber, WorkedTimeSubscriber } from './report-subscribers';
 import { AdminReportsController, CompanyReportsController, CustomerDashboardController, DriverDashboardController } from './reports.controller';
 
@@ -25,7 +26,7 @@ import { AdminReportsController, CompanyReportsController, CustomerDashboardCont
 @Module({
   imports: [UsersModule, CompaniesModule, CustomersModule, DriversModule, CatalogueModule, JobsModule, OrdersModule, DispatchModule, AttendanceModule, PaymentsModule],
   controllers: [CompanyReportsController, CustomerDashboardController, DriverDashboardController, AdminReportsController],
-  providers: [ReportCounters, CompanyReportsService, MemberDashboardsService, AdminReportsService, OrderCountersSubscriber, CollectedSubscriber, JobCountersSubscriber, WorkedTimeSubscriber],
+  providers: [ReportCountersRepository, ReportsRepository, CompanyReportsService, MemberDashboardsService, AdminReportsService, OrderCountersSubscriber, CollectedSubscriber, JobCountersSubscriber, WorkedTimeSubscriber],
   exports: [],
 })
 export class ReportsModule {}
