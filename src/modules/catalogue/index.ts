@@ -10,7 +10,6 @@ export { specificationSummary } from './asset-specifications';
 export { AssetDto } from './assets';
 /** The asset specification row type (the entity class stays inside catalogue). */
 export type { AssetSpecification } from './catalogue.entities';
-export { specificationNameSql, wasteTypeNameSql } from './catalogue-sql';
 export { AssetQuery, CreateAssetDto, UpdateAssetDto } from './assets';
 export { AssetSpecificationDto, AssetSpecificationQuery, CreateAssetSpecificationDto, UpdateAssetSpecificationDto } from './asset-specifications';
 export { WasteTypeDto, WasteTypeQuery } from './waste-types';

@@ -239,19 +239,3 @@ export class CompaniesService implements OnModuleInit {
     return c;
   }
 }
-
-/**
- * SQL for the time zone of the company whose id is in `idColumn` (UTC when it is gone), for another module's lists.
- * @deprecated SQL naming this module's table: use `CompaniesService#timezone(scope)` (or the caller's `Scope#timezone`).
- */
-export const companyTimezoneSql = (idColumn: string) => `coalesce((SELECT tz.timezone FROM companies tz WHERE tz.id = ${idColumn}), 'UTC')`;
-/**
- * SQL for the plan code an administrator forces on the company whose id is in `idColumn` (null: none), for the plan limits' one statement.
- * @deprecated SQL naming this module's table: use `CompaniesService#platformSettings(scope)` (`planOverride`).
- */
-export const companyPlanOverrideSql = (idColumn: string) => `(SELECT po.plan_override FROM companies po WHERE po.id = ${idColumn})`;
-/**
- * SQL for the currency of the company whose id is in `idColumn` (a scalar subquery), so that a report reads it in its own statement.
- * @deprecated SQL naming this module's table: use `CompanySettingsService#get(scope)` (`currency`).
- */
-export const companyCurrencySql = (idColumn: string) => `(SELECT cc.currency FROM companies cc WHERE cc.id = ${idColumn})`;

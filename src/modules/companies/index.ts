@@ -1,6 +1,6 @@
 /** What other modules may use of companies (never its entities). */
 export { CompaniesModule } from './companies.module';
-export { CompaniesService, companyCurrencySql, companyPlanOverrideSql, companyTimezoneSql, type CompanyLetterhead, type CompanyListFilter, type CompanyPlatformSettings, type NewCompanyOwner, type PlatformChanges } from './companies.service';
+export { CompaniesService, type CompanyLetterhead, type CompanyListFilter, type CompanyPlatformSettings, type NewCompanyOwner, type PlatformChanges } from './companies.service';
 export { COMPANY_STATUSES, CompanyDto, CompanyWithPlatformDto, CreateCompanyDto, PlatformSettingsDto, type CompanyStatus } from './company.dto';
 export { CompanyAdminModule } from './company-admin.module';
 export { CompanySettingsService } from './company-settings.service';

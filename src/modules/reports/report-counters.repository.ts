@@ -3,7 +3,6 @@ import { Scope } from '../../common/access/scope';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { preparedByText } from '../../database/prepared-query';
 import { ModuleRepository } from '../../database/repository';
-import { companyTimezoneSql } from '../companies';
 import { CustomersService } from '../customers';
 import type { DateRange } from './report-range';
 import { ReportOrderFact, type ReportMetric } from './report.entities';
@@ -122,7 +121,7 @@ export class ReportCountersRepository extends ModuleRepository {
          CROSS JOIN LATERAL (SELECT coalesce(sum(x.count), 0)::bigint::text AS count, coalesce(sum(x.amount), 0)::bigint::text AS billed FROM report_daily_counters x
                               WHERE x.company_id = c.company_id AND x.metric = 'customer_billed' AND x.dim = c.id::text AND x.day BETWEEN $3 AND $4) b
          CROSS JOIN LATERAL (SELECT coalesce(sum(x.amount), 0)::bigint::text AS balance,
-                                    coalesce(sum(x.amount) FILTER (WHERE x.day < (now() AT TIME ZONE ${companyTimezoneSql('c.company_id')})::date), 0)::bigint::text AS overdue
+                                    coalesce(sum(x.amount) FILTER (WHERE x.day < (now() AT TIME ZONE companies_timezone(c.company_id))::date), 0)::bigint::text AS overdue
                                FROM report_daily_counters x WHERE x.company_id = c.company_id AND x.metric = 'customer_dues' AND x.dim = c.id::text) d`,
       [customers.map((c) => c.companyId), customers.map((c) => c.customerId), r.from, r.to],
     );

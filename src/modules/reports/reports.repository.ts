@@ -3,12 +3,10 @@ import { Scope } from '../../common/access/scope';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { preparedByText } from '../../database/prepared-query';
 import { ModuleRepository } from '../../database/repository';
-import { CatalogueReadModel, wasteTypeNameSql } from '../catalogue';
-import { companyCurrencySql } from '../companies';
+import { CatalogueReadModel } from '../catalogue';
 import { CustomersService } from '../customers';
 import { JobsService, type JobStatus, type JobType } from '../jobs';
 import { OrdersReadModel, type OrderSummaryRow } from '../orders';
-import { userNameSql } from '../users';
 import { addDays, monthOf, type DateRange } from './report-range';
 import type { ReportMetric } from './report.entities';
 
@@ -120,7 +118,7 @@ export class ReportsRepository extends ModuleRepository {
         if (months) sources.push(`SELECT metric, month AS day, dim, count, amount FROM report_monthly_counters WHERE company_id = ${c} AND metric = ANY(${dims}) AND month BETWEEN ${p(months.from)} AND ${p(months.to)}`);
       }
       parts.push(`SELECT 'cell'::text, g.metric, g.day, g.dim,
-                         CASE WHEN g.dim = '' THEN NULL WHEN g.metric = ANY(${p(DRIVER_METRICS)}) THEN ${userNameSql('g.dim::uuid')} WHEN g.metric = 'tonnage' THEN ${wasteTypeNameSql('g.dim::uuid')} END AS name,
+                         CASE WHEN g.dim = '' THEN NULL WHEN g.metric = ANY(${p(DRIVER_METRICS)}) THEN users_name(g.dim::uuid) WHEN g.metric = 'tonnage' THEN catalogue_waste_type_name(g.dim::uuid) END AS name,
                          g.count, g.amount, 0
                     FROM (SELECT metric, CASE WHEN metric = ANY(${perDay}) THEN day::text ELSE '' END AS day, CASE WHEN metric = ANY(${perDay}) THEN '' ELSE dim END AS dim,
                                  sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount
@@ -153,12 +151,12 @@ export class ReportsRepository extends ModuleRepository {
         ...(days.length ? [`SELECT dim, count, amount FROM report_daily_counters WHERE company_id = ${c} AND metric = 'customer_billed' AND (${days.map((d) => `day BETWEEN ${p(d.from)} AND ${p(d.to)}`).join(' OR ')})`] : []),
         ...(months ? [`SELECT dim, count, amount FROM report_monthly_counters WHERE company_id = ${c} AND metric = 'customer_billed' AND month BETWEEN ${p(months.from)} AND ${p(months.to)}`] : []),
       ];
-      parts.push(`SELECT 'top', NULL, '', t.dim, ${userNameSql('t.dim::uuid')}, t.count, t.amount, t.ord
+      parts.push(`SELECT 'top', NULL, '', t.dim, users_name(t.dim::uuid), t.count, t.amount, t.ord
                     FROM (SELECT dim, sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount, (row_number() OVER (ORDER BY sum(amount) DESC, dim))::int AS ord
                             FROM (${sources.join(' UNION ALL ')}) s
                            GROUP BY dim ORDER BY sum(amount) DESC, dim LIMIT ${p(want.top)}) t`);
     }
-    if (want.currency) parts.push(`SELECT 'currency', NULL, '', '', ${companyCurrencySql(c)}, '0', '0', 0`);
+    if (want.currency) parts.push(`SELECT 'currency', NULL, '', '', companies_currency(${c}), '0', '0', 0`);
     if (!parts.length) return Promise.resolve([]);
     return this.run<FigureRow>('report', `SELECT ${SERIAL}, * FROM (${parts.join('\n UNION ALL\n')}) AS x (part, metric, day, dim, name, count, amount, ord)`, params);
   }
@@ -180,7 +178,7 @@ export class ReportsRepository extends ModuleRepository {
                                         'overdue_count', coalesce(sum(d.count) FILTER (WHERE d.day < $7::date), 0), 'overdue_amount', coalesce(sum(d.amount) FILTER (WHERE d.day < $7::date), 0))
                  FROM report_daily_counters d WHERE d.company_id = $1::uuid AND d.metric = 'customer_dues' AND d.dim = ($2::uuid)::text) AS dues,
               ${CustomersService.demeritSql('$1::uuid', '$2::uuid')} AS demerit,
-              ${companyCurrencySql('$1::uuid')} AS currency`,
+              companies_currency($1::uuid) AS currency`,
       [scope.companyId, scope.customerId, ['delivered'], limits.active, limits.recent, ['approved', 'scheduled', 'delivered'], today, limits.next],
     );
     return row;

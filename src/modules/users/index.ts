@@ -10,4 +10,3 @@ export { CompanySummaries, type CompanySummaryLookup, type CompanySummarySql } f
 export type { User } from './user.entity';
 /** The base of the role-record tables (customers, drivers) that their modules extend. */
 export { MemberProfile } from './member-profile.base';
-export { userNameOrEmailMatches, userNameSql } from './user-search';
