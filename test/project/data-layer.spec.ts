@@ -28,13 +28,13 @@ describe('data layer: one unit of work, SQL in repositories, no foreign tables (
   }
 
   const listed = JSON.parse(readFileSync(LIST, 'utf8')) as Record<string, FileDebt>;
-  const none: FileDebt = { transactions: 0, connections: 0, sql: 0, foreign: [], companyId: 0 };
+  const none: FileDebt = { transactions: 0, connections: 0, sql: 0, foreign: [], companyId: 0, unscoped: 0 };
 
   it('no file is worse than the list says', () => {
     const worse: string[] = [];
     for (const [file, d] of Object.entries(actual)) {
       const l = listed[file] ?? none;
-      for (const k of ['transactions', 'connections', 'sql', 'companyId'] as const) if (d[k] > l[k]) worse.push(`${file}: ${k} ${l[k]} → ${d[k]}`);
+      for (const k of ['transactions', 'connections', 'sql', 'companyId', 'unscoped'] as const) if (d[k] > (l[k] ?? 0)) worse.push(`${file}: ${k} ${l[k]} → ${d[k]}`);
       const added = d.foreign.filter((t) => !l.foreign.includes(t));
       if (added.length) worse.push(`${file}: SQL names another module's table(s) ${added.join(', ')}`);
     }
@@ -45,7 +45,7 @@ describe('data layer: one unit of work, SQL in repositories, no foreign tables (
     const stale: string[] = [];
     for (const [file, l] of Object.entries(listed)) {
       const d = actual[file] ?? none;
-      for (const k of ['transactions', 'connections', 'sql', 'companyId'] as const) if (l[k] > d[k]) stale.push(`${file}: ${k} listed ${l[k]}, now ${d[k]}`);
+      for (const k of ['transactions', 'connections', 'sql', 'companyId', 'unscoped'] as const) if ((l[k] ?? 0) > d[k]) stale.push(`${file}: ${k} listed ${l[k]}, now ${d[k]}`);
       const gone = l.foreign.filter((t) => !d.foreign.includes(t));
       if (gone.length) stale.push(`${file}: no longer names ${gone.join(', ')}`);
     }

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import * as ts from 'typescript';
 
 /**
  * Reads the source of src/ for the data-layer rules of issue #24 (docs/data-layer.md), file by file:
@@ -18,6 +19,9 @@ import { join, relative } from 'node:path';
  *   declare (`@Entity('name')` in its folder); src/common and src/database are module `common`.
  * - `companyId`: parameters typed `companyId: string` (the bare tenant id that a `Scope` replaces) in
  *   services and repositories (controllers' route parameters, entities' and DTOs' fields are not counted).
+ * - `unscoped`: a repository's public methods that reach a tenant table (an entity with a `companyId`
+ *   column, by its class or its table name in SQL) without a `Scope`, a `PlatformReach` or a
+ *   `SystemReach` parameter: "a repository refuses a tenant table query without a scope".
  */
 export interface FileDebt {
   transactions: number;
@@ -25,6 +29,7 @@ export interface FileDebt {
   sql: number;
   foreign: string[];
   companyId: number;
+  unscoped: number;
 }
 
 /**
@@ -79,10 +84,61 @@ export const SQL_APIS: Map<string, Set<string>> = new Map(
   }),
 );
 
+/** Tenant entities (a `companyId` property, declared or inherited from a class of src/): class names and tables. */
+export function tenantEntities(files: string[] = walk(SRC)): { classes: Set<string>; tables: Set<string> } {
+  const classes = new Map<string, { table: string | null; base: string | null; company: boolean }>();
+  for (const f of files) {
+    const sf = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
+    for (const st of sf.statements) {
+      if (!ts.isClassDeclaration(st) || !st.name) continue;
+      const decorators = ts.canHaveDecorators(st) ? (ts.getDecorators(st) ?? []) : [];
+      const entity = decorators.map((d) => /^Entity\(\s*'([a-z_][a-z0-9_]*)'/.exec(d.expression.getText())).find(Boolean);
+      const base = st.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression.getText() ?? null;
+      const company = st.members.some((m) => ts.isPropertyDeclaration(m) && m.name.getText() === 'companyId');
+      classes.set(st.name.text, { table: entity ? entity[1] : null, base, company });
+    }
+  }
+  const hasCompany = (name: string, seen = 0): boolean => {
+    const c = classes.get(name);
+    return !!c && (c.company || (!!c.base && seen < 5 && hasCompany(c.base, seen + 1)));
+  };
+  const out = { classes: new Set<string>(), tables: new Set<string>() };
+  for (const [name, c] of classes) {
+    if (c.table && hasCompany(name)) {
+      out.classes.add(name);
+      out.tables.add(c.table);
+    }
+  }
+  return out;
+}
+
+/** A repository's public methods that reach a tenant table without a Scope, PlatformReach or SystemReach parameter. */
+export function unscopedMethods(file: string, tenants: { classes: Set<string>; tables: Set<string> }): string[] {
+  const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const classRe = tenants.classes.size ? new RegExp(`\\b(?:${[...tenants.classes].join('|')})\\b`) : null;
+  const tableRe = tenants.tables.size ? new RegExp(`\\b(?:FROM|JOIN|INTO|UPDATE)\\s+(?:ONLY\\s+)?"?(?:${[...tenants.tables].join('|')})\\b`, 'i') : null;
+  const out: string[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isMethodDeclaration(n) && n.body) {
+      const flags = ts.getCombinedModifierFlags(n);
+      const isPublic = !(flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) && !n.name.getText().startsWith('#');
+      if (isPublic) {
+        const body = code(n.body.getText());
+        const reaches = (classRe && classRe.test(body)) || (tableRe && tableRe.test(body));
+        const scoped = n.parameters.some((p) => /\b(?:Scope|PlatformReach|SystemReach)\b/.test(p.type?.getText() ?? ''));
+        if (reaches && !scoped) out.push(n.name.getText());
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
 const SQL_TABLE = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+(?:ONLY\s+)?"?([a-z_][a-z0-9_]*)"?/g;
 const BUILDER_TABLE = /\.(?:from|innerJoin|leftJoin|innerJoinAndSelect|leftJoinAndSelect|into|update|delete|insert)\(\s*'([a-z_][a-z0-9_]*)'/g;
 
-export function scanFile(file: string, owners: Map<string, string>): FileDebt {
+export function scanFile(file: string, owners: Map<string, string>, tenants: { classes: Set<string>; tables: Set<string> } = { classes: new Set(), tables: new Set() }): FileDebt {
   const mod = moduleOf(file);
   const text = code(readFileSync(file, 'utf8'));
   const isRepository = file.endsWith('.repository.ts');
@@ -125,23 +181,25 @@ export function scanFile(file: string, owners: Map<string, string>): FileDebt {
   // Parameters of services and repositories (a controller's route parameter, an entity's or a DTO's field is not one).
   const edge = /\.(?:controllers?|entity|entities|dto|types)\.ts$/.test(file);
   const companyId = layer0 || edge ? 0 : count(/\bcompanyId\??\s*:\s*string\b(?!\s*(?:\|\s*null\s*)?[;}])/g);
-  return { transactions, connections, sql, foreign: [...foreign].sort(), companyId };
+  const unscoped = isRepository ? unscopedMethods(file, tenants).length : 0;
+  return { transactions, connections, sql, foreign: [...foreign].sort(), companyId, unscoped };
 }
 
 /** Every file of src/ with any debt, by path relative to the repository root. */
 export function scanSource(): Record<string, FileDebt> {
   const files = walk(SRC).sort();
   const owners = tableOwners(files);
+  const tenants = tenantEntities(files);
   const out: Record<string, FileDebt> = {};
   for (const f of files) {
-    const d = scanFile(f, owners);
-    if (d.transactions || d.connections || d.sql || d.foreign.length || d.companyId) out[relative(ROOT, f)] = d;
+    const d = scanFile(f, owners, tenants);
+    if (d.transactions || d.connections || d.sql || d.foreign.length || d.companyId || d.unscoped) out[relative(ROOT, f)] = d;
   }
   return out;
 }
 
-export function totals(debt: Record<string, FileDebt>): { files: number; transactions: number; connections: number; sql: number; foreign: number; companyId: number } {
+export function totals(debt: Record<string, FileDebt>): { files: number; transactions: number; connections: number; sql: number; foreign: number; companyId: number; unscoped: number } {
   const v = Object.values(debt);
-  const sum = (k: 'transactions' | 'connections' | 'sql' | 'companyId') => v.reduce((s, d) => s + d[k], 0);
-  return { files: v.length, transactions: sum('transactions'), connections: sum('connections'), sql: sum('sql'), foreign: v.reduce((s, d) => s + d.foreign.length, 0), companyId: sum('companyId') };
+  const sum = (k: 'transactions' | 'connections' | 'sql' | 'companyId' | 'unscoped') => v.reduce((s, d) => s + (d[k] ?? 0), 0);
+  return { files: v.length, transactions: sum('transactions'), connections: sum('connections'), sql: sum('sql'), foreign: v.reduce((s, d) => s + d.foreign.length, 0), companyId: sum('companyId'), unscoped: sum('unscoped') };
 }

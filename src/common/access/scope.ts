@@ -68,3 +68,17 @@ export function noCompany(type: Actor['type']): ApiError {
 export const CurrentScope = createParamDecorator((_data: unknown, ctx: ExecutionContext): Scope => {
   return Scope.of(ctx.switchToHttp().getRequest<{ actor?: Actor }>().actor);
 });
+
+/**
+ * Work across every company that no tenant caller does: the outbox relay's and the scheduler's sweeps
+ * (overdue orders, renewals, reconciliation, leaked holds), each naming why. A repository method on a
+ * tenant table takes a `Scope` (one company, one caller), a `PlatformReach` (an administrator's lists)
+ * or this; nothing else (test/project/data-layer.spec.ts, `unscoped`).
+ */
+export class SystemReach {
+  private constructor(readonly purpose: string) {}
+
+  static of(purpose: string): SystemReach {
+    return new SystemReach(purpose);
+  }
+}
