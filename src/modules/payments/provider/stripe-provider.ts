@@ -1,5 +1,12 @@
 import { HttpStatus } from '@nestjs/common';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+
+/**
+ * The Stripe SDK, loaded when first used (219 modules a process on the sandbox provider never needs):
+ * the value `import Stripe from 'stripe'` gives, for the constructor, its error classes and `webhooks`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const stripeSdk = (): typeof Stripe => require('stripe') as typeof Stripe;
 import type { Scope } from '../../../common/access/scope';
 import { ApiError } from '../../../common/http/api-error';
 import { AppConfig } from '../../../config/app-config';
@@ -12,7 +19,7 @@ export const ONBOARDING_REFRESH_PATH = '/api/v1/psp/onboarding/cancel';
 /** The SDK client the adapter and the webhook verifier use: the secret key, and STRIPE_API_BASE when set (stripe-mock, a test stub). */
 export function stripeClient(config: AppConfig): Stripe {
   const base = config.stripeApiBase;
-  return new Stripe(config.stripeSecretKey ?? 'sk_test_unconfigured', {
+  return new (stripeSdk())(config.stripeSecretKey ?? 'sk_test_unconfigured', {
     maxNetworkRetries: config.paymentProviderMaxRetries,
     timeout: config.paymentProviderTimeoutMs,
     telemetry: false,
@@ -90,7 +97,7 @@ export class StripePaymentProvider extends PaymentProvider {
       pm = await this.call((s) => s.paymentMethods.create({ type: 'card', card: { token } }));
     } catch (e) {
       // An unknown, used or malformed token (400 invalid_request_error) or a card refused on creation.
-      if (e instanceof Stripe.errors.StripeInvalidRequestError || e instanceof Stripe.errors.StripeCardError) throw new UnknownInstrumentToken(token);
+      if (e instanceof stripeSdk().errors.StripeInvalidRequestError || e instanceof stripeSdk().errors.StripeCardError) throw new UnknownInstrumentToken(token);
       throw e;
     }
     await this.call((s) => s.paymentMethods.attach(pm.id, { customer: buyerRef }));
@@ -131,7 +138,7 @@ export class StripePaymentProvider extends PaymentProvider {
       const pi = await this.call((s) => s.paymentIntents.create(params, { idempotencyKey: input.idempotencyKey }));
       return intentResult(pi);
     } catch (e) {
-      if (e instanceof Stripe.errors.StripeCardError) {
+      if (e instanceof stripeSdk().errors.StripeCardError) {
         return { status: 'failed', reference: e.payment_intent?.id ?? e.charge ?? `declined:${input.idempotencyKey}`, failureCode: stripeFailureCode(e) };
       }
       throw e;
@@ -174,7 +181,7 @@ export class StripePaymentProvider extends PaymentProvider {
       return { status: 'succeeded', reference: refund.id };
     } catch (e) {
       // A refund Stripe refuses for good (already refunded, too much): failed; the ledger credits the wallet instead.
-      if (e instanceof Stripe.errors.StripeInvalidRequestError || e instanceof Stripe.errors.StripeCardError) {
+      if (e instanceof stripeSdk().errors.StripeInvalidRequestError || e instanceof stripeSdk().errors.StripeCardError) {
         return { status: 'failed', reference: `refund_refused:${input.idempotencyKey}`, failureCode: e.code ?? 'refund_refused' };
       }
       throw e;
@@ -218,10 +225,13 @@ function intentResult(pi: Stripe.PaymentIntent): ChargeResult | PendingChargeRes
   }
 }
 
-const UNAVAILABLE = [Stripe.errors.StripeConnectionError, Stripe.errors.StripeAPIError, Stripe.errors.StripeRateLimitError, Stripe.errors.StripeAuthenticationError, Stripe.errors.StripePermissionError, Stripe.errors.StripeIdempotencyError];
+const unavailable = () => {
+  const { errors } = stripeSdk();
+  return [errors.StripeConnectionError, errors.StripeAPIError, errors.StripeRateLimitError, errors.StripeAuthenticationError, errors.StripePermissionError, errors.StripeIdempotencyError];
+};
 
 /** 502 for a Stripe failure of the provider itself (see `StripePaymentProvider.call`); anything else as it is. */
 export function providerFailure(e: unknown): unknown {
-  if (!UNAVAILABLE.some((k) => e instanceof k)) return e;
+  if (!unavailable().some((k) => e instanceof k)) return e;
   return new ApiError(HttpStatus.BAD_GATEWAY, 'PAYMENT_PROVIDER_UNAVAILABLE', 'The payment provider could not be reached; nothing was recorded. Try again in a moment.');
 }

@@ -1,6 +1,6 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { ApiError } from '../../../common/http/api-error';
-import { stripeAccountStatus, stripeFailureCode } from '../provider/stripe-provider';
+import { stripeAccountStatus, stripeFailureCode, stripeSdk } from '../provider/stripe-provider';
 import type { InboundEventDto } from './inbound.dto';
 
 /** An event a verifier accepted: the provider's id and type (recorded and answered), the body as received, and the internal event `apply` consumes. */
@@ -69,7 +69,7 @@ export function verifyStripeEvent(secret: string | undefined, rawBody: Buffer | 
   if (!rawBody || !signature) throw invalid('Missing Stripe-Signature.');
   let event: Stripe.Event;
   try {
-    event = Stripe.webhooks.constructEvent(rawBody, signature, secret);
+    event = stripeSdk().webhooks.constructEvent(rawBody, signature, secret);
   } catch {
     throw invalid('The Stripe signature does not match, or its timestamp is not within 5 minutes of now.');
   }
