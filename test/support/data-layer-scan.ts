@@ -15,7 +15,9 @@ import * as ts from 'typescript';
  *   statement, `findScoped`/`reachQuery` and other manager reads are counted under `connections`).
  * - `foreign`: the tables of another module that SQL text in the file names (after FROM, JOIN, INTO,
  *   UPDATE, TABLE, or as a query builder's table name), and the SQL fragments it takes from another
- *   module (`users:userNameSql`, `companies:CompanySummaries`: exported SQL text naming that module's tables). A module's tables are those its entities
+ *   module (`users:userNameSql`, `companies:CompanySummaries`: exported SQL text naming that module's tables), imported or
+ *   called: a `…Sql(` method, static or function defined in another module (`jobs:unassignedExistsSql`,
+ *   reached through its service or class). A module's tables are those its entities
  *   declare (`@Entity('name')` in its folder); src/common and src/database are module `common`.
  * - `companyId`: parameters typed `companyId: string` (the bare tenant id that a `Scope` replaces) in
  *   services and repositories (controllers' route parameters, entities' and DTOs' fields are not counted).
@@ -135,6 +137,28 @@ export function unscopedMethods(file: string, tenants: { classes: Set<string>; t
   return out;
 }
 
+/**
+ * The SQL text builders of the modules: name → the modules that define a method, static, function or
+ * constant of that name ending in `Sql` (`static unassignedExistsSql(…)`, `export const billedOnSql = …`; not a
+ * property of an object literal, `unassignedExistsSql: () => …`, a stand-in for another module's).
+ * Layer 0's (`GenerateSql`, `registerCallerSql`) are the mechanism, not a module's SQL.
+ */
+const SQL_BUILDER_DEFINITION = /^[ \t]*(?:export\s+)?(?:(?:public|private|protected|static|async|function|const|let|readonly)\s+)*([A-Za-z_$][\w$]*Sql)\s*[(<=]/gm;
+export const SQL_BUILDERS: Map<string, Set<string>> = (() => {
+  const out = new Map<string, Set<string>>();
+  for (const f of walk(join(SRC, 'modules'))) {
+    const mod = moduleOf(f)!;
+    for (const m of code(readFileSync(f, 'utf8')).matchAll(SQL_BUILDER_DEFINITION)) {
+      if (!out.has(m[1])) out.set(m[1], new Set());
+      out.get(m[1])!.add(mod);
+    }
+  }
+  return out;
+})();
+
+/** A call of a `…Sql(` builder: bare, or on a class, service or object (`JobsService.upcomingOfOrdersSql(`, `this.jobs.driverOnOrderSql(`). */
+const SQL_BUILDER_CALL = /(?<![\w$])([A-Za-z_$][\w$]*Sql)\s*\(/g;
+
 const SQL_TABLE = /\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+(?:ONLY\s+)?"?([a-z_][a-z0-9_]*)"?/g;
 const BUILDER_TABLE = /\.(?:from|innerJoin|leftJoin|innerJoinAndSelect|leftJoinAndSelect|into|update|delete|insert)\(\s*'([a-z_][a-z0-9_]*)'/g;
 
@@ -166,6 +190,19 @@ export function scanFile(file: string, owners: Map<string, string>, tenants: { c
     for (const m of text.matchAll(/\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*\(/g)) {
       const owner = [...SQL_APIS.keys()].find((o) => o !== mod && m[1].startsWith(`${o.replace(/-/g, '_')}_`));
       if (owner && !SQL_APIS.get(owner)!.has(m[1])) foreign.add(`${owner}:${m[1]}() (not in its sql-api.ts)`);
+    }
+  }
+  // A `…Sql(` builder another module defines, called here (its SQL text names that module's tables in this file's statement).
+  // Not a registration (`this.actors.registerCallerSql(…)`, `register…({ columns: () => this.users.profileColumnsSql('u') })`):
+  // there a module hands SQL to layer 0's statement of the caller, it composes none of its own.
+  if (mod) {
+    for (const line of text.split('\n')) {
+      for (const m of line.matchAll(SQL_BUILDER_CALL)) {
+        const name = m[1];
+        const definers = SQL_BUILDERS.get(name);
+        if (!definers || definers.has(mod) || /^register/.test(name) || /\bregister\w*\s*\(/.test(line.slice(0, m.index))) continue;
+        foreign.add(`${[...definers].sort()[0]}:${name}`);
+      }
     }
   }
   // SQL text another module exports (`userNameSql(…)`, `CompanySummaries.sql`): it names that module's tables here.

@@ -117,14 +117,6 @@ export class CustomersService implements OnModuleInit {
     return a instanceof Scope ? this.customers.demerit(a, b) : this.customers.demerit(Scope.company(b), c!);
   }
 
-  /**
-   * The SQL of `demerit` as a JSON object {points, blocked} (a scalar subquery; arguments are SQL), for a read that composes it into its own statement.
-   * @deprecated SQL naming this module's table: read the standing through `demerit(scope, customerId)` (a batch read where a page needs it).
-   */
-  static demeritSql(companyId: string, customerId: string): string {
-    return `coalesce((SELECT json_build_object('points', dc.demerit_points, 'blocked', dc.demerit_blocked) FROM customers dc WHERE dc.id = ${customerId} AND dc.company_id = ${companyId}), json_build_object('points', 0, 'blocked', false))`;
-  }
-
   /** Written by accountability in the unit that changes the customer's violations (or when points leave the window). */
   async setDemerit(scope: Scope, customerId: string, standing: { points: number; blocked: boolean }): Promise<void> {
     await this.customers.setDemerit(scope, customerId, standing);

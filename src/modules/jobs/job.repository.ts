@@ -301,30 +301,4 @@ export class JobRepository extends ModuleRepository {
       order: { completedAt: 'ASC', createdAt: 'ASC', id: 'ASC' },
     });
   }
-
-  // ── SQL text other modules compose into their statements (deprecated: see JobsService) ──
-
-  static unassignedExistsSql(orderIdColumn: string, dateParam?: string): string {
-    return `EXISTS (SELECT 1 FROM jobs uj WHERE uj.order_id = ${orderIdColumn} AND uj.status = 'unassigned'${dateParam ? ` AND uj.scheduled_date = CAST(:${dateParam} AS date)` : ''})`;
-  }
-
-  static unassignedJsonSql(orderIdColumn: string): string {
-    return `(SELECT coalesce(json_agg(json_build_object('id', uj.id, 'type', uj.type, 'scheduled_date', to_char(uj.scheduled_date, 'YYYY-MM-DD'))
-               ORDER BY (uj.type <> 'delivery'), uj.scheduled_date, uj.created_at, uj.id), '[]'::json)
-              FROM jobs uj WHERE uj.order_id = ${orderIdColumn} AND uj.status = 'unassigned')`;
-  }
-
-  static driverOnOrderSql(orderIdColumn: string, driverParam: string): string {
-    return `EXISTS (SELECT 1 FROM jobs dj WHERE dj.order_id = ${orderIdColumn} AND dj.driver_id = :${driverParam} AND dj.status <> 'aborted')`;
-  }
-
-  static upcomingOfOrdersSql(companyIdSql: string, orderIdsSql: string, fromSql: string, limitSql: string): string {
-    return `SELECT j.id, j.order_id, j.type, j.status, j.scheduled_date::text AS scheduled_date,
-                   (row_number() OVER (ORDER BY j.scheduled_date, j.sequence NULLS LAST, j.id))::int AS ord
-              FROM jobs j
-             WHERE j.company_id = ${companyIdSql} AND j.order_id IN (${orderIdsSql}) AND j.status IN ('unassigned', 'assigned', 'in_progress')
-               AND j.scheduled_date >= ${fromSql}::date AND j.merged_into_job_id IS NULL
-             ORDER BY j.scheduled_date, j.sequence NULLS LAST, j.id
-             LIMIT ${limitSql}`;
-  }
 }

@@ -414,34 +414,13 @@ export class JobsService implements OnModuleInit {
     if (sequences.length) await this.repo.setSequences(sequences);
   }
 
-  /**
-   * SQL for "the order in `orderIdColumn` has an unassigned job" (on the date bound as `:dateParam` when given), for the orders module's lists.
-   * @deprecated SQL naming the jobs table in another module's statement (issue #24): orders should ask a typed batch read instead (to be added with orders' conversion).
-   */
-  unassignedExistsSql(orderIdColumn: string, dateParam?: string): string {
-    return JobRepository.unassignedExistsSql(orderIdColumn, dateParam);
-  }
 
-  /**
-   * SQL for the unassigned jobs of the order in `orderIdColumn` as a JSON array ({id, type, scheduled_date}) in assignment order.
-   * @deprecated SQL naming the jobs table in another module's statement (issue #24): orders should ask a typed batch read instead (to be added with orders' conversion).
-   */
-  unassignedJsonSql(orderIdColumn: string): string {
-    return JobRepository.unassignedJsonSql(orderIdColumn);
-  }
 
   /** The drivers with a job on the order that is not aborted (the order's chat members; chats ask at each request). */
   async driversOnOrder(orderId: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<string[]> {
     return this.repo.driversOnOrder(orderId);
   }
 
-  /**
-   * SQL for "the driver bound as `:driverParam` has a job that is not aborted on the order in `orderIdColumn`" (the chats list of a driver).
-   * @deprecated SQL naming the jobs table in another module's statement (issue #24): chats should ask a typed read instead (to be added with communication's conversion).
-   */
-  driverOnOrderSql(orderIdColumn: string, driverParam: string): string {
-    return JobRepository.driverOnOrderSql(orderIdColumn, driverParam);
-  }
 
   // ── end of company-side dispatch reads ──
 
@@ -489,16 +468,6 @@ export class JobsService implements OnModuleInit {
     return (await this.repo.driverNext(scope, date, limit)).map(view);
   }
 
-  /**
-   * The SQL of the orders' unfinished jobs from a date on (not merged into another), by date, sequence
-   * and id, at most `limit`, for a read that composes it into its own statement (the dashboards; the
-   * arguments are SQL: parameters, or a subquery of order ids): columns id, order_id, type, status,
-   * scheduled_date, and ord (the rank); idx_jobs_order.
-   * @deprecated SQL naming the jobs table in another module's statement (issue #24): the dashboards should ask a typed batch read instead (to be added with reports' conversion).
-   */
-  static upcomingOfOrdersSql(companyIdSql: string, orderIdsSql: string, fromSql: string, limitSql: string): string {
-    return JobRepository.upcomingOfOrdersSql(companyIdSql, orderIdsSql, fromSql, limitSql);
-  }
 
   /** Whether the driver has a job in progress other than these (a driver works one job, with its merged pickups, at a time). */
   driverBusy(driverId: string, exceptJobIds: readonly string[]): Promise<boolean>;

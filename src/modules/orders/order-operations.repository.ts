@@ -6,7 +6,6 @@ import { countRows, likePattern, paginate, type PageQuery } from '../../common/h
 import { jsonValue } from '../../database/json-value';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
-import type { JobsService } from '../jobs';
 import { Order } from './order.entity';
 import { parseOrderNumber } from './orders.dto';
 
@@ -19,8 +18,11 @@ const NOTICE_PENDING = `(o.overdue_for IS DISTINCT FROM o.due_date OR o.overdue_
 /** Days overdue from which each notice is given: marked the day after the due date, reminders at 7 and 30 days. */
 export const OVERDUE_NOTICE_DAYS = [1, 7, 30] as const;
 
-/** The jobs module's SQL the assignable list composes (an unassigned job exists; the unassigned jobs as JSON). */
-export type AssignableJobsSql = Pick<JobsService, 'unassignedExistsSql' | 'unassignedJsonSql'>;
+/**
+ * @deprecated ignored: the assignable list reads the unassigned jobs through the jobs module's SQL API
+ * (`jobs_unassigned`, src/modules/jobs/sql-api.ts); callers may stop passing it.
+ */
+export type AssignableJobsSql = unknown;
 
 /** A row of the assignable orders: the order, the names, the unassigned jobs (JSON). */
 export interface AssignableRow {
@@ -51,10 +53,6 @@ export interface OverdueRow {
 }
 
 const SAMPLE_SCOPE = () => Scope.company(SQL_SAMPLE.companyId);
-const SAMPLE_JOBS_SQL: AssignableJobsSql = {
-  unassignedExistsSql: (orderIdSql: string) => `EXISTS (SELECT 1 WHERE ${orderIdSql} IS NOT NULL)`,
-  unassignedJsonSql: () => `'[]'::json`,
-} as unknown as AssignableJobsSql;
 
 /**
  * The SQL behind `OrderOperations` (dispatch's and payments' side of orders): the assignable list, the
@@ -64,17 +62,22 @@ const SAMPLE_JOBS_SQL: AssignableJobsSql = {
 export class OrderOperationsRepository extends ModuleRepository {
   /**
    * The orders of `scope` with unassigned jobs (dispatch), paginated in SQL: one statement with the names
-   * and the unassigned jobs (SQL of the jobs module), and the count when the page is full.
+   * and the unassigned jobs (the jobs module's `jobs_unassigned`), and the count when the page is full.
    */
-  @GenerateSql({ params: () => [SAMPLE_SCOPE(), { page: 1, per_page: 20 }, SAMPLE_JOBS_SQL] })
-  assignable(scope: Scope, q: PageQuery & { date?: string; asset_specification_id?: string }, jobs: AssignableJobsSql): Promise<Page<AssignableRow>> {
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), { page: 1, per_page: 20 }] }, { name: 'on a date', params: () => [SAMPLE_SCOPE(), { page: 1, per_page: 20, date: SQL_SAMPLE.date }] })
+  assignable(scope: Scope, q: PageQuery & { date?: string; asset_specification_id?: string }): Promise<Page<AssignableRow>> {
     const qb = scopedQuery(this.m, Order, scope, 'o')
       .andWhere(`o.status IN ('approved', 'scheduled', 'delivered')`)
-      .andWhere(jobs.unassignedExistsSql('o.id', q.date ? 'unassignedOn' : undefined), q.date ? { unassignedOn: q.date } : {})
+      .andWhere(`EXISTS (SELECT 1 FROM jobs_unassigned(o.id) uj${q.date ? ' WHERE uj.scheduled_date = CAST(:unassignedOn AS date)' : ''})`, q.date ? { unassignedOn: q.date } : {})
       .addSelect('users_name(o.customer_id)', 'customer_name')
       .addSelect('catalogue_specification_name(o.asset_specification_id)', 'specification_name')
       .addSelect('catalogue_waste_type_name(o.waste_type_id)', 'waste_type_name')
-      .addSelect(jobs.unassignedJsonSql('o.id'), 'unassigned_jobs');
+      .addSelect(
+        `(SELECT coalesce(json_agg(json_build_object('id', uj.id, 'type', uj.type, 'scheduled_date', to_char(uj.scheduled_date, 'YYYY-MM-DD'))
+                    ORDER BY (uj.type <> 'delivery'), uj.scheduled_date, uj.created_at, uj.id), '[]'::json)
+            FROM jobs_unassigned(o.id) uj)`,
+        'unassigned_jobs',
+      );
     if (q.asset_specification_id) qb.andWhere('o.assetSpecificationId = :spec', { spec: q.asset_specification_id });
     if (q.q) {
       const num = parseOrderNumber(q.q);

@@ -339,8 +339,8 @@ export class OrderOperations {
   assignable(scope: Scope, q: AssignableQuery, jobs: AssignableJobsSql): Promise<Page<AssignableOrder>>;
   /** @deprecated the unit of work carries the manager, and a Scope the company: `assignable(scope, q, jobs)` */
   assignable(companyId: string, q: AssignableQuery, jobs: AssignableJobsSql, m?: M): Promise<Page<AssignableOrder>>;
-  async assignable(who: Scope | string, q: AssignableQuery, jobs: AssignableJobsSql): Promise<Page<AssignableOrder>> {
-    const page = await this.repo.assignable(scopeOf(who), q, jobs);
+  async assignable(who: Scope | string, q: AssignableQuery, _jobs: AssignableJobsSql): Promise<Page<AssignableOrder>> {
+    const page = await this.repo.assignable(scopeOf(who), q);
     return new Page(
       page.items.map((r) => ({ ...forJobs(r.order), customerName: r.customerName, specificationName: r.specificationName, wasteTypeName: r.wasteTypeName, unassignedJobs: r.unassignedJobs })),
       page.meta,

@@ -26,8 +26,6 @@ export interface OrderFacts {
   billedOn: string;
 }
 
-export { billedOnSql } from './orders.repository';
-
 /** A customer's order as the dashboards list it. */
 export interface OrderSummaryRow {
   id: string;
@@ -72,27 +70,5 @@ export class OrdersReadModel {
       endedOn: row.ended_on,
       billedOn: row.billed_on,
     };
-  }
-
-  /**
-   * The SQL of a customer's orders in some statuses (all when `statuses` is null), newest first (then by
-   * number: placements in the same instant), at most `limit`, as `OrderSummaryRow` columns plus ord (the
-   * rank), for a read that composes it into its own statement (the arguments are SQL: parameters);
-   * idx_orders_company_customer_created.
-   */
-  static ofCustomerSql(companyId: string, customerId: string, statuses: string | null, limit: string): string {
-    return `SELECT o.id, o.number, o.status, coalesce(catalogue_specification_name(o.asset_specification_id), '') AS specification_name,
-                   o.delivery_date::text AS delivery_date, o.delivered_on::text AS delivered_on, o.pickup_date::text AS pickup_date,
-                   o.total_amount, (o.total_amount - o.paid_amount) AS balance_amount, to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
-                   (row_number() OVER (ORDER BY o.created_at DESC, o.number DESC))::int AS ord
-              FROM orders o
-             WHERE o.company_id = ${companyId} AND o.customer_id = ${customerId} ${statuses ? `AND o.status = ANY(${statuses})` : ''}
-             ORDER BY o.created_at DESC, o.number DESC
-             LIMIT ${limit}`;
-  }
-
-  /** The ids of a customer's orders in some statuses (SQL for a subquery; arguments are SQL), idx_orders_customer. */
-  static idsOfCustomerSql(companyId: string, customerId: string, statuses: string): string {
-    return `SELECT o.id FROM orders o WHERE o.customer_id = ${customerId} AND o.status = ANY(${statuses}) AND o.company_id = ${companyId}`;
   }
 }

@@ -29,7 +29,7 @@ export interface OrderReadRow {
 }
 
 /** `billedOn` in SQL, of the `orders` row `o`, with the company's time zone `tz` (SQL). Used by the facts and by the rollups' backfill. */
-export const billedOnSql = (tz: string) =>
+const billedOnSql = (tz: string) =>
   `CASE WHEN o.status = 'completed' AND o.completed_at IS NOT NULL THEN (o.completed_at AT TIME ZONE ${tz})::date WHEN o.status = 'cancelled' AND o.cancelled_at IS NOT NULL THEN (o.cancelled_at AT TIME ZONE ${tz})::date ELSE o.delivery_date END`;
 
 /** A row of the reports' facts of an order. */

@@ -14,7 +14,7 @@ const NEXT_JOBS = 10;
 const RECENT_ORDERS = 5;
 const ACTIVE_RENTALS = 50;
 
-/** A row of `OrdersReadModel.ofCustomerSql` as the dashboard lists it (its rank left out). */
+/** A row of the orders module's `orders_of_customer` as the dashboard lists it (its rank left out). */
 const orderRow = ({ ord: _, ...o }: OrderSummaryRow & { ord?: number }): CustomerOrderRowDto => ({ ...o, number: orderNumber(o.number), total_amount: Number(o.total_amount), balance_amount: Number(o.balance_amount) });
 
 /** The customer's and the driver's dashboards, and the driver's report (README "Dashboards, analytics and reports"). */

@@ -3,7 +3,6 @@ import { Scope } from '../../common/access/scope';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { preparedByText } from '../../database/prepared-query';
 import { ModuleRepository } from '../../database/repository';
-import { CustomersService } from '../customers';
 import type { DateRange } from './report-range';
 import { ReportOrderFact, type ReportMetric } from './report.entities';
 
@@ -110,13 +109,13 @@ export class ReportCountersRepository extends ModuleRepository {
   /**
    * Per customer of a report page, in one statement: `customer_billed` over the range, the open balance
    * and its part past due on the company's date (`customer_dues` cells; idx_report_daily_counters_dim
-   * for both), and the demerit standing (customers module SQL).
+   * for both), and the demerit standing (the customers module's `customers_demerit`).
    */
   @GenerateSql({ params: [[{ companyId: SQL_SAMPLE.companyId, customerId: SQL_SAMPLE.id }], SAMPLE_RANGE] })
   async customerFigures(customers: readonly { companyId: string; customerId: string }[], r: DateRange): Promise<Map<string, { count: number; billed: number; balance: number; overdue: number; points: number }>> {
     if (!customers.length) return new Map();
     const rows = await this.run<{ id: string; count: string; billed: string; balance: string; overdue: string; demerit: { points: number } }>(
-      `SELECT c.id::text AS id, b.count, b.billed, d.balance, d.overdue, ${CustomersService.demeritSql('c.company_id', 'c.id')} AS demerit
+      `SELECT c.id::text AS id, b.count, b.billed, d.balance, d.overdue, customers_demerit(c.company_id, c.id) AS demerit
          FROM unnest($1::uuid[], $2::uuid[]) AS c(company_id, id)
          CROSS JOIN LATERAL (SELECT coalesce(sum(x.count), 0)::bigint::text AS count, coalesce(sum(x.amount), 0)::bigint::text AS billed FROM report_daily_counters x
                               WHERE x.company_id = c.company_id AND x.metric = 'customer_billed' AND x.dim = c.id::text AND x.day BETWEEN $3 AND $4) b

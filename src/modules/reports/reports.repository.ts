@@ -3,10 +3,8 @@ import { Scope } from '../../common/access/scope';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { preparedByText } from '../../database/prepared-query';
 import { ModuleRepository } from '../../database/repository';
-import { CatalogueReadModel } from '../catalogue';
-import { CustomersService } from '../customers';
-import { JobsService, type JobStatus, type JobType } from '../jobs';
-import { OrdersReadModel, type OrderSummaryRow } from '../orders';
+import type { JobStatus, JobType } from '../jobs';
+import type { OrderSummaryRow } from '../orders';
 import { addDays, monthOf, type DateRange } from './report-range';
 import type { ReportMetric } from './report.entities';
 
@@ -73,8 +71,8 @@ export interface CustomerDashboardRow {
 /**
  * The reports' composed reads (README "Dashboards, analytics and reports"): a company's figures and a
  * customer's dashboard, each one statement over the counters (`report_daily_counters`,
- * `report_monthly_counters`) and the owning modules' SQL (kept as it is until they offer typed batch
- * reads, issue #24). Outside a unit of work a named prepared statement (planned once per connection,
+ * `report_monthly_counters`) and the owning modules' SQL APIs (their declared SQL functions, src/database/sql-api.ts;
+ * issue #24). Outside a unit of work a named prepared statement (planned once per connection,
  * one per shape of the text); inside one, through its manager.
  */
 @Injectable()
@@ -134,7 +132,7 @@ export class ReportsRepository extends ModuleRepository {
                            (coalesce(sum(count) FILTER (WHERE day < ${from}::date), 0) * (${to}::date - ${from}::date + 1) + coalesce(sum(count * (${to}::date - day + 1)) FILTER (WHERE day >= ${from}::date), 0))::bigint::text, '0', 0
                       FROM report_daily_counters WHERE company_id = ${c} AND metric = 'rent' AND day <= ${to}::date GROUP BY dim`);
       }
-      parts.push(`SELECT 'owned', NULL, '', o.id, o.name, o.assets::text, o.owned_days::text, o.ord FROM (${CatalogueReadModel.ownedDaysSql(c, p(r.from), p(r.to), p(timezone))}) o`);
+      parts.push(`SELECT 'owned', NULL, '', o.id, o.name, o.assets::text, o.owned_days::text, o.ord FROM catalogue_owned_days(${c}::uuid, ${p(r.from)}::date, ${p(r.to)}::date, ${p(timezone)}::text) o`);
     }
     if (want.dues) {
       const t = p(today);
@@ -163,7 +161,7 @@ export class ReportsRepository extends ModuleRepository {
 
   /**
    * Containers on site, the next jobs, balance and overdue, demerit points, the latest orders, the
-   * currency: one statement composed of the owning modules' SQL (orders, jobs, customers, companies)
+   * currency: one statement reading through the owning modules' SQL APIs (orders, jobs, customers, companies)
    * and the customer's `customer_dues` cells (idx_report_daily_counters_dim). The text is the same for
    * every customer.
    */
@@ -171,13 +169,15 @@ export class ReportsRepository extends ModuleRepository {
   async customerDashboard(scope: Scope, today: string, limits: { active: number; recent: number; next: number }): Promise<CustomerDashboardRow> {
     const [row] = await this.run<CustomerDashboardRow>(
       'customer_dashboard',
-      `SELECT (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM (${OrdersReadModel.ofCustomerSql('$1::uuid', '$2::uuid', '$3', '$4')}) x) AS active,
-              (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM (${OrdersReadModel.ofCustomerSql('$1::uuid', '$2::uuid', null, '$5')}) x) AS recent,
-              (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM (${JobsService.upcomingOfOrdersSql('$1::uuid', OrdersReadModel.idsOfCustomerSql('$1::uuid', '$2::uuid', '$6'), '$7', '$8')}) x) AS next,
+      `SELECT (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM orders_of_customer($1::uuid, $2::uuid, $3::text[], $4::int) x) AS active,
+              (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM orders_of_customer($1::uuid, $2::uuid, NULL::text[], $5::int) x) AS recent,
+              (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]')
+                 FROM (SELECT array_agg(i.id) AS ids FROM orders_ids_of_customer($1::uuid, $2::uuid, $6::text[]) i) oi
+                 CROSS JOIN LATERAL jobs_upcoming_of_orders($1::uuid, oi.ids, $7::date, $8::int) x) AS next,
               (SELECT json_build_object('count', coalesce(sum(d.count), 0), 'amount', coalesce(sum(d.amount), 0),
                                         'overdue_count', coalesce(sum(d.count) FILTER (WHERE d.day < $7::date), 0), 'overdue_amount', coalesce(sum(d.amount) FILTER (WHERE d.day < $7::date), 0))
                  FROM report_daily_counters d WHERE d.company_id = $1::uuid AND d.metric = 'customer_dues' AND d.dim = ($2::uuid)::text) AS dues,
-              ${CustomersService.demeritSql('$1::uuid', '$2::uuid')} AS demerit,
+              customers_demerit($1::uuid, $2::uuid) AS demerit,
               companies_currency($1::uuid) AS currency`,
       [scope.companyId, scope.customerId, ['delivered'], limits.active, limits.recent, ['approved', 'scheduled', 'delivered'], today, limits.next],
     );

@@ -6,8 +6,6 @@ import { Page } from '../../../common/http/envelope';
 import { countRows, paginate } from '../../../common/http/pagination';
 import { GenerateSql, SQL_SAMPLE } from '../../../database/generate-sql';
 import { ModuleRepository } from '../../../database/repository';
-import { UnitOfWork } from '../../../database/unit-of-work';
-import { JobsService } from '../../jobs';
 import type { ChatListQuery, MessageRow } from './chat.dto';
 import { Chat, ChatMessage } from './chat.entities';
 import type { ChatAuthorType } from './chat.types';
@@ -43,13 +41,6 @@ export type MessageColumns = Omit<MessageRow, 'author_name'>;
  */
 @Injectable()
 export class ChatRepository extends ModuleRepository {
-  constructor(
-    uow: UnitOfWork,
-    private readonly jobs: JobsService,
-  ) {
-    super(uow);
-  }
-
   // ------------------------------------------------------------ chats
 
   /** Makes the order's chat unless it has one (unique order_id: a concurrent call makes none); the new chat's id, else null. */
@@ -61,13 +52,13 @@ export class ChatRepository extends ModuleRepository {
 
   /** The order's chat `scope` reaches; null when none. */
   ofOrder(scope: Scope, orderId: string): Promise<Chat | null> {
-    return reachable(this.m, this.jobs, scope).andWhere('c.orderId = :orderId', { orderId }).getOne();
+    return reachable(this.m, scope).andWhere('c.orderId = :orderId', { orderId }).getOne();
   }
 
   /** A chat `scope` reaches (`reachable`), optionally locked (FOR UPDATE); null otherwise. */
   @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId), SQL_SAMPLE.id, false] }, { name: 'locked', params: () => [Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId), SQL_SAMPLE.id, true] })
   reach(scope: Scope, chatId: string, lock: boolean): Promise<Chat | null> {
-    const qb = reachable(lock ? this.locked : this.m, this.jobs, scope).andWhere('c.id = :chatId', { chatId });
+    const qb = reachable(lock ? this.locked : this.m, scope).andWhere('c.id = :chatId', { chatId });
     if (lock) qb.setLock('pessimistic_write');
     return qb.getOne();
   }
@@ -75,7 +66,7 @@ export class ChatRepository extends ModuleRepository {
   /** The chats `scope` reaches, latest activity first, with their newest messages and the caller's unread counts (one statement a page). */
   @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId), { page: 1, per_page: 20 }] })
   page(scope: Scope, q: ChatListQuery): Promise<Page<ChatWithExtras>> {
-    const qb = withExtras(reachable(this.m, this.jobs, scope), scope);
+    const qb = withExtras(reachable(this.m, scope), scope);
     return paginate(qb, q, {
       sortable: { last_activity_at: 'c.lastActivityAt' },
       defaultSort: '-last_activity_at',
@@ -86,7 +77,7 @@ export class ChatRepository extends ModuleRepository {
 
   /** One chat `scope` reaches, as listed; null otherwise. */
   async findWithExtras(scope: Scope, chatId: string): Promise<ChatWithExtras | null> {
-    const { entities, raw } = await withExtras(reachable(this.m, this.jobs, scope), scope).andWhere('c.id = :chatId', { chatId }).getRawAndEntities();
+    const { entities, raw } = await withExtras(reachable(this.m, scope), scope).andWhere('c.id = :chatId', { chatId }).getRawAndEntities();
     return entities[0] ? extras(entities[0], raw[0]) : null;
   }
 
@@ -166,12 +157,12 @@ export class ChatRepository extends ModuleRepository {
 /**
  * The chats `scope` reaches: a company user the company's, a customer those of their orders (both by
  * the `@Tenant` columns); a driver the company's chats of orders on which they have a job that is not
- * aborted: a rule columns cannot say, so the jobs module's SQL narrows the widened scope here, and
- * nowhere else (TODO(#24): a typed read of jobs in place of its SQL text).
+ * aborted: a rule columns cannot say, so the jobs module's SQL API (`jobs_drivers_on_order`) narrows
+ * the widened scope here, and nowhere else.
  */
-function reachable(m: EntityManager, jobs: JobsService, scope: Scope): SelectQueryBuilder<Chat> {
+function reachable(m: EntityManager, scope: Scope): SelectQueryBuilder<Chat> {
   if (scope.kind !== 'driver') return scopedQuery(m, Chat, scope, 'c');
-  return scopedQuery(m, Chat, scope.widened(), 'c').andWhere(jobs.driverOnOrderSql('c.order_id', 'chatDriverId'), { chatDriverId: scope.actorId });
+  return scopedQuery(m, Chat, scope.widened(), 'c').andWhere('EXISTS (SELECT 1 FROM jobs_drivers_on_order(c.order_id) dj WHERE dj.driver_id = :chatDriverId)', { chatDriverId: scope.actorId });
 }
 
 function withExtras(qb: SelectQueryBuilder<Chat>, scope: Scope): SelectQueryBuilder<Chat> {
