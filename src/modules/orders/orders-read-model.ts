@@ -52,7 +52,7 @@ export class OrdersReadModel {
 
   /** The order's facts (null when it is not the scope's company's); `timezone`: the company's, for the completion date. */
   facts(scope: Scope, orderId: string, timezone: string): Promise<OrderFacts | null>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `facts(Scope.company(companyId), orderId, timezone)` */
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `facts(Scope.company(companyId), orderId, timezone)` (kept for the reports' rollup subscriber until that module is converted) */
   facts(m: ThreadedManager, companyId: string, orderId: string, timezone: string): Promise<OrderFacts | null>;
   async facts(...args: unknown[]): Promise<OrderFacts | null> {
     const [company, orderId, timezone] = withoutManager<[Scope | string, string, string]>(args);
@@ -80,19 +80,19 @@ export class OrdersReadModel {
    * rank), for a read that composes it into its own statement (the arguments are SQL: parameters);
    * idx_orders_company_customer_created.
    */
-  static ofCustomerSql(companyId: string, customerId: string, statuses: string | null, limit: string): string {
+  static ofCustomerSql(companySql: string, customerSql: string, statuses: string | null, limit: string): string {
     return `SELECT o.id, o.number, o.status, coalesce(catalogue_specification_name(o.asset_specification_id), '') AS specification_name,
                    o.delivery_date::text AS delivery_date, o.delivered_on::text AS delivered_on, o.pickup_date::text AS pickup_date,
                    o.total_amount, (o.total_amount - o.paid_amount) AS balance_amount, to_char(o.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
                    (row_number() OVER (ORDER BY o.created_at DESC, o.number DESC))::int AS ord
               FROM orders o
-             WHERE o.company_id = ${companyId} AND o.customer_id = ${customerId} ${statuses ? `AND o.status = ANY(${statuses})` : ''}
+             WHERE o.company_id = ${companySql} AND o.customer_id = ${customerSql} ${statuses ? `AND o.status = ANY(${statuses})` : ''}
              ORDER BY o.created_at DESC, o.number DESC
              LIMIT ${limit}`;
   }
 
   /** The ids of a customer's orders in some statuses (SQL for a subquery; arguments are SQL), idx_orders_customer. */
-  static idsOfCustomerSql(companyId: string, customerId: string, statuses: string): string {
-    return `SELECT o.id FROM orders o WHERE o.customer_id = ${customerId} AND o.status = ANY(${statuses}) AND o.company_id = ${companyId}`;
+  static idsOfCustomerSql(companySql: string, customerSql: string, statuses: string): string {
+    return `SELECT o.id FROM orders o WHERE o.customer_id = ${customerSql} AND o.status = ANY(${statuses}) AND o.company_id = ${companySql}`;
   }
 }
