@@ -71,10 +71,9 @@ describe('OrderOperations: driver reach and the locked row passed on', () => {
     expect(lifecycle.lock).toHaveBeenCalledTimes(2);
   });
 
-  it('keeps the deprecated manager-first, bare company id form (the manager ignored, the company scope)', async () => {
+  it("locks for system work with the company's scope (Scope.company)", async () => {
     const { ops, lifecycle } = setup();
-    const manager = { '@instanceof': Symbol.for('EntityManager') };
-    const order = await ops.lock(manager, COMPANY, ORDER);
+    const order = await ops.lock(Scope.company(COMPANY), ORDER);
     expect(order).toMatchObject({ id: ORDER, companyId: COMPANY, number: 7 });
     expect(lifecycle.lock).toHaveBeenCalledWith(expect.objectContaining({ kind: 'company', companyId: COMPANY }), ORDER);
   });

@@ -82,13 +82,13 @@ export async function assignJob(t: TestApp, w: DriverWorld, jobId: string, o: { 
   const companyId = w.company.companyId;
   return t.app.get(UnitOfWork).transaction(async (m) => {
     const job = await jobsService.lock(m, Scope.company(companyId), jobId);
-    const order = await orders.lock(m, companyId, job.orderId);
+    const order = await orders.lock(Scope.company(companyId), job.orderId);
     const assetId =
       job.type === 'delivery' || job.type === 'swap'
         ? await assets.reserve(m, { companyId, specificationId: order.assetSpecificationId, lotId: job.lotId ?? order.lotId, assetId: o.assetId ?? null, jobId })
         : null;
     await jobsService.move(m, job, 'assigned', 'system', { driverId: o.driverId ?? w.driver.id, truckId: o.truckId ?? w.truckId, scheduledDate: o.date ?? w.today, ...(assetId ? { assetId } : {}), ...o.set });
-    if (job.type === 'delivery') await orders.scheduled(m, companyId, job.orderId, 'system');
+    if (job.type === 'delivery') await orders.scheduled(Scope.company(companyId), job.orderId, 'system');
     return assetId;
   });
 }

@@ -168,7 +168,7 @@ export class DemeritService {
       perPage: q.per_page ?? 20,
       page: q.page ?? 1,
     });
-    const orders = await this.orders.many(scope.companyId, rows.map((r) => r.order_id), this.uow.manager);
+    const orders = await this.orders.many(scope, rows.map((r) => r.order_id));
     return new Page(
       rows.map((r) => ({
         order_id: r.order_id,

@@ -39,10 +39,10 @@ export class DisputesService {
 
   /** A company message; with `resolution`, it closes the violation. Answers the dispute. */
   async postCompany(scope: Scope, violationId: string, d: CompanyDisputeMessageDto): Promise<DisputeDto> {
-    await this.uow.transaction(async (m) => {
+    await this.uow.transaction(async () => {
       // The order first (a waiver credits its bill), then the violation: the order of record/replace, so they cannot deadlock.
       const peek = await this.violationRows.find(scope, violationId);
-      await this.orders.lock(m, scope.companyId, peek.orderId);
+      await this.orders.lock(scope, peek.orderId);
       const v = await this.violationRows.lock(scope, violationId);
       if (v.status !== 'open' && v.status !== 'disputed') throw closed(v.status);
       if (d.resolution === 'waived' && v.status === 'open') {
@@ -154,7 +154,7 @@ export class DisputesService {
     let credited = 0;
     let creditLineIds: string[] = [];
     if (resolution === 'waived') {
-      const credit = await this.orders.creditViolationFee(m, v.companyId, v.orderId, v.feeLineIds, 'Waived');
+      const credit = await this.orders.creditViolationFee(Scope.company(v.companyId), v.orderId, v.feeLineIds, 'Waived');
       credited = -credit.amount;
       creditLineIds = credit.lineIds;
     }

@@ -64,7 +64,7 @@ export class ViolationsService {
       const policies = await this.policies(scope, d.policy_ids.filter((id) => !had.has(id)));
       await this.assertEvidence(d.evidence_media_ids);
       for (const v of live.filter((x) => !wanted.has(x.policyId))) {
-        await this.orders.voidViolationFee(m, scope.companyId, order.id, v.feeLineIds);
+        await this.orders.voidViolationFee(scope, order.id, v.feeLineIds);
         await this.violations.remove(v.id, new Date());
         await recordEvents(m, { type: 'policy_violation.removed', ...about(scope, v.id), payload: { order_id: order.id, customer_id: order.customerId, policy_id: v.policyId } });
       }
@@ -82,7 +82,7 @@ export class ViolationsService {
 
   /** The violations of an order `scope` reaches (the company's, or the customer's own order), oldest first; else 404. */
   async forOrder(scope: Scope, orderId: string): Promise<PolicyViolationDto[]> {
-    await this.orders.balance(this.uow.manager, scope, orderId);
+    await this.orders.balance(scope, orderId);
     return this.dtos(await this.violations.forOrder(scope, orderId));
   }
 
@@ -111,7 +111,7 @@ export class ViolationsService {
 
   /** The company's order, locked; 409 `ORDER_STATE` unless delivered or completed. */
   private async lockOrder(scope: Scope, orderId: string): Promise<OrderForJobs> {
-    const order = await this.orders.lock(this.uow.manager, scope.companyId, orderId);
+    const order = await this.orders.lock(scope, orderId);
     if (!(VIOLATION_ORDER_STATUSES as readonly string[]).includes(order.status)) {
       throw ApiError.conflict('ORDER_STATE', `Violations are recorded on delivered or completed orders (the container was on site); this order is ${order.status}.`);
     }
@@ -134,7 +134,7 @@ export class ViolationsService {
   /** One violation: the fee on the order's bill first, then the row with its lines, and its event. */
   private async add(scope: Scope, order: OrderForJobs, p: PolicyTerms, note: string | null, evidence: string[]): Promise<void> {
     const m = this.uow.manager;
-    const fee = await this.orders.addViolationFee(m, scope.companyId, order.id, p.feeAmount, `Policy: ${p.name}`);
+    const fee = await this.orders.addViolationFee(scope, order.id, p.feeAmount, `Policy: ${p.name}`);
     const id = await this.violations.insert({
       companyId: scope.companyId,
       orderId: order.id,

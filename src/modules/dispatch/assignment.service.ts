@@ -163,7 +163,7 @@ export class AssignmentService {
     const c = await this.ctx(actor);
     await this.uow.transaction(async () => {
       const found = await this.jobs.find(c.scope, jobId);
-      const order = await this.orders.lock(this.uow.manager, c.companyId, found.orderId);
+      const order = await this.orders.lock(c.scope, found.orderId);
       const job = await this.jobs.lock(c.scope, jobId);
       await this.placeJob(c, order, job, targetOf(dto));
     });
@@ -244,7 +244,7 @@ export class AssignmentService {
 
     if (assigning) {
       const moved = await this.jobs.move(job, 'assigned', c.actor, set);
-      if (job.type === 'delivery') await this.orders.scheduled(this.uow.manager, c.companyId, order.id, c.actor);
+      if (job.type === 'delivery') await this.orders.scheduled(c.scope, order.id, c.actor);
       return moved;
     }
     if (!Object.keys(set).length) return job;
@@ -261,7 +261,7 @@ export class AssignmentService {
 
   /** The company's order, locked; 404 otherwise; 409 `ORDER_STATE` when it is not approved, scheduled or delivered. */
   private async liveOrder(c: DispatchCtx, orderId: string): Promise<OrderForJobs> {
-    const order = await this.orders.lock(this.uow.manager, c.companyId, orderId);
+    const order = await this.orders.lock(c.scope, orderId);
     assertLiveOrder(order);
     return order;
   }
@@ -276,7 +276,7 @@ export class AssignmentService {
     const missing = ids.map((id, i) => (read.some((j) => j.id === id) ? null : i)).filter((i): i is number => i !== null);
     if (missing.length) throw ApiError.validation(Object.fromEntries(missing.map((i) => [field(i), ['not found']])));
     const orders = new Map<string, OrderForJobs>();
-    for (const orderId of [...new Set(read.map((j) => j.orderId))].sort()) orders.set(orderId, await this.orders.lock(this.uow.manager, c.companyId, orderId));
+    for (const orderId of [...new Set(read.map((j) => j.orderId))].sort()) orders.set(orderId, await this.orders.lock(c.scope, orderId));
     const locked = await this.jobs.lockMany(c.scope, ids);
     return ids.map((id) => {
       const job = locked.find((j) => j.id === id)!;

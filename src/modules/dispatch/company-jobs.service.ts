@@ -66,7 +66,7 @@ export class CompanyJobsService {
 
   /** Job rows with their orders (one statement for the orders). */
   async withOrders(scope: Scope, rows: readonly JobRow[]): Promise<CompanyJobDto[]> {
-    const orders = await this.orders.many(scope.companyId, rows.map((j) => j.orderId), this.uow.manager);
+    const orders = await this.orders.many(Scope.company(scope.companyId), rows.map((j) => j.orderId));
     return rows.map((j) => CompanyJobDto.of(j, orders.get(j.orderId)));
   }
 
@@ -110,7 +110,7 @@ export class CompanyJobsService {
     const scope = Scope.company(who.companyId);
     const [job] = await this.jobs.rowsOf(scope, [id]);
     if (!job) throw ApiError.notFound('Job');
-    const order = (await this.orders.many(scope.companyId, [job.orderId], this.uow.manager)).get(job.orderId);
+    const order = (await this.orders.many(scope, [job.orderId])).get(job.orderId);
     // Names as the owning modules' SQL, and evidence and issue counts (dispatch's own rows): one statement.
     const [extra, history, merged] = await Promise.all([
       this.facts.detail(job.id, order?.customerId ?? null, order?.assetSpecificationId ?? null, order?.wasteTypeId ?? null),
@@ -162,7 +162,7 @@ export class CompanyJobsService {
       const job = await this.jobs.create({ companyId, orderId: order.id, type: dto.type, scheduledDate: dto.date, lotId: order.lotId, destinationAddressId: dto.destination_address_id?.toLowerCase() ?? null });
       if (dto.notes) await this.jobs.change(job, { notes: dto.notes });
       const feeKind = (FEE_OF as Record<string, (typeof FEE_OF)[keyof typeof FEE_OF]>)[dto.type];
-      const fee = feeKind && dto.charge_fee !== false ? await this.orders.addFee(this.uow.manager, companyId, order.id, feeKind) : 0;
+      const fee = feeKind && dto.charge_fee !== false ? await this.orders.addFee(scope, order.id, feeKind) : 0;
       return { id: job.id, fee };
     });
     return { ...(await this.render(scope, [id]))[0], fee_amount: fee };
@@ -178,7 +178,7 @@ export class CompanyJobsService {
     const scope = Scope.company(Scope.of(actor).companyId);
     await this.uow.transaction(async () => {
       const found = await this.jobs.find(scope, id);
-      const order = await this.orders.lock(this.uow.manager, scope.companyId, found.orderId);
+      const order = await this.orders.lock(scope, found.orderId);
       const job = await this.jobs.lock(scope, id);
       const refuse = (why: string) => ApiError.conflict('JOB_NOT_DELETABLE', `${why} Abort it instead.`);
       if (job.status !== 'unassigned') throw refuse(`Only an unassigned job can be deleted; this one is ${job.status}.`);
@@ -203,7 +203,7 @@ export class CompanyJobsService {
     const { companyId } = scope;
     const fee = await this.uow.transaction(async () => {
       const found = await this.jobs.find(scope, id);
-      await this.orders.lock(this.uow.manager, companyId, found.orderId);
+      await this.orders.lock(scope, found.orderId);
       const job = await this.jobs.lock(scope, id);
       await this.jobs.abort([job], dto.reason, actor);
       const merged = await this.jobs.lockMergedInto(job.id);
@@ -214,7 +214,7 @@ export class CompanyJobsService {
           ...merged.map((p) => ({ type: 'job.updated' as const, aggregateType: 'job', aggregateId: p.id, companyId, actorId: actor.id, payload: { order_id: p.orderId, fields: ['merged_into_job_id'] } })),
         );
       }
-      return dto.wasted_trip_fee ? this.orders.addFee(this.uow.manager, companyId, job.orderId, 'wasted_trip_fee') : 0;
+      return dto.wasted_trip_fee ? this.orders.addFee(scope, job.orderId, 'wasted_trip_fee') : 0;
     });
     return { ...(await this.render(scope, [id]))[0], fee_amount: fee };
   }
@@ -222,7 +222,7 @@ export class CompanyJobsService {
   /** An order named in a body: the company's, locked; 422 on `order_id` otherwise. */
   private async orderFromBody(scope: Scope, orderId: string): Promise<OrderForJobs> {
     try {
-      return await this.orders.lock(this.uow.manager, scope.companyId, orderId);
+      return await this.orders.lock(scope, orderId);
     } catch (e) {
       if (e instanceof ApiError && e.code === 'NOT_FOUND') throw ApiError.validation({ order_id: ['not found'] });
       throw e;

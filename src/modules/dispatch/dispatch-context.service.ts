@@ -83,7 +83,7 @@ export class DispatchContextService {
       this.stations.forDay(company, day),
       this.assets.freeCounts(company.companyId, m),
     ]);
-    const [orders, onLeave] = await Promise.all([this.orders.many(company.companyId, rows.map((j) => j.orderId), m), this.leave.onLeaveAmong(company, roster.map((d) => d.id), day)]);
+    const [orders, onLeave] = await Promise.all([this.orders.many(company, rows.map((j) => j.orderId)), this.leave.onLeaveAmong(company, roster.map((d) => d.id), day)]);
     const jobs = rows.map((j) => CompanyJobDto.of(j, orders.get(j.orderId)));
     const loads = await this.loads(company, rows, orders, fleet, lots, stations);
     const drivers: DispatchDriverDto[] = roster.map((d) => {
@@ -182,7 +182,7 @@ export class DispatchContextService {
 
   /** `GET /orders/assignable`: orders (approved, scheduled, delivered) with unassigned jobs. */
   async assignable(scope: Scope, q: AssignableOrdersQuery): Promise<Page<AssignableOrderDto>> {
-    const page = await this.orders.assignable(scope.companyId, q, this.jobs, this.uow.manager);
+    const page = await this.orders.assignable(scope, q);
     return new Page(
       page.items.map((o) => ({
         ...DispatchOrderDto.of(o),
@@ -203,7 +203,7 @@ export class DispatchContextService {
    */
   async orderAssets(scope: Scope, orderId: string, date?: string): Promise<OrderAssetsDto> {
     const { companyId } = scope;
-    const order = (await this.orders.many(companyId, [orderId], this.uow.manager)).get(orderId);
+    const order = (await this.orders.many(scope, [orderId])).get(orderId);
     if (!order) throw ApiError.notFound('Order');
     const [jobs, assets] = await Promise.all([this.jobs.listForOrder(order.id), this.assets.ofSpecification(companyId, order.assetSpecificationId)]);
     const next = jobs.filter((j) => j.status === 'unassigned' && RESERVING_TYPES.includes(j.type)).sort((a, b) => (a.type === 'delivery' ? 0 : 1) - (b.type === 'delivery' ? 0 : 1) || a.scheduledDate.localeCompare(b.scheduledDate))[0];

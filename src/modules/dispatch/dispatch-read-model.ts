@@ -5,7 +5,6 @@ import { JobsService, type JobType } from '../jobs';
 import { OrderOperations } from '../orders';
 import type { ThreadedManager } from '../../database/threaded-manager';
 import { withoutManager } from '../../database/threaded-manager';
-import { UnitOfWork } from '../../database/unit-of-work';
 import { JobFactsRepository } from './job-facts.repository';
 
 /** What the reports' rollups count of a completed job. */
@@ -30,7 +29,6 @@ export class DispatchReadModel {
     private readonly jobs: JobsService,
     private readonly orderOps: OrderOperations,
     private readonly facts: JobFactsRepository,
-    private readonly uow: UnitOfWork,
   ) {}
 
   /** A completed job's facts (null when absent or not completed): the job, its order's waste type, its ticket and its track. */
@@ -42,7 +40,7 @@ export class DispatchReadModel {
     const scope = Scope.company(typeof company === 'string' ? company : company.companyId);
     const job = await this.jobs.find(scope, jobId).catch(() => null);
     if (!job || job.status !== 'completed' || !job.completedAt) return null;
-    const order = (await this.orderOps.many(scope.companyId, [job.orderId], this.uow.manager)).get(job.orderId);
+    const order = (await this.orderOps.many(scope, [job.orderId])).get(job.orderId);
     const row = await this.facts.track(jobId);
     return {
       type: job.type,

@@ -106,7 +106,7 @@ export class DriverEvidenceService {
     await this.stations.find(company, stationId).catch((e) => {
       throw e instanceof ApiError && e.code === 'NOT_FOUND' ? ApiError.validation({ station_id: ['not found'] }) : e;
     });
-    const order = (await this.orderOps.many(job.companyId, [job.orderId], this.uow.manager)).get(job.orderId)!;
+    const order = (await this.orderOps.many(company, [job.orderId])).get(job.orderId)!;
     if (!(await this.stations.accepts(company, stationId, order.wasteTypeId))) {
       const message = 'This station does not accept the order\'s waste type.';
       throw ApiError.unprocessable('WASTE_NOT_ACCEPTED', message, { station_id: [message] });

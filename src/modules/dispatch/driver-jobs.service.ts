@@ -61,7 +61,7 @@ export class DriverJobsService {
 
   /** The company's date today (the caller's query brought the time zone; else it is read). */
   async today(scope: Scope): Promise<string> {
-    return scope.timezone ? todayIn(scope.timezone) : this.orders.today(scope, this.uow.manager);
+    return scope.timezone ? todayIn(scope.timezone) : this.orders.today(scope);
   }
 
   // ------------------------------------------------------------------ reads
@@ -177,7 +177,7 @@ export class DriverJobsService {
     if (!jobs.length) return [];
     const m = this.uow.manager;
     const merged = await this.jobs.mergedInto(jobs.filter((j) => j.type === 'swap').map((j) => j.id));
-    const orders = await this.orderOps.many(scope.companyId, [...jobs, ...merged].map((j) => j.orderId), m);
+    const orders = await this.orderOps.many(Scope.company(scope.companyId), [...jobs, ...merged].map((j) => j.orderId));
     const list = [...orders.values()];
     const names = await this.catalogue.names([...new Set(list.map((o) => o.assetSpecificationId))], [...new Set(list.map((o) => o.wasteTypeId))], m);
     const assets = await this.assets.summaries(Scope.company(scope.companyId), jobs.map((j) => j.assetId).filter((a): a is string => !!a));

@@ -77,9 +77,10 @@ export class JobCompletion {
   async complete(actor: Who, scope: Scope, id: string): Promise<DriverJobDetailDto> {
     const today = await this.driverJobs.today(scope);
     await this.uow.transaction(async () => {
-      // The order is locked before the job, as assignment does (no lock-order deadlock between them).
+      // The order is locked before the job, as assignment does (no lock-order deadlock between them);
+      // the driver reaches it through this job of theirs (found with their scope).
       const peek = await this.jobs.find(scope, id);
-      const order = await this.orderOps.lock(this.uow.manager, scope.companyId, peek.orderId);
+      const order = await this.orderOps.lock(scope, peek.orderId, { orderId: peek.orderId, driverId: peek.driverId });
       const job = await this.jobs.lock(scope, id);
       await this.driverJobs.assertWorkable(job);
       if (job.status !== 'in_progress') throw ApiError.invalidTransition(job.status, 'completed', 'Job');
@@ -115,7 +116,7 @@ export class JobCompletion {
           // An order locked once in this unit is passed on (the swap's own, or one with several merged pickups), not locked and read again.
           const lockedOrders = new Map([[order.id, order]]);
           for (const p of merged) {
-            const pickupOrder = lockedOrders.get(p.orderId) ?? (await this.orderOps.lock(this.uow.manager, job.companyId, p.orderId));
+            const pickupOrder = lockedOrders.get(p.orderId) ?? (await this.orderOps.lock(Scope.company(job.companyId), p.orderId));
             lockedOrders.set(p.orderId, pickupOrder);
             olds.push({ pickup: p, order: pickupOrder });
           }
@@ -185,7 +186,7 @@ export class JobCompletion {
 
   /** The order's first container arrived: approved/scheduled → delivered on the company's date (an extra delivery changes nothing). */
   private async delivered(order: OrderForJobs, e: { actor: Who; today: string }): Promise<void> {
-    if (order.status === 'approved' || order.status === 'scheduled') await this.orderOps.delivered(this.uow.manager, order.companyId, order.id, e.actor, e.today);
+    if (order.status === 'approved' || order.status === 'scheduled') await this.orderOps.delivered(Scope.company(order.companyId), order.id, e.actor, e.today);
   }
 
   /**
@@ -195,7 +196,7 @@ export class JobCompletion {
    */
   private async finishIfEmpty(order: OrderForJobs, pickup: JobView, e: { actor: Who; today: string; ticket: StationTicket | null }): Promise<void> {
     if ((await this.jobs.onSiteAssets(order.id)).length || order.status !== 'delivered') return;
-    await this.orderOps.completed(this.uow.manager, order.companyId, order.id, e.actor, { pickedUpOn: e.today, netWeightKg: e.ticket?.netKg ?? null });
+    await this.orderOps.completed(Scope.company(order.companyId), order.id, e.actor, { pickedUpOn: e.today, netWeightKg: e.ticket?.netKg ?? null });
     await this.jobs.abortUnfinished(order.id, `The order was completed by its final pickup (job ${pickup.id}).`);
   }
 

@@ -7,7 +7,6 @@ import { JobsService } from '../jobs';
 import { OrderOperations } from '../orders';
 import { UsersService } from '../users';
 import { OrderJobDto } from './order-jobs.dto';
-import { UnitOfWork } from '../../database/unit-of-work';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? '';
@@ -21,7 +20,6 @@ const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? '';
 @Injectable()
 export class OrderJobsService {
   constructor(
-    private readonly uow: UnitOfWork,
     private readonly jobs: JobsService,
     private readonly orderOps: OrderOperations,
     private readonly users: UsersService,
@@ -30,7 +28,7 @@ export class OrderJobsService {
 
   async list(actor: Actor, orderId: string): Promise<OrderJobDto[]> {
     const scope = Scope.of(actor);
-    const order = (await this.orderOps.many(scope.companyId, [orderId], this.uow.manager)).get(orderId);
+    const order = (await this.orderOps.many(Scope.company(scope.companyId), [orderId])).get(orderId);
     const reaches = !!order && (scope.kind === 'company' || (scope.kind === 'customer' && order.customerId === scope.actorId) || (scope.kind === 'driver' && (await this.jobs.reachesOrder(scope, orderId))));
     if (!reaches) throw ApiError.notFound('Order');
     const jobs = await this.jobs.listForOrder(orderId);

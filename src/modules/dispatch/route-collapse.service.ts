@@ -95,7 +95,7 @@ export class RouteCollapseService {
       const truckId = jobs.find((j) => j.truckId)?.truckId;
       if (!truckId) throw ApiError.unprocessable('NO_TRUCK', "None of the driver's jobs of the day has a truck.", { driver_id: ['has no truck on that day'] });
       const [orders, fleet, lots, stations] = [
-        await this.orders.many(scope.companyId, jobs.map((j) => j.orderId), this.uow.manager),
+        await this.orders.many(scope, jobs.map((j) => j.orderId)),
         await this.trucks.roster(scope),
         await this.lots.forDay(scope, dto.date),
         await this.stations.forDay(scope, dto.date),

@@ -18,12 +18,6 @@ const NOTICE_PENDING = `(o.overdue_for IS DISTINCT FROM o.due_date OR o.overdue_
 /** Days overdue from which each notice is given: marked the day after the due date, reminders at 7 and 30 days. */
 export const OVERDUE_NOTICE_DAYS = [1, 7, 30] as const;
 
-/**
- * @deprecated ignored: the assignable list reads the unassigned jobs through the jobs module's SQL API
- * (`jobs_unassigned`, src/modules/jobs/sql-api.ts); callers may stop passing it.
- */
-export type AssignableJobsSql = unknown;
-
 /** A row of the assignable orders: the order, the names, the unassigned jobs (JSON). */
 export interface AssignableRow {
   order: Order;

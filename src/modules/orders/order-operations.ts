@@ -3,14 +3,13 @@ import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import type { PageQuery } from '../../common/http/pagination';
-import { withoutManager, type ThreadedManager } from '../../database/threaded-manager';
 import { UnitOfWork } from '../../database/unit-of-work';
 import type { AddressSnapshot } from '../customers';
 import { JobsService } from '../jobs';
 import { CompaniesService } from '../companies';
 import { OrderBillRepository } from './order-bill.repository';
 import { OrderLifecycle, paymentStatusOf, type ChangeActor } from './order-lifecycle';
-import { OrderOperationsRepository, type AssignableJobsSql } from './order-operations.repository';
+import { OrderOperationsRepository } from './order-operations.repository';
 import type { Order, OrderStatus, PaymentStatus } from './order.entity';
 import { OrdersRepository } from './orders.repository';
 import { finalBill, flatFee, serviceFee, totalsOf } from './pricing-engine';
@@ -135,12 +134,6 @@ const forJobs = (o: Order): OrderForJobs => ({
   currency: o.currency,
 });
 
-/** A deprecated caller's manager (dispatch, payments, accountability, reports still thread theirs): accepted and ignored, the unit of work carries it. */
-type M = ThreadedManager;
-
-/** A bare company id of a deprecated call, or a Scope. */
-const scopeOf = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
-
 /**
  * An order as a call names it: its id, or what `lock` (`lockForPayment`, `lockDues`) returned in the
  * same unit of work (the locked row is then passed on: neither locked nor read again). After a failed
@@ -168,8 +161,8 @@ type Held = { id: string; [HELD]?: { order: Order; unit: unknown } };
  *
  * Every method takes a `Scope`. A driver's scope reaches the orders of their jobs only (`DriverReach`),
  * never the whole company. An order `lock` returned may be passed on to the calls that follow in the same
- * unit (`OrderRef`): it is not locked and read again. The forms with a manager first and a bare company
- * id are `@deprecated` (their callers' modules are being converted): the manager is ignored.
+ * unit (`OrderRef`): it is not locked and read again. No method takes a manager: the unit of work
+ * carries it; system work (the scheduler, a relay subscriber) passes `Scope.company(companyId)`.
  */
 @Injectable()
 export class OrderOperations {
@@ -246,12 +239,7 @@ export class OrderOperations {
    * (a driver: unless a job of theirs is on it, `through` when the caller found that job). Pass what it
    * answers on to the calls that follow (`OrderRef`).
    */
-  lock(scope: Scope, orderId: string, through?: DriverReach): Promise<OrderForJobs>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company (a driver's scope reaches their jobs' orders only): `lock(scope, orderId)` */
-  lock(m: M, companyId: string, orderId: string): Promise<OrderForJobs>;
-  async lock(...args: unknown[]): Promise<OrderForJobs> {
-    const [who, orderId, through] = withoutManager<[Scope | string, string, DriverReach?]>(args);
-    const scope = scopeOf(who);
+  async lock(scope: Scope, orderId: string, through?: DriverReach): Promise<OrderForJobs> {
     return this.hold(this.kept(await this.lifecycle.lock(await this.reaching(scope, orderId, through), orderId)), forJobs);
   }
 
@@ -259,14 +247,10 @@ export class OrderOperations {
    * The orders of `scope` by id (no lock), for lists and the route planner; ids it does not reach are
    * left out (a driver's scope: those of `through`, jobs found with it).
    */
-  many(scope: Scope, orderIds: readonly string[], through?: readonly DriverReach[]): Promise<Map<string, OrderForJobs>>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `many(scope, orderIds)` */
-  many(companyId: string, orderIds: readonly string[], m?: M): Promise<Map<string, OrderForJobs>>;
-  async many(who: Scope | string, orderIds: readonly string[], through?: unknown): Promise<Map<string, OrderForJobs>> {
-    let scope = scopeOf(who);
+  async many(scope: Scope, orderIds: readonly string[], through: readonly DriverReach[] = []): Promise<Map<string, OrderForJobs>> {
     let ids = [...new Set(orderIds)];
     if (scope.kind === 'driver') {
-      const reached = new Set((Array.isArray(through) ? (through as DriverReach[]) : []).filter((r) => r.driverId === scope.driverId).map((r) => r.orderId));
+      const reached = new Set(through.filter((r) => r.driverId === scope.driverId).map((r) => r.orderId));
       ids = ids.filter((id) => reached.has(id));
       scope = scope.widened();
     }
@@ -276,22 +260,14 @@ export class OrderOperations {
   }
 
   /** An approved order's first assigned delivery schedules it (no-op in any later status). */
-  scheduled(scope: Scope, order: OrderRef, actor: ChangeActor): Promise<void>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `scheduled(scope, order, actor)` */
-  scheduled(m: M, companyId: string, orderId: string, actor: ChangeActor): Promise<void>;
-  async scheduled(...args: unknown[]): Promise<void> {
-    const [who, ref, actor] = withoutManager<[Scope | string, OrderRef, ChangeActor]>(args);
-    const order = await this.locked(scopeOf(who), ref);
+  async scheduled(scope: Scope, ref: OrderRef, actor: ChangeActor): Promise<void> {
+    const order = await this.locked(scope, ref);
     if (order.status === 'approved') await this.lifecycle.move(order, 'scheduled', actor);
   }
 
   /** The delivery was completed on `on` (the company's local date): the order is delivered and its rental clock starts. */
-  delivered(scope: Scope, order: OrderRef, actor: ChangeActor, on: string): Promise<void>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `delivered(scope, order, actor, on)` */
-  delivered(m: M, companyId: string, orderId: string, actor: ChangeActor, on: string): Promise<void>;
-  async delivered(...args: unknown[]): Promise<void> {
-    const [who, ref, actor, on] = withoutManager<[Scope | string, OrderRef, ChangeActor, string]>(args);
-    const order = await this.locked(scopeOf(who), ref);
+  async delivered(scope: Scope, ref: OrderRef, actor: ChangeActor, on: string): Promise<void> {
+    const order = await this.locked(scope, ref);
     if (order.status === 'approved') await this.lifecycle.move(order, 'scheduled', actor);
     if (order.status !== 'scheduled') throw ApiError.invalidTransition(order.status, 'delivered', 'Order');
     await this.lifecycle.move(order, 'delivered', actor, null, {}, { deliveredOn: on });
@@ -302,12 +278,8 @@ export class OrderOperations {
    * date beyond those already billed; overage only from the station ticket's net weight) is added and
    * the order completed. Returns the lines added (their total in minor units).
    */
-  completed(scope: Scope, order: OrderRef, actor: ChangeActor, f: { pickedUpOn: string; netWeightKg: number | null }): Promise<{ final_amount: number }>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `completed(scope, order, actor, f)` */
-  completed(m: M, companyId: string, orderId: string, actor: ChangeActor, f: { pickedUpOn: string; netWeightKg: number | null }): Promise<{ final_amount: number }>;
-  async completed(...args: unknown[]): Promise<{ final_amount: number }> {
-    const [who, ref, actor, f] = withoutManager<[Scope | string, OrderRef, ChangeActor, { pickedUpOn: string; netWeightKg: number | null }]>(args);
-    const order = await this.locked(scopeOf(who), ref);
+  async completed(scope: Scope, ref: OrderRef, actor: ChangeActor, f: { pickedUpOn: string; netWeightKg: number | null }): Promise<{ final_amount: number }> {
+    const order = await this.locked(scope, ref);
     if (order.status !== 'delivered') throw ApiError.invalidTransition(order.status, 'completed', 'Order');
     const days = await this.bill.billedExtraDays(order.id);
     const bill = finalBill(order.terms, { deliveredOn: order.deliveredOn ?? order.deliveryDate, pickedUpOn: f.pickedUpOn, billedExtraDays: days, netWeightKg: f.netWeightKg, policyFees: [] });
@@ -318,12 +290,8 @@ export class OrderOperations {
   }
 
   /** A service fee line (with its taxes) for a job the company added or aborted: swap, dump-and-return, relocation, wasted trip. */
-  addFee(scope: Scope, order: OrderRef, kind: ServiceFeeKind): Promise<number>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `addFee(scope, order, kind)` */
-  addFee(m: M, companyId: string, orderId: string, kind: ServiceFeeKind): Promise<number>;
-  async addFee(...args: unknown[]): Promise<number> {
-    const [who, ref, kind] = withoutManager<[Scope | string, OrderRef, ServiceFeeKind]>(args);
-    const order = await this.locked(scopeOf(who), ref);
+  async addFee(scope: Scope, ref: OrderRef, kind: ServiceFeeKind): Promise<number> {
+    const order = await this.locked(scope, ref);
     const bill = serviceFee(order.terms, kind);
     if (!bill.lines.length) return 0;
     await this.lifecycle.addLines(order, bill, 'final');
@@ -336,11 +304,8 @@ export class OrderOperations {
    * and the unassigned jobs (SQL of the jobs module), and the count when the page is full. Sorts:
    * delivery_date (default), created_at, number, each with an index on orders.
    */
-  assignable(scope: Scope, q: AssignableQuery, jobs: AssignableJobsSql): Promise<Page<AssignableOrder>>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `assignable(scope, q, jobs)` */
-  assignable(companyId: string, q: AssignableQuery, jobs: AssignableJobsSql, m?: M): Promise<Page<AssignableOrder>>;
-  async assignable(who: Scope | string, q: AssignableQuery, _jobs: AssignableJobsSql): Promise<Page<AssignableOrder>> {
-    const page = await this.repo.assignable(scopeOf(who), q);
+  async assignable(scope: Scope, q: AssignableQuery): Promise<Page<AssignableOrder>> {
+    const page = await this.repo.assignable(scope, q);
     return new Page(
       page.items.map((r) => ({ ...forJobs(r.order), customerName: r.customerName, specificationName: r.specificationName, wasteTypeName: r.wasteTypeName, unassignedJobs: r.unassignedJobs })),
       page.meta,
@@ -354,12 +319,8 @@ export class OrderOperations {
    * `policy_fee` line of the final bill; totals and payment status follow. Returns the ids of the
    * lines added (the fee, then its taxes) and their sum (0 and none for a zero fee).
    */
-  addViolationFee(scope: Scope, order: OrderRef, amount: number, label: string): Promise<{ lineIds: string[]; amount: number }>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `addViolationFee(scope, order, amount, label)` */
-  addViolationFee(m: M, companyId: string, orderId: string, amount: number, label: string): Promise<{ lineIds: string[]; amount: number }>;
-  async addViolationFee(...args: unknown[]): Promise<{ lineIds: string[]; amount: number }> {
-    const [who, ref, amount, label] = withoutManager<[Scope | string, OrderRef, number, string]>(args);
-    const order = await this.locked(scopeOf(who), ref);
+  async addViolationFee(scope: Scope, ref: OrderRef, amount: number, label: string): Promise<{ lineIds: string[]; amount: number }> {
+    const order = await this.locked(scope, ref);
     const bill = flatFee(order.terms, 'policy_fee', label, amount);
     const lineIds = await this.lifecycle.addLines(order, bill, 'final');
     if (lineIds.length) await this.lifecycle.refreshTotals(order);
@@ -367,13 +328,9 @@ export class OrderOperations {
   }
 
   /** Voids the lines `addViolationFee` added (a violation removed before any resolution): they stay on record, the balance goes down. */
-  voidViolationFee(scope: Scope, order: OrderRef, lineIds: readonly string[]): Promise<void>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `voidViolationFee(scope, order, lineIds)` */
-  voidViolationFee(m: M, companyId: string, orderId: string, lineIds: readonly string[]): Promise<void>;
-  async voidViolationFee(...args: unknown[]): Promise<void> {
-    const [who, ref, lineIds] = withoutManager<[Scope | string, OrderRef, readonly string[]]>(args);
+  async voidViolationFee(scope: Scope, ref: OrderRef, lineIds: readonly string[]): Promise<void> {
     if (!lineIds.length) return;
-    const order = await this.locked(scopeOf(who), ref);
+    const order = await this.locked(scope, ref);
     await this.bill.voidLines(order.id, { ids: lineIds });
     await this.lifecycle.refreshTotals(order);
   }
@@ -383,13 +340,9 @@ export class OrderOperations {
    * described `<label>: <line>`, so the balance goes down by the fee and its taxes and the bill shows
    * both. Returns the credit lines' ids and their sum (negative).
    */
-  creditViolationFee(scope: Scope, order: OrderRef, lineIds: readonly string[], label: string): Promise<{ lineIds: string[]; amount: number }>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `creditViolationFee(scope, order, lineIds, label)` */
-  creditViolationFee(m: M, companyId: string, orderId: string, lineIds: readonly string[], label: string): Promise<{ lineIds: string[]; amount: number }>;
-  async creditViolationFee(...args: unknown[]): Promise<{ lineIds: string[]; amount: number }> {
-    const [who, ref, lineIds, label] = withoutManager<[Scope | string, OrderRef, readonly string[], string]>(args);
+  async creditViolationFee(scope: Scope, ref: OrderRef, lineIds: readonly string[], label: string): Promise<{ lineIds: string[]; amount: number }> {
     if (!lineIds.length) return { lineIds: [], amount: 0 };
-    const order = await this.locked(scopeOf(who), ref);
+    const order = await this.locked(scope, ref);
     const lines = await this.bill.liveAmong(order.id, lineIds);
     if (!lines.length) return { lineIds: [], amount: 0 };
     const credit = totalsOf(lines.map((l) => ({ kind: l.kind, description: `${label}: ${l.description}`, quantity: l.quantity, unit_amount: -l.unitAmount, amount: -l.amount })));
@@ -401,20 +354,12 @@ export class OrderOperations {
   // ------------------------------------------------------------ payments (issue #13)
 
   /** The order (the caller's scope: a customer reaches only theirs), locked for a payment; 404 otherwise. Pass what it answers on to `recordPaid`. */
-  lockForPayment(scope: Scope, orderId: string): Promise<OrderBalance>;
-  /** @deprecated the unit of work carries the manager: `lockForPayment(scope, orderId)` */
-  lockForPayment(m: M, scope: Scope, orderId: string): Promise<OrderBalance>;
-  async lockForPayment(...args: unknown[]): Promise<OrderBalance> {
-    const [scope, orderId] = withoutManager<[Scope, string]>(args);
+  async lockForPayment(scope: Scope, orderId: string): Promise<OrderBalance> {
     return this.hold(this.kept(await this.lifecycle.lock(scope, orderId)), balanceOf);
   }
 
   /** The order's balance now (no lock); 404 when the scope does not reach it. */
-  balance(scope: Scope, orderId: string): Promise<OrderBalance>;
-  /** @deprecated the unit of work carries the manager: `balance(scope, orderId)` */
-  balance(m: M, scope: Scope, orderId: string): Promise<OrderBalance>;
-  async balance(...args: unknown[]): Promise<OrderBalance> {
-    const [scope, orderId] = withoutManager<[Scope, string]>(args);
+  async balance(scope: Scope, orderId: string): Promise<OrderBalance> {
     const order = await this.repo.balanceRow(scope, orderId);
     if (!order) throw ApiError.notFound('Order');
     return balanceOf(order);
@@ -426,26 +371,17 @@ export class OrderOperations {
    * meanwhile (by a single pay that held its lock) is re-checked after the wait and left out. Each may be
    * passed on to `recordPaid`.
    */
-  lockDues(scope: Scope, customerId: string): Promise<OrderBalance[]>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `lockDues(scope, customerId)` */
-  lockDues(m: M, companyId: string, customerId: string): Promise<OrderBalance[]>;
-  async lockDues(...args: unknown[]): Promise<OrderBalance[]> {
-    const [who, customerId] = withoutManager<[Scope | string, string]>(args);
-    return (await this.repo.lockDues(scopeOf(who), customerId)).map((o) => this.hold(this.kept(o), balanceOf));
+  async lockDues(scope: Scope, customerId: string): Promise<OrderBalance[]> {
+    return (await this.repo.lockDues(scope, customerId)).map((o) => this.hold(this.kept(o), balanceOf));
   }
 
   /**
    * Writes the order's paid amount (the payments ledger's sum of its succeeded rows, computed by the
    * caller in the same unit of work, the order locked) and its payment status derived from it:
-   * unpaid / partially_paid / paid, or `refunded` when money went back to the customer. `order`: what
+   * unpaid / partially_paid / paid, or `refunded` when money went back to the customer. `ref`: what
    * `lockForPayment` answered in this unit (not read again), or the id.
    */
-  recordPaid(scope: Scope, order: OrderRef, paidAmount: number, refunded?: boolean): Promise<OrderBalance>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `recordPaid(scope, orderId, paidAmount, refunded)` */
-  recordPaid(m: M, companyId: string, orderId: string, paidAmount: number, refunded?: boolean): Promise<OrderBalance>;
-  async recordPaid(...args: unknown[]): Promise<OrderBalance> {
-    const [who, ref, paidAmount, refunded = false] = withoutManager<[Scope | string, OrderRef, number, boolean?]>(args);
-    const scope = scopeOf(who);
+  async recordPaid(scope: Scope, ref: OrderRef, paidAmount: number, refunded = false): Promise<OrderBalance> {
     const orderId = typeof ref === 'string' ? ref : ref.id;
     const order = this.heldRow(scope, ref) ?? (await this.repo.ofCompany(scope, orderId));
     if (!order) throw ApiError.notFound('Order');
@@ -463,7 +399,7 @@ export class OrderOperations {
    * customer's name and days past due (`today`, the company's date). Sorts: due_date (default),
    * created_at; filters: customer_id, overdue.
    */
-  async dues(scope: Scope, q: DuesQuery, today: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<Page<OrderDue>> {
+  async dues(scope: Scope, q: DuesQuery, today: string): Promise<Page<OrderDue>> {
     const page = await this.repo.dues(scope, q, today);
     return new Page(
       page.items.map((r) => ({ ...balanceOf(r.order), customerName: r.customerName, daysPastDue: r.daysPastDue })),
@@ -472,11 +408,7 @@ export class OrderOperations {
   }
 
   /** Totals of the dues the scope reaches (optionally one customer's), with ageing buckets of days past due. */
-  duesTotals(scope: Scope, today: string, customerId?: string): Promise<DuesTotals>;
-  /** @deprecated the unit of work carries the manager: `duesTotals(scope, today, customerId)` */
-  duesTotals(scope: Scope, today: string, m: M, customerId?: string): Promise<DuesTotals>;
-  async duesTotals(scope: Scope, today: string, a?: unknown, b?: string): Promise<DuesTotals> {
-    const customerId = typeof a === 'string' ? a : b;
+  async duesTotals(scope: Scope, today: string, customerId?: string): Promise<DuesTotals> {
     const row = await this.repo.duesTotals(scope, today, customerId);
     const out = {} as DuesTotals;
     for (const k of ['orders_count', 'total_due_amount', 'overdue_count', 'overdue_amount', 'not_yet_due_amount', 'aged_0_30_amount', 'aged_31_60_amount', 'aged_61_90_amount', 'aged_90_plus_amount'] as const) out[k] = Number(row?.[k] ?? 0);
@@ -490,11 +422,7 @@ export class OrderOperations {
    * latest "today" of any time zone (UTC's date + 1), with a notice pending. A superset: markOverdue
    * decides with the company's own date.
    */
-  overdueCandidates(now: Date): Promise<string[]>;
-  /** @deprecated the unit of work carries the manager: `overdueCandidates(now)` */
-  overdueCandidates(m: M, now: Date): Promise<string[]>;
-  async overdueCandidates(...args: unknown[]): Promise<string[]> {
-    const [now] = withoutManager<[Date]>(args);
+  overdueCandidates(now: Date): Promise<string[]> {
     return this.repo.overdueCandidates(now);
   }
 
@@ -506,12 +434,7 @@ export class OrderOperations {
    * payment holding an order, is skipped: the next run takes it) and returns those it marked; the caller
    * records `order.overdue` for each in the same unit of work.
    */
-  markOverdue(scope: Scope, now: Date, limit: number): Promise<OverdueOrder[]>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `markOverdue(Scope.company(companyId), now, limit)` */
-  markOverdue(m: M, companyId: string, now: Date, limit: number): Promise<OverdueOrder[]>;
-  async markOverdue(...args: unknown[]): Promise<OverdueOrder[]> {
-    const [who, now, limit] = withoutManager<[Scope | string, Date, number]>(args);
-    const scope = scopeOf(who);
+  async markOverdue(scope: Scope, now: Date, limit: number): Promise<OverdueOrder[]> {
     const tz = await this.companies.timezone(scope);
     const today = await this.repo.dateAt(now, tz);
     const rows = await this.repo.markOverdue(scope, today, limit);

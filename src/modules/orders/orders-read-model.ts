@@ -50,7 +50,7 @@ export class OrdersReadModel {
 
   /** The order's facts (null when it is not the scope's company's); `timezone`: the company's, for the completion date. */
   facts(scope: Scope, orderId: string, timezone: string): Promise<OrderFacts | null>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `facts(Scope.company(companyId), orderId, timezone)` */
+  /** @deprecated the unit of work carries the manager, and a Scope the company: `facts(Scope.company(companyId), orderId, timezone)` (kept for the reports' rollup subscriber until that module is converted) */
   facts(m: ThreadedManager, companyId: string, orderId: string, timezone: string): Promise<OrderFacts | null>;
   async facts(...args: unknown[]): Promise<OrderFacts | null> {
     const [company, orderId, timezone] = withoutManager<[Scope | string, string, string]>(args);

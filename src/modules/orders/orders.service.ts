@@ -6,7 +6,6 @@ import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { DEFAULT_PER_PAGE, pageMeta } from '../../common/http/pagination';
 import { PlanLimits } from '../../common/records/plan-limits';
-import { type ThreadedManager } from '../../database/threaded-manager';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { CompanySettingsService, type CompanySettingsDto } from '../companies';
 import { JobsService } from '../jobs';
@@ -349,7 +348,7 @@ export class OrdersService {
     return this.repository.companyOf(id);
   }
 
-  async get(scope: Scope, id: string, /** @deprecated the unit of work carries it */ _m?: ThreadedManager): Promise<OrderDto> {
+  async get(scope: Scope, id: string): Promise<OrderDto> {
     const row = await this.repository.read(scope, id, false);
     if (!row) throw ApiError.notFound('Order');
     return OrderDto.of(row.order as Order, row.names, await this.today(scope));
@@ -359,18 +358,15 @@ export class OrdersService {
    * The order with its names and live lines in one statement (the caller's query brought the time
    * zone). Reads through the unit of work when one is open (it must see its own placement), else the pool.
    */
-  async withLines(scope: Scope, id: string, /** @deprecated the unit of work carries it */ _m?: ThreadedManager): Promise<OrderWithLinesDto> {
+  async withLines(scope: Scope, id: string): Promise<OrderWithLinesDto> {
     const row = await this.repository.read(scope, id, true);
     if (!row) throw ApiError.notFound('Order');
     return { ...OrderDto.of(row.order as Order, row.names, await this.today(scope)), lines: row.liveLines as OrderLineDto[] };
   }
 
   /** The order with every line, its history, jobs and change request counts (a company user, or an administrator acting on the company). */
-  full(scope: Scope, id: string): Promise<OrderFullDto>;
-  /** @deprecated a Scope, not a bare company id: `full(Scope.company(companyId), id)` */
-  full(companyId: string, id: string): Promise<OrderFullDto>;
-  async full(who: Scope | string, id: string): Promise<OrderFullDto> {
-    const base = await this.withLines(typeof who === 'string' ? Scope.company(who) : who, id);
+  async full(scope: Scope, id: string): Promise<OrderFullDto> {
+    const base = await this.withLines(scope, id);
     const [all, history, jobs, requests] = await Promise.all([
       this.bill.all(id),
       this.bill.history(id),
@@ -419,7 +415,7 @@ export class OrdersService {
   }
 
   /** The company's date today: from the time zone the caller's query brought, else read. */
-  async today(scope: Scope, /** @deprecated the unit of work carries it */ _m?: ThreadedManager): Promise<string> {
+  async today(scope: Scope): Promise<string> {
     return todayIn(scope.timezone ?? (await this.companies.timezone(scope)));
   }
 }

@@ -225,6 +225,6 @@ export class PlatformService {
   }
 
   showOrder(id: string) {
-    return this.inCompanyOf(this.orders.companyOf(id), 'Order', (companyId) => this.orders.full(companyId, id));
+    return this.inCompanyOf(this.orders.companyOf(id), 'Order', (companyId) => this.orders.full(Scope.company(companyId), id));
   }
 }

@@ -45,7 +45,7 @@ export class ChatsService {
    */
   async open(scope: Scope, orderId: string): Promise<{ chat: ChatDto; created: boolean }> {
     const { id, created } = await this.uow.transaction(async (m) => {
-      const order = await this.orders.get(scope, orderId, m);
+      const order = await this.orders.get(scope, orderId);
       const madeId = await this.chats.insertIfNone({ companyId: scope.companyId, orderId: order.id, customerId: order.customer.id, orderNumber: order.number, createdBy: scope.actorId! });
       if (madeId) {
         await recordEvents(m, { type: 'chat.created', ...about(scope, madeId), payload: { order_id: order.id } });

@@ -130,7 +130,6 @@ export class PushDriverLocations implements DriverLocationSink, OnModuleInit {
     private readonly locations: DriverLocations,
     private readonly push: LivePush,
     private readonly orders: OrderOperations,
-    private readonly uow: UnitOfWork,
   ) {}
 
   onModuleInit(): void {
@@ -148,7 +147,7 @@ export class PushDriverLocations implements DriverLocationSink, OnModuleInit {
   private async customerOf(company: Scope, orderId: string): Promise<string | null> {
     const known = this.customers.get(orderId);
     if (known) return known;
-    const order = (await this.orders.many(company.companyId, [orderId], this.uow.manager)).get(orderId);
+    const order = (await this.orders.many(company, [orderId])).get(orderId);
     if (!order) return null;
     if (this.customers.size >= CUSTOMER_CACHE_SIZE) this.customers.delete(this.customers.keys().next().value as string);
     this.customers.set(orderId, order.customerId);

@@ -193,10 +193,10 @@ export class LedgerService {
     });
   }
 
-  /** The order's paid amount recomputed from its succeeded ledger rows and written with its payment status (the orders module takes the unit's manager until it is converted). */
+  /** The order's paid amount recomputed from its succeeded ledger rows and written with its payment status. */
   private async settle(scope: Scope, orderId: string, refunded = false): Promise<OrderBalance> {
     const paid = await this.rows.paidOf(orderId);
-    return this.orders.recordPaid(this.uow.manager, scope.companyId, orderId, paid, refunded);
+    return this.orders.recordPaid(scope, orderId, paid, refunded);
   }
 
   /** Takes `amount` from the locked wallet (409 when it does not cover it; the database refuses a negative balance anyway). */
@@ -211,7 +211,7 @@ export class LedgerService {
   async pay(actor: Actor, orderId: string, dto: PayOrderDto, requestKey?: string): Promise<Answered<PaymentResultDto>> {
     const scope = Scope.of(actor);
     const reserved = await this.uow.transaction(async (): Promise<{ done: PaymentResultDto; unknown?: boolean } | { row: PaymentTransaction; call: ChargeInput }> => {
-      const order = await this.orders.lockForPayment(this.uow.manager, scope, orderId);
+      const order = await this.orders.lockForPayment(scope, orderId);
       const company = Scope.company(order.companyId);
       this.assertOneMethod(dto);
       if (dto.instrument_id && requestKey) {
@@ -244,7 +244,7 @@ export class LedgerService {
     const answer = await this.uow.transaction(async () => {
       await this.settlePending([reserved.row], outcome, refunds);
       const row = await this.rows.get(reserved.row.id);
-      const order = await this.orders.balance(this.uow.manager, Scope.company(row.companyId), row.orderId!);
+      const order = await this.orders.balance(Scope.company(row.companyId), row.orderId!);
       return { status: outcome.status === 'unknown' ? (202 as const) : (201 as const), body: { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(order) } };
     });
     // The order was rejected, cancelled or repriced while the charge was at the provider: the excess goes back now.
@@ -263,7 +263,7 @@ export class LedgerService {
         const again = await this.rows.byKey(company, chargeKey(actor.id, requestKey, ''));
         if (again) return { done: await this.batchResult(again.batchId ?? again.id), unknown: again.status === 'pending' && !again.providerRef };
       }
-      const dues = await this.orders.lockDues(this.uow.manager, scope.companyId, actor.id);
+      const dues = await this.orders.lockDues(scope, actor.id);
       if (!dues.length) throw ApiError.conflict('NOTHING_DUE', 'Nothing is due.');
       const total = dues.reduce((s, o) => s + o.balanceAmount, 0);
       if (total > INT4_MAX) throw ApiError.unprocessable('AMOUNT_TOO_LARGE', 'The dues exceed the largest amount one payment can take; pay orders one by one.');
@@ -306,7 +306,7 @@ export class LedgerService {
     const rows = await this.rows.batch(batchId);
     const status = rows[0]?.status ?? 'pending';
     const orders: OrderBalance[] = [];
-    for (const r of rows) if (r.orderId) orders.push(await this.orders.balance(this.uow.manager, Scope.company(r.companyId), r.orderId));
+    for (const r of rows) if (r.orderId) orders.push(await this.orders.balance(Scope.company(r.companyId), r.orderId));
     return { status, amount: rows.reduce((s, r) => s + r.amount, 0), failure_code: rows[0]?.failureCode ?? null, transactions: rows.map(TransactionDto.of), orders: orders.map(OrderBalanceDto.of) };
   }
 
@@ -348,7 +348,7 @@ export class LedgerService {
       return 0;
     }
     const orderIds = [...new Set(rows.map((r) => r.orderId).filter((id): id is string => !!id))].sort();
-    for (const orderId of orderIds) await this.orders.lockForPayment(this.uow.manager, Scope.company(rows[0].companyId), orderId);
+    for (const orderId of orderIds) await this.orders.lockForPayment(Scope.company(rows[0].companyId), orderId);
     const locked = await this.rows.lockPending(rows.map((r) => r.id));
     for (const row of locked) {
       await this.rows.update(row.id, { status: outcome.status, providerRef: outcome.reference ?? row.providerRef, failureCode: outcome.status === 'failed' ? (outcome.failureCode ?? 'provider_declined') : null, nextCheckAt: null });
@@ -382,7 +382,7 @@ export class LedgerService {
   async paymentReceived(actor: Actor, dto: PaymentReceivedDto): Promise<PaymentResultDto> {
     const scope = Scope.of(actor);
     return this.uow.transaction(async () => {
-      const order = await this.orders.lockForPayment(this.uow.manager, Scope.company(scope.companyId), dto.order_id).catch((e: unknown) => {
+      const order = await this.orders.lockForPayment(Scope.company(scope.companyId), dto.order_id).catch((e: unknown) => {
         throw e instanceof ApiError && e.code === 'NOT_FOUND' ? bodyNotFound('order_id') : e;
       });
       if (order.status === 'rejected' || order.balanceAmount <= 0) throw noneDue();
@@ -445,7 +445,7 @@ export class LedgerService {
     const found = await this.rows.succeededChargeOrders(providerRef);
     const orderIds = [...new Set(found.map((c) => c.orderId).filter((id): id is string => !!id))].sort();
     const numbers = new Map<string, number>();
-    for (const orderId of orderIds) numbers.set(orderId, (await this.orders.lockForPayment(this.uow.manager, Scope.company(found[0].companyId), orderId)).number);
+    for (const orderId of orderIds) numbers.set(orderId, (await this.orders.lockForPayment(Scope.company(found[0].companyId), orderId)).number);
     return found.length > 0 ? numbers : null;
   }
 
@@ -507,7 +507,7 @@ export class LedgerService {
   async applyRefundFailure(eventId: string, refundRef: string, failureCode: string | null): Promise<number> {
     const found = await this.rows.succeededRefunds(refundRef);
     for (const orderId of [...new Set(found.map((r) => r.orderId).filter((id): id is string => !!id))].sort()) {
-      await this.orders.lockForPayment(this.uow.manager, Scope.company(found[0].companyId), orderId);
+      await this.orders.lockForPayment(Scope.company(found[0].companyId), orderId);
     }
     const rows = await this.rows.lockSucceededRefunds(refundRef);
     let credited = 0;
@@ -522,7 +522,7 @@ export class LedgerService {
     const company = Scope.company(row.companyId);
     const walletId = await this.wallets.credit(company, row.customerId, row.currency, row.amount);
     // The order is locked by the caller; its number names it in the text.
-    const number = row.orderId ? (await this.orders.balance(this.uow.manager, company, row.orderId)).number : undefined;
+    const number = row.orderId ? (await this.orders.balance(company, row.orderId)).number : undefined;
     await this.insertRow({ companyId: row.companyId, customerId: row.customerId, orderId: row.orderId, walletId, amount: row.amount, currency: row.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', relatedTransactionId: row.id, idempotencyKey: walletKey, description: LedgerText.refundFailed(number) }, null);
     if (row.orderId) await this.settleAfterRefund(company, row.orderId);
     return row.amount;
@@ -530,7 +530,7 @@ export class LedgerService {
 
   /** The paid amount derived again after money went back: `refunded` status when the order was cancelled or rejected. */
   private async settleAfterRefund(scope: Scope, orderId: string): Promise<OrderBalance> {
-    const order = await this.orders.balance(this.uow.manager, scope, orderId);
+    const order = await this.orders.balance(scope, orderId);
     return this.settle(scope, orderId, order.status === 'cancelled' || order.status === 'rejected');
   }
 
@@ -549,7 +549,7 @@ export class LedgerService {
    * order's company (`Scope.company(id)`: the relay acts for it).
    */
   async refundExcess(eventId: string, scope: Scope, orderId: string, reason: RefundReason): Promise<string[]> {
-    const order = await this.orders.lockForPayment(this.uow.manager, scope, orderId);
+    const order = await this.orders.lockForPayment(scope, orderId);
     const billed = order.status === 'rejected' ? 0 : Math.max(order.totalAmount, 0);
     const pending = await this.rows.pendingRefundsOf(orderId);
     const excess = order.paidAmount - pending - billed;
@@ -623,7 +623,7 @@ export class LedgerService {
       }
       const r = result;
       await this.uow.transaction(async () => {
-        if (refund.orderId) await this.orders.lockForPayment(this.uow.manager, Scope.company(refund.companyId), refund.orderId);
+        if (refund.orderId) await this.orders.lockForPayment(Scope.company(refund.companyId), refund.orderId);
         const row = await this.rows.lockIfPending(refund.id);
         if (!row) return;
         await this.rows.update(row.id, { providerRef: r.reference });
@@ -661,7 +661,7 @@ export class LedgerService {
   }
 
   async dues(scope: Scope, q: DuesListQuery | CustomerDuesQuery): Promise<Page<OrderDueDto>> {
-    const page = await this.orders.dues(scope, q, this.today(scope), this.uow.manager);
+    const page = await this.orders.dues(scope, q, this.today(scope));
     return new Page(page.items.map(OrderDueDto.ofDue), page.meta);
   }
 
@@ -671,7 +671,7 @@ export class LedgerService {
   }
 
   duesTotals(scope: Scope): Promise<DuesTotalsDto> {
-    return this.orders.duesTotals(scope, this.today(scope), this.uow.manager);
+    return this.orders.duesTotals(scope, this.today(scope));
   }
 
   // ------------------------------------------------------------ wallets

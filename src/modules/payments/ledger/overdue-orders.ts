@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Scope } from '../../../common/access/scope';
 import { OrderOperations } from '../../orders';
 import { UnitOfWork } from '../../../database/unit-of-work';
 import { LedgerRepository } from './ledger.repository';
@@ -29,12 +30,11 @@ export class OverdueOrders {
 
   async run(now: Date = new Date(), batch = 200): Promise<OverdueSummary> {
     const summary: OverdueSummary = { companies: 0, marked: 0, reminders: 0 };
-    // The orders module (not converted yet) takes the manager: the pool's here, the unit's in the transaction.
-    for (const companyId of await this.orders.overdueCandidates(this.uow.manager, now)) {
+    for (const companyId of await this.orders.overdueCandidates(now)) {
       summary.companies++;
       for (;;) {
         const marked = await this.uow.transaction(async () => {
-          const rows = await this.orders.markOverdue(this.uow.manager, companyId, now, batch);
+          const rows = await this.orders.markOverdue(Scope.company(companyId), now, batch);
           if (rows.length) {
             await this.events.recordEvents(
               ...rows.map((o) => ({
