@@ -3,8 +3,6 @@ import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { JobsService, type JobType } from '../jobs';
 import { OrderOperations } from '../orders';
-import type { ThreadedManager } from '../../database/threaded-manager';
-import { withoutManager } from '../../database/threaded-manager';
 import { JobFactsRepository } from './job-facts.repository';
 
 /** What the reports' rollups count of a completed job. */
@@ -32,12 +30,8 @@ export class DispatchReadModel {
   ) {}
 
   /** A completed job's facts (null when absent or not completed): the job, its order's waste type, its ticket and its track. */
-  completedJobFacts(scope: Scope, jobId: string, timezone: string): Promise<CompletedJobFacts | null>;
-  /** @deprecated the unit of work carries the manager, and a `Scope` the company: `completedJobFacts(Scope.company(companyId), jobId, timezone)` (the reports' call until it is converted). */
-  completedJobFacts(m: ThreadedManager, companyId: string, jobId: string, timezone: string): Promise<CompletedJobFacts | null>;
-  async completedJobFacts(...args: unknown[]): Promise<CompletedJobFacts | null> {
-    const [company, jobId, timezone] = withoutManager<[Scope | string, string, string]>(args);
-    const scope = Scope.company(typeof company === 'string' ? company : company.companyId);
+  async completedJobFacts(company: Scope, jobId: string, timezone: string): Promise<CompletedJobFacts | null> {
+    const scope = Scope.company(company.companyId);
     const job = await this.jobs.find(scope, jobId).catch(() => null);
     if (!job || job.status !== 'completed' || !job.completedAt) return null;
     const order = (await this.orderOps.many(scope, [job.orderId])).get(job.orderId);

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
-import { withoutManager, type ThreadedManager } from '../../database/threaded-manager';
 import type { OrderStatus } from './order.entity';
 import { OrdersRepository } from './orders.repository';
 
@@ -49,12 +48,7 @@ export class OrdersReadModel {
   constructor(private readonly orders: OrdersRepository) {}
 
   /** The order's facts (null when it is not the scope's company's); `timezone`: the company's, for the completion date. */
-  facts(scope: Scope, orderId: string, timezone: string): Promise<OrderFacts | null>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `facts(Scope.company(companyId), orderId, timezone)` (kept for the reports' rollup subscriber until that module is converted) */
-  facts(m: ThreadedManager, companyId: string, orderId: string, timezone: string): Promise<OrderFacts | null>;
-  async facts(...args: unknown[]): Promise<OrderFacts | null> {
-    const [company, orderId, timezone] = withoutManager<[Scope | string, string, string]>(args);
-    const scope = typeof company === 'string' ? Scope.company(company) : company;
+  async facts(scope: Scope, orderId: string, timezone: string): Promise<OrderFacts | null> {
     const row = await this.orders.facts(scope, orderId, timezone);
     if (!row) return null;
     return {

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { EventSubscriber, type EventHandler, type RelayedEvent } from '../../common/outbox/event-subscriber';
@@ -88,14 +87,14 @@ export class OrderCountersSubscriber implements EventHandler<OrderEvent> {
     private readonly counters: ReportCountersRepository,
   ) {}
 
-  /** `m`: the relay's unit (the repositories join it by themselves); passed on only to orders' read, which still takes it. */
-  async handle(event: RelayedEvent<OrderEvent>, m: EntityManager): Promise<void> {
+  /** In the relay's unit of work (the repositories join it by themselves). */
+  async handle(event: RelayedEvent<OrderEvent>): Promise<void> {
     if (!event.companyId) return;
     const c = event.companyId;
     const scope = Scope.company(c);
     const orderId = event.aggregateType === 'order' ? event.aggregateId : (event.payload as { order_id?: string | null }).order_id;
     if (!orderId) return;
-    const now = await this.orders.facts(m, c, orderId, await this.companies.timezone(scope));
+    const now = await this.orders.facts(scope, orderId, await this.companies.timezone(scope));
     if (!now) return;
     await this.counters.startOrderFacts(scope, orderId, now.customerId, now.day);
     const was = (await this.counters.lockOrderFacts(orderId))!;
@@ -189,12 +188,12 @@ export class JobCountersSubscriber implements EventHandler<'job.completed'> {
     private readonly counters: ReportCountersRepository,
   ) {}
 
-  /** `m`: the relay's unit (the repositories join it by themselves); passed on only to dispatch's read, which still takes it. */
-  async handle(event: RelayedEvent<'job.completed'>, m: EntityManager): Promise<void> {
+  /** In the relay's unit of work (the repositories join it by themselves). */
+  async handle(event: RelayedEvent<'job.completed'>): Promise<void> {
     if (!event.companyId) return;
     const c = event.companyId;
     const scope = Scope.company(c);
-    const job = await this.dispatch.completedJobFacts(m, c, event.aggregateId, await this.companies.timezone(scope));
+    const job = await this.dispatch.completedJobFacts(scope, event.aggregateId, await this.companies.timezone(scope));
     if (!job) return;
     const day = job.completedOn;
     await this.counters.add(scope, 'jobs', day, job.type, 1);
