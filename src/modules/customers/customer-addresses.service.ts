@@ -129,11 +129,7 @@ export class CustomerAddressesService {
   }
 
   /** Dispatch: positions of the scope's live addresses by id (relocation destinations for the route planner). One statement. */
-  async positions(scope: Scope, ids: readonly string[]): Promise<Map<string, { latitude: number; longitude: number }>>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `positions(scope, ids)`. */
-  async positions(m: unknown, companyId: string, ids: readonly string[]): Promise<Map<string, { latitude: number; longitude: number }>>;
-  async positions(a: unknown, b: string | readonly string[], c?: readonly string[]): Promise<Map<string, { latitude: number; longitude: number }>> {
-    const [scope, ids] = a instanceof Scope ? [a, b as readonly string[]] : [Scope.company(b as string), c!];
+  async positions(scope: Scope, ids: readonly string[]): Promise<Map<string, { latitude: number; longitude: number }>> {
     if (!ids.length) return new Map();
     const rows = await this.addresses.positions(scope, ids);
     return new Map(rows.map((r) => [r.id, { latitude: Number(r.latitude), longitude: Number(r.longitude) }]));

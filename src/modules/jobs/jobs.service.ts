@@ -372,12 +372,8 @@ export class JobsService implements OnModuleInit {
   }
 
   /** The next free sequence number on a driver's day in the scope's company (1 + the highest one; 1 on an empty day). */
-  nextSequence(scope: Scope, driverId: string, date: string): Promise<number>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: call `nextSequence(Scope.company(companyId), driverId, date)` */
-  nextSequence(m: M, companyId: string, driverId: string, date: string): Promise<number>;
-  async nextSequence(...args: unknown[]): Promise<number> {
-    const [company, driverId, date] = withoutManager<[Scope | string, string, string]>(args);
-    return this.repo.nextSequence(typeof company === 'string' ? Scope.company(company) : company, driverId, date);
+  nextSequence(scope: Scope, driverId: string, date: string): Promise<number> {
+    return this.repo.nextSequence(scope, driverId, date);
   }
 
   /** The jobs among `ids` that `scope` reaches, with their drivers' names, in the order of `ids` (no lock; one statement). */

@@ -191,7 +191,7 @@ export class LeaveRequestsService {
   // ------------------------------------------------------------ internals
 
   private async today(scope: Scope): Promise<string> {
-    return todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId)));
+    return todayIn(scope.timezone ?? (await this.companies.timezone(scope)));
   }
 
   /** The requests as answers, with their drivers' names (users' typed read: one statement for all of them). */

@@ -4,7 +4,7 @@ import { ApiError } from '../../common/http/api-error';
 import { InUseRegistry } from '../../common/records/in-use';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { WasteTypesService } from '../catalogue';
-import { scopeOf, SiteService } from './site.service';
+import { SiteService } from './site.service';
 import { Station, StationHoliday } from './site.entity';
 import { StationRepository } from './site.repository';
 import { siteDay, type StationDay } from './lots.service';
@@ -39,11 +39,8 @@ export class StationsService extends SiteService<Station, StationHoliday, Statio
   }
 
   /** The scope's active stations on a dispatch day (name, position, open that day or why not, accepted waste types), by name. One statement. */
-  async forDay(scope: Scope, date: string): Promise<StationDay[]>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `forDay(scope, date)`. */
-  async forDay(companyId: string, date: string, m?: unknown): Promise<StationDay[]>;
-  async forDay(who: Scope | string, date: string): Promise<StationDay[]> {
-    const rows = await this.stations.forDay(scopeOf(who), date);
+  async forDay(scope: Scope, date: string): Promise<StationDay[]> {
+    const rows = await this.stations.forDay(scope, date);
     return rows.map((r) => ({ ...siteDay(r, date), wasteTypeIds: r.waste_type_ids ? r.waste_type_ids.split(',') : [] }));
   }
 

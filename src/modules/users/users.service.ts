@@ -5,7 +5,6 @@ import { hashPassword } from '../../common/security/passwords';
 import { CompanySummaryDto, UserDto } from './user.dto';
 import { jsonValue } from '../../database/json-value';
 import { withoutManager } from '../../database/threaded-manager';
-import { UnitOfWork } from '../../database/unit-of-work';
 import { CompanySummaries } from './company-summaries';
 import { MemberProfiles } from './member-profiles';
 import type { ContactChanges, UserStatus } from './user.types';
@@ -41,7 +40,6 @@ export interface UserCredentials {
 @Injectable()
 export class UsersService {
   constructor(
-    private readonly uow: UnitOfWork,
     private readonly users: UserRepository,
     private readonly profiles: MemberProfiles,
     private readonly companies: CompanySummaries,
@@ -62,8 +60,7 @@ export class UsersService {
       if (isUniqueViolation(e)) throw emailTaken();
       throw e;
     }
-    // The role record's factory (customers, drivers) still takes a manager: the unit's.
-    await this.profiles.create(this.uow.manager, u.type, user);
+    await this.profiles.create(u.type, user);
     return user;
   }
 
@@ -120,11 +117,8 @@ export class UsersService {
   }
 
   /** The ids of a company's active company users (recipients of what concerns the company: chats, notifications). */
-  companyUserIds(scope: Scope): Promise<string[]>;
-  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `companyUserIds(scope)`. */
-  companyUserIds(companyId: string, m?: unknown): Promise<string[]>;
-  companyUserIds(scope: Scope | string): Promise<string[]> {
-    return this.users.companyUserIds(typeof scope === 'string' ? Scope.company(scope) : scope);
+  companyUserIds(scope: Scope): Promise<string[]> {
+    return this.users.companyUserIds(scope);
   }
 
   /** The user's company id, with the user row locked for the rest of the caller's unit of work. */
@@ -136,11 +130,7 @@ export class UsersService {
   }
 
   /** Makes the user a member of a company (a company user creating its company). */
-  assignCompany(userId: string, company: Scope): Promise<void>;
-  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `assignCompany(userId, Scope.company(id))`. */
-  assignCompany(m: unknown, userId: string, companyId: string): Promise<void>;
-  assignCompany(...args: [string, Scope] | [unknown, string, string]): Promise<void> {
-    const [userId, company] = args.length === 3 ? [args[1], Scope.company(args[2])] : args;
+  assignCompany(userId: string, company: Scope): Promise<void> {
     return this.users.update(userId, { companyId: company.companyId });
   }
 
