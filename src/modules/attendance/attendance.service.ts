@@ -217,7 +217,7 @@ export class AttendanceService {
 
   /** The days as answers, with their drivers' names (users' typed read: one statement for all of them). */
   private async views(rows: readonly DayWithPauses[], now = new Date()): Promise<AttendanceDto[]> {
-    const names = await this.users.names([...new Set(rows.map((x) => x.day.driverId))], this.uow.manager);
+    const names = await this.users.names([...new Set(rows.map((x) => x.day.driverId))]);
     return rows.map((x) => this.view(x, names.get(x.day.driverId) ?? '', now));
   }
 

@@ -118,7 +118,7 @@ export class LeavesService {
 
   /** The leaves as answers, with their drivers' names (users' typed read: one statement for all of them). */
   private async views(leaves: readonly Leave[], today: string): Promise<LeaveDto[]> {
-    const names = await this.users.names([...new Set(leaves.map((l) => l.driverId))], this.uow.manager);
+    const names = await this.users.names([...new Set(leaves.map((l) => l.driverId))]);
     return leaves.map((l) => LeaveDto.of(l, names.get(l.driverId) ?? '', today));
   }
 }

@@ -30,12 +30,8 @@ export class StationsService extends SiteService<Station, StationHoliday, Statio
   }
 
   /** Whether the station (the scope's) accepts the waste type (dispatch: a station ticket must be for waste the station takes). One statement. */
-  accepts(scope: Scope, stationId: string, wasteTypeId: string): Promise<boolean>;
-  /** @deprecated the unit of work carries the manager (ignored): `accepts(scope, stationId, wasteTypeId)`. */
-  accepts(m: unknown, stationId: string, wasteTypeId: string): Promise<boolean>;
-  accepts(a: unknown, stationId: string, wasteTypeId: string): Promise<boolean> {
-    // The deprecated form names a station its caller has already found within its company.
-    return this.stations.accepts(stationId, wasteTypeId, a instanceof Scope ? a : undefined);
+  accepts(scope: Scope, stationId: string, wasteTypeId: string): Promise<boolean> {
+    return this.stations.accepts(stationId, wasteTypeId, scope);
   }
 
   /** The scope's active stations on a dispatch day (name, position, open that day or why not, accepted waste types), by name. One statement. */
