@@ -34,8 +34,7 @@ export interface UserCredentials {
  * Creates users with their role record, and renders them. E-mail is unique among non-admin users.
  *
  * Writes run in the caller's unit of work (`UnitOfWork#transaction`): the manager some methods still
- * accept first (`create(m, …)`) is ignored (deprecated; the callers in auth, orders and dispatch pass it
- * until they are converted).
+ * accept first (`create(m, …)`) is ignored (deprecated; auth's calls pass it until auth is converted).
  */
 @Injectable()
 export class UsersService {
