@@ -1,3 +1,4 @@
+import { Scope } from '../../src/common/access/scope';
 import { todayIn } from '../../src/common/dates';
 import { AttendanceService } from '../../src/modules/attendance';
 import { CompanyActor, companyActor, MemberActor, memberActor } from '../support/actors';
@@ -128,14 +129,14 @@ describe('Attendance: the driver\'s day, the company\'s view', () => {
     expect(open).toMatchObject({ status: 'on_break', worked_minutes: 40, break_minutes: 20, breaks: [{ kind: 'break', ended_at: null, minutes: 20 }] });
 
     const service = t.app.get(AttendanceService);
-    expect(await service.isOnBreak(t.ds.manager, co.companyId, d2.id)).toBe(true);
-    expect(await service.isOnBreak(t.ds.manager, co.companyId, d1.id)).toBe(false);
-    expect(await service.isOnBreak(t.ds.manager, other.companyId, d2.id)).toBe(false);
-    const states = await service.statesOn(co.companyId, today);
+    expect(await service.isOnBreak(Scope.company(co.companyId), d2.id)).toBe(true);
+    expect(await service.isOnBreak(Scope.company(co.companyId), d1.id)).toBe(false);
+    expect(await service.isOnBreak(Scope.company(other.companyId), d2.id)).toBe(false);
+    const states = await service.statesOn(Scope.company(co.companyId), today);
     expect(states.get(d2.id)).toEqual({ status: 'on_break', checked_in_at: expect.any(String), checked_out_at: null, truck_id: null });
     expect(states.get(d1.id)).toMatchObject({ status: 'checked_out', truck_id: truckId });
-    expect([...(await service.statesOn(co.companyId, today, [d2.id])).keys()]).toEqual([d2.id]);
-    expect((await service.statesOn(other.companyId, today)).size).toBe(0);
+    expect([...(await service.statesOn(Scope.company(co.companyId), today, [d2.id])).keys()]).toEqual([d2.id]);
+    expect((await service.statesOn(Scope.company(other.companyId), today)).size).toBe(0);
 
     const out = (await api('post', 'driver/check-out', d2.token).expect(200)).body.data;
     expect(out.status).toBe('checked_out');

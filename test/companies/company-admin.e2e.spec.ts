@@ -1,3 +1,5 @@
+import { Scope } from '../../src/common/access/scope';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 import { CompanySettingsService } from '../../src/modules/companies/company-settings.service';
 import { PASSWORD, companyActor, uniqueEmail } from '../support/actors';
 import { ABSENT_ID, Cast, startWithCast } from '../support/fixtures';
@@ -154,9 +156,9 @@ describe('company back office (/api/v1/company/update, user/update, documents, s
 
       // Other modules read them through the service (here: another company still has defaults).
       const svc = t.app.get(CompanySettingsService);
-      expect(await svc.get(fresh.companyId)).toMatchObject({ auto_approve_orders: true, cancellation_fee_amount: 2500 });
-      expect(await svc.get(other.companyId)).toMatchObject(DEFAULTS);
-      await t.ds.transaction(async (m) => expect((await svc.get(fresh.companyId, m)).sick_leave_allowance_days).toBe(12));
+      expect(await svc.get(Scope.company(fresh.companyId))).toMatchObject({ auto_approve_orders: true, cancellation_fee_amount: 2500 });
+      expect(await svc.get(Scope.company(other.companyId))).toMatchObject(DEFAULTS);
+      await t.app.get(UnitOfWork).transaction(async () => expect((await svc.get(Scope.company(fresh.companyId))).sick_leave_allowance_days).toBe(12));
 
       const reset = await t.req('post', '/api/v1/company/settings/reset', { token: fresh.token }).expect(200);
       expect(reset.body.data).toMatchObject({ ...DEFAULTS, timezone: 'America/Denver', currency: 'USD' });

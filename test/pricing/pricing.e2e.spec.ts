@@ -1,3 +1,4 @@
+import { Scope } from '../../src/common/access/scope';
 import { PricingCatalog } from '../../src/modules/pricing/pricing-catalog';
 import { companyActor, memberActor } from '../support/actors';
 import { Cast, insertSpec, insertWasteType, startWithCast } from '../support/fixtures';
@@ -259,7 +260,7 @@ describe('pricing routes (taxes, payment terms, policies, pricing profiles)', ()
       const catalog = t.app.get(PricingCatalog);
       // The customers module keeps the assignment (read here as the order's address read brings it); pricing resolves it (or the default).
       const assigned = async (companyId: string) => ((await t.ds.query(`SELECT pricing_profile_id FROM customers WHERE id = $1 AND company_id = $2`, [cust.id, companyId]))[0]?.pricing_profile_id as string | undefined) ?? null;
-      const profileFor = async (companyId: string, id: string | null) => (await catalog.placementTerms(companyId, id)).profile;
+      const profileFor = async (companyId: string, id: string | null) => (await catalog.placementTerms(Scope.company(companyId), id)).profile;
       expect(await profileFor(c.companyId, await assigned(c.companyId))).toBeNull();
 
       const s = await spec(c.companyId, '10 yd');
@@ -292,7 +293,7 @@ describe('pricing routes (taxes, payment terms, policies, pricing profiles)', ()
       // The default taxes and payment term come in the same statement.
       await t.req('post', '/api/v1/taxes', { token: c.token, body: { name: 'State', rate_bps: 500, applies_to: 'all', is_default: true } }).expect(201);
       await t.req('post', '/api/v1/payment-terms', { token: c.token, body: { name: 'Net 30', due_days: 30, is_default: true } }).expect(201);
-      const terms = await catalog.placementTerms(c.companyId, null);
+      const terms = await catalog.placementTerms(Scope.company(c.companyId), null);
       expect(terms.taxes).toEqual([expect.objectContaining({ name: 'State', rate_bps: 500, applies_to: 'all' })]);
       expect(terms.paymentTerm).toEqual({ id: expect.any(String), due_days: 30 });
     });

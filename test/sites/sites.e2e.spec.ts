@@ -1,3 +1,5 @@
+import { Scope } from '../../src/common/access/scope';
+import { UnitOfWork } from '../../src/database/unit-of-work';
 import { OpeningCalendar, weekdayOf } from '../../src/modules/sites/opening-calendar.service';
 import { ABSENT_ID, Cast, insertSpec, insertWasteType, startWithCast } from '../support/fixtures';
 
@@ -260,34 +262,34 @@ describe('lots and stations (/api/v1/lots, /api/v1/stations, holidays, opening c
       expect(weekdayOf(SATURDAY)).toBe('sat');
       const lot = (await createLot({ name: 'Calendar yard', opening_hours: MON_FRI }).expect(201)).body.data;
       await t.req('post', `/api/v1/lot/${lot.id}/holidays`, { token: co.token, body: { date: '2030-01-08', name: 'Closed Tuesday' } }).expect(201);
-      expect(await cal.isOpen('lot', lot.id, co.companyId, MONDAY)).toEqual({ open: true });
-      expect(await cal.isOpen('lot', lot.id, co.companyId, SATURDAY)).toEqual({ open: false, reason: 'CLOSED_DAY' });
-      expect(await cal.isOpen('lot', lot.id, co.companyId, '2030-01-08')).toEqual({ open: false, reason: 'HOLIDAY', holiday: 'Closed Tuesday' });
-      await expect(cal.assertOpen('lot', lot.id, co.companyId, MONDAY)).resolves.toBeUndefined();
-      await expect(cal.assertOpen('lot', lot.id, co.companyId, '2030-01-08', undefined, 'delivery_date')).rejects.toMatchObject({
+      expect(await cal.isOpen('lot', lot.id, Scope.company(co.companyId), MONDAY)).toEqual({ open: true });
+      expect(await cal.isOpen('lot', lot.id, Scope.company(co.companyId), SATURDAY)).toEqual({ open: false, reason: 'CLOSED_DAY' });
+      expect(await cal.isOpen('lot', lot.id, Scope.company(co.companyId), '2030-01-08')).toEqual({ open: false, reason: 'HOLIDAY', holiday: 'Closed Tuesday' });
+      await expect(cal.assertOpen('lot', lot.id, Scope.company(co.companyId), MONDAY)).resolves.toBeUndefined();
+      await expect(cal.assertOpen('lot', lot.id, Scope.company(co.companyId), '2030-01-08', 'delivery_date')).rejects.toMatchObject({
         status: 422,
         code: 'HOLIDAY',
         errors: { delivery_date: [expect.stringContaining('holiday')] },
       });
-      await expect(cal.assertOpen('lot', lot.id, co.companyId, SATURDAY)).rejects.toMatchObject({ status: 422, code: 'CLOSED_DAY' });
-      await expect(cal.isOpen('lot', lot.id, other.companyId, MONDAY)).rejects.toMatchObject({ status: 404 });
-      await expect(cal.isOpen('lot', lot.id, co.companyId, '2030-13-01')).rejects.toMatchObject({ status: 422 });
+      await expect(cal.assertOpen('lot', lot.id, Scope.company(co.companyId), SATURDAY)).rejects.toMatchObject({ status: 422, code: 'CLOSED_DAY' });
+      await expect(cal.isOpen('lot', lot.id, Scope.company(other.companyId), MONDAY)).rejects.toMatchObject({ status: 404 });
+      await expect(cal.isOpen('lot', lot.id, Scope.company(co.companyId), '2030-13-01')).rejects.toMatchObject({ status: 422 });
 
       const station = (await createStation({ name: 'Calendar station' }).expect(201)).body.data;
-      expect(await cal.isOpen('station', station.id, co.companyId, SATURDAY)).toEqual({ open: true });
-      expect(await cal.openIds('station', co.companyId, SATURDAY)).toContain(station.id);
+      expect(await cal.isOpen('station', station.id, Scope.company(co.companyId), SATURDAY)).toEqual({ open: true });
+      expect(await cal.openIds('station', Scope.company(co.companyId), SATURDAY)).toContain(station.id);
       await t.req('put', `/api/v1/station/${station.id}/update`, { token: co.token, body: { active: false } }).expect(200);
-      expect(await cal.isOpen('station', station.id, co.companyId, SATURDAY)).toEqual({ open: false, reason: 'INACTIVE' });
-      expect(await cal.openIds('station', co.companyId, SATURDAY)).not.toContain(station.id);
-      expect(await cal.openIds('lot', co.companyId, SATURDAY)).not.toContain(lot.id);
-      expect(await cal.openIds('lot', co.companyId, MONDAY)).toContain(lot.id);
+      expect(await cal.isOpen('station', station.id, Scope.company(co.companyId), SATURDAY)).toEqual({ open: false, reason: 'INACTIVE' });
+      expect(await cal.openIds('station', Scope.company(co.companyId), SATURDAY)).not.toContain(station.id);
+      expect(await cal.openIds('lot', Scope.company(co.companyId), SATURDAY)).not.toContain(lot.id);
+      expect(await cal.openIds('lot', Scope.company(co.companyId), MONDAY)).toContain(lot.id);
 
-      // Inside a transaction, through its manager.
-      await t.ds.transaction(async (m) => {
-        expect(await cal.isOpen('lot', lot.id, co.companyId, MONDAY, m)).toEqual({ open: true });
+      // Inside a unit of work, through its manager.
+      await t.app.get(UnitOfWork).transaction(async () => {
+        expect(await cal.isOpen('lot', lot.id, Scope.company(co.companyId), MONDAY)).toEqual({ open: true });
       });
       await t.req('delete', `/api/v1/lot/${lot.id}/delete`, { token: co.token }).expect(200);
-      await expect(cal.isOpen('lot', lot.id, co.companyId, MONDAY)).rejects.toMatchObject({ status: 404 });
+      await expect(cal.isOpen('lot', lot.id, Scope.company(co.companyId), MONDAY)).rejects.toMatchObject({ status: 404 });
     });
 
     it('asks the in-use registry: assets based or located at a lot, or located at a station, keep it (409 IN_USE)', async () => {

@@ -81,13 +81,13 @@ export async function assignJob(t: TestApp, w: DriverWorld, jobId: string, o: { 
   const orders = t.app.get(OrderOperations);
   const companyId = w.company.companyId;
   return t.app.get(UnitOfWork).transaction(async (m) => {
-    const job = await jobsService.lock(m, Scope.company(companyId), jobId);
+    const job = await jobsService.lock(Scope.company(companyId), jobId);
     const order = await orders.lock(Scope.company(companyId), job.orderId);
     const assetId =
       job.type === 'delivery' || job.type === 'swap'
         ? await assets.reserve(m, { companyId, specificationId: order.assetSpecificationId, lotId: job.lotId ?? order.lotId, assetId: o.assetId ?? null, jobId })
         : null;
-    await jobsService.move(m, job, 'assigned', 'system', { driverId: o.driverId ?? w.driver.id, truckId: o.truckId ?? w.truckId, scheduledDate: o.date ?? w.today, ...(assetId ? { assetId } : {}), ...o.set });
+    await jobsService.move(job, 'assigned', 'system', { driverId: o.driverId ?? w.driver.id, truckId: o.truckId ?? w.truckId, scheduledDate: o.date ?? w.today, ...(assetId ? { assetId } : {}), ...o.set });
     if (job.type === 'delivery') await orders.scheduled(Scope.company(companyId), job.orderId, 'system');
     return assetId;
   });
@@ -96,7 +96,7 @@ export async function assignJob(t: TestApp, w: DriverWorld, jobId: string, o: { 
 /** Sets columns of a job directly (test-only: what route collapse does when it merges a pickup into a swap). */
 export async function changeJob(t: TestApp, companyId: string, jobId: string, set: JobChanges): Promise<void> {
   const jobsService = t.app.get(JobsService);
-  await t.app.get(UnitOfWork).transaction(async (m) => jobsService.change(m, await jobsService.lock(m, Scope.company(companyId), jobId), set));
+  await t.app.get(UnitOfWork).transaction(async () => jobsService.change(await jobsService.lock(Scope.company(companyId), jobId), set));
 }
 
 /** Uploads a PNG (POST /upload-media) and returns its id. */

@@ -3,7 +3,6 @@ import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { withoutManager, type ThreadedManager } from '../../database/threaded-manager';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { CompaniesService } from '../companies';
 import { DriversService } from '../drivers';
@@ -187,22 +186,15 @@ export class AttendanceService {
   // ------------------------------------------------------------ for dispatch (same layer)
 
   /** The company's drivers' days on `date` (optionally only these drivers), by driver id. One statement. */
-  statesOn(scope: Scope, date: string, driverIds?: string[]): Promise<Map<string, AttendanceState>>;
-  /** @deprecated a Scope, not a bare company id (`statesOn(Scope.company(companyId), date, driverIds)`); the unit of work carries the manager */
-  statesOn(companyId: string, date: string, driverIds?: string[], m?: ThreadedManager): Promise<Map<string, AttendanceState>>;
-  async statesOn(company: Scope | string, date: string, driverIds?: string[]): Promise<Map<string, AttendanceState>> {
+  async statesOn(scope: Scope, date: string, driverIds?: string[]): Promise<Map<string, AttendanceState>> {
     if (driverIds && !driverIds.length) return new Map();
-    const rows = await this.days.on(typeof company === 'string' ? Scope.company(company) : company, date, driverIds);
+    const rows = await this.days.on(scope, date, driverIds);
     return new Map(rows.map((a) => [a.driverId, { status: a.status, checked_in_at: a.checkedInAt.toISOString(), checked_out_at: a.checkedOutAt?.toISOString() ?? null, truck_id: a.truckId }]));
   }
 
   /** Whether the driver is on a break now (dispatch refuses job actions then: 409 `ON_BREAK`). */
-  isOnBreak(scope: Scope, driverId: string): Promise<boolean>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `isOnBreak(Scope.company(companyId), driverId)` */
-  isOnBreak(m: ThreadedManager, companyId: string, driverId: string): Promise<boolean>;
-  async isOnBreak(...args: unknown[]): Promise<boolean> {
-    const [company, driverId] = withoutManager<[Scope | string, string]>(args);
-    return this.days.isOnBreak(typeof company === 'string' ? Scope.company(company) : company, driverId);
+  isOnBreak(scope: Scope, driverId: string): Promise<boolean> {
+    return this.days.isOnBreak(scope, driverId);
   }
 
   // ------------------------------------------------------------ for reports (layer 7)
@@ -216,7 +208,7 @@ export class AttendanceService {
   // ------------------------------------------------------------ internals
 
   private timezone(scope: Scope): Promise<string> | string {
-    return scope.timezone ?? this.companies.timezone(scope.companyId);
+    return scope.timezone ?? this.companies.timezone(scope);
   }
 
   private about(scope: Scope, attendanceId: string) {
@@ -225,7 +217,7 @@ export class AttendanceService {
 
   /** The days as answers, with their drivers' names (users' typed read: one statement for all of them). */
   private async views(rows: readonly DayWithPauses[], now = new Date()): Promise<AttendanceDto[]> {
-    const names = await this.users.names([...new Set(rows.map((x) => x.day.driverId))], this.uow.manager);
+    const names = await this.users.names([...new Set(rows.map((x) => x.day.driverId))]);
     return rows.map((x) => this.view(x, names.get(x.day.driverId) ?? '', now));
   }
 

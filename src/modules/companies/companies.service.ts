@@ -43,9 +43,6 @@ export interface CompanyLetterhead {
   timezone: string;
 }
 
-/** A `Scope` naming the company, from either form (the deprecated forms take its bare id). */
-const companyScope = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
-
 @Injectable()
 export class CompaniesService implements OnModuleInit {
   constructor(
@@ -57,32 +54,23 @@ export class CompaniesService implements OnModuleInit {
 
   /** A user's profile shows its company's summary (users asks through `CompanySummaries`). */
   onModuleInit(): void {
-    this.summaries.register((_m, companyId) => this.summary(Scope.company(companyId)), CompanyRepository.summarySql);
+    this.summaries.register((scope) => this.summary(scope), CompanyRepository.summarySql);
   }
 
   /** Id, name and status of a live company; null when it is absent or deleted. */
-  async summary(scope: Scope): Promise<CompanySummaryDto | null>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `summary(scope)`. */
-  async summary(companyId: string, m?: unknown): Promise<CompanySummaryDto | null>;
-  async summary(who: Scope | string): Promise<CompanySummaryDto | null> {
-    const c = await this.companies.find(companyScope(who), ['id', 'name', 'status']);
+  async summary(scope: Scope): Promise<CompanySummaryDto | null> {
+    const c = await this.companies.find(scope, ['id', 'name', 'status']);
     return c && { id: c.id, name: c.name, status: c.status };
   }
 
   /** Whether the company exists, is active and is not deleted. */
-  async isActive(scope: Scope): Promise<boolean>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `isActive(scope)`. */
-  async isActive(companyId: string, m?: unknown): Promise<boolean>;
-  async isActive(who: Scope | string): Promise<boolean> {
-    return this.companies.isActive(companyScope(who));
+  async isActive(scope: Scope): Promise<boolean> {
+    return this.companies.isActive(scope);
   }
 
   /** The company's name, even when it is deleted; null when there is no such company. */
-  async name(scope: Scope): Promise<string | null>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `name(scope)`. */
-  async name(companyId: string, m?: unknown): Promise<string | null>;
-  async name(who: Scope | string): Promise<string | null> {
-    return this.companies.name(companyScope(who));
+  async name(scope: Scope): Promise<string | null> {
+    return this.companies.name(scope);
   }
 
   /** The caller's company: a company user's own, a customer's or a driver's employer. */
@@ -93,20 +81,14 @@ export class CompaniesService implements OnModuleInit {
   }
 
   /** The company's letterhead (documents): null when the company is gone. */
-  async letterhead(scope: Scope): Promise<CompanyLetterhead | null>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `letterhead(scope)`. */
-  async letterhead(companyId: string, m?: unknown): Promise<CompanyLetterhead | null>;
-  async letterhead(who: Scope | string): Promise<CompanyLetterhead | null> {
-    const c = await this.companies.find(companyScope(who), ['id', 'name', 'address', 'phone', 'email', 'timezone']);
+  async letterhead(scope: Scope): Promise<CompanyLetterhead | null> {
+    const c = await this.companies.find(scope, ['id', 'name', 'address', 'phone', 'email', 'timezone']);
     return c && { name: c.name, address: c.address, phone: c.phone, email: c.email, timezone: c.timezone || 'UTC' };
   }
 
   /** The company's time zone (IANA name); UTC when the company is gone. */
-  async timezone(scope: Scope): Promise<string>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `timezone(scope)`. */
-  async timezone(companyId: string, m?: unknown): Promise<string>;
-  async timezone(who: Scope | string): Promise<string> {
-    const company = await this.companies.find(companyScope(who), ['id', 'timezone']);
+  async timezone(scope: Scope): Promise<string> {
+    const company = await this.companies.find(scope, ['id', 'timezone']);
     return company?.timezone ?? 'UTC';
   }
 
@@ -119,9 +101,8 @@ export class CompaniesService implements OnModuleInit {
   /** A company user creates its company and becomes its owner (once). */
   async create(actor: Actor, dto: CreateCompanyDto): Promise<CompanyDto> {
     if (actor.type !== 'company') throw ApiError.forbidden('WRONG_ACTOR', 'Only company users create a company.');
-    // Users' methods still take a manager: the unit's.
-    const company = await this.uow.transaction(async (m) => {
-      if (await this.users.lockCompanyOf(m, actor.id)) throw ApiError.conflict('COMPANY_EXISTS', 'You already have a company.');
+    const company = await this.uow.transaction(async () => {
+      if (await this.users.lockCompanyOf(actor.id)) throw ApiError.conflict('COMPANY_EXISTS', 'You already have a company.');
       return this.insert(actor.id, actor.id, dto);
     });
     return CompanyDto.of(company);
@@ -133,7 +114,7 @@ export class CompaniesService implements OnModuleInit {
    */
   async createWithOwner(actorId: string, dto: CreateCompanyDto, owner: NewCompanyOwner, audit?: WriteAudit): Promise<CompanyWithPlatformDto> {
     return this.uow.transaction(async (m) => {
-      const user = await this.users.create(m, { type: 'company', name: owner.name, email: owner.email, phone: owner.phone ?? null, password: owner.password ?? null });
+      const user = await this.users.create({ type: 'company', name: owner.name, email: owner.email, phone: owner.phone ?? null, password: owner.password ?? null });
       const saved = CompanyWithPlatformDto.withPlatform(await this.insert(user.id, actorId, dto));
       await audit?.(m, { id: saved.id, before: null, after: saved });
       return saved;
@@ -142,7 +123,7 @@ export class CompaniesService implements OnModuleInit {
 
   /** The company row, the owner's membership and `company.created`, in the caller's unit. */
   private async insert(ownerId: string, actorId: string, dto: CreateCompanyDto): Promise<Company> {
-    // Users' method and the outbox still take a manager: the open unit's.
+    // The outbox still takes a manager: the open unit's.
     const m = this.uow.manager;
     const saved = await this.companies.insert({
       ownerId,
@@ -154,7 +135,7 @@ export class CompaniesService implements OnModuleInit {
       currency: dto.currency ?? 'USD',
       status: 'active',
     });
-    await this.users.assignCompany(m, ownerId, saved.id);
+    await this.users.assignCompany(ownerId, Scope.company(saved.id));
     await recordEvents(m, { type: 'company.created', aggregateType: 'company', aggregateId: saved.id, companyId: saved.id, actorId, payload: { name: saved.name } });
     return saved;
   }
@@ -168,11 +149,8 @@ export class CompaniesService implements OnModuleInit {
   }
 
   /** A live company with its platform settings, else 404. */
-  async withPlatform(scope: Scope): Promise<CompanyWithPlatformDto>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `withPlatform(scope)`. */
-  async withPlatform(id: string, m?: unknown): Promise<CompanyWithPlatformDto>;
-  async withPlatform(who: Scope | string): Promise<CompanyWithPlatformDto> {
-    const c = await this.companies.find(companyScope(who));
+  async withPlatform(scope: Scope): Promise<CompanyWithPlatformDto> {
+    const c = await this.companies.find(scope);
     if (!c) throw ApiError.notFound('Company');
     return CompanyWithPlatformDto.withPlatform(c);
   }
@@ -219,11 +197,8 @@ export class CompaniesService implements OnModuleInit {
   }
 
   /** The platform settings payments applies (fee, plan override); null when the company is gone. */
-  async platformSettings(scope: Scope): Promise<CompanyPlatformSettings | null>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `platformSettings(scope)`. */
-  async platformSettings(companyId: string, m?: unknown): Promise<CompanyPlatformSettings | null>;
-  async platformSettings(who: Scope | string): Promise<CompanyPlatformSettings | null> {
-    const c = await this.companies.find(companyScope(who), ['id', 'platformFeeBps', 'planOverride']);
+  async platformSettings(scope: Scope): Promise<CompanyPlatformSettings | null> {
+    const c = await this.companies.find(scope, ['id', 'platformFeeBps', 'planOverride']);
     return c && { platformFeeBps: c.platformFeeBps, planOverride: c.planOverride };
   }
 

@@ -48,10 +48,10 @@ export class CompanyAdminService {
 
   /** The caller's own name, phone and e-mail (unique; a new address is unverified). */
   async updateOwnUser(actorId: string, dto: UpdateOwnUserDto): Promise<UserDto> {
-    // Users' methods and the outbox still take a manager: the unit's.
+    // The outbox still takes a manager: the unit's.
     return this.uow.transaction(async (m) => {
-      await this.users.updateContact(m, actorId, dto);
-      const profile = await this.users.profile(actorId, m);
+      await this.users.updateContact(actorId, dto);
+      const profile = await this.users.profile(actorId);
       await recordEvents(m, { type: 'user.updated', aggregateType: 'user', aggregateId: actorId, companyId: profile.company_id ?? null, actorId, payload: { fields: Object.keys(dto) } });
       return profile;
     });

@@ -25,11 +25,8 @@ export class CompanySettingsService {
   ) {}
 
   /** The scope's company's settings (one statement: the company with its settings row, absent until first saved: defaults). */
-  async get(scope: Scope): Promise<CompanySettingsDto>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the company: `get(scope)`. */
-  async get(companyId: string, m?: unknown): Promise<CompanySettingsDto>;
-  async get(who: Scope | string): Promise<CompanySettingsDto> {
-    const found = await this.settings.withSettings(typeof who === 'string' ? Scope.company(who) : who);
+  async get(scope: Scope): Promise<CompanySettingsDto> {
+    const found = await this.settings.withSettings(scope);
     if (!found) throw ApiError.notFound('Company');
     return render(found.company, found.row);
   }

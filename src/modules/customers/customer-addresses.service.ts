@@ -98,22 +98,16 @@ export class CustomerAddressesService {
    * The customer's live address as an order keeps it (a snapshot), or null when `scope` does not
    * reach it (another customer's, deleted, absent). Inside a unit of work, read through it.
    */
-  async snapshot(scope: Scope, id: string): Promise<AddressSnapshot | null>;
-  /** @deprecated the unit of work carries the manager (ignored): `snapshot(scope, id)`. */
-  async snapshot(m: unknown, scope: Scope, id: string): Promise<AddressSnapshot | null>;
-  async snapshot(a: unknown, b: Scope | string, c?: string): Promise<AddressSnapshot | null> {
-    return (await this.withTerms(...this.args(a, b, c)))?.address ?? null;
+  async snapshot(scope: Scope, id: string): Promise<AddressSnapshot | null> {
+    return (await this.withTerms(scope, id))?.address ?? null;
   }
 
   /**
    * The address snapshot with its customer's pricing terms (tax exemption, assigned price book) in one
    * statement, for pricing an order; null when `scope` does not reach the address.
    */
-  async snapshotWithTerms(scope: Scope, id: string): Promise<WithTerms | null>;
-  /** @deprecated the unit of work carries the manager (ignored): `snapshotWithTerms(scope, id)`. */
-  async snapshotWithTerms(m: unknown, scope: Scope, id: string): Promise<WithTerms | null>;
-  async snapshotWithTerms(a: unknown, b: Scope | string, c?: string): Promise<WithTerms | null> {
-    return this.withTerms(...this.args(a, b, c));
+  async snapshotWithTerms(scope: Scope, id: string): Promise<WithTerms | null> {
+    return this.withTerms(scope, id);
   }
 
   /**
@@ -121,27 +115,15 @@ export class CustomerAddressesService {
    * until the commit: a customer's scope reaches only their own addresses, a company's scope all the
    * company's. 422 `not found` on their fields otherwise.
    */
-  assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void>;
-  /** @deprecated the unit of work carries the manager (ignored): `assertOwned(scope, refs)`. */
-  assertOwned(m: unknown, scope: Scope, refs: readonly BodyRef[]): Promise<void>;
-  assertOwned(a: unknown, b: Scope | readonly BodyRef[], c?: readonly BodyRef[]): Promise<void> {
-    return a instanceof Scope ? this.addresses.assertReachable(a, b as readonly BodyRef[]) : this.addresses.assertReachable(b as Scope, c!);
+  assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
+    return this.addresses.assertReachable(scope, refs);
   }
 
   /** Dispatch: positions of the scope's live addresses by id (relocation destinations for the route planner). One statement. */
-  async positions(scope: Scope, ids: readonly string[]): Promise<Map<string, { latitude: number; longitude: number }>>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `positions(scope, ids)`. */
-  async positions(m: unknown, companyId: string, ids: readonly string[]): Promise<Map<string, { latitude: number; longitude: number }>>;
-  async positions(a: unknown, b: string | readonly string[], c?: readonly string[]): Promise<Map<string, { latitude: number; longitude: number }>> {
-    const [scope, ids] = a instanceof Scope ? [a, b as readonly string[]] : [Scope.company(b as string), c!];
+  async positions(scope: Scope, ids: readonly string[]): Promise<Map<string, { latitude: number; longitude: number }>> {
     if (!ids.length) return new Map();
     const rows = await this.addresses.positions(scope, ids);
     return new Map(rows.map((r) => [r.id, { latitude: Number(r.latitude), longitude: Number(r.longitude) }]));
-  }
-
-  /** The arguments of the scoped form from either form. */
-  private args(a: unknown, b: Scope | string, c?: string): [Scope, string] {
-    return a instanceof Scope ? [a, b as string] : [b as Scope, c!];
   }
 
   private async withTerms(scope: Scope, id: string): Promise<WithTerms | null> {

@@ -17,28 +17,28 @@ import { type Loaded, MemberDirectory, type UserChanges } from './member-directo
  */
 @Injectable()
 export class CustomerRepository extends ModuleRepository {
-  /** The directory of customers (it takes a manager: this repository passes the unit's). */
+  /** The directory of customers (its statements run on the unit's manager, like this repository's). */
   readonly directory: MemberDirectory<Customer>;
 
   constructor(uow: UnitOfWork, users: UsersService) {
     super(uow);
-    this.directory = new MemberDirectory(Customer, 'customer', 'Customer', users);
+    this.directory = new MemberDirectory(uow, Customer, 'customer', 'Customer', users);
   }
 
   /** The customer with its user, for the scope (another company's, or another customer's: 404); `lock` inside a unit. */
   find(scope: Scope, id: string, lock = false): Promise<Loaded<Customer>> {
-    return this.directory.find(lock ? this.locked : this.m, scope, id, lock);
+    return this.directory.find(scope, id, lock);
   }
 
   /** The company of a customer, or null. */
   companyOf(id: string): Promise<string | null> {
-    return this.directory.companyOf(this.m, id);
+    return this.directory.companyOf(id);
   }
 
   /** A page of the scope's customers (or, for an administrator, of the companies `reach` covers): the directory's filters, `tax_exempt`, `pricing_profile_id`. */
   @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), { page: 1, per_page: 20 }, (c: unknown) => c] })
   page<R>(who: Scope | PlatformReach, query: CustomerListQuery, map: (c: Loaded<Customer>) => R): Promise<Page<R>> {
-    return this.directory.list(this.m, who instanceof PlatformReach ? who : who.companyId, query, map, (qb) => {
+    return this.directory.list(who, query, map, (qb) => {
       if (query.tax_exempt !== undefined) qb.andWhere('p.taxExempt = :taxExempt', { taxExempt: query.tax_exempt });
       if (query.pricing_profile_id) qb.andWhere('p.pricingProfileId = :pp', { pp: query.pricing_profile_id });
     });
@@ -47,18 +47,18 @@ export class CustomerRepository extends ModuleRepository {
   /** Applies user and profile changes and records `customer.updated` (inside a unit). */
   @GenerateSql.skip('the member directory writes (MemberDirectory#update): its statements are those of DriverRepository.update, sampled there')
   update(actorId: string, customer: Loaded<Customer>, user: UserChanges, profile: Partial<Customer>): Promise<Loaded<Customer>> {
-    return this.directory.update(this.locked, actorId, customer, user, profile);
+    return this.directory.update(actorId, customer, user, profile);
   }
 
   /** Activates or deactivates the scope's customer (inside a unit); 409 when it is already so. */
   setStatus(actorId: string, scope: Scope, id: string, to: UserStatus): Promise<Loaded<Customer>> {
-    return this.directory.setStatus(this.locked, actorId, scope.companyId, id, to);
+    return this.directory.setStatus(actorId, scope, id, to);
   }
 
   /** The customer row of a new customer user (in the unit that creates the user). */
-  @GenerateSql({ params: [{ id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId }] })
-  async insertProfile(user: { id: string; companyId: string }): Promise<void> {
-    await this.m.insert(Customer, { id: user.id, companyId: user.companyId });
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.id] })
+  async insertProfile(scope: Scope, userId: string): Promise<void> {
+    await this.m.insert(Customer, { id: userId, companyId: scope.companyId });
   }
 
   /** Whether any customer is assigned the pricing profile. */

@@ -35,9 +35,9 @@ export class CustomersService implements OnModuleInit {
   onModuleInit(): void {
     this.profiles.register(
       'customer',
-      (_m, user) => this.customers.insertProfile(user),
-      async (_m, companyId) => {
-        if (!(await this.companies.isActive(Scope.company(companyId)))) throw ApiError.validation({ company_id: ['does not name an active company'] });
+      (scope, userId) => this.customers.insertProfile(scope, userId),
+      async (company) => {
+        if (!(await this.companies.isActive(company))) throw ApiError.validation({ company_id: ['does not name an active company'] });
       },
     );
     this.inUse.register('pricing_profile', 'customers', 'a customer assigned the profile', (_m, id) => this.customers.assignedProfile(id));
@@ -48,11 +48,8 @@ export class CustomersService implements OnModuleInit {
     return this.customers.find(scope, id);
   }
 
-  async show(scope: Scope, id: string): Promise<CustomerDto>;
-  /** @deprecated a `Scope` carries the tenant: `show(scope, id)`. */
-  async show(companyId: string, id: string): Promise<CustomerDto>;
-  async show(who: Scope | string, id: string): Promise<CustomerDto> {
-    return CustomerDto.of(await this.customers.find(typeof who === 'string' ? Scope.company(who) : who, id));
+  async show(scope: Scope, id: string): Promise<CustomerDto> {
+    return CustomerDto.of(await this.customers.find(scope, id));
   }
 
   list(scope: Scope, query: CustomerListQuery): Promise<Page<CustomerDto>> {
@@ -110,11 +107,8 @@ export class CustomersService implements OnModuleInit {
   }
 
   /** The customer's demerit standing (accountability keeps it; placement reads it). Zero and not blocked when the row is absent. */
-  async demerit(scope: Scope, customerId: string): Promise<{ points: number; blocked: boolean }>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `demerit(scope, customerId)`. */
-  async demerit(m: unknown, companyId: string, customerId: string): Promise<{ points: number; blocked: boolean }>;
-  async demerit(a: unknown, b: string, c?: string): Promise<{ points: number; blocked: boolean }> {
-    return a instanceof Scope ? this.customers.demerit(a, b) : this.customers.demerit(Scope.company(b), c!);
+  async demerit(scope: Scope, customerId: string): Promise<{ points: number; blocked: boolean }> {
+    return this.customers.demerit(scope, customerId);
   }
 
   /** Written by accountability in the unit that changes the customer's violations (or when points leave the window). */

@@ -23,9 +23,9 @@ export class MembersService {
   /** `audit` (platform administration) is called in the same transaction with the new member. */
   async create(actor: Actor, scope: Scope, type: 'customer' | 'driver', dto: CreateMemberDto, audit?: WriteAudit): Promise<MemberDto> {
     const { companyId } = scope;
-    // Users' method and the outbox still take a manager: the unit's.
+    // The outbox still takes a manager: the unit's.
     const { user, companyName } = await this.uow.transaction(async (m) => {
-      const user = await this.users.create(m, { type, name: dto.name, email: dto.email, phone: dto.phone, password: dto.password, companyId });
+      const user = await this.users.create({ type, name: dto.name, email: dto.email, phone: dto.phone, password: dto.password, companyId });
       await recordEvents(m, { type: `${type}.created`, aggregateType: type, aggregateId: user.id, companyId, actorId: actor.id, payload: { name: user.name } });
       const companyName = await this.companies.name(scope);
       if (companyName === null) throw ApiError.notFound('Company');

@@ -75,7 +75,7 @@ export class AssignmentService {
 
   async ctx(actor: Actor): Promise<DispatchCtx> {
     const scope = Scope.of(actor);
-    return { companyId: scope.companyId, scope: Scope.company(scope.companyId), actor, today: todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId))) };
+    return { companyId: scope.companyId, scope: Scope.company(scope.companyId), actor, today: todayIn(scope.timezone ?? (await this.companies.timezone(scope))) };
   }
 
   // ------------------------------------------------------------ routes

@@ -54,7 +54,7 @@ export class CompanyJobsService {
 
   /** The company's date today (the time zone the caller's query brought, else read). */
   async today(scope: Scope): Promise<string> {
-    return todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId)));
+    return todayIn(scope.timezone ?? (await this.companies.timezone(scope)));
   }
 
   // ------------------------------------------------------------ reads

@@ -58,7 +58,7 @@ export class JobCompletion {
       const job = await this.jobs.lock(scope, id);
       await this.driverJobs.assertWorkable(job);
       if (job.status !== 'assigned') throw ApiError.invalidTransition(job.status, 'in_progress', 'Job');
-      const merged = await this.jobs.mergedInto([job.id], undefined, true);
+      const merged = await this.jobs.mergedInto([job.id], true);
       if (await this.jobs.driverBusy(job.driverId!, [job.id, ...merged.map((p) => p.id)])) {
         throw ApiError.conflict('JOB_IN_PROGRESS', 'Another of your jobs is in progress: complete it first.');
       }
@@ -84,7 +84,7 @@ export class JobCompletion {
       const job = await this.jobs.lock(scope, id);
       await this.driverJobs.assertWorkable(job);
       if (job.status !== 'in_progress') throw ApiError.invalidTransition(job.status, 'completed', 'Job');
-      const merged = (await this.jobs.mergedInto([job.id], undefined, true)).filter((p) => p.status !== 'completed' && p.status !== 'aborted');
+      const merged = (await this.jobs.mergedInto([job.id], true)).filter((p) => p.status !== 'completed' && p.status !== 'aborted');
       if (await this.driverJobs.blocked([job.id, ...merged.map((p) => p.id)])) {
         throw ApiError.conflict('JOB_BLOCKED', 'A blocking issue on this job is open: the company must resolve it first.');
       }

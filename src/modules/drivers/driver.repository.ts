@@ -32,40 +32,40 @@ export class DriverRepository extends ModuleRepository {
 
   constructor(uow: UnitOfWork, users: UsersService) {
     super(uow);
-    this.directory = new MemberDirectory(Driver, 'driver', 'Driver', users);
+    this.directory = new MemberDirectory(uow, Driver, 'driver', 'Driver', users);
   }
 
   /** The driver with its user, for the scope (404 otherwise). */
   find(scope: Scope, id: string): Promise<Loaded<Driver>> {
-    return this.directory.find(this.m, scope, id);
+    return this.directory.find(scope, id);
   }
 
   /** The driver with its user, its profile row locked (FOR UPDATE) for the rest of the unit; 404 otherwise. */
   lock(scope: Scope, id: string): Promise<Loaded<Driver>> {
-    return this.directory.find(this.locked, scope, id, true);
+    return this.directory.find(scope, id, true);
   }
 
   /** A page of the scope's drivers, or of the companies an administrator's `reach` covers. */
   @GenerateSql({ name: 'a company', params: [SAMPLE_SCOPE, {}, (d: unknown) => d] }, { name: 'with filters', params: [SAMPLE_SCOPE, { q: 'ann', status: 'active', sort: 'name' }, (d: unknown) => d] })
   list<R>(who: Scope | PlatformReach, query: DriverListQuery, map: (d: Loaded<Driver>) => R): Promise<Page<R>> {
-    return this.directory.list(this.m, who instanceof PlatformReach ? who : who.companyId, query, map);
+    return this.directory.list(who, query, map);
   }
 
   /** The company of a driver, or null. */
   companyOf(id: string): Promise<string | null> {
-    return this.directory.companyOf(this.m, id);
+    return this.directory.companyOf(id);
   }
 
   /** Applies user and profile changes to a locked driver; records `driver.updated` when anything changed. */
   @GenerateSql({ params: () => [SQL_SAMPLE.actorId, { id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId, user: { id: SQL_SAMPLE.id } }, { name: 'Ann' }, { notes: 'night shifts' }] })
-  update(actorId: string, driver: Loaded<Driver>, user: Parameters<MemberDirectory<Driver>['update']>[3], profile: Partial<Driver>): Promise<Loaded<Driver>> {
-    return this.directory.update(this.locked, actorId, driver, user, profile);
+  update(actorId: string, driver: Loaded<Driver>, user: Parameters<MemberDirectory<Driver>['update']>[2], profile: Partial<Driver>): Promise<Loaded<Driver>> {
+    return this.directory.update(actorId, driver, user, profile);
   }
 
   /** Activates or deactivates the scope's driver (409 when it already is); records the event. */
   @GenerateSql({ params: [SQL_SAMPLE.actorId, SAMPLE_SCOPE, SQL_SAMPLE.id, 'inactive'] })
   setStatus(actorId: string, scope: Scope, id: string, to: UserStatus): Promise<Loaded<Driver>> {
-    return this.directory.setStatus(this.locked, actorId, scope.companyId, id, to);
+    return this.directory.setStatus(actorId, scope, id, to);
   }
 
   /** The company's driver profiles (the plan limit's count). */

@@ -28,14 +28,13 @@ export class DriversService implements OnModuleInit {
     // A driver who registers by themself (none today: /auth/register takes customers) must name an active company.
     this.profiles.register(
       'driver',
-      async (m, user) => {
-        const scope = Scope.company(user.companyId);
-        // The company's plan limits its drivers (403 PLAN_LIMIT; README "Subscriptions and plans").
-        await this.limits.assertBelow(m, user.companyId, 'drivers', () => this.drivers.count(scope));
-        await this.drivers.insert(scope, user.id);
+      async (scope, userId) => {
+        // The company's plan limits its drivers (403 PLAN_LIMIT; README "Subscriptions and plans"); PlanLimits (common) takes the unit's manager.
+        await this.limits.assertBelow(this.uow.manager, scope.companyId, 'drivers', () => this.drivers.count(scope));
+        await this.drivers.insert(scope, userId);
       },
-      async (m, companyId) => {
-        if (!(await this.companies.isActive(companyId, m))) throw ApiError.validation({ company_id: ['does not name an active company'] });
+      async (company) => {
+        if (!(await this.companies.isActive(company))) throw ApiError.validation({ company_id: ['does not name an active company'] });
       },
     );
   }
@@ -83,11 +82,7 @@ export class DriversService implements OnModuleInit {
    * Body references must be active drivers of the company (their user active), share-locked until the
    * commit (a deactivation waits): 422 naming the field otherwise (`not found`, `is inactive`). One statement.
    */
-  assertActive(scope: Scope, refs: readonly BodyRef[]): Promise<void>;
-  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `assertActive(scope, refs)` (dispatch's call until it is converted). */
-  assertActive(m: unknown, companyId: string, refs: readonly BodyRef[]): Promise<void>;
-  async assertActive(...args: [Scope, readonly BodyRef[]] | [unknown, string, readonly BodyRef[]]): Promise<void> {
-    const [scope, refs] = args.length === 3 ? [Scope.company(args[1]), args[2]] : args;
+  async assertActive(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
     const ids = [...new Set(refs.map((r) => r.id?.toLowerCase()).filter((id): id is string => !!id))];
     if (!ids.length) return;
     const rows = await this.drivers.statuses(scope, ids);
@@ -101,20 +96,13 @@ export class DriversService implements OnModuleInit {
   }
 
   /** Body references must be drivers of the company, active or not (share-locked until the commit): 422 `not found` on their fields otherwise. */
-  assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void>;
-  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `assertOwned(scope, refs)` (dispatch's calls until it is converted). */
-  assertOwned(m: unknown, companyId: string, refs: readonly BodyRef[]): Promise<void>;
-  assertOwned(...args: [Scope, readonly BodyRef[]] | [unknown, string, readonly BodyRef[]]): Promise<void> {
-    const [scope, refs] = args.length === 3 ? [Scope.company(args[1]), args[2]] : args;
+  assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
     return this.drivers.assertOwned(scope, refs);
   }
 
   /** The company's drivers (id, name, e-mail, phone, status), by name; `activeOnly` leaves out inactive ones. One statement. */
-  roster(scope: Scope, o?: { activeOnly?: boolean }): Promise<DriverRosterRow[]>;
-  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `roster(scope, o)` (dispatch's calls until it is converted). */
-  roster(companyId: string, o?: { activeOnly?: boolean }, m?: unknown): Promise<DriverRosterRow[]>;
-  roster(scope: Scope | string, o: { activeOnly?: boolean } = {}): Promise<DriverRosterRow[]> {
-    return this.drivers.roster(typeof scope === 'string' ? Scope.company(scope) : scope, !!o.activeOnly);
+  roster(scope: Scope, o: { activeOnly?: boolean } = {}): Promise<DriverRosterRow[]> {
+    return this.drivers.roster(scope, !!o.activeOnly);
   }
 
   /** Reports (companies report): drivers per company (idx_drivers_company_id). */

@@ -148,21 +148,14 @@ export class TrucksService implements OnModuleInit {
    * Dispatch: the truck's position follows the points its driver sends (no event: points come up to
    * once a second). A point older than the truck's last position is ignored. One statement.
    */
-  follow(scope: Scope, truckId: string, lat: number, lng: number, at: Date): Promise<void>;
-  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `follow(scope, truckId, lat, lng, at)` (dispatch's call until it is converted). */
-  follow(m: unknown, companyId: string, truckId: string, lat: number, lng: number, at: Date): Promise<void>;
-  follow(...args: [Scope, string, number, number, Date] | [unknown, string, string, number, number, Date]): Promise<void> {
-    const [scope, truckId, lat, lng, at] = args.length === 6 ? [Scope.company(args[1]), args[2], args[3], args[4], args[5]] : args;
+  follow(scope: Scope, truckId: string, lat: number, lng: number, at: Date): Promise<void> {
     return this.trucks.follow(scope, truckId, lat, lng, at);
   }
 
   /** Plate, name and position of the scope's trucks by id (deleted ones too: jobs keep showing them). One statement. */
-  summaries(scope: Scope, ids: readonly string[]): Promise<Map<string, TruckSummary>>;
-  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `summaries(scope, ids)` (dispatch's calls until it is converted). */
-  summaries(companyId: string, ids: readonly string[], m?: unknown): Promise<Map<string, TruckSummary>>;
-  async summaries(scope: Scope | string, ids: readonly string[]): Promise<Map<string, TruckSummary>> {
+  async summaries(scope: Scope, ids: readonly string[]): Promise<Map<string, TruckSummary>> {
     if (!ids.length) return new Map();
-    const rows = await this.trucks.summaries(typeof scope === 'string' ? Scope.company(scope) : scope, [...new Set(ids)]);
+    const rows = await this.trucks.summaries(scope, [...new Set(ids)]);
     return new Map(rows.map((t) => [t.id, { plate: t.plate, name: t.name, lat: t.lat, lng: t.lng }]));
   }
 
@@ -171,11 +164,7 @@ export class TrucksService implements OnModuleInit {
    * carries the specification, share-locked until the commit: 422 naming the field otherwise, with the
    * reason (`not found`, `is in maintenance`, `is retired`, `its type … does not carry this specification`). One statement.
    */
-  assertCarries(scope: Scope, refs: readonly (BodyRef & { specificationId: string })[]): Promise<void>;
-  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `assertCarries(scope, refs)` (dispatch's call until it is converted). */
-  assertCarries(m: unknown, companyId: string, refs: readonly (BodyRef & { specificationId: string })[]): Promise<void>;
-  async assertCarries(...args: [Scope, readonly (BodyRef & { specificationId: string })[]] | [unknown, string, readonly (BodyRef & { specificationId: string })[]]): Promise<void> {
-    const [scope, refs] = args.length === 3 ? [Scope.company(args[1]), args[2]] : args;
+  async assertCarries(scope: Scope, refs: readonly (BodyRef & { specificationId: string })[]): Promise<void> {
     const ids = [...new Set(refs.map((r) => r.id?.toLowerCase()).filter((id): id is string => !!id))];
     if (!ids.length) return;
     const rows = await this.trucks.carriersLocked(scope, ids);
@@ -199,11 +188,8 @@ export class TrucksService implements OnModuleInit {
   }
 
   /** The scope's live trucks for dispatch (status, type with the specifications it carries, home lot, position), by plate. One statement. */
-  roster(scope: Scope): Promise<TruckForDispatch[]>;
-  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `roster(scope)` (dispatch's calls until it is converted). */
-  roster(companyId: string, m?: unknown): Promise<TruckForDispatch[]>;
-  async roster(scope: Scope | string): Promise<TruckForDispatch[]> {
-    const rows = await this.trucks.carriers(typeof scope === 'string' ? Scope.company(scope) : scope);
+  async roster(scope: Scope): Promise<TruckForDispatch[]> {
+    const rows = await this.trucks.carriers(scope);
     return rows.map((r) => ({
       id: r.id,
       plate: r.plate,

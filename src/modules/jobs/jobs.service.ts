@@ -5,8 +5,6 @@ import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import type { PageQuery } from '../../common/http/pagination';
 import { InUseRegistry } from '../../common/records/in-use';
-import type { ThreadedManager } from '../../database/threaded-manager';
-import { withoutManager } from '../../database/threaded-manager';
 import { AssetsService } from '../catalogue';
 import type { Job, JobStatus, JobType } from './job.entity';
 import { JobRepository, type JobFilters, type NamedJob } from './job.repository';
@@ -114,17 +112,11 @@ const view = (j: Job): JobView => ({
 
 const row = (n: NamedJob): JobRow => ({ ...view(n.job), driverName: n.driverName });
 
-/** A deprecated call's manager (orders and dispatch still thread theirs): accepted and ignored, the unit of work carries it. */
-type M = ThreadedManager;
-
 /**
  * The job rows (domain.md §5): every read and write of the `jobs` table goes through here (its SQL in
  * `JobRepository`). Writes run in the caller's unit of work (`UnitOfWork#transaction`; a locked job is
  * passed on as a `JobView`). Jobs know nothing of orders' rules: orders decide which jobs to create,
  * move or abort, and ask this service to do it.
- *
- * Methods that orders and dispatch call with their manager first (`move(m, job, …)`) keep that form,
- * `@deprecated`, until those modules drop the argument; the manager is ignored.
  */
 @Injectable()
 export class JobsService implements OnModuleInit {
@@ -143,20 +135,12 @@ export class JobsService implements OnModuleInit {
   }
 
   /** Creates an unassigned job (event `job.created`). */
-  create(j: NewJob): Promise<JobView>;
-  /** @deprecated the unit of work carries the manager: call `create(j)` */
-  create(m: M, j: NewJob): Promise<JobView>;
-  async create(...args: unknown[]): Promise<JobView> {
-    const [j] = withoutManager<[NewJob]>(args);
+  async create(j: NewJob): Promise<JobView> {
     return (await this.createMany([j]))[0];
   }
 
   /** New unassigned jobs in one INSERT, with their `job.created` events in one more. */
-  createMany(jobs: NewJob[]): Promise<JobView[]>;
-  /** @deprecated the unit of work carries the manager: call `createMany(jobs)` */
-  createMany(m: M, jobs: NewJob[]): Promise<JobView[]>;
-  async createMany(...args: unknown[]): Promise<JobView[]> {
-    const [jobs] = withoutManager<[NewJob[]]>(args);
+  async createMany(jobs: NewJob[]): Promise<JobView[]> {
     if (!jobs.length) return [];
     const rows = await this.repo.insert(
       jobs.map((j) => ({
@@ -183,30 +167,18 @@ export class JobsService implements OnModuleInit {
   }
 
   /** The order's latest unfinished job of a type, locked for the rest of the unit; null when none. */
-  unfinished(orderId: string, type: JobType): Promise<JobView | null>;
-  /** @deprecated the unit of work carries the manager: call `unfinished(orderId, type)` */
-  unfinished(m: M, orderId: string, type: JobType): Promise<JobView | null>;
-  async unfinished(...args: unknown[]): Promise<JobView | null> {
-    const [orderId, type] = withoutManager<[string, JobType]>(args);
+  async unfinished(orderId: string, type: JobType): Promise<JobView | null> {
     const job = await this.repo.latestUnfinishedLocked(orderId, type);
     return job && view(job);
   }
 
   /** Moves a job to another date. */
-  reschedule(jobId: string, scheduledDate: string): Promise<void>;
-  /** @deprecated the unit of work carries the manager: call `reschedule(jobId, scheduledDate)` */
-  reschedule(m: M, jobId: string, scheduledDate: string): Promise<void>;
-  async reschedule(...args: unknown[]): Promise<void> {
-    const [jobId, scheduledDate] = withoutManager<[string, string]>(args);
+  async reschedule(jobId: string, scheduledDate: string): Promise<void> {
     await this.repo.update(jobId, { scheduledDate });
   }
 
   /** Aborts jobs (reason, history rows, `job.aborted` events) and releases the assets they reserved. */
-  abort(jobs: readonly JobView[], reason: string, actor?: JobActor): Promise<void>;
-  /** @deprecated the unit of work carries the manager: call `abort(jobs, reason, actor)` */
-  abort(m: M, jobs: readonly JobView[], reason: string, actor?: JobActor): Promise<void>;
-  async abort(...args: unknown[]): Promise<void> {
-    const [jobs, reason, actor = 'system'] = withoutManager<[readonly JobView[], string, JobActor?]>(args);
+  async abort(jobs: readonly JobView[], reason: string, actor: JobActor = 'system'): Promise<void> {
     if (jobs.length === 0) return;
     for (const j of jobs) if (!JOB_TRANSITIONS[j.status].includes('aborted')) throw ApiError.invalidTransition(j.status, 'aborted', 'Job');
     await this.repo.update(
@@ -218,47 +190,35 @@ export class JobsService implements OnModuleInit {
   }
 
   /** Aborts every unfinished job of the order (locked first). */
-  abortUnfinished(orderId: string, reason: string): Promise<void>;
-  /** @deprecated the unit of work carries the manager: call `abortUnfinished(orderId, reason)` */
-  abortUnfinished(m: M, orderId: string, reason: string): Promise<void>;
-  async abortUnfinished(...args: unknown[]): Promise<void> {
-    const [orderId, reason] = withoutManager<[string, string]>(args);
+  async abortUnfinished(orderId: string, reason: string): Promise<void> {
     const jobs = await this.repo.unfinishedOfOrderLocked(orderId, false);
     await this.abort(jobs.map(view), reason);
   }
 
   /** Takes the reserved asset off a job and releases it (an asset already out keeps its status). */
-  unreserveAsset(job: JobView): Promise<void>;
-  /** @deprecated the unit of work carries the manager: call `unreserveAsset(job)` */
-  unreserveAsset(m: M, job: JobView): Promise<void>;
-  async unreserveAsset(...args: unknown[]): Promise<void> {
-    const [job] = withoutManager<[JobView]>(args);
+  async unreserveAsset(job: JobView): Promise<void> {
     if (!job.assetId) return;
     await this.repo.update(job.id, { assetId: null });
     await this.assets.releaseReserved([job.assetId]);
   }
 
   /** The order's jobs, by date then creation. */
-  async listForOrder(orderId: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<JobView[]> {
+  async listForOrder(orderId: string): Promise<JobView[]> {
     return (await this.repo.ofOrder(orderId)).map(view);
   }
 
   /** Whether `scope` reaches a job on the order (a driver: one of their own, now or before). */
-  async reachesOrder(scope: Scope, orderId: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<boolean> {
+  async reachesOrder(scope: Scope, orderId: string): Promise<boolean> {
     return (await this.repo.countOnOrder(scope, orderId)) > 0;
   }
 
   /** A job `scope` reaches, locked for the rest of the unit; 404 otherwise (another company's, another driver's, absent). */
-  lock(scope: Scope, id: string): Promise<JobView>;
-  /** @deprecated the unit of work carries the manager: call `lock(scope, id)` */
-  lock(m: M, scope: Scope, id: string): Promise<JobView>;
-  async lock(...args: unknown[]): Promise<JobView> {
-    const [scope, id] = withoutManager<[Scope, string]>(args);
+  async lock(scope: Scope, id: string): Promise<JobView> {
     return view(await this.repo.findScoped(scope, id, true));
   }
 
   /** A job `scope` reaches (no lock); 404 otherwise. */
-  async find(scope: Scope, id: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<JobView> {
+  async find(scope: Scope, id: string): Promise<JobView> {
     return view(await this.repo.findScoped(scope, id));
   }
 
@@ -267,11 +227,7 @@ export class JobsService implements OnModuleInit {
    * column, with `set` written in the same UPDATE, a history row and a `job.<status>` event. The job
    * must be locked by the caller (`lock`). Returns the job as it now is.
    */
-  move(job: JobView, to: JobStatus, actor: JobActor, set?: JobChanges, reason?: string | null): Promise<JobView>;
-  /** @deprecated the unit of work carries the manager: call `move(job, to, actor, set, reason)` */
-  move(m: M, job: JobView, to: JobStatus, actor: JobActor, set?: JobChanges, reason?: string | null): Promise<JobView>;
-  async move(...args: unknown[]): Promise<JobView> {
-    const [job, to, actor, set = {}, reason = null] = withoutManager<[JobView, JobStatus, JobActor, JobChanges?, (string | null)?]>(args);
+  async move(job: JobView, to: JobStatus, actor: JobActor, set: JobChanges = {}, reason: string | null = null): Promise<JobView> {
     if (!JOB_TRANSITIONS[job.status].includes(to)) throw ApiError.invalidTransition(job.status, to, 'Job');
     const stamp = STAMP[to];
     const values: Partial<Job> = { ...set, status: to, ...(stamp ? { [stamp]: new Date() } : {}), ...(to === 'aborted' ? { abortReason: reason } : {}) };
@@ -282,27 +238,19 @@ export class JobsService implements OnModuleInit {
   }
 
   /** Columns of a job other than its status (driver, truck, asset, date, sequence, notes, location…). Returns the job as it now is. */
-  change(job: JobView, set: JobChanges): Promise<JobView>;
-  /** @deprecated the unit of work carries the manager: call `change(job, set)` */
-  change(m: M, job: JobView, set: JobChanges): Promise<JobView>;
-  async change(...args: unknown[]): Promise<JobView> {
-    const [job, set] = withoutManager<[JobView, JobChanges]>(args);
+  async change(job: JobView, set: JobChanges): Promise<JobView> {
     if (Object.keys(set).length) await this.repo.update(job.id, set as Partial<Job>);
     return { ...job, ...set, updatedAt: new Date() } as JobView;
   }
 
   /** Deletes a job row (its history goes with it), with a `job.deleted` event. The caller checks that nothing depends on it. */
-  remove(job: JobView, actor: JobActor): Promise<void>;
-  /** @deprecated the unit of work carries the manager: call `remove(job, actor)` */
-  remove(m: M, job: JobView, actor: JobActor): Promise<void>;
-  async remove(...args: unknown[]): Promise<void> {
-    const [job, actor] = withoutManager<[JobView, JobActor]>(args);
+  async remove(job: JobView, actor: JobActor): Promise<void> {
     await this.repo.delete(job.id);
     await this.repo.recordEvents({ type: 'job.deleted', aggregateType: 'job', aggregateId: job.id, companyId: job.companyId, actorId: actor === 'system' ? null : actor.id, payload: { order_id: job.orderId, type: job.type } });
   }
 
   /** The status history of a job, oldest first. */
-  async history(jobId: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<{ from: JobStatus | null; to: JobStatus; driver_id: string | null; actor_id: string | null; actor_type: string; reason: string | null; at: string }[]> {
+  async history(jobId: string): Promise<{ from: JobStatus | null; to: JobStatus; driver_id: string | null; actor_id: string | null; actor_type: string; reason: string | null; at: string }[]> {
     const rows = await this.repo.statusChanges(jobId);
     return rows.map((r) => ({ from: r.fromStatus, to: r.toStatus, driver_id: r.driverId, actor_id: r.actorId, actor_type: r.actorType, reason: r.reason, at: r.createdAt.toISOString() }));
   }
@@ -323,23 +271,19 @@ export class JobsService implements OnModuleInit {
    * The jobs `scope` reaches scheduled from `from` to `to` (inclusive), with their drivers' names, by date,
    * driver, sequence and creation (one statement). `statuses` limits them; `driverIds` too.
    */
-  async between(scope: Scope, from: string, to: string, o: { statuses?: readonly JobStatus[]; driverIds?: readonly string[] } = {}, /** @deprecated the unit of work carries it */ _m?: M): Promise<JobRow[]> {
+  async between(scope: Scope, from: string, to: string, o: { statuses?: readonly JobStatus[]; driverIds?: readonly string[] } = {}): Promise<JobRow[]> {
     if (o.driverIds && !o.driverIds.length) return [];
     return (await this.repo.between(scope, from, to, o)).map(row);
   }
 
   /** Per driver, the dates (ascending) on which they have jobs that were not aborted, optionally from/to (one statement). */
-  async driverDates(scope: Scope, from?: string, to?: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<{ driverId: string; dates: string[] }[]> {
+  async driverDates(scope: Scope, from?: string, to?: string): Promise<{ driverId: string; dates: string[] }[]> {
     const rows = await this.repo.driverDates(scope, from, to);
     return rows.map((r) => ({ driverId: r.driver_id, dates: Array.isArray(r.dates) ? r.dates : parsePgArray(r.dates) }));
   }
 
   /** The order's unassigned jobs, locked, in assignment order: the delivery first, then by date and creation. */
-  unassignedOfOrder(orderId: string): Promise<JobView[]>;
-  /** @deprecated the unit of work carries the manager: call `unassignedOfOrder(orderId)` */
-  unassignedOfOrder(m: M, orderId: string): Promise<JobView[]>;
-  async unassignedOfOrder(...args: unknown[]): Promise<JobView[]> {
-    const [orderId] = withoutManager<[string]>(args);
+  async unassignedOfOrder(orderId: string): Promise<JobView[]> {
     const jobs = await this.repo.unassignedOfOrderLocked(orderId);
     const rank = (j: Job) => (j.type === 'delivery' ? 0 : 1);
     return jobs
@@ -348,40 +292,28 @@ export class JobsService implements OnModuleInit {
   }
 
   /** The order's unfinished jobs, locked (in id order, so that concurrent lockers queue instead of deadlocking). */
-  lockUnfinishedOfOrder(orderId: string): Promise<JobView[]>;
-  /** @deprecated the unit of work carries the manager: call `lockUnfinishedOfOrder(orderId)` */
-  lockUnfinishedOfOrder(m: M, orderId: string): Promise<JobView[]>;
-  async lockUnfinishedOfOrder(...args: unknown[]): Promise<JobView[]> {
-    const [orderId] = withoutManager<[string]>(args);
+  async lockUnfinishedOfOrder(orderId: string): Promise<JobView[]> {
     return (await this.repo.unfinishedOfOrderLocked(orderId, true)).map(view);
   }
 
   /** The jobs among `ids` that `scope` reaches, locked in id order; the others are left out (the caller reports them). */
-  lockMany(scope: Scope, ids: readonly string[]): Promise<JobView[]>;
-  /** @deprecated the unit of work carries the manager: call `lockMany(scope, ids)` */
-  lockMany(m: M, scope: Scope, ids: readonly string[]): Promise<JobView[]>;
-  async lockMany(...args: unknown[]): Promise<JobView[]> {
-    const [scope, ids] = withoutManager<[Scope, readonly string[]]>(args);
+  async lockMany(scope: Scope, ids: readonly string[]): Promise<JobView[]> {
     if (!ids.length) return [];
     return (await this.repo.lockMany(scope, ids)).map(view);
   }
 
   /** A driver's jobs on a date (of `statuses`), in sequence then creation; no lock (lock them with `lockMany`). */
-  async ofDriverDay(scope: Scope, driverId: string, date: string, statuses: readonly JobStatus[], /** @deprecated the unit of work carries it */ _m?: M): Promise<JobView[]> {
+  async ofDriverDay(scope: Scope, driverId: string, date: string, statuses: readonly JobStatus[]): Promise<JobView[]> {
     return (await this.repo.ofDriverDay(scope, driverId, date, statuses)).map(view);
   }
 
   /** The next free sequence number on a driver's day in the scope's company (1 + the highest one; 1 on an empty day). */
-  nextSequence(scope: Scope, driverId: string, date: string): Promise<number>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: call `nextSequence(Scope.company(companyId), driverId, date)` */
-  nextSequence(m: M, companyId: string, driverId: string, date: string): Promise<number>;
-  async nextSequence(...args: unknown[]): Promise<number> {
-    const [company, driverId, date] = withoutManager<[Scope | string, string, string]>(args);
-    return this.repo.nextSequence(typeof company === 'string' ? Scope.company(company) : company, driverId, date);
+  nextSequence(scope: Scope, driverId: string, date: string): Promise<number> {
+    return this.repo.nextSequence(scope, driverId, date);
   }
 
   /** The jobs among `ids` that `scope` reaches, with their drivers' names, in the order of `ids` (no lock; one statement). */
-  async rowsOf(scope: Scope, ids: readonly string[], /** @deprecated the unit of work carries it */ _m?: M): Promise<JobRow[]> {
+  async rowsOf(scope: Scope, ids: readonly string[]): Promise<JobRow[]> {
     if (!ids.length) return [];
     const rows = (await this.repo.reached(scope, ids)).map(row);
     const byId = new Map(rows.map((j) => [j.id, j]));
@@ -389,7 +321,7 @@ export class JobsService implements OnModuleInit {
   }
 
   /** Per job among `ids`, the pickups merged into it by route collapse (one statement). */
-  async mergedIdsOf(ids: readonly string[], /** @deprecated the unit of work carries it */ _m?: M): Promise<Map<string, string[]>> {
+  async mergedIdsOf(ids: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (!ids.length) return out;
     for (const r of await this.repo.mergedIdsOf(ids)) out.set(r.mergedIntoJobId!, [...(out.get(r.mergedIntoJobId!) ?? []), r.id]);
@@ -397,27 +329,19 @@ export class JobsService implements OnModuleInit {
   }
 
   /** The jobs merged into `jobId`, locked (to undo the merge when the swap is aborted). */
-  lockMergedInto(jobId: string): Promise<JobView[]>;
-  /** @deprecated the unit of work carries the manager: call `lockMergedInto(jobId)` */
-  lockMergedInto(m: M, jobId: string): Promise<JobView[]>;
-  async lockMergedInto(...args: unknown[]): Promise<JobView[]> {
-    const [jobId] = withoutManager<[string]>(args);
+  async lockMergedInto(jobId: string): Promise<JobView[]> {
     return (await this.repo.mergedIntoLocked(jobId)).map(view);
   }
 
   /** Saves many jobs' sequence numbers in one UPDATE (route collapse); the jobs must be locked by the caller. */
-  setSequences(sequences: readonly { id: string; sequence: number }[]): Promise<void>;
-  /** @deprecated the unit of work carries the manager: call `setSequences(sequences)` */
-  setSequences(m: M, sequences: readonly { id: string; sequence: number }[]): Promise<void>;
-  async setSequences(...args: unknown[]): Promise<void> {
-    const [sequences] = withoutManager<[readonly { id: string; sequence: number }[]]>(args);
+  async setSequences(sequences: readonly { id: string; sequence: number }[]): Promise<void> {
     if (sequences.length) await this.repo.setSequences(sequences);
   }
 
 
 
   /** The drivers with a job on the order that is not aborted (the order's chat members; chats ask at each request). */
-  async driversOnOrder(orderId: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<string[]> {
+  async driversOnOrder(orderId: string): Promise<string[]> {
     return this.repo.driversOnOrder(orderId);
   }
 
@@ -430,13 +354,13 @@ export class JobsService implements OnModuleInit {
    * A driver's jobs on a date (`scope`: the driver), in sequence (unsequenced last, then by id), merged
    * pickups left out (they show under their swap). Served by idx_jobs_driver_date.
    */
-  async driverDay(scope: Scope, date: string, q: PageQuery, /** @deprecated the unit of work carries it */ _m?: M): Promise<Page<JobView>> {
+  async driverDay(scope: Scope, date: string, q: PageQuery): Promise<Page<JobView>> {
     const page = await this.repo.driverDay(scope, date, q);
     return new Page(page.items.map(view), page.meta);
   }
 
   /** Jobs merged into these swaps by route collapse, oldest first; `lock`: FOR UPDATE for the rest of the unit. */
-  async mergedInto(swapIds: readonly string[], /** @deprecated the unit of work carries it */ _m?: M, lock = false): Promise<JobView[]> {
+  async mergedInto(swapIds: readonly string[], lock = false): Promise<JobView[]> {
     if (!swapIds.length) return [];
     return (await this.repo.mergedInto(swapIds, lock)).map(view);
   }
@@ -445,36 +369,32 @@ export class JobsService implements OnModuleInit {
    * A driver's finished jobs (completed or aborted), newest first by when they finished, optionally of
    * one status. Served by idx_jobs_driver_finished.
    */
-  async driverHistory(scope: Scope, q: PageQuery & { status?: 'completed' | 'aborted' }, /** @deprecated the unit of work carries it */ _m?: M): Promise<Page<JobView>> {
+  async driverHistory(scope: Scope, q: PageQuery & { status?: 'completed' | 'aborted' }): Promise<Page<JobView>> {
     const page = await this.repo.driverHistory(scope, q);
     return new Page(page.items.map(view), page.meta);
   }
 
   /** How many of the driver's jobs on a date are in each status (merged pickups included). One statement. */
-  async driverCounts(scope: Scope, date: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<Record<JobStatus, number>> {
+  async driverCounts(scope: Scope, date: string): Promise<Record<JobStatus, number>> {
     const counts: Record<JobStatus, number> = { unassigned: 0, assigned: 0, in_progress: 0, completed: 0, aborted: 0 };
     for (const r of await this.repo.driverCounts(scope, date)) counts[r.status] = Number(r.n);
     return counts;
   }
 
   /** The driver's job in progress (the latest started), whatever its date; null when none. */
-  async driverCurrent(scope: Scope, /** @deprecated the unit of work carries it */ _m?: M): Promise<JobView | null> {
+  async driverCurrent(scope: Scope): Promise<JobView | null> {
     const job = await this.repo.driverCurrent(scope);
     return job ? view(job) : null;
   }
 
   /** The driver's assigned (not started) jobs on a date, in sequence, merged pickups left out; at most `limit`. */
-  async driverNext(scope: Scope, date: string, limit: number, /** @deprecated the unit of work carries it */ _m?: M): Promise<JobView[]> {
+  async driverNext(scope: Scope, date: string, limit: number): Promise<JobView[]> {
     return (await this.repo.driverNext(scope, date, limit)).map(view);
   }
 
 
   /** Whether the driver has a job in progress other than these (a driver works one job, with its merged pickups, at a time). */
-  driverBusy(driverId: string, exceptJobIds: readonly string[]): Promise<boolean>;
-  /** @deprecated the unit of work carries the manager: call `driverBusy(driverId, exceptJobIds)` */
-  driverBusy(m: M, driverId: string, exceptJobIds: readonly string[]): Promise<boolean>;
-  async driverBusy(...args: unknown[]): Promise<boolean> {
-    const [driverId, exceptJobIds] = withoutManager<[string, readonly string[]]>(args);
+  async driverBusy(driverId: string, exceptJobIds: readonly string[]): Promise<boolean> {
     return this.repo.driverBusy(driverId, exceptJobIds);
   }
 
@@ -483,7 +403,7 @@ export class JobsService implements OnModuleInit {
    * swap puts its `asset_id` there, a swap or pickup takes its `removed_asset_id` away (dump-returns and
    * relocations keep the same asset). "The order's on-site asset" is the last of them.
    */
-  async onSiteAssets(orderId: string, /** @deprecated the unit of work carries it */ _m?: M): Promise<string[]> {
+  async onSiteAssets(orderId: string): Promise<string[]> {
     const onSite: string[] = [];
     for (const j of await this.repo.completedOfOrder(orderId)) {
       const removed = j.removedAssetId && (j.type === 'pickup' || j.type === 'swap') ? onSite.indexOf(j.removedAssetId) : -1;

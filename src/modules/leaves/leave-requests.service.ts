@@ -191,12 +191,12 @@ export class LeaveRequestsService {
   // ------------------------------------------------------------ internals
 
   private async today(scope: Scope): Promise<string> {
-    return todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId)));
+    return todayIn(scope.timezone ?? (await this.companies.timezone(scope)));
   }
 
   /** The requests as answers, with their drivers' names (users' typed read: one statement for all of them). */
   private async views(rows: readonly RequestWithDates[]): Promise<LeaveRequestDto[]> {
-    const names = await this.users.names([...new Set(rows.map((x) => x.request.driverId))], this.uow.manager);
+    const names = await this.users.names([...new Set(rows.map((x) => x.request.driverId))]);
     return rows.map((x) => LeaveRequestDto.of(x.request, names.get(x.request.driverId) ?? '', x.dates));
   }
 

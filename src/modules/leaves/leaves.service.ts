@@ -53,7 +53,7 @@ export class LeavesService {
    * CompanySettingsService, defaults when never saved). Two statements: the settings, then the counts.
    */
   async stats(scope: Scope): Promise<LeaveStatsDto> {
-    const settings = await this.settings.get(scope.companyId);
+    const settings = await this.settings.get(scope);
     const { year, first, last } = yearOf(todayIn(scope.timezone ?? settings.timezone));
     const rows = await this.leaves.yearCounts(scope, scope.driverId!, first, last, LEAVE_TYPES);
     return {
@@ -113,12 +113,12 @@ export class LeavesService {
   // ------------------------------------------------------------ internals
 
   private async today(scope: Scope): Promise<string> {
-    return todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId)));
+    return todayIn(scope.timezone ?? (await this.companies.timezone(scope)));
   }
 
   /** The leaves as answers, with their drivers' names (users' typed read: one statement for all of them). */
   private async views(leaves: readonly Leave[], today: string): Promise<LeaveDto[]> {
-    const names = await this.users.names([...new Set(leaves.map((l) => l.driverId))], this.uow.manager);
+    const names = await this.users.names([...new Set(leaves.map((l) => l.driverId))]);
     return leaves.map((l) => LeaveDto.of(l, names.get(l.driverId) ?? '', today));
   }
 }

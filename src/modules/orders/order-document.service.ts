@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CompaniesService, type CompanyLetterhead } from '../companies';
 import type PDFKitDocument from 'pdfkit';
 import { ApiError } from '../../common/http/api-error';
+import { Scope } from '../../common/access/scope';
 import { currencyDigits, formatMinor } from '../../common/money';
 import { OrderBillRepository } from './order-bill.repository';
 import type { Order, AddressSnapshot, LineKind, OrderStatus, PaymentStatus, TimeWindow } from './order.entity';
@@ -79,7 +80,7 @@ export class OrderDocumentService {
     const order = await this.rows.byId(id);
     if (!order) throw ApiError.notFound('Order');
     const [company, names, lines, history, payments] = await Promise.all([
-      this.companies.letterhead(order.companyId),
+      this.companies.letterhead(Scope.company(order.companyId)),
       this.orders.names([order]),
       this.orders.liveLines(order.id),
       this.bill.history(order.id),

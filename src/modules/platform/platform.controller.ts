@@ -2,6 +2,7 @@ import { Body, Controller, Get, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
 import { Actor, CurrentActor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { UpdateAssetDto, UpdateAssetSpecificationDto } from '../catalogue';
@@ -140,7 +141,7 @@ export class AdminRecordsController {
   @ApiIdParam('companyId')
   @Endpoint({ summary: "A company's customers (the filters of GET /admin/customers)", description: LISTS, type: AdminCustomerDto, list: true, errors: [404, 422] })
   companyCustomers(@IdParam('companyId') companyId: string, @Query() q: AdminCompanyCustomerQuery) {
-    return this.platform.listCustomers(q, companyId);
+    return this.platform.listCustomers(q, Scope.company(companyId));
   }
 
   @Get('customers/:customerId')
@@ -187,7 +188,7 @@ export class AdminRecordsController {
   @ApiIdParam('companyId')
   @Endpoint({ summary: "A company's drivers (the filters of GET /admin/drivers)", description: LISTS, type: AdminDriverDto, list: true, errors: [404, 422] })
   companyDrivers(@IdParam('companyId') companyId: string, @Query() q: AdminCompanyDriverQuery) {
-    return this.platform.listDrivers(q, companyId);
+    return this.platform.listDrivers(q, Scope.company(companyId));
   }
 
   @Get('drivers/:driverId')
@@ -227,7 +228,7 @@ export class AdminRecordsController {
   @ApiIdParam('companyId')
   @Endpoint({ summary: "A company's asset specifications (the filters of GET /admin/asset-specifications)", description: LISTS, type: AdminAssetSpecificationDto, list: true, errors: [404, 422] })
   companySpecifications(@IdParam('companyId') companyId: string, @Query() q: AdminCompanyAssetSpecificationQuery) {
-    return this.platform.listSpecifications(q, companyId);
+    return this.platform.listSpecifications(q, Scope.company(companyId));
   }
 
   @Get('asset-specifications/:assetSpecificationId')
@@ -274,7 +275,7 @@ export class AdminRecordsController {
   @ApiIdParam('companyId')
   @Endpoint({ summary: "A company's assets (the filters of GET /admin/assets)", description: LISTS, type: AdminAssetDto, list: true, errors: [404, 422] })
   companyAssets(@IdParam('companyId') companyId: string, @Query() q: AdminCompanyAssetQuery) {
-    return this.platform.listAssets(q, companyId);
+    return this.platform.listAssets(q, Scope.company(companyId));
   }
 
   @Get('assets/:asset')
@@ -326,7 +327,7 @@ export class AdminRecordsController {
   @ApiIdParam('company')
   @Endpoint({ summary: "A company's orders (the filters of GET /admin/orders)", description: LISTS, type: AdminOrderDto, list: true, errors: [404, 422] })
   companyOrders(@IdParam('company') companyId: string, @Query() q: AdminCompanyOrderQuery) {
-    return this.platform.listOrders(q, companyId);
+    return this.platform.listOrders(q, Scope.company(companyId));
   }
 
   @Get('orders/:order')

@@ -68,44 +68,45 @@ export class PlatformService {
     private readonly auth: AuthService,
   ) {}
 
-  /** The audit entry writer of one administrator's action on one kind of record of `companyId` (null: the record's own id is the company). */
-  private audit(admin: Actor, action: string, targetType: TargetType, companyId: string | null): WriteAudit {
+  /** The audit entry writer of one administrator's action on one kind of record of the `company` scope's company (null: the record's own id is the company). */
+  private audit(admin: Actor, action: string, targetType: TargetType, company: Scope | null): WriteAudit {
     return async (_m, change) => {
       await this.entries.insert({
         adminId: admin.id,
         action,
         targetType,
         targetId: change.id,
-        companyId: companyId ?? change.id,
+        companyId: company?.companyId ?? change.id,
         before: change.before,
         after: change.after,
       });
     };
   }
 
-  /** The company a create names: 404 when there is none (or it is deleted). */
-  private async company(companyId: string): Promise<string> {
-    if (!(await this.companies.summary(Scope.company(companyId)))) throw ApiError.notFound('Company');
-    return companyId;
+  /** The company a create or a list names, as the scope an administrator acts in: 404 when there is none (or it is deleted). */
+  private async company(id: string): Promise<Scope> {
+    const scope = Scope.company(id);
+    if (!(await this.companies.summary(scope))) throw ApiError.notFound('Company');
+    return scope;
   }
 
   /**
    * The reach of a list: the company filter and the creation dates. A company in the path
    * (`…/{companyId}/get`) must exist (404) and wins over `company_id`.
    */
-  private async reach(q: { company_id?: string; from?: string; to?: string }, companyId?: string): Promise<PlatformReach> {
-    if (companyId) await this.company(companyId);
-    return new PlatformReach(companyId ?? q.company_id ?? null, q.from ?? null, q.to ?? null);
+  private async reach(q: { company_id?: string; from?: string; to?: string }, company?: Scope): Promise<PlatformReach> {
+    if (company) await this.company(company.companyId);
+    return new PlatformReach(company?.companyId ?? q.company_id ?? null, q.from ?? null, q.to ?? null);
   }
 
   /**
-   * Work on a record named by id alone: `work` runs with the record's company (404 as `what` when there
-   * is no such record), as the company's own route would; the answer carries `company_id`.
+   * Work on a record named by id alone: `work` runs in the record's company's scope (404 as `what` when
+   * there is no such record), as the company's own route would; the answer carries `company_id`.
    */
-  private async inCompanyOf<R extends object>(find: Promise<string | null>, what: string, work: (companyId: string) => Promise<R>): Promise<R & { company_id: string }> {
+  private async inCompanyOf<R extends object>(find: Promise<string | null>, what: string, work: (company: Scope) => Promise<R>): Promise<R & { company_id: string }> {
     const companyId = await find;
     if (!companyId) throw ApiError.notFound(what);
-    return { ...(await work(companyId)), company_id: companyId };
+    return { ...(await work(Scope.company(companyId))), company_id: companyId };
   }
 
   // ------------------------------------------------------------ companies
@@ -131,87 +132,87 @@ export class PlatformService {
   }
 
   async updateCompany(admin: Actor, id: string, dto: UpdateCompanyDto) {
-    await this.companyAdmin.updateCompany(Scope.company(id), admin.id, dto, this.audit(admin, 'company.updated', 'company', id));
+    await this.companyAdmin.updateCompany(Scope.company(id), admin.id, dto, this.audit(admin, 'company.updated', 'company', Scope.company(id)));
     return this.companies.withPlatform(Scope.company(id));
   }
 
   setCompanyStatus(admin: Actor, id: string, to: CompanyStatus) {
-    return this.companies.setStatus(admin.id, Scope.company(id), to, this.audit(admin, to === 'active' ? 'company.activated' : 'company.deactivated', 'company', id));
+    return this.companies.setStatus(admin.id, Scope.company(id), to, this.audit(admin, to === 'active' ? 'company.activated' : 'company.deactivated', 'company', Scope.company(id)));
   }
 
   async updatePlatform(admin: Actor, id: string, dto: UpdatePlatformSettingsDto) {
     if (dto.plan_override && !(await this.subscriptions.planExists(dto.plan_override))) throw ApiError.validation({ plan_override: ['is not a plan code'] });
-    return this.companies.updatePlatform(admin.id, Scope.company(id), dto, this.audit(admin, 'company.platform_updated', 'company', id));
+    return this.companies.updatePlatform(admin.id, Scope.company(id), dto, this.audit(admin, 'company.platform_updated', 'company', Scope.company(id)));
   }
 
   // ------------------------------------------------------------ customers and drivers
 
   async createMember(admin: Actor, type: 'customer' | 'driver', dto: AdminCreateMemberDto) {
     const { company_id, ...member } = dto;
-    const companyId = await this.company(company_id);
-    return this.members.create(admin, Scope.company(companyId), type, member, this.audit(admin, `${type}.created`, type, companyId));
+    const company = await this.company(company_id);
+    return this.members.create(admin, company, type, member, this.audit(admin, `${type}.created`, type, company));
   }
 
-  async listCustomers(q: AdminCustomerQuery, companyId?: string) {
-    return this.customers.listAcross(await this.reach(q, companyId), withoutReach(q));
+  async listCustomers(q: AdminCustomerQuery, company?: Scope) {
+    return this.customers.listAcross(await this.reach(q, company), withoutReach(q));
   }
 
   showCustomer(id: string) {
-    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (companyId) => this.customers.show(Scope.company(companyId), id));
+    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (company) => this.customers.show(company, id));
   }
 
   updateCustomer(admin: Actor, id: string, dto: UpdateCustomerDto) {
-    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (companyId) => this.customers.update(admin, Scope.company(companyId), id, dto, this.audit(admin, 'customer.updated', 'customer', companyId)));
+    return this.inCompanyOf(this.customers.companyOf(id), 'Customer', (company) => this.customers.update(admin, company, id, dto, this.audit(admin, 'customer.updated', 'customer', company)));
   }
 
-  async listDrivers(q: AdminDriverQuery, companyId?: string) {
-    return this.drivers.listAcross(await this.reach(q, companyId), withoutReach(q));
+  async listDrivers(q: AdminDriverQuery, company?: Scope) {
+    return this.drivers.listAcross(await this.reach(q, company), withoutReach(q));
   }
 
   showDriver(id: string) {
-    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (companyId) => this.drivers.show(Scope.company(companyId), id));
+    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (company) => this.drivers.show(company, id));
   }
 
   updateDriver(admin: Actor, id: string, dto: UpdateDriverDto) {
-    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (companyId) => this.drivers.update(admin, Scope.company(companyId), id, dto, this.audit(admin, 'driver.updated', 'driver', companyId)));
+    return this.inCompanyOf(this.drivers.companyOf(id), 'Driver', (company) => this.drivers.update(admin, company, id, dto, this.audit(admin, 'driver.updated', 'driver', company)));
   }
 
   // ------------------------------------------------------------ catalogue
 
-  async listSpecifications(q: AdminAssetSpecificationQuery, companyId?: string) {
-    return this.specs.listAcross(await this.reach(q, companyId), { ...withoutReach(q, false), active: activeOf(q.status, q.active) });
+  async listSpecifications(q: AdminAssetSpecificationQuery, company?: Scope) {
+    return this.specs.listAcross(await this.reach(q, company), { ...withoutReach(q, false), active: activeOf(q.status, q.active) });
   }
 
   async createSpecification(admin: Actor, dto: AdminCreateAssetSpecificationDto) {
     const { company_id, ...spec } = dto;
-    const companyId = await this.company(company_id);
-    return { ...(await this.specs.create(admin, companyId, spec, this.audit(admin, 'asset_specification.created', 'asset_specification', companyId))), company_id: companyId };
+    const company = await this.company(company_id);
+    return { ...(await this.specs.create(admin, company.companyId, spec, this.audit(admin, 'asset_specification.created', 'asset_specification', company))), company_id: company.companyId };
   }
 
   showSpecification(id: string) {
-    return this.inCompanyOf(this.specs.companyOf(id), 'Asset specification', (companyId) => this.specs.get(companyId, id));
+    return this.inCompanyOf(this.specs.companyOf(id), 'Asset specification', (company) => this.specs.get(company.companyId, id));
   }
 
   updateSpecification(admin: Actor, id: string, dto: UpdateAssetSpecificationDto) {
-    return this.inCompanyOf(this.specs.companyOf(id), 'Asset specification', (companyId) => this.specs.update(admin, companyId, id, dto, this.audit(admin, 'asset_specification.updated', 'asset_specification', companyId)));
+    return this.inCompanyOf(this.specs.companyOf(id), 'Asset specification', (company) => this.specs.update(admin, company.companyId, id, dto, this.audit(admin, 'asset_specification.updated', 'asset_specification', company)));
   }
 
-  async listAssets(q: AdminAssetQuery, companyId?: string) {
-    return this.assets.listAcross(await this.reach(q, companyId), withoutReach(q));
+  async listAssets(q: AdminAssetQuery, company?: Scope) {
+    return this.assets.listAcross(await this.reach(q, company), withoutReach(q));
   }
 
   async createAsset(admin: Actor, dto: AdminCreateAssetDto) {
     const { company_id, ...asset } = dto;
-    const companyId = await this.company(company_id);
-    return { ...(await this.assets.create(admin, companyId, asset, this.audit(admin, 'asset.created', 'asset', companyId))), company_id: companyId };
+    const company = await this.company(company_id);
+    return { ...(await this.assets.create(admin, company.companyId, asset, this.audit(admin, 'asset.created', 'asset', company))), company_id: company.companyId };
   }
 
   showAsset(id: string) {
-    return this.inCompanyOf(this.assets.companyOf(id), 'Asset', (companyId) => this.assets.get(companyId, id));
+    return this.inCompanyOf(this.assets.companyOf(id), 'Asset', (company) => this.assets.get(company.companyId, id));
   }
 
   updateAsset(admin: Actor, id: string, dto: UpdateAssetDto) {
-    return this.inCompanyOf(this.assets.companyOf(id), 'Asset', (companyId) => this.assets.update(admin, companyId, id, dto, this.audit(admin, 'asset.updated', 'asset', companyId)));
+    return this.inCompanyOf(this.assets.companyOf(id), 'Asset', (company) => this.assets.update(admin, company.companyId, id, dto, this.audit(admin, 'asset.updated', 'asset', company)));
   }
 
   async listWasteTypes(q: AdminWasteTypeQuery) {
@@ -220,11 +221,11 @@ export class PlatformService {
 
   // ------------------------------------------------------------ orders (read only)
 
-  async listOrders(q: AdminOrderQuery, companyId?: string) {
-    return this.orders.listAcross(await this.reach(q, companyId), withoutReach(q));
+  async listOrders(q: AdminOrderQuery, company?: Scope) {
+    return this.orders.listAcross(await this.reach(q, company), withoutReach(q));
   }
 
   showOrder(id: string) {
-    return this.inCompanyOf(this.orders.companyOf(id), 'Order', (companyId) => this.orders.full(Scope.company(companyId), id));
+    return this.inCompanyOf(this.orders.companyOf(id), 'Order', (company) => this.orders.full(company, id));
   }
 }

@@ -47,11 +47,8 @@ export class PricingCatalog {
    * profile (else the company's default) with its items, the default taxes and the default payment
    * term. `profile` null when neither profile exists (taxes and term are then not read: nothing is priced).
    */
-  async placementTerms(scope: Scope, assignedProfileId: string | null): Promise<PlacementTerms>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `placementTerms(scope, assignedProfileId)`. */
-  async placementTerms(companyId: string, assignedProfileId: string | null, m?: unknown): Promise<PlacementTerms>;
-  async placementTerms(who: Scope | string, assignedProfileId: string | null): Promise<PlacementTerms> {
-    const { profiles, defaults } = await this.profiles.placementRows(typeof who === 'string' ? Scope.company(who) : who, assignedProfileId);
+  async placementTerms(scope: Scope, assignedProfileId: string | null): Promise<PlacementTerms> {
+    const { profiles, defaults } = await this.profiles.placementRows(scope, assignedProfileId);
     const profile = profiles.find((p) => p.id === assignedProfileId) ?? profiles.find((p) => p.isDefault) ?? null;
     if (!profile || !defaults) return { profile: null, taxes: [], paymentTerm: null };
     return { profile, taxes: defaults.default_taxes as FrozenTax[], paymentTerm: defaults.default_term as { id: string; due_days: number } | null };

@@ -48,11 +48,7 @@ export class PromotionsService {
    * caller's unit of work so that two placements cannot both take its last redemption; null when no
    * live promotion has that code. Redemption counts are the orders module's to add.
    */
-  lockByCode(scope: Scope, code: string): Promise<RedeemablePromotion | null>;
-  /** @deprecated the unit of work carries the manager and a `Scope` replaces the company id: `lockByCode(scope, code)` (orders' call until it is converted). */
-  lockByCode(m: unknown, companyId: string, code: string): Promise<RedeemablePromotion | null>;
-  async lockByCode(...args: [Scope, string] | [unknown, string, string]): Promise<RedeemablePromotion | null> {
-    const [scope, code] = args.length === 3 ? [Scope.company(args[1]), args[2]] : args;
+  async lockByCode(scope: Scope, code: string): Promise<RedeemablePromotion | null> {
     const p = await this.promotions.lockByCode(scope, code);
     if (!p) return null;
     const specIds = (await this.promotions.specificationIds([p.id])).get(p.id)!;
@@ -123,7 +119,7 @@ export class PromotionsService {
    * when none are linked). An inactive, expired, not yet valid or another company's promotion is 404.
    */
   async specificationsForCustomer(scope: Scope, id: string, q: PromotionSpecificationQuery): Promise<Page<PromotionSpecificationDto>> {
-    const today = todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId)));
+    const today = todayIn(scope.timezone ?? (await this.companies.timezone(scope)));
     const live = await this.promotions.findLive(scope, id, today);
     if (!live) throw ApiError.notFound('Promotion');
     const specIds = (await this.promotions.specificationIds([live.id])).get(live.id)!;

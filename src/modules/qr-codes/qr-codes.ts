@@ -125,14 +125,10 @@ export class QrCodesService {
    * payload is a genuine code of the company that still exists, else null (forged, altered, another
    * company's, deleted). One statement.
    */
-  assetIdOf(scope: Scope, payload: string): Promise<string | null>;
-  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `assetIdOf(scope, payload)` (dispatch's call until it is converted). */
-  assetIdOf(companyId: string, payload: string, m?: unknown): Promise<string | null>;
-  async assetIdOf(scope: Scope | string, payload: string): Promise<string | null> {
-    const s = typeof scope === 'string' ? Scope.company(scope) : scope;
+  async assetIdOf(scope: Scope, payload: string): Promise<string | null> {
     const claims = this.read(payload);
-    if (!claims || claims.c !== s.companyId) return null;
-    return this.codes.assetIdOf(s, claims.q);
+    if (!claims || claims.c !== scope.companyId) return null;
+    return this.codes.assetIdOf(scope, claims.q);
   }
 
   /** The code's asset; a deleted asset makes the code unknown (404). */

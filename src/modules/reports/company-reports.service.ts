@@ -67,7 +67,7 @@ export class CompanyReportsService {
   ) {}
 
   async timezone(scope: Scope): Promise<string> {
-    return scope.timezone ?? this.companies.timezone(scope.companyId);
+    return scope.timezone ?? this.companies.timezone(scope);
   }
 
   /** The range of the query in the company's dates (422 on a bad one). */

@@ -29,7 +29,7 @@ export class MemberDashboardsService {
   ) {}
 
   private async today(scope: Scope): Promise<string> {
-    return todayIn(scope.timezone ?? (await this.companies.timezone(scope.companyId)));
+    return todayIn(scope.timezone ?? (await this.companies.timezone(scope)));
   }
 
   /**

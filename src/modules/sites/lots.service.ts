@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { scopeOf, SiteService } from './site.service';
+import { SiteService } from './site.service';
 import { Lot, LotHoliday } from './site.entity';
 import { LotRepository, type SiteDayRow } from './site.repository';
 import { openResult, type OpenResult } from './opening-calendar.service';
@@ -54,11 +54,7 @@ export class LotsService extends SiteService<Lot, LotHoliday, LotDto, CreateLotD
   }
 
   /** The scope's active lots (count) and those of them with a position, to serve an order from. One statement. */
-  async servingCandidates(scope: Scope, onDate?: string): Promise<{ active: number; positioned: ServingLot[] }>;
-  /** @deprecated the unit of work carries the manager, and a `Scope` the tenant: `servingCandidates(scope, onDate)`. */
-  async servingCandidates(m: unknown, companyId: string, onDate?: string): Promise<{ active: number; positioned: ServingLot[] }>;
-  async servingCandidates(a: unknown, b?: string, c?: string): Promise<{ active: number; positioned: ServingLot[] }> {
-    const [scope, onDate] = a instanceof Scope ? [a, b] : [Scope.company(b!), c];
+  async servingCandidates(scope: Scope, onDate?: string): Promise<{ active: number; positioned: ServingLot[] }> {
     // With `onDate`, each lot's day (opening hours, holiday) comes along for the chosen lot's check.
     const rows = await this.lots.servingRows(scope, onDate);
     const positioned = rows
@@ -68,11 +64,8 @@ export class LotsService extends SiteService<Lot, LotHoliday, LotDto, CreateLotD
   }
 
   /** The scope's active lots on a dispatch day (name, position, open that day or why not), by name. One statement. */
-  async forDay(scope: Scope, date: string): Promise<SiteDay[]>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `forDay(scope, date)`. */
-  async forDay(companyId: string, date: string, m?: unknown): Promise<SiteDay[]>;
-  async forDay(who: Scope | string, date: string): Promise<SiteDay[]> {
-    return (await this.lots.forDay(scopeOf(who), date)).map((r) => siteDay(r, date));
+  async forDay(scope: Scope, date: string): Promise<SiteDay[]> {
+    return (await this.lots.forDay(scope, date)).map((r) => siteDay(r, date));
   }
 
   protected async render(lots: Lot[]): Promise<LotDto[]> {

@@ -3,7 +3,6 @@ import { ApiError } from '../../common/http/api-error';
 import { OpeningHours, WEEKDAYS, Weekday } from './site.entity';
 import { Scope } from '../../common/access/scope';
 import { LotRepository, StationRepository } from './site.repository';
-import { scopeOf } from './site.service';
 import { DATE_MESSAGE, isDateOnly } from '../../common/validation/fields';
 
 export type SiteKindName = 'lot' | 'station';
@@ -68,12 +67,9 @@ export class OpeningCalendar {
   }
 
   /** 404 when the site is absent, deleted or not the scope's. Inside a unit of work, reads through it. */
-  async isOpen(kind: SiteKindName, id: string, scope: Scope, date: string): Promise<OpenResult>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `isOpen(kind, id, scope, date)`. */
-  async isOpen(kind: SiteKindName, id: string, companyId: string, date: string, m?: unknown): Promise<OpenResult>;
-  async isOpen(kind: SiteKindName, id: string, who: Scope | string, date: string): Promise<OpenResult> {
+  async isOpen(kind: SiteKindName, id: string, scope: Scope, date: string): Promise<OpenResult> {
     if (!isDateOnly(date)) throw ApiError.validation({ date: [DATE_MESSAGE] });
-    const site = await this.repo(kind).opening(scopeOf(who), id, date);
+    const site = await this.repo(kind).opening(scope, id, date);
     if (!site) throw ApiError.notFound(TABLES[kind].label);
     return openResult({ active: site.active, opening_hours: site.opening_hours, holiday: site.holiday }, date);
   }
@@ -82,21 +78,14 @@ export class OpeningCalendar {
    * Throws 422 unless the site is open that day. The error code is the reason: `HOLIDAY`,
    * `CLOSED_DAY` or `INACTIVE`; with `field`, the error also names it (`errors: {[field]: [...]}`).
    */
-  async assertOpen(kind: SiteKindName, id: string, scope: Scope, date: string, field?: string): Promise<void>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `assertOpen(kind, id, scope, date, field)`. */
-  async assertOpen(kind: SiteKindName, id: string, companyId: string, date: string, m?: unknown, field?: string): Promise<void>;
-  async assertOpen(kind: SiteKindName, id: string, who: Scope | string, date: string, a?: unknown, b?: string): Promise<void> {
-    const field = who instanceof Scope ? (a as string | undefined) : b;
-    assertOpenResult(kind, await this.isOpen(kind, id, scopeOf(who), date), date, field);
+  async assertOpen(kind: SiteKindName, id: string, scope: Scope, date: string, field?: string): Promise<void> {
+    assertOpenResult(kind, await this.isOpen(kind, id, scope, date), date, field);
   }
 
   /** Ids of the scope's active sites of a kind that are open on `date` (e.g. stations open that day). */
-  async openIds(kind: SiteKindName, scope: Scope, date: string): Promise<string[]>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `openIds(kind, scope, date)`. */
-  async openIds(kind: SiteKindName, companyId: string, date: string, m?: unknown): Promise<string[]>;
-  async openIds(kind: SiteKindName, who: Scope | string, date: string): Promise<string[]> {
+  async openIds(kind: SiteKindName, scope: Scope, date: string): Promise<string[]> {
     if (!isDateOnly(date)) throw ApiError.validation({ date: [DATE_MESSAGE] });
-    const rows = await this.repo(kind).withoutHolidayOn(scopeOf(who), date);
+    const rows = await this.repo(kind).withoutHolidayOn(scope, date);
     return rows.filter((r) => openOnWeekday(r.opening_hours, date)).map((r) => r.id);
   }
 }

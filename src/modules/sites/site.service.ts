@@ -21,11 +21,6 @@ export interface SiteFields {
   active?: boolean;
 }
 
-/** A call of the deprecated forms (a bare company id, an ignored manager) or of the scoped form. */
-export function scopeOf(who: Scope | string): Scope {
-  return typeof who === 'string' ? Scope.company(who) : who;
-}
-
 /**
  * Lots and stations: the rules they share (the position rule, the kind's own fields and children,
  * holidays); their SQL is in the kind's repository (`site.repository.ts`). Subclasses give their own
@@ -74,11 +69,8 @@ export abstract class SiteService<S extends SiteEntity, H extends HolidayEntity,
   }
 
   /** The scope's site (not deleted), optionally locked (inside a unit of work); 404 otherwise. */
-  find(scope: Scope, id: string, lock?: boolean): Promise<S>;
-  /** @deprecated the unit of work carries the manager, and a `Scope` the tenant: `find(scope, id, lock)`. */
-  find(m: unknown, companyId: string, id: string, lock?: boolean): Promise<S>;
-  find(a: unknown, b: string, c?: string | boolean, d?: boolean): Promise<S> {
-    return a instanceof Scope ? this.repo.find(a, b, c === true) : this.repo.find(Scope.company(b), c as string, d === true);
+  find(scope: Scope, id: string, lock?: boolean): Promise<S> {
+    return this.repo.find(scope, id, lock === true);
   }
 
   /**

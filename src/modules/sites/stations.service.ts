@@ -4,7 +4,7 @@ import { ApiError } from '../../common/http/api-error';
 import { InUseRegistry } from '../../common/records/in-use';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { WasteTypesService } from '../catalogue';
-import { scopeOf, SiteService } from './site.service';
+import { SiteService } from './site.service';
 import { Station, StationHoliday } from './site.entity';
 import { StationRepository } from './site.repository';
 import { siteDay, type StationDay } from './lots.service';
@@ -30,20 +30,13 @@ export class StationsService extends SiteService<Station, StationHoliday, Statio
   }
 
   /** Whether the station (the scope's) accepts the waste type (dispatch: a station ticket must be for waste the station takes). One statement. */
-  accepts(scope: Scope, stationId: string, wasteTypeId: string): Promise<boolean>;
-  /** @deprecated the unit of work carries the manager (ignored): `accepts(scope, stationId, wasteTypeId)`. */
-  accepts(m: unknown, stationId: string, wasteTypeId: string): Promise<boolean>;
-  accepts(a: unknown, stationId: string, wasteTypeId: string): Promise<boolean> {
-    // The deprecated form names a station its caller has already found within its company.
-    return this.stations.accepts(stationId, wasteTypeId, a instanceof Scope ? a : undefined);
+  accepts(scope: Scope, stationId: string, wasteTypeId: string): Promise<boolean> {
+    return this.stations.accepts(stationId, wasteTypeId, scope);
   }
 
   /** The scope's active stations on a dispatch day (name, position, open that day or why not, accepted waste types), by name. One statement. */
-  async forDay(scope: Scope, date: string): Promise<StationDay[]>;
-  /** @deprecated the unit of work carries the manager (ignored), and a `Scope` the tenant: `forDay(scope, date)`. */
-  async forDay(companyId: string, date: string, m?: unknown): Promise<StationDay[]>;
-  async forDay(who: Scope | string, date: string): Promise<StationDay[]> {
-    const rows = await this.stations.forDay(scopeOf(who), date);
+  async forDay(scope: Scope, date: string): Promise<StationDay[]> {
+    const rows = await this.stations.forDay(scope, date);
     return rows.map((r) => ({ ...siteDay(r, date), wasteTypeIds: r.waste_type_ids ? r.waste_type_ids.split(',') : [] }));
   }
 

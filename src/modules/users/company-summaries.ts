@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Scope } from '../../common/access/scope';
 import type { CompanySummaryDto } from './user.dto';
 
 /** The summary (id, name, status) of a live company, or null when there is none (absent or deleted). */
-export type CompanySummaryLookup = (m: EntityManager, companyId: string) => Promise<CompanySummaryDto | null>;
+export type CompanySummaryLookup = (company: Scope) => Promise<CompanySummaryDto | null>;
 /** The same summary as SQL: a scalar subquery giving a JSON object (or null) for the company id in `idColumn`. */
 export type CompanySummarySql = (idColumn: string) => string;
 
@@ -33,8 +33,8 @@ export class CompanySummaries {
   }
 
   /** The company's summary; null without a company, when it is absent or deleted, or when no lookup is registered. */
-  async get(m: EntityManager, companyId: string | null): Promise<CompanySummaryDto | null> {
-    if (!companyId || !this.lookup) return null;
-    return this.lookup(m, companyId);
+  async get(company: Scope | null): Promise<CompanySummaryDto | null> {
+    if (!company || !this.lookup) return null;
+    return this.lookup(company);
   }
 }

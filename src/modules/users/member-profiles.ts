@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Scope } from '../../common/access/scope';
 import type { UserType } from './user.types';
 
-/** Creates the role record (profile row) of a new user, inside the user's creation transaction. */
-export type MemberProfileFactory = (m: EntityManager, user: { id: string; companyId: string }) => Promise<void>;
+/** Creates the role record (profile row) of a new user of the scope's company, inside the user's creation unit of work (which carries the manager). */
+export type MemberProfileFactory = (scope: Scope, userId: string) => Promise<void>;
 
 /**
  * Refuses (throws, e.g. a 422 `ApiError`) a user who registers by themself as a member of the company,
  * before anything is written; resolves when the company takes such members.
  */
-export type MemberAdmission = (m: EntityManager, companyId: string) => Promise<void>;
+export type MemberAdmission = (company: Scope) => Promise<void>;
 
 /**
  * The modules that own role records (customers, drivers) register how to create one (dependency
@@ -32,16 +32,20 @@ export class MemberProfiles {
    * refuse the company (it throws). Call before creating the user, inside the same transaction. Fails
    * closed: a type whose module registered no admission takes no self-registered members.
    */
-  async admit(m: EntityManager, type: UserType, companyId: string): Promise<void> {
+  async admit(type: UserType, company: Scope): Promise<void>;
+  /** @deprecated the unit of work carries the manager, and a `Scope` the company: `admit(type, Scope.company(id))` (auth's call until it is converted). */
+  async admit(m: unknown, type: UserType, companyId: string): Promise<void>;
+  async admit(...args: [UserType, Scope] | [unknown, UserType, string]): Promise<void> {
+    const [type, company] = args.length === 3 ? [args[1], Scope.company(args[2])] : args;
     const admit = this.admissions.get(type);
     if (!admit) throw new Error(`No module admits self-registered ${type} users`);
-    await admit(m, companyId);
+    await admit(company);
   }
 
-  async create(m: EntityManager, type: UserType, user: { id: string; companyId: string | null }): Promise<void> {
+  async create(type: UserType, user: { id: string; companyId: string | null }): Promise<void> {
     const factory = this.factories.get(type);
     if (!factory) return;
     if (!user.companyId) throw new Error(`A ${type} needs a company`);
-    await factory(m, { id: user.id, companyId: user.companyId });
+    await factory(Scope.company(user.companyId), user.id);
   }
 }

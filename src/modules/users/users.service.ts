@@ -5,7 +5,6 @@ import { hashPassword } from '../../common/security/passwords';
 import { CompanySummaryDto, UserDto } from './user.dto';
 import { jsonValue } from '../../database/json-value';
 import { withoutManager } from '../../database/threaded-manager';
-import { UnitOfWork } from '../../database/unit-of-work';
 import { CompanySummaries } from './company-summaries';
 import { MemberProfiles } from './member-profiles';
 import type { ContactChanges, UserStatus } from './user.types';
@@ -35,13 +34,11 @@ export interface UserCredentials {
  * Creates users with their role record, and renders them. E-mail is unique among non-admin users.
  *
  * Writes run in the caller's unit of work (`UnitOfWork#transaction`): the manager some methods still
- * accept first (`create(m, …)`) is ignored (deprecated; the callers in auth, orders and dispatch pass it
- * until they are converted).
+ * accept first (`create(m, …)`) is ignored (deprecated; auth's calls pass it until auth is converted).
  */
 @Injectable()
 export class UsersService {
   constructor(
-    private readonly uow: UnitOfWork,
     private readonly users: UserRepository,
     private readonly profiles: MemberProfiles,
     private readonly companies: CompanySummaries,
@@ -62,8 +59,7 @@ export class UsersService {
       if (isUniqueViolation(e)) throw emailTaken();
       throw e;
     }
-    // The role record's factory (customers, drivers) still takes a manager: the unit's.
-    await this.profiles.create(this.uow.manager, u.type, user);
+    await this.profiles.create(u.type, user);
     return user;
   }
 
@@ -71,11 +67,7 @@ export class UsersService {
    * Applies name, e-mail and phone changes (undefined = unchanged; e-mail unique, 409 EMAIL_TAKEN; a
    * new address is unverified) in the caller's unit of work. Returns the changed field names.
    */
-  updateContact(userId: string, changes: ContactChanges): Promise<string[]>;
-  /** @deprecated the unit of work carries the manager: `updateContact(userId, changes)`. */
-  updateContact(m: unknown, userId: string, changes: ContactChanges): Promise<string[]>;
-  async updateContact(...args: [string, ContactChanges] | [unknown, string, ContactChanges]): Promise<string[]> {
-    const [userId, changes] = args.length === 3 ? [args[1], args[2]] : args;
+  async updateContact(userId: string, changes: ContactChanges): Promise<string[]> {
     const user = await this.users.lock(userId);
     if (!user) throw ApiError.notFound('User');
     const patch: Partial<User> = {};
@@ -99,16 +91,12 @@ export class UsersService {
   }
 
   /** Activates or deactivates a user (the access guard reads it on every request). */
-  setStatus(userId: string, status: UserStatus): Promise<void>;
-  /** @deprecated the unit of work carries the manager: `setStatus(userId, status)`. */
-  setStatus(m: unknown, userId: string, status: UserStatus): Promise<void>;
-  setStatus(...args: [string, UserStatus] | [unknown, string, UserStatus]): Promise<void> {
-    const [userId, status] = args.length === 3 ? [args[1], args[2]] : args;
+  setStatus(userId: string, status: UserStatus): Promise<void> {
     return this.users.update(userId, { status });
   }
 
   /** Display names of users by id (missing ids are left out). One statement for all of them. */
-  async names(ids: string[], /** @deprecated the unit of work carries it */ _m?: unknown): Promise<Map<string, string>> {
+  async names(ids: string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
     return this.users.names(ids);
   }
@@ -120,48 +108,38 @@ export class UsersService {
   }
 
   /** The ids of a company's active company users (recipients of what concerns the company: chats, notifications). */
-  companyUserIds(scope: Scope): Promise<string[]>;
-  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `companyUserIds(scope)`. */
-  companyUserIds(companyId: string, m?: unknown): Promise<string[]>;
-  companyUserIds(scope: Scope | string): Promise<string[]> {
-    return this.users.companyUserIds(typeof scope === 'string' ? Scope.company(scope) : scope);
+  companyUserIds(scope: Scope): Promise<string[]> {
+    return this.users.companyUserIds(scope);
   }
 
   /** The user's company id, with the user row locked for the rest of the caller's unit of work. */
-  lockCompanyOf(userId: string): Promise<string | null>;
-  /** @deprecated the unit of work carries the manager: `lockCompanyOf(userId)`. */
-  lockCompanyOf(m: unknown, userId: string): Promise<string | null>;
-  lockCompanyOf(...args: [string] | [unknown, string]): Promise<string | null> {
-    return this.users.lockCompanyOf(args.length === 2 ? args[1] : args[0]);
+  lockCompanyOf(userId: string): Promise<string | null> {
+    return this.users.lockCompanyOf(userId);
   }
 
   /** Makes the user a member of a company (a company user creating its company). */
-  assignCompany(userId: string, company: Scope): Promise<void>;
-  /** @deprecated a `Scope` replaces the company id and the unit of work carries the manager: `assignCompany(userId, Scope.company(id))`. */
-  assignCompany(m: unknown, userId: string, companyId: string): Promise<void>;
-  assignCompany(...args: [string, Scope] | [unknown, string, string]): Promise<void> {
-    const [userId, company] = args.length === 3 ? [args[1], Scope.company(args[2])] : args;
+  assignCompany(userId: string, company: Scope): Promise<void> {
     return this.users.update(userId, { companyId: company.companyId });
   }
 
   /** The id, type and password hash of the user with this e-mail (any case), for login; null when none. */
-  async credentialsByEmail(email: string, /** @deprecated the unit of work carries it */ _m?: unknown): Promise<UserCredentials | null> {
+  async credentialsByEmail(email: string): Promise<UserCredentials | null> {
     const row = await this.users.credentialsByEmail(email);
     return row ? { id: row.id, type: row.type, passwordHash: row.password_hash } : null;
   }
 
   /** The user's password hash (null when the user has none or is gone). */
-  passwordHashOf(userId: string, /** @deprecated the unit of work carries it */ _m?: unknown): Promise<string | null> {
+  passwordHashOf(userId: string): Promise<string | null> {
     return this.users.passwordHashOf(userId);
   }
 
   /** Whether a user has this e-mail (any case). */
-  existsByEmail(email: string, /** @deprecated the unit of work carries it */ _m?: unknown): Promise<boolean> {
+  existsByEmail(email: string): Promise<boolean> {
     return this.users.existsByEmail(email);
   }
 
   /** Whether the user exists. */
-  exists(userId: string, /** @deprecated the unit of work carries it */ _m?: unknown): Promise<boolean> {
+  exists(userId: string, /** @deprecated the unit of work carries it (auth's call until it is converted) */ _m?: unknown): Promise<boolean> {
     return this.users.exists(userId);
   }
 
@@ -194,7 +172,7 @@ export class UsersService {
   }
 
   /** The caller's profile (`/auth/me`, login `user`); the company summary comes from the companies module. */
-  async profile(userId: string, /** @deprecated the unit of work carries it */ _m?: unknown): Promise<UserDto> {
+  async profile(userId: string): Promise<UserDto> {
     const row = await this.users.profile(userId, this.companies.sql('u.company_id'));
     if (!row) throw ApiError.notFound('User');
     return this.profileOf(row);

@@ -29,14 +29,13 @@ export class MakeNotifications implements EventHandler {
 
   /** Runs in the delivery's unit of work (the relay's manager argument is that unit's: `uow.manager`). */
   async handle(event: RelayedEvent): Promise<void> {
-    const m = this.uow.manager;
     const rule = NOTIFICATION_RULES[event.type] as ((e: RelayedEvent, ctx: RuleContext) => Draft[] | Promise<Draft[]>) | undefined;
     const companyId = event.companyId;
     if (!rule || !companyId) return;
     const ctx: RuleContext = {
       jobDriver: async (jobId) => {
         try {
-          return (await this.jobs.find(Scope.company(companyId), jobId, m)).driverId;
+          return (await this.jobs.find(Scope.company(companyId), jobId)).driverId;
         } catch {
           return null; // the job is gone
         }

@@ -43,7 +43,7 @@ export class PushJobChanges implements EventHandler<JobEvent> {
     if (!('driver_id' in p) && !('to_driver_id' in p) && event.type !== 'job.deleted') {
       drivers.push(
         await this.jobs
-          .find(Scope.company(event.companyId), event.aggregateId, this.uow.manager)
+          .find(Scope.company(event.companyId), event.aggregateId)
           .then((j) => j.driverId)
           .catch(() => null),
       );
