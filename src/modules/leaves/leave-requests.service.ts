@@ -3,7 +3,6 @@ import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import type { ThreadedManager } from '../../database/threaded-manager';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { CompaniesService } from '../companies';
 import { DriversService } from '../drivers';
@@ -176,7 +175,7 @@ export class LeaveRequestsService {
   // ------------------------------------------------------------ reads
 
   /** A request `scope` reaches (a driver their own; the company any), with its dates; else 404. */
-  async get(scope: Scope, id: string, /** @deprecated the unit of work carries it */ _m?: ThreadedManager): Promise<LeaveRequestDto> {
+  async get(scope: Scope, id: string): Promise<LeaveRequestDto> {
     const found = await this.requests.findWithDates(scope, id);
     if (!found) throw ApiError.notFound('Leave request');
     return (await this.views([found]))[0];
