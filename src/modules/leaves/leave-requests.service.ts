@@ -219,7 +219,7 @@ export class LeaveRequestsService {
   private async assertAttachment(scope: Scope, mediaId: string | null | undefined): Promise<void> {
     if (!mediaId) return;
     const id = mediaId.toLowerCase();
-    if ((await this.requests.attachedOutside(scope, id)) || !(await this.media.exists(this.uow.manager, id))) throw ApiError.validation({ attachment_media_id: ['not found'] });
+    if ((await this.requests.attachedOutside(scope, id)) || !(await this.media.exists(id))) throw ApiError.validation({ attachment_media_id: ['not found'] });
   }
 
   /** 409 `DRIVER_HAS_JOBS` listing the driver's assigned or in-progress jobs on these dates. */
