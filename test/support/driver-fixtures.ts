@@ -80,12 +80,12 @@ export async function assignJob(t: TestApp, w: DriverWorld, jobId: string, o: { 
   const assets = t.app.get(AssetsService);
   const orders = t.app.get(OrderOperations);
   const companyId = w.company.companyId;
-  return t.app.get(UnitOfWork).transaction(async (m) => {
+  return t.app.get(UnitOfWork).transaction(async () => {
     const job = await jobsService.lock(Scope.company(companyId), jobId);
     const order = await orders.lock(Scope.company(companyId), job.orderId);
     const assetId =
       job.type === 'delivery' || job.type === 'swap'
-        ? await assets.reserve(m, { companyId, specificationId: order.assetSpecificationId, lotId: job.lotId ?? order.lotId, assetId: o.assetId ?? null, jobId })
+        ? await assets.reserve({ companyId, specificationId: order.assetSpecificationId, lotId: job.lotId ?? order.lotId, assetId: o.assetId ?? null, jobId })
         : null;
     await jobsService.move(job, 'assigned', 'system', { driverId: o.driverId ?? w.driver.id, truckId: o.truckId ?? w.truckId, scheduledDate: o.date ?? w.today, ...(assetId ? { assetId } : {}), ...o.set });
     if (job.type === 'delivery') await orders.scheduled(Scope.company(companyId), job.orderId, 'system');
@@ -110,6 +110,6 @@ export async function uploadPng(t: TestApp): Promise<string> {
 export async function assetState(t: TestApp, w: OrderWorld, assetId: string) {
   const res = await t.req('get', `/api/v1/assets/${assetId}`, { token: w.company.token });
   if (res.status !== 200) throw new Error(`asset → ${res.status} ${JSON.stringify(res.body)}`);
-  const history = await t.app.get(AssetsService).history(w.company.companyId, assetId);
+  const history = await t.app.get(AssetsService).history(Scope.company(w.company.companyId), assetId);
   return { status: res.body.data.status as string, location_type: res.body.data.location_type as string | null, location_id: res.body.data.location_id as string | null, history };
 }

@@ -42,10 +42,10 @@ export class AdminAuthService {
       throw ApiError.forbidden('INVALID_REGISTRATION_KEY', 'The registration key is not valid.');
     }
     const passwordHash = await hashPassword(dto.password);
-    const { token, id } = await this.uow.transaction(async (m) => {
+    const { token, id } = await this.uow.transaction(async () => {
       if (await this.admins.emailTaken(dto.email)) throw ApiError.conflict('EMAIL_TAKEN', 'This e-mail address is already registered.');
       const id = await this.admins.insert(dto.name, dto.email, passwordHash);
-      return { token: await this.tokens.issue({ id, type: 'admin' }, m), id };
+      return { token: await this.tokens.issue({ id, type: 'admin' }), id };
     });
     return { ...token, user: await this.profile(id) };
   }
@@ -84,11 +84,11 @@ export class AdminAuthService {
 
   async resetPassword(dto: ResetPasswordDto): Promise<void> {
     const hash = await hashPassword(dto.password);
-    await this.codes.verify('admin', dto.email, 'reset_password', dto.code, true, async (m) => {
+    await this.codes.verify('admin', dto.email, 'reset_password', dto.code, true, async () => {
       const id = await this.admins.lockByEmail(dto.email);
       if (!id) return;
       await this.admins.resetPassword(id, hash);
-      await this.tokens.revokeAllOf({ id, kind: 'admin' }, null, m);
+      await this.tokens.revokeAllOf({ id, kind: 'admin' }, null);
     });
   }
 
@@ -96,9 +96,9 @@ export class AdminAuthService {
     const current = await this.admins.passwordHashOf(actor.id);
     if (!(await verifyPassword(dto.current_password, current ?? undefined))) throw ApiError.validation({ current_password: ['is not correct'] });
     const hash = await hashPassword(dto.password);
-    await this.uow.transaction(async (m) => {
+    await this.uow.transaction(async () => {
       await this.admins.setPassword(actor.id, hash);
-      await this.tokens.revokeAllOf({ id: actor.id, kind: 'admin' }, actor.jti, m);
+      await this.tokens.revokeAllOf({ id: actor.id, kind: 'admin' }, actor.jti);
     });
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/access/actor';
+import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { MailService } from '../../common/mail/mail.service';
 import { hashPassword, verifyPassword } from '../../common/security/passwords';
@@ -26,9 +27,9 @@ export class AuthService {
   async register(dto: RegisterDto): Promise<TokenDto> {
     if (dto.type === 'customer' && !dto.company_id) throw ApiError.validation({ company_id: ['is required for customers'] });
     if (dto.type === 'company' && dto.company_id) throw ApiError.validation({ company_id: ['is only for customers'] });
-    const { token, userId } = await this.uow.transaction(async (m) => {
-      // The module owning the role record refuses a company that takes no members (422 company_id; users' admission still takes the manager).
-      if (dto.company_id) await this.profiles.admit(m, dto.type, dto.company_id);
+    const { token, userId } = await this.uow.transaction(async () => {
+      // The module owning the role record refuses a company that takes no members (422 company_id).
+      if (dto.company_id) await this.profiles.admit(dto.type, Scope.company(dto.company_id));
       const user = await this.users.create({ type: dto.type, name: dto.name, email: dto.email, phone: dto.phone, password: dto.password, companyId: dto.company_id ?? null });
       await this.authTokens.recordEvents({ type: 'user.registered', aggregateType: 'user', aggregateId: user.id, companyId: user.companyId, actorId: user.id, payload: { type: user.type } });
       return { token: await this.tokens.issue({ id: user.id, type: user.type }), userId: user.id };

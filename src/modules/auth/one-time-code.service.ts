@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../../common/http/api-error';
 import { hashCode, newOneTimeCode } from '../../common/security/passwords';
-import type { ThreadedManager } from '../../database/threaded-manager';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { CodeAudience, CodePurpose } from './one-time-code.entity';
 import { OneTimeCodeRepository } from './one-time-code.repository';
@@ -23,8 +22,8 @@ export class OneTimeCodeService {
     return hashCode(this.config.jwtSecret, `${audience}:${purpose}:${email.toLowerCase()}`, code);
   }
 
-  /** A new code for the address (in the open unit of work, if any). The manager a caller still passes is ignored (deprecated: the unit of work carries it). */
-  async issue(audience: CodeAudience, email: string, purpose: CodePurpose, _m?: ThreadedManager): Promise<string> {
+  /** A new code for the address (in the open unit of work, if any). */
+  async issue(audience: CodeAudience, email: string, purpose: CodePurpose): Promise<string> {
     const code = newOneTimeCode();
     await this.codes.consumeLive(audience, email, purpose);
     await this.codes.insert({
@@ -39,8 +38,8 @@ export class OneTimeCodeService {
 
   /**
    * Checks a code; with `consume` it is used up. A wrong code counts a try (kept even though the
-   * request fails); after 5 tries the code is dead. Runs `then` inside the same unit of work (its
-   * argument, the unit's manager, is deprecated: repositories join the unit by themselves).
+   * request fails); after 5 tries the code is dead. Runs `then` inside the same unit of work (repositories
+   * join it by themselves).
    */
   async verify<T>(
     audience: CodeAudience,
@@ -48,10 +47,10 @@ export class OneTimeCodeService {
     purpose: CodePurpose,
     code: string,
     consume: boolean,
-    then: (m: ThreadedManager) => Promise<T>,
+    then: () => Promise<T>,
   ): Promise<T> {
     type Failure = { error: 'CODE_EXPIRED' | 'CODE_EXHAUSTED' | 'INVALID_CODE'; message: string };
-    const outcome: { value: T } | Failure = await this.uow.transaction(async (m) => {
+    const outcome: { value: T } | Failure = await this.uow.transaction(async () => {
       const row = await this.codes.lockLatestLive(audience, email, purpose);
       if (!row || new Date(row.expires_at).getTime() < Date.now()) {
         return { error: 'CODE_EXPIRED', message: 'The code has expired or was never sent; request a new one.' } as Failure;
@@ -63,7 +62,7 @@ export class OneTimeCodeService {
         return { error: 'INVALID_CODE', message: `The code is not valid (${CODE_MAX_TRIES - row.attempts - 1} tries left).` } as Failure;
       }
       if (consume) await this.codes.consume(row.id);
-      return { value: await then(m) };
+      return { value: await then() };
     });
     if ('error' in outcome) throw ApiError.unprocessable(outcome.error, outcome.message, { code: [outcome.message] });
     return outcome.value;

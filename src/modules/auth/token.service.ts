@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../common/access/actor';
 import type { TokenClaims } from '../../common/access/jwt.strategy';
 import { ApiError } from '../../common/http/api-error';
-import type { ThreadedManager } from '../../database/threaded-manager';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { UsersService } from '../users';
 import { AuthTokenRepository, type RevokedRow } from './auth-token.repository';
@@ -30,8 +29,8 @@ export class TokenService {
     private readonly users: UsersService,
   ) {}
 
-  /** Issues a token (in the open unit of work, if any). The manager a caller still passes is ignored (deprecated: the unit of work carries it). */
-  async issue(subject: { id: string; type: Actor['type'] }, _m?: ThreadedManager): Promise<IssuedToken> {
+  /** Issues a token (in the open unit of work, if any). */
+  async issue(subject: { id: string; type: Actor['type'] }): Promise<IssuedToken> {
     const jti = randomUUID();
     const now = Math.floor(Date.now() / 1000);
     const exp = now + TOKEN_TTL_SECONDS;
@@ -80,9 +79,9 @@ export class TokenService {
 
   /**
    * Revokes every token of a user or admin except `keepJti` (after a password change or reset), in the
-   * open unit of work. The manager a caller still passes is ignored (deprecated: the unit of work carries it).
+   * open unit of work.
    */
-  async revokeAllOf(subject: { id: string; kind: 'user' | 'admin' }, keepJti: string | null, _m?: ThreadedManager): Promise<void> {
+  async revokeAllOf(subject: { id: string; kind: 'user' | 'admin' }, keepJti: string | null): Promise<void> {
     await this.recordRevocations(await this.tokens.revokeAllOf(subject, keepJti));
   }
 

@@ -1,19 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { Scope } from '../../common/access/scope';
 import type { BodyRef } from '../../common/access/tenant-policy';
-import type { ThreadedManager } from '../../database/threaded-manager';
 import type { LocationType } from './catalogue.entities';
 
 /**
  * Checks body references to places of one kind: they must be the company's live rows (share-locked
  * until the commit), else 422 `not found` on their fields. Plain code of the module owning the rows;
- * it runs in the caller's unit of work (its first argument, once a manager, is no longer given: the
- * registered checks ignore it).
+ * it runs in the caller's unit of work.
  */
-export type PlaceCheck = (unused: ThreadedManager, companyId: string, refs: readonly BodyRef[]) => Promise<void>;
+export type PlaceCheck = (scope: Scope, refs: readonly BodyRef[]) => Promise<void>;
 
 /** The position of a place of the company (null when it has none); only called after its check passed. */
-export type PlacePosition = (unused: ThreadedManager, companyId: string, id: string) => Promise<{ latitude: number | null; longitude: number | null }>;
+export type PlacePosition = (scope: Scope, id: string) => Promise<{ latitude: number | null; longitude: number | null }>;
 
 /**
  * Where an asset can be (its home lot, its current location): lots and stations (sites), trucks
@@ -37,7 +35,7 @@ export class AssetPlaces {
     await this.assertOwned(scope, type, [{ field, id }]);
     const position = this.checks.get(type)?.position;
     if (!position) throw new Error(`Asset place "${type}" has no registered position`);
-    return position(undefined, scope.companyId, id);
+    return position(scope, id);
   }
 
   /** The references to places of `type` must be the scope's company's live rows (422 `not found` on their fields otherwise). */
@@ -46,6 +44,6 @@ export class AssetPlaces {
     const place = this.checks.get(type);
     // Fail closed: an unchecked reference must never be stored.
     if (!place) throw new Error(`No module registered asset place "${type}": import its module into the application`);
-    return place.check(undefined, scope.companyId, refs);
+    return place.check(scope, refs);
   }
 }

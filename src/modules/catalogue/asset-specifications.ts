@@ -15,7 +15,6 @@ import { BoolField, BoolQuery, EnumField, IntField, PartialInput, TextField, Uui
 import { AssetCategoriesService, AssetStylesService } from './asset-categories-styles';
 import { WasteTypesService } from './waste-types';
 import { SIZE_UNITS, type AssetCategory, type AssetSpecification, type AssetSpecificationWasteType, type AssetStyle, type SizeUnit, type WasteType } from './catalogue.entities';
-import { withoutManager, type ThreadedManager } from '../../database/threaded-manager';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { SpecificationRepository } from './specification.repository';
 
@@ -149,18 +148,13 @@ export class AssetSpecificationsService {
   }
 
   get(scope: Scope, id: string): Promise<AssetSpecificationDto>;
-  /** @deprecated a `Scope` names the company: `get(scope, id)` (platform's call). */
-  get(companyId: string, id: string): Promise<AssetSpecificationDto>;
-  async get(who: Scope | string, id: string): Promise<AssetSpecificationDto> {
-    return AssetSpecificationDto.of(await this.specifications.find(scopeOf(who), id));
+  async get(scope: Scope, id: string): Promise<AssetSpecificationDto> {
+    return AssetSpecificationDto.of(await this.specifications.find(scope, id));
   }
 
   /** `audit` (platform administration) records the write in its transaction. */
   create(actor: Pick<Actor, 'id'>, scope: Scope, dto: CreateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto>;
-  /** @deprecated a `Scope` names the company: `create(actor, scope, dto, audit)` (platform's call). */
-  create(actor: Pick<Actor, 'id'>, companyId: string, dto: CreateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto>;
-  async create(actor: Pick<Actor, 'id'>, who: Scope | string, dto: CreateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto> {
-    const scope = scopeOf(who);
+  async create(actor: Pick<Actor, 'id'>, scope: Scope, dto: CreateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto> {
     const values = specValues(dto);
     checkWeights(values);
     return AssetSpecificationDto.of(
@@ -169,10 +163,7 @@ export class AssetSpecificationsService {
   }
 
   update(actor: Pick<Actor, 'id'>, scope: Scope, id: string, dto: UpdateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto>;
-  /** @deprecated a `Scope` names the company: `update(actor, scope, id, dto, audit)` (platform's call). */
-  update(actor: Pick<Actor, 'id'>, companyId: string, id: string, dto: UpdateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto>;
-  async update(actor: Pick<Actor, 'id'>, who: Scope | string, id: string, dto: UpdateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto> {
-    const scope = scopeOf(who);
+  async update(actor: Pick<Actor, 'id'>, scope: Scope, id: string, dto: UpdateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto> {
     const values = specValues(dto);
     const row = await this.specifications.update(actor, scope, id, values, {
       ...(audit && { audit: { write: audit, view: AssetSpecificationDto.of } }),
@@ -193,11 +184,8 @@ export class AssetSpecificationsService {
 
   /** Body references must be the company's live specifications (share-locked until the commit): 422 `not found` on their fields otherwise. */
   assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void>;
-  /** @deprecated the unit of work carries the manager and a `Scope` the company: `assertOwned(scope, refs)` (pricing's, promotions' and fleet's calls). */
-  assertOwned(m: ThreadedManager, companyId: string, refs: readonly BodyRef[]): Promise<void>;
-  assertOwned(...args: unknown[]): Promise<void> {
-    const [who, refs] = withoutManager<[Scope | string, readonly BodyRef[]]>(args);
-    return this.specifications.assertOwned(scopeOf(who), refs);
+  assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
+    return this.specifications.assertOwned(scope, refs);
   }
 
   /**
@@ -217,8 +205,6 @@ export class AssetSpecificationsService {
   }
 }
 
-/** A deprecated caller's company id as the company's scope. */
-const scopeOf = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
 
 // ---- Waste types allowed in a specification (nested) ----
 
@@ -367,20 +353,15 @@ export class CustomerCatalogueService {
 
   /** A page of the company's active specifications (only `ids` when given), `q` on the name, by name unless the query sorts. */
   pageOfActive<R>(scope: Scope, q: PageQuery, ids: string[] | null, map: (s: AssetSpecification) => R): Promise<Page<R>>;
-  /** @deprecated a `Scope` names the company: `pageOfActive(scope, q, ids, map)` (promotions' call). */
-  pageOfActive<R>(companyId: string, q: PageQuery, ids: string[] | null, map: (s: AssetSpecification) => R): Promise<Page<R>>;
-  async pageOfActive<R>(who: Scope | string, q: PageQuery, ids: string[] | null, map: (s: AssetSpecification) => R): Promise<Page<R>> {
-    const page = await this.specifications.activePage(scopeOf(who), { page: q.page, per_page: q.per_page, sort: q.sort, q: q.q }, ids, 'name');
+  async pageOfActive<R>(scope: Scope, q: PageQuery, ids: string[] | null, map: (s: AssetSpecification) => R): Promise<Page<R>> {
+    const page = await this.specifications.activePage(scope, { page: q.page, per_page: q.per_page, sort: q.sort, q: q.q }, ids, 'name');
     return new Page(page.items.map(map), page.meta);
   }
 
   /** The specification and waste type of an order, as the customer may order them (inside the caller's unit of work). */
   orderable(scope: Scope, specId: string, wasteTypeId: string): Promise<Orderable>;
-  /** @deprecated the unit of work carries the manager and a `Scope` the company: `orderable(scope, specId, wasteTypeId)` (orders' call). */
-  orderable(m: ThreadedManager, companyId: string, specId: string, wasteTypeId: string): Promise<Orderable>;
-  async orderable(...args: unknown[]): Promise<Orderable> {
-    const [who, specId, wasteTypeId] = withoutManager<[Scope | string, string, string]>(args);
-    const scope = Scope.company(scopeOf(who).companyId);
+  async orderable(who: Scope, specId: string, wasteTypeId: string): Promise<Orderable> {
+    const scope = Scope.company(who.companyId);
     // One statement on the usual path: the specification with the waste type and their link joined.
     const row = await this.specifications.orderable(scope, specId, wasteTypeId);
     // Without the specification, the waste type is looked up alone (to name every wrong field).
@@ -395,9 +376,9 @@ export class CustomerCatalogueService {
 
   /**
    * Names of specifications and waste types by id (any state: orders keep showing what they were placed
-   * with), in the open unit of work if any. The manager a caller still passes is ignored (deprecated).
+   * with), in the open unit of work if any.
    */
-  async names(specIds: string[], wasteTypeIds: string[], _m?: ThreadedManager): Promise<{ specs: Map<string, string>; wasteTypes: Map<string, string> }> {
+  async names(specIds: string[], wasteTypeIds: string[]): Promise<{ specs: Map<string, string>; wasteTypes: Map<string, string> }> {
     // One query at a time: inside a transaction they share one connection.
     const specs = specIds.length ? await this.specifications.specNames(specIds) : [];
     const wastes = wasteTypeIds.length ? await this.specifications.wasteTypeNames(wasteTypeIds) : [];

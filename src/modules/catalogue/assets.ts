@@ -14,7 +14,6 @@ import type { WriteAudit } from '../../common/records/write-audit';
 import { InUseRegistry } from '../../common/records/in-use';
 import { EnumField, EnumQuery, PartialInput, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
 import { CurrentScope, Scope } from '../../common/access/scope';
-import { withoutManager, type ThreadedManager } from '../../database/threaded-manager';
 import { AssetPlaces } from './asset-places';
 import { AssetRepository } from './asset.repository';
 import { AssetSpecificationsService } from './asset-specifications';
@@ -137,10 +136,7 @@ export class AssetsService implements OnModuleInit {
 
   /** Reserved assets back to available, in the caller's unit of work (an asset already out on site keeps its status). */
   releaseReserved(assetIds: readonly string[]): Promise<void>;
-  /** @deprecated the unit of work carries the manager: call `releaseReserved(assetIds)` */
-  releaseReserved(m: ThreadedManager, assetIds: readonly string[]): Promise<void>;
-  async releaseReserved(...args: unknown[]): Promise<void> {
-    const [assetIds] = withoutManager<[readonly string[]]>(args);
+  async releaseReserved(assetIds: readonly string[]): Promise<void> {
     if (assetIds.length) await this.assets.releaseReserved(assetIds);
   }
 
@@ -152,10 +148,7 @@ export class AssetsService implements OnModuleInit {
    * 409 ASSET_UNAVAILABLE when none is free (or the chosen one is not). Records the history row and event.
    */
   reserve(r: AssetReservation): Promise<string>;
-  /** @deprecated the unit of work carries the manager: call `reserve(r)` */
-  reserve(m: ThreadedManager, r: AssetReservation): Promise<string>;
-  async reserve(...args: unknown[]): Promise<string> {
-    const [r] = withoutManager<[AssetReservation]>(args);
+  async reserve(r: AssetReservation): Promise<string> {
     const scope = Scope.company(r.companyId);
     const id = await this.assets.reserve(scope, r.specificationId, r.lotId, r.assetId ?? null);
     if (!id) {
@@ -173,12 +166,8 @@ export class AssetsService implements OnModuleInit {
    * with a history row and an `asset.moved_by_job` event, in the caller's unit of work.
    */
   moveForJob(scope: Scope, jobId: string, moves: readonly AssetMove[]): Promise<void>;
-  /** @deprecated the unit of work carries the manager, and a Scope the company: `moveForJob(Scope.company(companyId), jobId, moves)` */
-  moveForJob(m: ThreadedManager, companyId: string, jobId: string, moves: readonly AssetMove[]): Promise<void>;
-  async moveForJob(...args: unknown[]): Promise<void> {
-    const [company, jobId, moves] = withoutManager<[Scope | string, string, readonly AssetMove[]]>(args);
+  async moveForJob(scope: Scope, jobId: string, moves: readonly AssetMove[]): Promise<void> {
     if (!moves.length) return;
-    const scope = typeof company === 'string' ? Scope.company(company) : company;
     const current = await this.assets.lockMany(scope, moves.map((x) => x.assetId));
     const from = new Map(current.map((a) => [a.id, a.status]));
     for (const x of moves) {
@@ -192,38 +181,30 @@ export class AssetsService implements OnModuleInit {
 
   /** Dispatch: the company's available assets counted per specification (and per home lot), one statement. */
   freeCounts(scope: Scope): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]>;
-  /** @deprecated a Scope, not a bare company id (`freeCounts(Scope.company(companyId))`); the unit of work carries the manager (dispatch's call) */
-  freeCounts(companyId: string, m?: ThreadedManager): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]>;
-  async freeCounts(company: Scope | string): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]> {
-    const rows = await this.assets.freeCounts(scopeOf(company));
+  async freeCounts(scope: Scope): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]> {
+    const rows = await this.assets.freeCounts(scope);
     return rows.map((r) => ({ specificationId: r.spec, homeLotId: r.lot, available: Number(r.n) }));
   }
 
   /** Dispatch: the company's live assets of a specification, by code (bounded by the company's fleet). One statement. */
   ofSpecification(scope: Scope, specificationId: string): Promise<AssetDto[]>;
-  /** @deprecated a Scope, not a bare company id (`ofSpecification(Scope.company(companyId), specificationId)`); the unit of work carries the manager (dispatch's call) */
-  ofSpecification(companyId: string, specificationId: string, m?: ThreadedManager): Promise<AssetDto[]>;
-  async ofSpecification(company: Scope | string, specificationId: string): Promise<AssetDto[]> {
-    const rows = await this.assets.ofSpecification(scopeOf(company), specificationId);
+  async ofSpecification(scope: Scope, specificationId: string): Promise<AssetDto[]> {
+    const rows = await this.assets.ofSpecification(scope, specificationId);
     return rows.map(AssetDto.of);
   }
 
   /** The history of an asset's moves by jobs, oldest first. */
   history(scope: Scope, assetId: string): Promise<{ from: AssetStatus | null; to: AssetStatus; location_type: LocationType | null; location_id: string | null; job_id: string | null; at: string }[]>;
-  /** @deprecated a Scope, not a bare company id; the unit of work carries the manager (the tests' call) */
-  history(companyId: string, assetId: string, m?: ThreadedManager): Promise<{ from: AssetStatus | null; to: AssetStatus; location_type: LocationType | null; location_id: string | null; job_id: string | null; at: string }[]>;
-  async history(company: Scope | string, assetId: string): Promise<{ from: AssetStatus | null; to: AssetStatus; location_type: LocationType | null; location_id: string | null; job_id: string | null; at: string }[]> {
-    const rows = await this.assets.history(scopeOf(company), assetId);
+  async history(scope: Scope, assetId: string): Promise<{ from: AssetStatus | null; to: AssetStatus; location_type: LocationType | null; location_id: string | null; job_id: string | null; at: string }[]> {
+    const rows = await this.assets.history(scope, assetId);
     return rows.map((r) => ({ from: r.fromStatus, to: r.toStatus, location_type: r.locationType, location_id: r.locationId, job_id: r.jobId, at: r.createdAt.toISOString() }));
   }
 
   /** Code and status of the company's assets by id (deleted ones too: jobs keep showing them), for dispatch's job views. One statement. */
   summaries(scope: Scope, ids: readonly string[]): Promise<Map<string, { id: string; code: string; status: AssetStatus }>>;
-  /** @deprecated a Scope, not a bare company id (`summaries(Scope.company(companyId), ids)`); the unit of work carries the manager */
-  summaries(companyId: string, ids: readonly string[], m?: ThreadedManager): Promise<Map<string, { id: string; code: string; status: AssetStatus }>>;
-  async summaries(company: Scope | string, ids: readonly string[]): Promise<Map<string, { id: string; code: string; status: AssetStatus }>> {
+  async summaries(scope: Scope, ids: readonly string[]): Promise<Map<string, { id: string; code: string; status: AssetStatus }>> {
     if (!ids.length) return new Map();
-    const rows = await this.assets.summaries(typeof company === 'string' ? Scope.company(company) : company, ids);
+    const rows = await this.assets.summaries(scope, ids);
     return new Map(rows.map((a) => [a.id, { id: a.id, code: a.code, status: a.status }]));
   }
 
@@ -261,18 +242,13 @@ export class AssetsService implements OnModuleInit {
 
   /** One live asset of the company (404 otherwise), in the open unit of work if any. */
   get(scope: Scope, id: string): Promise<AssetDto>;
-  /** @deprecated a Scope, not a bare company id; the unit of work carries the manager (dispatch's, qr-codes' and platform's calls) */
-  get(companyId: string, id: string, m?: ThreadedManager): Promise<AssetDto>;
-  async get(company: Scope | string, id: string): Promise<AssetDto> {
-    return AssetDto.of(await this.assets.find(scopeOf(company), id));
+  async get(scope: Scope, id: string): Promise<AssetDto> {
+    return AssetDto.of(await this.assets.find(scope, id));
   }
 
   /** `audit` (platform administration) records the write in its transaction. */
   create(actor: Pick<Actor, 'id'>, scope: Scope, dto: CreateAssetDto, audit?: WriteAudit): Promise<AssetDto>;
-  /** @deprecated a Scope, not a bare company id (platform's call) */
-  create(actor: Pick<Actor, 'id'>, companyId: string, dto: CreateAssetDto, audit?: WriteAudit): Promise<AssetDto>;
-  async create(actor: Pick<Actor, 'id'>, company: Scope | string, dto: CreateAssetDto, audit?: WriteAudit): Promise<AssetDto> {
-    const scope = scopeOf(company);
+  async create(actor: Pick<Actor, 'id'>, scope: Scope, dto: CreateAssetDto, audit?: WriteAudit): Promise<AssetDto> {
     const values: Partial<Asset> = { ...assetValues(dto), status: 'available' };
     const row = await this.assets.create(actor, scope, values, {
       ...(audit && { audit: { write: audit, view: AssetDto.of } }),
@@ -291,10 +267,7 @@ export class AssetsService implements OnModuleInit {
   }
 
   update(actor: Pick<Actor, 'id'>, scope: Scope, id: string, dto: UpdateAssetDto, audit?: WriteAudit): Promise<AssetDto>;
-  /** @deprecated a Scope, not a bare company id (platform's call) */
-  update(actor: Pick<Actor, 'id'>, companyId: string, id: string, dto: UpdateAssetDto, audit?: WriteAudit): Promise<AssetDto>;
-  async update(actor: Pick<Actor, 'id'>, company: Scope | string, id: string, dto: UpdateAssetDto, audit?: WriteAudit): Promise<AssetDto> {
-    const scope = scopeOf(company);
+  async update(actor: Pick<Actor, 'id'>, scope: Scope, id: string, dto: UpdateAssetDto, audit?: WriteAudit): Promise<AssetDto> {
     const row = await this.assets.updateRecord(actor, scope, id, { ...assetValues(dto), status: dto.status }, {
       ...(audit && { audit: { write: audit, view: AssetDto.of } }),
       before: async (_m, current) => {
@@ -326,8 +299,6 @@ export class AssetsService implements OnModuleInit {
   }
 }
 
-/** A deprecated caller's company id as the company's scope. */
-const scopeOf = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
 
 const assetValues = (dto: UpdateAssetDto): Partial<Asset> => ({
   code: dto.code,

@@ -10,7 +10,6 @@ import { Endpoint } from '../../common/http/openapi';
 import { PageQuery } from '../../common/http/pagination';
 import type { BodyRef, PlatformReach } from '../../common/access/tenant-policy';
 import { BoolField, BoolQuery, PartialInput, TextField } from '../../common/validation/fields';
-import { withoutManager, type ThreadedManager } from '../../database/threaded-manager';
 import type { WasteType } from './catalogue.entities';
 import { WasteTypeRepository } from './waste-type.repository';
 
@@ -115,38 +114,27 @@ export class WasteTypesService {
 
   /** Body references must be the company's live waste types (share-locked until the commit): 422 `not found` on their fields otherwise. */
   assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void>;
-  /** @deprecated the unit of work carries the manager and a `Scope` the company: `assertOwned(scope, refs)` (pricing's call). */
-  assertOwned(m: ThreadedManager, companyId: string, refs: readonly BodyRef[]): Promise<void>;
-  assertOwned(...args: unknown[]): Promise<void> {
-    const [who, refs] = withoutManager<[Scope | string, readonly BodyRef[]]>(args);
-    return this.wasteTypes.assertOwned(scopeOf(who), refs);
+  assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
+    return this.wasteTypes.assertOwned(scope, refs);
   }
 
   /** Of `ids`, those that are live waste types of the company (references from other modules' bodies). */
   liveIds(scope: Scope, ids: readonly string[]): Promise<Set<string>>;
-  /** @deprecated the unit of work carries the manager and a `Scope` the company: `liveIds(scope, ids)` (sites' call). */
-  liveIds(m: ThreadedManager, companyId: string, ids: readonly string[]): Promise<Set<string>>;
-  async liveIds(...args: unknown[]): Promise<Set<string>> {
-    const [who, ids] = withoutManager<[Scope | string, readonly string[]]>(args);
+  async liveIds(scope: Scope, ids: readonly string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
-    const rows = await this.wasteTypes.liveIds(scopeOf(who), ids);
+    const rows = await this.wasteTypes.liveIds(scope, ids);
     return new Set(rows.map((r) => r.id));
   }
 
   /** Id and name of waste types (deleted ones too, for history), by name then id. */
   refs(ids: readonly string[]): Promise<{ id: string; name: string }[]>;
-  /** @deprecated the unit of work carries the manager: `refs(ids)` (sites' call). */
-  refs(m: ThreadedManager, ids: readonly string[]): Promise<{ id: string; name: string }[]>;
-  async refs(...args: unknown[]): Promise<{ id: string; name: string }[]> {
-    const [ids] = withoutManager<[readonly string[]]>(args);
+  async refs(ids: readonly string[]): Promise<{ id: string; name: string }[]> {
     if (!ids.length) return [];
     const rows = await this.wasteTypes.refs(ids);
     return rows.map((r) => ({ id: r.id, name: r.name }));
   }
 }
 
-/** A deprecated caller's company id as the company's scope. */
-const scopeOf = (who: Scope | string): Scope => (typeof who === 'string' ? Scope.company(who) : who);
 
 @ApiTags('Waste types')
 @Controller('api/v1')

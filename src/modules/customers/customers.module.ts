@@ -1,6 +1,5 @@
 import './events'; // this module's domain events, declared into the event catalogue (src/common/outbox/event-catalogue.ts)
 import { Module, OnModuleInit } from '@nestjs/common';
-import { Scope } from '../../common/access/scope';
 import { AssetPlaces, CatalogueModule } from '../catalogue';
 import { PricingModule } from '../pricing';
 import { MembersModule } from './members.module';
@@ -29,6 +28,6 @@ export class CustomersModule implements OnModuleInit {
   /** The customer's part of the caller's statement (src/common/access/jwt.strategy.ts `CallerSql`). An asset may be at a customer address; a company user places it, so any address of the company will do. */
   onModuleInit(): void {
     this.actors.registerCallerSql('customer', CALLER_CUSTOMER_SQL);
-    this.places.register('customer_address', 'customers', (_m, companyId, refs) => this.addresses.assertOwned(Scope.company(companyId), refs));
+    this.places.register('customer_address', 'customers', (scope, refs) => this.addresses.assertOwned(scope, refs));
   }
 }

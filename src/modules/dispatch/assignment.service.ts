@@ -289,7 +289,7 @@ export class AssignmentService {
   /** A chosen asset must be the company's (422 naming the field); whether it is free is `reserve`'s answer (409). */
   private async assertAssetOfCompany(c: DispatchCtx, assetId: string, field: string): Promise<void> {
     try {
-      await this.assets.get(c.companyId, assetId, this.uow.manager);
+      await this.assets.get(c.scope, assetId);
     } catch (e) {
       if (e instanceof ApiError && e.code === 'NOT_FOUND') throw ApiError.validation({ [field]: ['not found'] });
       throw e;

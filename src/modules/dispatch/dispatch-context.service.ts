@@ -27,7 +27,6 @@ import {
   OrderAssetsDto,
 } from './dispatch-context.dto';
 import { dayPlaces, homeLotOf, plannedKm, routeJobOf } from './route-collapse.service';
-import { UnitOfWork } from '../../database/unit-of-work';
 
 const site = (s: SiteDay): DispatchSiteDto => ({
   id: s.id,
@@ -47,7 +46,6 @@ const site = (s: SiteDay): DispatchSiteDto => ({
 @Injectable()
 export class DispatchContextService {
   constructor(
-    private readonly uow: UnitOfWork,
     private readonly jobs: JobsService,
     private readonly orders: OrderOperations,
     private readonly drivers: DriversService,
@@ -73,7 +71,6 @@ export class DispatchContextService {
   async context(scope: Scope, date?: string): Promise<DispatchContextDto> {
     const day = await this.dateOf(scope, date);
     const company = Scope.company(scope.companyId);
-    const m = this.uow.manager;
     const [roster, states, rows, fleet, lots, stations, free] = await Promise.all([
       this.drivers.roster(company, { activeOnly: true }),
       this.attendance.statesOn(company, day),
@@ -81,7 +78,7 @@ export class DispatchContextService {
       this.trucks.roster(company),
       this.lots.forDay(company, day),
       this.stations.forDay(company, day),
-      this.assets.freeCounts(company.companyId, m),
+      this.assets.freeCounts(company),
     ]);
     const [orders, onLeave] = await Promise.all([this.orders.many(company, rows.map((j) => j.orderId)), this.leave.onLeaveAmong(company, roster.map((d) => d.id), day)]);
     const jobs = rows.map((j) => CompanyJobDto.of(j, orders.get(j.orderId)));
@@ -205,7 +202,7 @@ export class DispatchContextService {
     const { companyId } = scope;
     const order = (await this.orders.many(scope, [orderId])).get(orderId);
     if (!order) throw ApiError.notFound('Order');
-    const [jobs, assets] = await Promise.all([this.jobs.listForOrder(order.id), this.assets.ofSpecification(companyId, order.assetSpecificationId)]);
+    const [jobs, assets] = await Promise.all([this.jobs.listForOrder(order.id), this.assets.ofSpecification(Scope.company(companyId), order.assetSpecificationId)]);
     const next = jobs.filter((j) => j.status === 'unassigned' && RESERVING_TYPES.includes(j.type)).sort((a, b) => (a.type === 'delivery' ? 0 : 1) - (b.type === 'delivery' ? 0 : 1) || a.scheduledDate.localeCompare(b.scheduledDate))[0];
     const reserved = new Set(jobs.filter((j) => j.assetId && j.status !== 'completed' && j.status !== 'aborted').map((j) => j.assetId!));
     const lotId = next?.lotId ?? order.lotId;

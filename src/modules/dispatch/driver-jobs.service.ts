@@ -175,11 +175,10 @@ export class DriverJobsService {
   /** Driver views of jobs: their orders' sites, names, asset codes and merged pickups, in a fixed number of statements. */
   async views(scope: Scope, jobs: readonly JobView[]): Promise<DriverJobDto[]> {
     if (!jobs.length) return [];
-    const m = this.uow.manager;
     const merged = await this.jobs.mergedInto(jobs.filter((j) => j.type === 'swap').map((j) => j.id));
     const orders = await this.orderOps.many(Scope.company(scope.companyId), [...jobs, ...merged].map((j) => j.orderId));
     const list = [...orders.values()];
-    const names = await this.catalogue.names([...new Set(list.map((o) => o.assetSpecificationId))], [...new Set(list.map((o) => o.wasteTypeId))], m);
+    const names = await this.catalogue.names([...new Set(list.map((o) => o.assetSpecificationId))], [...new Set(list.map((o) => o.wasteTypeId))]);
     const assets = await this.assets.summaries(Scope.company(scope.companyId), jobs.map((j) => j.assetId).filter((a): a is string => !!a));
     return jobs.map((j) => {
       const o = orders.get(j.orderId) as OrderForJobs;

@@ -14,7 +14,7 @@ import { DriverJobsService, DUMPING_TYPES } from './driver-jobs.service';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { JobEvidenceRepository } from './job-evidence.repository';
 
-type AssetMove = Parameters<AssetsService['moveForJob']>[3][number];
+type AssetMove = Parameters<AssetsService['moveForJob']>[2][number];
 type Place = AssetMove['place'];
 type Who = Pick<Actor, 'id' | 'type'>;
 

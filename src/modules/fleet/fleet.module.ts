@@ -3,7 +3,6 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { AssetPlaces, CatalogueModule } from '../catalogue';
 import { SitesModule } from '../sites';
 import { TrucksController, TruckTypesController } from './fleet.controller';
-import { Scope } from '../../common/access/scope';
 import { TrucksService, TruckTypesService } from './fleet.service';
 import { TruckRepository } from './truck.repository';
 import { TruckTypeRepository } from './truck-type.repository';
@@ -18,6 +17,6 @@ export class FleetModule implements OnModuleInit {
 
   /** An asset may be on a truck: catalogue checks it through the trucks service. */
   onModuleInit(): void {
-    this.places.register('truck', 'fleet', (_m, companyId, refs) => this.trucks.assertOwned(Scope.company(companyId), refs));
+    this.places.register('truck', 'fleet', (scope, refs) => this.trucks.assertOwned(scope, refs));
   }
 }

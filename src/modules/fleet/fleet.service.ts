@@ -70,7 +70,7 @@ export class TruckTypesService {
   /** `linkSpecifications` inside the open unit of work (the write of a truck type). */
   private async replaceLinks(scope: Scope, truckTypeId: string, specIds: string[]): Promise<void> {
     // catalogue's check still takes a manager: the unit's
-    await this.specifications.assertOwned(this.uow.manager, scope.companyId, specIds.map((id, i) => ({ field: `asset_specification_ids.${i}`, id })));
+    await this.specifications.assertOwned(scope, specIds.map((id, i) => ({ field: `asset_specification_ids.${i}`, id })));
     await this.truckTypes.replaceSpecifications(truckTypeId, specIds);
   }
 

@@ -3,7 +3,6 @@ import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import type { ThreadedManager } from '../../database/threaded-manager';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { CompaniesService } from '../companies';
 import { DriversService } from '../drivers';
@@ -176,7 +175,7 @@ export class LeaveRequestsService {
   // ------------------------------------------------------------ reads
 
   /** A request `scope` reaches (a driver their own; the company any), with its dates; else 404. */
-  async get(scope: Scope, id: string, /** @deprecated the unit of work carries it */ _m?: ThreadedManager): Promise<LeaveRequestDto> {
+  async get(scope: Scope, id: string): Promise<LeaveRequestDto> {
     const found = await this.requests.findWithDates(scope, id);
     if (!found) throw ApiError.notFound('Leave request');
     return (await this.views([found]))[0];
@@ -220,7 +219,7 @@ export class LeaveRequestsService {
   private async assertAttachment(scope: Scope, mediaId: string | null | undefined): Promise<void> {
     if (!mediaId) return;
     const id = mediaId.toLowerCase();
-    if ((await this.requests.attachedOutside(scope, id)) || !(await this.media.exists(this.uow.manager, id))) throw ApiError.validation({ attachment_media_id: ['not found'] });
+    if ((await this.requests.attachedOutside(scope, id)) || !(await this.media.exists(id))) throw ApiError.validation({ attachment_media_id: ['not found'] });
   }
 
   /** 409 `DRIVER_HAS_JOBS` listing the driver's assigned or in-progress jobs on these dates. */

@@ -49,11 +49,8 @@ export class MediaService {
   }
 
   /** Whether an upload exists (other modules attach uploads by id: job evidence). */
-  exists(id: string): Promise<boolean>;
-  /** @deprecated the unit of work carries the manager: `exists(id)` (the callers' form until they are converted). */
-  exists(m: unknown, id: string): Promise<boolean>;
-  exists(...args: [string] | [unknown, string]): Promise<boolean> {
-    return this.media.exists(args.length === 2 ? args[1] : args[0]);
+  exists(id: string): Promise<boolean> {
+    return this.media.exists(id);
   }
 
   async serve(id: string): Promise<StreamableFile> {

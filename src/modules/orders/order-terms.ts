@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/http/api-error';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
-import { UnitOfWork } from '../../database/unit-of-work';
 import { CustomerCatalogueService } from '../catalogue';
 import { CustomerAddressesService } from '../customers';
 import { PricingCatalog } from '../pricing';
@@ -47,7 +46,6 @@ export class OrderTerms {
     private readonly lots: LotsService,
     private readonly promotions: PromotionsService,
     private readonly orders: OrdersRepository,
-    private readonly uow: UnitOfWork,
   ) {}
 
   async resolve(t: OrderTarget): Promise<ResolvedTerms> {
@@ -55,8 +53,7 @@ export class OrderTerms {
     const company = Scope.company(t.companyId);
     const target = await this.addresses.snapshotWithTerms(Scope.customer(t.companyId, t.customerId), t.addressId);
     const address = target?.address ?? null;
-    // The catalogue's orderable read still takes a manager (catalogue is converted in part): the open unit's.
-    const { spec, waste, allowed, priceOverrideAmount } = await this.catalogue.orderable(this.uow.manager, t.companyId, t.assetSpecificationId, t.wasteTypeId);
+    const { spec, waste, allowed, priceOverrideAmount } = await this.catalogue.orderable(company, t.assetSpecificationId, t.wasteTypeId);
     const errors: Record<string, string[]> = {};
     if (!address) errors.address_id = ['is not one of your addresses'];
     if (!spec) errors.asset_specification_id = ['is not an available container'];

@@ -186,15 +186,15 @@ export class PlatformService {
   async createSpecification(admin: Actor, dto: AdminCreateAssetSpecificationDto) {
     const { company_id, ...spec } = dto;
     const company = await this.company(company_id);
-    return { ...(await this.specs.create(admin, company.companyId, spec, this.audit(admin, 'asset_specification.created', 'asset_specification', company))), company_id: company.companyId };
+    return { ...(await this.specs.create(admin, company, spec, this.audit(admin, 'asset_specification.created', 'asset_specification', company))), company_id: company.companyId };
   }
 
   showSpecification(id: string) {
-    return this.inCompanyOf(this.specs.companyOf(id), 'Asset specification', (company) => this.specs.get(company.companyId, id));
+    return this.inCompanyOf(this.specs.companyOf(id), 'Asset specification', (company) => this.specs.get(company, id));
   }
 
   updateSpecification(admin: Actor, id: string, dto: UpdateAssetSpecificationDto) {
-    return this.inCompanyOf(this.specs.companyOf(id), 'Asset specification', (company) => this.specs.update(admin, company.companyId, id, dto, this.audit(admin, 'asset_specification.updated', 'asset_specification', company)));
+    return this.inCompanyOf(this.specs.companyOf(id), 'Asset specification', (company) => this.specs.update(admin, company, id, dto, this.audit(admin, 'asset_specification.updated', 'asset_specification', company)));
   }
 
   async listAssets(q: AdminAssetQuery, company?: Scope) {
@@ -204,15 +204,15 @@ export class PlatformService {
   async createAsset(admin: Actor, dto: AdminCreateAssetDto) {
     const { company_id, ...asset } = dto;
     const company = await this.company(company_id);
-    return { ...(await this.assets.create(admin, company.companyId, asset, this.audit(admin, 'asset.created', 'asset', company))), company_id: company.companyId };
+    return { ...(await this.assets.create(admin, company, asset, this.audit(admin, 'asset.created', 'asset', company))), company_id: company.companyId };
   }
 
   showAsset(id: string) {
-    return this.inCompanyOf(this.assets.companyOf(id), 'Asset', (company) => this.assets.get(company.companyId, id));
+    return this.inCompanyOf(this.assets.companyOf(id), 'Asset', (company) => this.assets.get(company, id));
   }
 
   updateAsset(admin: Actor, id: string, dto: UpdateAssetDto) {
-    return this.inCompanyOf(this.assets.companyOf(id), 'Asset', (company) => this.assets.update(admin, company.companyId, id, dto, this.audit(admin, 'asset.updated', 'asset', company)));
+    return this.inCompanyOf(this.assets.companyOf(id), 'Asset', (company) => this.assets.update(admin, company, id, dto, this.audit(admin, 'asset.updated', 'asset', company)));
   }
 
   async listWasteTypes(q: AdminWasteTypeQuery) {

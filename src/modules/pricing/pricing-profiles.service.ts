@@ -3,7 +3,6 @@ import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { ApiError, FieldErrors } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { UnitOfWork } from '../../database/unit-of-work';
 import { AssetSpecificationsService, WasteTypesService } from '../catalogue';
 import { CreatePricingProfileDto, PricingItemInput, PricingProfileDto, PricingProfileQuery, UpdatePricingProfileDto } from './pricing.dto';
 import { PricingProfile } from './pricing.entity';
@@ -13,7 +12,6 @@ import { PricingProfileRepository } from './pricing.repository';
 @Injectable()
 export class PricingProfilesService {
   constructor(
-    private readonly uow: UnitOfWork,
     private readonly profiles: PricingProfileRepository,
     private readonly specs: AssetSpecificationsService,
     private readonly wasteTypes: WasteTypesService,
@@ -62,9 +60,9 @@ export class PricingProfilesService {
       else seen.set(key, i);
     });
     if (Object.keys(dup).length) throw ApiError.validation(dup);
-    // Catalogue's methods still take a manager: the open unit's (the profile's write).
-    await this.specs.assertOwned(this.uow.manager, profile.companyId, items.map((it, i) => ({ field: `items.${i}.asset_specification_id`, id: it.asset_specification_id })));
-    await this.wasteTypes.assertOwned(this.uow.manager, profile.companyId, items.map((it, i) => ({ field: `items.${i}.waste_type_id`, id: it.waste_type_id })));
+    const scope = Scope.company(profile.companyId);
+    await this.specs.assertOwned(scope, items.map((it, i) => ({ field: `items.${i}.asset_specification_id`, id: it.asset_specification_id })));
+    await this.wasteTypes.assertOwned(scope, items.map((it, i) => ({ field: `items.${i}.waste_type_id`, id: it.waste_type_id })));
     await this.profiles.replaceItems(
       profile,
       items.map((it, position) => ({

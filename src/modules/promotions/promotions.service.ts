@@ -110,7 +110,7 @@ export class PromotionsService {
   /** `linkSpecifications` inside the open unit of work (the write of a promotion). */
   private async replaceLinks(scope: Scope, promotionId: string, specIds: string[]): Promise<void> {
     // catalogue's check still takes a manager: the unit's
-    await this.specifications.assertOwned(this.uow.manager, scope.companyId, specIds.map((id, i) => ({ field: `asset_specification_ids.${i}`, id })));
+    await this.specifications.assertOwned(scope, specIds.map((id, i) => ({ field: `asset_specification_ids.${i}`, id })));
     await this.promotions.replaceSpecifications(promotionId, specIds);
   }
 
@@ -123,7 +123,7 @@ export class PromotionsService {
     const live = await this.promotions.findLive(scope, id, today);
     if (!live) throw ApiError.notFound('Promotion');
     const specIds = (await this.promotions.specificationIds([live.id])).get(live.id)!;
-    return this.catalogue.pageOfActive(scope.companyId, q, specIds.length ? specIds : null, PromotionSpecificationDto.of);
+    return this.catalogue.pageOfActive(scope, q, specIds.length ? specIds : null, PromotionSpecificationDto.of);
   }
 
   /** Promotions with their linked specification ids (one statement for the whole page). */

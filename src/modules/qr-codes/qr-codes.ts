@@ -95,7 +95,7 @@ export class QrCodesService {
 
   async create(actor: Actor, scope: Scope, dto: CreateQrCodeDto): Promise<QrCodeDto> {
     const [qr, asset] = await this.uow.transaction(async (m) => {
-      const asset = await this.assets.get(scope.companyId, dto.asset_id, m).catch((e) => {
+      const asset = await this.assets.get(scope, dto.asset_id).catch((e) => {
         throw e instanceof ApiError && e.code === 'NOT_FOUND' ? ApiError.validation({ asset_id: ['not found'] }) : e;
       });
       const qr = await this.codes.insert(scope, asset.id, actor.id);
@@ -133,7 +133,7 @@ export class QrCodesService {
 
   /** The code's asset; a deleted asset makes the code unknown (404). */
   private assetOf(qr: QrCode): Promise<AssetDto> {
-    return this.assets.get(qr.companyId, qr.assetId).catch((e) => {
+    return this.assets.get(Scope.company(qr.companyId), qr.assetId).catch((e) => {
       throw e instanceof ApiError && e.code === 'NOT_FOUND' ? ApiError.notFound('QR code') : e;
     });
   }

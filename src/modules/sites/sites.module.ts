@@ -1,6 +1,5 @@
 import './events'; // this module's domain events, declared into the event catalogue (src/common/outbox/event-catalogue.ts)
 import { Module, OnModuleInit } from '@nestjs/common';
-import { Scope } from '../../common/access/scope';
 import { AssetPlaces, CatalogueModule } from '../catalogue';
 import { LotsService } from './lots.service';
 import { OpeningCalendar } from './opening-calendar.service';
@@ -22,9 +21,9 @@ export class SitesModule implements OnModuleInit {
     this.places.register(
       'lot',
       'sites',
-      (_m, companyId, refs) => this.lots.assertOwned(Scope.company(companyId), refs),
-      async (_m, companyId, id) => this.lots.find(Scope.company(companyId), id),
+      (scope, refs) => this.lots.assertOwned(scope, refs),
+      async (scope, id) => this.lots.find(scope, id),
     );
-    this.places.register('station', 'sites', (_m, companyId, refs) => this.stations.assertOwned(Scope.company(companyId), refs));
+    this.places.register('station', 'sites', (scope, refs) => this.stations.assertOwned(scope, refs));
   }
 }

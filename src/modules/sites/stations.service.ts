@@ -49,7 +49,7 @@ export class StationsService extends SiteService<Station, StationHoliday, Statio
     if (dto.waste_type_ids?.length) {
       const ids = dto.waste_type_ids.map((id) => id.toLowerCase());
       // Catalogue's method still takes a manager: the open unit's.
-      const known = await this.wasteTypes.liveIds(this.uow.manager, scope.companyId, ids);
+      const known = await this.wasteTypes.liveIds(scope, ids);
       const missing = ids.filter((id) => !known.has(id));
       if (missing.length) throw ApiError.validation({ waste_type_ids: missing.map((id) => `waste type ${id} not found`) });
     }
@@ -65,7 +65,7 @@ export class StationsService extends SiteService<Station, StationHoliday, Statio
     if (stations.length) {
       const links = await this.stations.wasteTypeLinks(stations.map((s) => s.id));
       // Names through catalogue, by name then id; each station's list keeps that order.
-      for (const w of await this.wasteTypes.refs(this.uow.manager, [...new Set(links.map((l) => l.waste_type_id))])) {
+      for (const w of await this.wasteTypes.refs([...new Set(links.map((l) => l.waste_type_id))])) {
         for (const l of links) if (l.waste_type_id === w.id) (byStation.get(l.station_id) ?? byStation.set(l.station_id, []).get(l.station_id)!).push(w);
       }
     }

@@ -32,11 +32,7 @@ export class MemberProfiles {
    * refuse the company (it throws). Call before creating the user, inside the same transaction. Fails
    * closed: a type whose module registered no admission takes no self-registered members.
    */
-  async admit(type: UserType, company: Scope): Promise<void>;
-  /** @deprecated the unit of work carries the manager, and a `Scope` the company: `admit(type, Scope.company(id))` (auth's call until it is converted). */
-  async admit(m: unknown, type: UserType, companyId: string): Promise<void>;
-  async admit(...args: [UserType, Scope] | [unknown, UserType, string]): Promise<void> {
-    const [type, company] = args.length === 3 ? [args[1], Scope.company(args[2])] : args;
+  async admit(type: UserType, company: Scope): Promise<void> {
     const admit = this.admissions.get(type);
     if (!admit) throw new Error(`No module admits self-registered ${type} users`);
     await admit(company);

@@ -4,7 +4,6 @@ import { Scope } from '../../common/access/scope';
 import { hashPassword } from '../../common/security/passwords';
 import { CompanySummaryDto, UserDto } from './user.dto';
 import { jsonValue } from '../../database/json-value';
-import { withoutManager } from '../../database/threaded-manager';
 import { CompanySummaries } from './company-summaries';
 import { MemberProfiles } from './member-profiles';
 import type { ContactChanges, UserStatus } from './user.types';
@@ -33,8 +32,7 @@ export interface UserCredentials {
 /**
  * Creates users with their role record, and renders them. E-mail is unique among non-admin users.
  *
- * Writes run in the caller's unit of work (`UnitOfWork#transaction`): the manager some methods still
- * accept first (`create(m, …)`) is ignored (deprecated; auth's calls pass it until auth is converted).
+ * Writes run in the caller's unit of work (`UnitOfWork#transaction`).
  */
 @Injectable()
 export class UsersService {
@@ -45,11 +43,7 @@ export class UsersService {
   ) {}
 
   /** Creates the user (and its customer or driver profile) in the caller's unit of work. */
-  create(u: NewUser): Promise<User>;
-  /** @deprecated the unit of work carries the manager: `create(u)`. */
-  create(m: unknown, u: NewUser): Promise<User>;
-  async create(...args: [NewUser] | [unknown, NewUser]): Promise<User> {
-    const u = args.length === 2 ? args[1] : args[0];
+  async create(u: NewUser): Promise<User> {
     if (await this.users.emailTaken(u.email)) throw emailTaken();
     const passwordHash = u.password ? await hashPassword(u.password) : null;
     let user: User;
@@ -139,35 +133,25 @@ export class UsersService {
   }
 
   /** Whether the user exists. */
-  exists(userId: string, /** @deprecated the unit of work carries it (auth's call until it is converted) */ _m?: unknown): Promise<boolean> {
+  exists(userId: string): Promise<boolean> {
     return this.users.exists(userId);
   }
 
   /** The id of the user with this e-mail (any case), row locked for the rest of the caller's unit of work; null when none. */
-  lockByEmail(email: string): Promise<string | null>;
-  /** @deprecated the unit of work carries the manager: `lockByEmail(email)`. */
-  lockByEmail(m: unknown, email: string): Promise<string | null>;
-  lockByEmail(...args: [string] | [unknown, string]): Promise<string | null> {
-    return this.users.lockByEmail(args.length === 2 ? args[1] : args[0]);
+  lockByEmail(email: string): Promise<string | null> {
+    return this.users.lockByEmail(email);
   }
 
   /** Marks the e-mail address (any case) verified, keeping an earlier verification time. */
-  markEmailVerified(email: string): Promise<void>;
-  /** @deprecated the unit of work carries the manager: `markEmailVerified(email)`. */
-  markEmailVerified(m: unknown, email: string): Promise<void>;
-  markEmailVerified(...args: [string] | [unknown, string]): Promise<void> {
-    return this.users.markEmailVerified(args.length === 2 ? args[1] : args[0]);
+  markEmailVerified(email: string): Promise<void> {
+    return this.users.markEmailVerified(email);
   }
 
   /**
    * Sets the user's password hash. `verifiesEmail` (a reset by mailed code proves the address) also
    * marks the e-mail verified, keeping an earlier verification time.
    */
-  setPassword(userId: string, passwordHash: string, opts?: { verifiesEmail?: boolean }): Promise<void>;
-  /** @deprecated the unit of work carries the manager: `setPassword(userId, passwordHash, opts)`. */
-  setPassword(m: unknown, userId: string, passwordHash: string, opts?: { verifiesEmail?: boolean }): Promise<void>;
-  setPassword(...args: unknown[]): Promise<void> {
-    const [userId, passwordHash, opts] = withoutManager<[string, string, { verifiesEmail?: boolean } | undefined]>(args);
+  setPassword(userId: string, passwordHash: string, opts?: { verifiesEmail?: boolean }): Promise<void> {
     return this.users.setPassword(userId, passwordHash, !!opts?.verifiesEmail);
   }
 
