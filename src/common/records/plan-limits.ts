@@ -1,7 +1,8 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { ApiError } from '../http/api-error';
 import { recordEvents } from '../outbox/outbox';
+import type { Scope } from '../access/scope';
+import { UnitOfWork } from '../../database/unit-of-work';
 
 /** What a plan limits when a company creates a record (orders: placed in the company's calendar month). */
 export type LimitedResource = 'drivers' | 'assets' | 'monthly_orders';
@@ -13,7 +14,7 @@ export const PLAN_LIMIT_NEAR = 0.8;
 export const nearThreshold = (limit: number) => Math.max(1, Math.ceil(limit * PLAN_LIMIT_NEAR));
 
 /** The company's current limit on `resource` (null = unlimited) and the plan it comes from. */
-export type PlanLimitSource = (m: EntityManager, companyId: string, resource: LimitedResource) => Promise<{ limit: number | null; plan: string }>;
+export type PlanLimitSource = (company: Scope, resource: LimitedResource) => Promise<{ limit: number | null; plan: string }>;
 
 /**
  * Plan limits by dependency inversion (architecture.md, "Plan limits"): the module that keeps plans and
@@ -25,6 +26,8 @@ export type PlanLimitSource = (m: EntityManager, companyId: string, resource: Li
 @Injectable()
 export class PlanLimits {
   private source: PlanLimitSource | null = null;
+
+  constructor(private readonly uow: UnitOfWork) {}
 
   /** The key of the transaction-scoped advisory lock that `assertBelow` takes (`pg_advisory_xact_lock(hashtext(key))`). */
   static lockKey(resource: LimitedResource, companyId: string): string {
@@ -45,12 +48,12 @@ export class PlanLimits {
    * own earlier statements of the transaction (`SELECT pg_advisory_xact_lock(hashtext(lockKey))`), to
    * save a round trip; never in the counting statement itself (its snapshot would predate the lock).
    */
-  async assertBelow(m: EntityManager, companyId: string, resource: LimitedResource, count: () => Promise<number>, opts: { actorId?: string | null; locked?: boolean } = {}): Promise<void> {
+  async assertBelow(company: Scope, resource: LimitedResource, count: () => Promise<number>, opts: { actorId?: string | null; locked?: boolean } = {}): Promise<void> {
     if (!this.source) return;
-    if (!opts.locked) await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [PlanLimits.lockKey(resource, companyId)]);
-    const limit = await this.source(m, companyId, resource);
+    if (!opts.locked) await this.uow.manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [PlanLimits.lockKey(resource, company.companyId)]);
+    const limit = await this.source(company, resource);
     if (limit.limit === null) return;
-    await this.admit(m, companyId, resource, limit, await count(), opts);
+    await this.admit(company, resource, limit, await count(), opts);
   }
 
   /**
@@ -58,8 +61,8 @@ export class PlanLimits {
    * creation takes its lock: for a creation that counts itself under a lock of its own (placement: the
    * order counter row, src/modules/orders), then calls `admit` with that count.
    */
-  async limitOf(m: EntityManager, companyId: string, resource: LimitedResource): Promise<{ limit: number | null; plan: string } | null> {
-    return this.source ? this.source(m, companyId, resource) : null;
+  async limitOf(company: Scope, resource: LimitedResource): Promise<{ limit: number | null; plan: string } | null> {
+    return this.source ? this.source(company, resource) : null;
   }
 
   /**
@@ -67,7 +70,8 @@ export class PlanLimits {
    * `resource` before this creation. Throws 403 `PLAN_LIMIT`, or records `company.plan_limit_near` at the
    * crossing; nothing without a limit.
    */
-  async admit(m: EntityManager, companyId: string, resource: LimitedResource, limit: { limit: number | null; plan: string } | null, used: number, opts: { actorId?: string | null } = {}): Promise<void> {
+  async admit(company: Scope, resource: LimitedResource, limit: { limit: number | null; plan: string } | null, used: number, opts: { actorId?: string | null } = {}): Promise<void> {
+    const companyId = company.companyId;
     if (!limit || limit.limit === null) return;
     const { plan } = limit;
     if (used >= limit.limit) {
@@ -77,7 +81,7 @@ export class PlanLimits {
     // This creation brings usage to 80 % of the limit: recorded once per crossing, with the creation (rolled back with it).
     const threshold = nearThreshold(limit.limit);
     if (used < threshold && used + 1 >= threshold) {
-      await recordEvents(m, { type: 'company.plan_limit_near', aggregateType: 'company', aggregateId: companyId, companyId, actorId: opts.actorId ?? null, payload: { resource, used: used + 1, limit: limit.limit, plan } });
+      await recordEvents(this.uow.manager, { type: 'company.plan_limit_near', aggregateType: 'company', aggregateId: companyId, companyId, actorId: opts.actorId ?? null, payload: { resource, used: used + 1, limit: limit.limit, plan } });
     }
   }
 }

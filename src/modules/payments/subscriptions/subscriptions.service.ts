@@ -67,9 +67,9 @@ export class SubscriptionsService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    // The creating module's manager is its open unit's, which the repository joins.
-    this.limits.register(async (_m, companyId, resource) => {
-      const plan = await this.planInForce(Scope.company(companyId));
+    // Read in the creating module's open unit, which the repository joins.
+    this.limits.register(async (company, resource) => {
+      const plan = await this.planInForce(company);
       const limit = resource === 'drivers' ? plan.maxDrivers : resource === 'assets' ? plan.maxAssets : plan.maxMonthlyOrders;
       return { limit, plan: plan.code };
     });
