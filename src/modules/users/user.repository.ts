@@ -136,7 +136,7 @@ export class UserRepository extends ModuleRepository {
 
   /**
    * The profile's further columns of the users row `alias` (named `profile_*`), for a statement that reads
-   * the user anyway (the caller's query of `/auth/me`, registered by the auth module with the ActorResolver).
+   * the user anyway (the caller's query of `/auth/me`, registered by UsersModule with the ActorResolver).
    */
   static profileColumns(alias: string, companySql: string): string {
     return `${alias}.phone AS profile_phone, ${alias}.email_verified_at AS profile_email_verified_at, ${alias}.created_at AS profile_created_at,

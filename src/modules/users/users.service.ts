@@ -165,7 +165,7 @@ export class UsersService {
   /**
    * The profile's further columns of the users row `alias` (named `profile_*`): with the user's id, type,
    * name, email, status and company_id, what `profileOf` renders. For a statement that reads the user
-   * anyway: the caller's query of `/auth/me` (the auth module registers it with the ActorResolver).
+   * anyway: the caller's query of `/auth/me` (this module registers it with the ActorResolver at init).
    */
   profileColumnsSql(alias: string): string {
     return UserRepository.profileColumns(alias, this.companies.sql(`${alias}.company_id`));
