@@ -147,13 +147,11 @@ export class AssetSpecificationsService {
     return this.specifications.companyOf(id);
   }
 
-  get(scope: Scope, id: string): Promise<AssetSpecificationDto>;
   async get(scope: Scope, id: string): Promise<AssetSpecificationDto> {
     return AssetSpecificationDto.of(await this.specifications.find(scope, id));
   }
 
   /** `audit` (platform administration) records the write in its transaction. */
-  create(actor: Pick<Actor, 'id'>, scope: Scope, dto: CreateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto>;
   async create(actor: Pick<Actor, 'id'>, scope: Scope, dto: CreateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto> {
     const values = specValues(dto);
     checkWeights(values);
@@ -162,7 +160,6 @@ export class AssetSpecificationsService {
     );
   }
 
-  update(actor: Pick<Actor, 'id'>, scope: Scope, id: string, dto: UpdateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto>;
   async update(actor: Pick<Actor, 'id'>, scope: Scope, id: string, dto: UpdateAssetSpecificationDto, audit?: WriteAudit): Promise<AssetSpecificationDto> {
     const values = specValues(dto);
     const row = await this.specifications.update(actor, scope, id, values, {
@@ -183,7 +180,6 @@ export class AssetSpecificationsService {
   }
 
   /** Body references must be the company's live specifications (share-locked until the commit): 422 `not found` on their fields otherwise. */
-  assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void>;
   assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
     return this.specifications.assertOwned(scope, refs);
   }

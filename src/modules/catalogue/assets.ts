@@ -135,7 +135,6 @@ export class AssetsService implements OnModuleInit {
   }
 
   /** Reserved assets back to available, in the caller's unit of work (an asset already out on site keeps its status). */
-  releaseReserved(assetIds: readonly string[]): Promise<void>;
   async releaseReserved(assetIds: readonly string[]): Promise<void> {
     if (assetIds.length) await this.assets.releaseReserved(assetIds);
   }
@@ -147,7 +146,6 @@ export class AssetsService implements OnModuleInit {
    * asset: the row is locked (`FOR UPDATE SKIP LOCKED`) and re-checked `available` by the UPDATE.
    * 409 ASSET_UNAVAILABLE when none is free (or the chosen one is not). Records the history row and event.
    */
-  reserve(r: AssetReservation): Promise<string>;
   async reserve(r: AssetReservation): Promise<string> {
     const scope = Scope.company(r.companyId);
     const id = await this.assets.reserve(scope, r.specificationId, r.lotId, r.assetId ?? null);
@@ -165,7 +163,6 @@ export class AssetsService implements OnModuleInit {
    * Moves assets for a job (dispatch): status and, when given, the place (type, id, position), each
    * with a history row and an `asset.moved_by_job` event, in the caller's unit of work.
    */
-  moveForJob(scope: Scope, jobId: string, moves: readonly AssetMove[]): Promise<void>;
   async moveForJob(scope: Scope, jobId: string, moves: readonly AssetMove[]): Promise<void> {
     if (!moves.length) return;
     const current = await this.assets.lockMany(scope, moves.map((x) => x.assetId));
@@ -180,28 +177,24 @@ export class AssetsService implements OnModuleInit {
   }
 
   /** Dispatch: the company's available assets counted per specification (and per home lot), one statement. */
-  freeCounts(scope: Scope): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]>;
   async freeCounts(scope: Scope): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]> {
     const rows = await this.assets.freeCounts(scope);
     return rows.map((r) => ({ specificationId: r.spec, homeLotId: r.lot, available: Number(r.n) }));
   }
 
   /** Dispatch: the company's live assets of a specification, by code (bounded by the company's fleet). One statement. */
-  ofSpecification(scope: Scope, specificationId: string): Promise<AssetDto[]>;
   async ofSpecification(scope: Scope, specificationId: string): Promise<AssetDto[]> {
     const rows = await this.assets.ofSpecification(scope, specificationId);
     return rows.map(AssetDto.of);
   }
 
   /** The history of an asset's moves by jobs, oldest first. */
-  history(scope: Scope, assetId: string): Promise<{ from: AssetStatus | null; to: AssetStatus; location_type: LocationType | null; location_id: string | null; job_id: string | null; at: string }[]>;
   async history(scope: Scope, assetId: string): Promise<{ from: AssetStatus | null; to: AssetStatus; location_type: LocationType | null; location_id: string | null; job_id: string | null; at: string }[]> {
     const rows = await this.assets.history(scope, assetId);
     return rows.map((r) => ({ from: r.fromStatus, to: r.toStatus, location_type: r.locationType, location_id: r.locationId, job_id: r.jobId, at: r.createdAt.toISOString() }));
   }
 
   /** Code and status of the company's assets by id (deleted ones too: jobs keep showing them), for dispatch's job views. One statement. */
-  summaries(scope: Scope, ids: readonly string[]): Promise<Map<string, { id: string; code: string; status: AssetStatus }>>;
   async summaries(scope: Scope, ids: readonly string[]): Promise<Map<string, { id: string; code: string; status: AssetStatus }>> {
     if (!ids.length) return new Map();
     const rows = await this.assets.summaries(scope, ids);
@@ -241,13 +234,11 @@ export class AssetsService implements OnModuleInit {
   }
 
   /** One live asset of the company (404 otherwise), in the open unit of work if any. */
-  get(scope: Scope, id: string): Promise<AssetDto>;
   async get(scope: Scope, id: string): Promise<AssetDto> {
     return AssetDto.of(await this.assets.find(scope, id));
   }
 
   /** `audit` (platform administration) records the write in its transaction. */
-  create(actor: Pick<Actor, 'id'>, scope: Scope, dto: CreateAssetDto, audit?: WriteAudit): Promise<AssetDto>;
   async create(actor: Pick<Actor, 'id'>, scope: Scope, dto: CreateAssetDto, audit?: WriteAudit): Promise<AssetDto> {
     const values: Partial<Asset> = { ...assetValues(dto), status: 'available' };
     const row = await this.assets.create(actor, scope, values, {
@@ -266,7 +257,6 @@ export class AssetsService implements OnModuleInit {
     return AssetDto.of(row);
   }
 
-  update(actor: Pick<Actor, 'id'>, scope: Scope, id: string, dto: UpdateAssetDto, audit?: WriteAudit): Promise<AssetDto>;
   async update(actor: Pick<Actor, 'id'>, scope: Scope, id: string, dto: UpdateAssetDto, audit?: WriteAudit): Promise<AssetDto> {
     const row = await this.assets.updateRecord(actor, scope, id, { ...assetValues(dto), status: dto.status }, {
       ...(audit && { audit: { write: audit, view: AssetDto.of } }),

@@ -113,13 +113,11 @@ export class WasteTypesService {
   }
 
   /** Body references must be the company's live waste types (share-locked until the commit): 422 `not found` on their fields otherwise. */
-  assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void>;
   assertOwned(scope: Scope, refs: readonly BodyRef[]): Promise<void> {
     return this.wasteTypes.assertOwned(scope, refs);
   }
 
   /** Of `ids`, those that are live waste types of the company (references from other modules' bodies). */
-  liveIds(scope: Scope, ids: readonly string[]): Promise<Set<string>>;
   async liveIds(scope: Scope, ids: readonly string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
     const rows = await this.wasteTypes.liveIds(scope, ids);
@@ -127,7 +125,6 @@ export class WasteTypesService {
   }
 
   /** Id and name of waste types (deleted ones too, for history), by name then id. */
-  refs(ids: readonly string[]): Promise<{ id: string; name: string }[]>;
   async refs(ids: readonly string[]): Promise<{ id: string; name: string }[]> {
     if (!ids.length) return [];
     const rows = await this.wasteTypes.refs(ids);
