@@ -1,7 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { ApiError } from '../http/api-error';
 import { recordEvents } from '../outbox/outbox';
-import type { Scope } from '../access/scope';
+import { Scope } from '../access/scope';
 import { UnitOfWork } from '../../database/unit-of-work';
 
 /** What a plan limits when a company creates a record (orders: placed in the company's calendar month). */
@@ -48,12 +48,12 @@ export class PlanLimits {
    * own earlier statements of the transaction (`SELECT pg_advisory_xact_lock(hashtext(lockKey))`), to
    * save a round trip; never in the counting statement itself (its snapshot would predate the lock).
    */
-  async assertBelow(company: Scope, resource: LimitedResource, count: () => Promise<number>, opts: { actorId?: string | null; locked?: boolean } = {}): Promise<void> {
+  async assertBelow(scope: Scope, resource: LimitedResource, count: () => Promise<number>, opts: { actorId?: string | null; locked?: boolean } = {}): Promise<void> {
     if (!this.source) return;
-    if (!opts.locked) await this.uow.manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [PlanLimits.lockKey(resource, company.companyId)]);
-    const limit = await this.source(company, resource);
-    if (limit.limit === null) return;
-    await this.admit(company, resource, limit, await count(), opts);
+    if (!opts.locked) await this.uow.manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [PlanLimits.lockKey(resource, scope.companyId)]);
+    const limit = await this.limitOf(scope, resource);
+    if (limit?.limit == null) return;
+    await this.admit(scope, resource, limit, await count(), opts);
   }
 
   /**
@@ -61,8 +61,9 @@ export class PlanLimits {
    * creation takes its lock: for a creation that counts itself under a lock of its own (placement: the
    * order counter row, src/modules/orders), then calls `admit` with that count.
    */
-  async limitOf(company: Scope, resource: LimitedResource): Promise<{ limit: number | null; plan: string } | null> {
-    return this.source ? this.source(company, resource) : null;
+  async limitOf(scope: Scope, resource: LimitedResource): Promise<{ limit: number | null; plan: string } | null> {
+    // The company's plan, whoever of it creates the record (a customer places, a company user adds a driver).
+    return this.source ? this.source(Scope.company(scope.companyId), resource) : null;
   }
 
   /**
@@ -70,8 +71,8 @@ export class PlanLimits {
    * `resource` before this creation. Throws 403 `PLAN_LIMIT`, or records `company.plan_limit_near` at the
    * crossing; nothing without a limit.
    */
-  async admit(company: Scope, resource: LimitedResource, limit: { limit: number | null; plan: string } | null, used: number, opts: { actorId?: string | null } = {}): Promise<void> {
-    const companyId = company.companyId;
+  async admit(scope: Scope, resource: LimitedResource, limit: { limit: number | null; plan: string } | null, used: number, opts: { actorId?: string | null } = {}): Promise<void> {
+    const companyId = scope.companyId;
     if (!limit || limit.limit === null) return;
     const { plan } = limit;
     if (used >= limit.limit) {

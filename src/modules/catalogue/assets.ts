@@ -245,7 +245,7 @@ export class AssetsService implements OnModuleInit {
       ...(audit && { audit: { write: audit, view: AssetDto.of } }),
       before: async (m) => {
         // The company's plan limits its live assets (403 PLAN_LIMIT; README "Subscriptions and plans").
-        await this.limits.assertBelow(Scope.company(scope.companyId), 'assets', () => this.assets.countLive(scope));
+        await this.limits.assertBelow(scope, 'assets', () => this.assets.countLive(scope));
         await this.specs.assertOwned(scope, [{ field: 'asset_specification_id', id: dto.asset_specification_id }]);
         if (dto.home_lot_id) {
           // A new asset starts at its home lot (`values` is read after this check).

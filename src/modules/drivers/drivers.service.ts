@@ -30,7 +30,7 @@ export class DriversService implements OnModuleInit {
       'driver',
       async (scope, userId) => {
         // The company's plan limits its drivers (403 PLAN_LIMIT; README "Subscriptions and plans"); PlanLimits (common) takes the unit's manager.
-        await this.limits.assertBelow(Scope.company(scope.companyId), 'drivers', () => this.drivers.count(scope));
+        await this.limits.assertBelow(scope, 'drivers', () => this.drivers.count(scope));
         await this.drivers.insert(scope, userId);
       },
       async (company) => {

@@ -126,9 +126,9 @@ export class OrdersService {
       // The plan's monthly orders (payments registers the limits): the limit read before any lock, then the
       // number and the month's count taken together under the counter row's lock (held to the commit),
       // so placements of one company count one another.
-      const limit = await this.limits.limitOf(Scope.company(companyId), 'monthly_orders');
+      const limit = await this.limits.limitOf(scope, 'monthly_orders');
       const { monthPlaced } = await this.lifecycle.takeNumber(order, p.settings.timezone);
-      await this.limits.admit(Scope.company(companyId), 'monthly_orders', limit, monthPlaced - 1, { actorId: actor.id });
+      await this.limits.admit(scope, 'monthly_orders', limit, monthPlaced - 1, { actorId: actor.id });
       await this.lifecycle.recordStatusEvent(order, null, 'pending', actor, null, { total_amount: order.totalAmount });
       if (p.settings.auto_approve_orders) {
         await this.approveLocked(order, 'system');
