@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type FileDebt, scanSource, totals } from '../support/data-layer-scan';
+import { join as joinPath } from 'node:path';
+import { type FileDebt, scanSource, SRC, tenantEntities, totals, unscopedMethods } from '../support/data-layer-scan';
 
 /**
  * The data-layer rules of issue #24 (docs/data-layer.md), as a ratchet: `data-layer-debt.json` lists,
@@ -57,5 +58,15 @@ describe('data layer: one unit of work, SQL in repositories, no foreign tables (
     // eslint-disable-next-line no-console
     console.log(`data-layer debt: ${JSON.stringify(t)}`);
     expect(t.files).toBe(Object.keys(actual).length);
+  });
+
+  // LIST_UNSCOPED=1 npx jest test/project/data-layer.spec.ts -t unscoped: the methods behind the `unscoped` counts, by file.
+  it('names the unscoped repository methods (LIST_UNSCOPED=1)', () => {
+    const files = Object.keys(actual).filter((f) => actual[f].unscoped > 0);
+    const tenants = tenantEntities();
+    const named = files.map((f) => `${f}: ${unscopedMethods(joinPath(SRC, '..', f), tenants).join(', ')}`);
+    // eslint-disable-next-line no-console
+    if (process.env.LIST_UNSCOPED === '1') console.log(named.join('\n'));
+    expect(named).toHaveLength(files.length);
   });
 });
