@@ -7,7 +7,8 @@ import { AppModule } from './app.module';
 import { checkRequestInput, JSON_MEDIA_TYPES, jsonBodiesOnly } from './common/http/request-input';
 import { buildOpenApiDocument } from './common/http/openapi-document';
 import { validationPipe } from './common/http/validation';
-import { appLogger, PinoNestLogger, requestLogging } from './common/logger';
+import { accessLogger, appLogger, PinoNestLogger } from './common/logger';
+import { fixedHeadersOf, requestEdge } from './common/http/request-edge';
 import { Metrics } from './common/metrics/metrics';
 import { setPasswordHashCost } from './common/security/passwords';
 import { httpDrainOf } from './common/shutdown/http-drain';
@@ -42,18 +43,26 @@ export async function createApp(config: AppConfig, extraModules: Type[] = [], op
   // CORS: the middleware answers browser preflights (OPTIONS with Access-Control-Request-Method) itself, without a
   // token; any other OPTIONS request goes on to the routes (the OPTIONS routes of /psp/onboarding answer `Allow`).
   const cors = { exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Idempotent-Replayed'] };
+  const [preflight, passOn] = [{ ...cors, preflightContinue: false }, { ...cors, preflightContinue: true }];
   app.enableCors((req: { method?: string; headers: Record<string, unknown> }, cb: (e: Error | null, o: object) => void) =>
-    cb(null, { ...cors, preflightContinue: req.method === 'OPTIONS' && !req.headers['access-control-request-method'] }),
+    cb(null, req.method === 'OPTIONS' && !req.headers['access-control-request-method'] ? passOn : preflight),
   );
 
-  // Security headers; the API documentation pages (Swagger UI, its OAuth2 redirect page) need inline scripts and styles, the API none.
-  const strict = helmet();
-  const docs = helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'", "'unsafe-inline'"], 'style-src': ["'self'", "'unsafe-inline'", 'https:'], 'img-src': ["'self'", 'data:', 'https:'] } } });
-  app.use((req: { path: string }, res: unknown, next: () => void) => ((req.path.startsWith('/api/documentation') || req.path.startsWith('/api/oauth2-callback') ? docs : strict) as (q: unknown, s: unknown, n: () => void) => void)(req, res, next));
-  // Request id (from X-Request-Id when sane, else generated; echoed back) on every log line, one access-log
-  // line per request (src/common/logger.ts), and the request metrics (GET /metrics).
-  app.use(requestLogging(pinoLogger));
-  app.use(app.get(Metrics).middleware());
+  // Security headers (helmet's, fixed: read once, set by the request edge); the API documentation pages
+  // (Swagger UI, its OAuth2 redirect page) need inline scripts and styles, the API none.
+  const strict = fixedHeadersOf(helmet());
+  const docs = fixedHeadersOf(helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'", "'unsafe-inline'"], 'style-src': ["'self'", "'unsafe-inline'", 'https:'], 'img-src': ["'self'", 'data:', 'https:'] } } }));
+  // The request edge (src/common/http/request-edge.ts): the request id (from X-Request-Id when sane, else
+  // generated; echoed back) on every log line, the security headers, then one access-log line per request and
+  // the request metrics (GET /metrics) from one listener.
+  const metrics = app.get(Metrics);
+  app.use(
+    requestEdge({
+      accessLog: accessLogger(config),
+      observe: (method, route, status, seconds) => metrics.observe(method, route, status, seconds),
+      headersFor: (path) => (path.startsWith('/api/documentation') || path.startsWith('/api/oauth2-callback') ? docs : strict),
+    }),
+  );
   // Body parsers after the request id, so that their errors carry it too. Bodies are JSON only (415
   // otherwise; multipart on the upload route of src/modules/media), nested at most MAX_JSON_DEPTH levels,
   // and no string of a body or query holds NUL or an unpaired surrogate (src/common/http/request-input.ts).

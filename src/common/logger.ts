@@ -1,9 +1,7 @@
 import { LoggerService } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import type { AppConfig, LogLevel } from '../config/app-config';
 
 /** Per-request context, available to every log line and to the error filter. */
@@ -41,8 +39,17 @@ export function createLogger(level: LogLevel, destination: DestinationStream): L
   );
 }
 
-const roots = new Map<LogLevel, Logger>();
-const byConfig = new WeakMap<AppConfig, Logger>();
+/**
+ * The access log's logger (`requestEdge`): the same lines format and destination as `createLogger`'s, without
+ * the redaction and the request-id mixin, which its fixed fields (method, route pattern, status, duration, request
+ * id, actor id) never need: they cost 2 % of a request's CPU under load (docs/performance.md).
+ */
+function createAccessLogger(level: LogLevel, destination: DestinationStream): Logger {
+  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, destination);
+}
+
+const roots = new Map<LogLevel, { app: Logger; access: Logger }>();
+const byConfig = new WeakMap<AppConfig, { app: Logger; access: Logger }>();
 
 /**
  * The application's logger: on stdout, written asynchronously in batches of up to 4 kB (or every 250 ms),
@@ -50,23 +57,32 @@ const byConfig = new WeakMap<AppConfig, Logger>();
  * level in a process. `config.logStream` (tests) sends the lines there instead.
  */
 export function appLogger(config: AppConfig): Logger {
-  let logger = byConfig.get(config);
-  if (logger) return logger;
+  return loggersOf(config).app;
+}
+
+/** The access log's logger of `appLogger(config)`: the same destination. */
+export function accessLogger(config: AppConfig): Logger {
+  return loggersOf(config).access;
+}
+
+function loggersOf(config: AppConfig): { app: Logger; access: Logger } {
+  let loggers = byConfig.get(config);
+  if (loggers) return loggers;
   if (config.logStream) {
-    logger = createLogger(config.logLevel, config.logStream);
+    loggers = { app: createLogger(config.logLevel, config.logStream), access: createAccessLogger(config.logLevel, config.logStream) };
   } else {
-    logger = roots.get(config.logLevel);
-    if (!logger) {
+    loggers = roots.get(config.logLevel);
+    if (!loggers) {
       // Lines are gathered up to 4 kB before a write (one system call for a dozen access-log lines under load,
       // where a write per line cost 4 % of the CPU), and written at least every 250 ms when fewer come.
       const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 });
       process.once('exit', () => destination.flushSync());
-      logger = createLogger(config.logLevel, destination);
-      roots.set(config.logLevel, logger);
+      loggers = { app: createLogger(config.logLevel, destination), access: createAccessLogger(config.logLevel, destination) };
+      roots.set(config.logLevel, loggers);
     }
   }
-  byConfig.set(config, logger);
-  return logger;
+  byConfig.set(config, loggers);
+  return loggers;
 }
 
 /** Nest's logger interface over pino: `new Logger('Context').log({ msg, ... })` or `.log('text')`. */
@@ -112,45 +128,9 @@ function ctx(rest: unknown[]): string | undefined {
   return typeof last === 'string' ? last : undefined;
 }
 
-const REQUEST_ID = /^[\w.-]{1,100}$/;
-
-type Req = IncomingMessage & { route?: { path?: string }; actor?: { id: string }; baseUrl?: string };
+type Req = IncomingMessage & { route?: { path?: string }; baseUrl?: string };
 
 /** The route pattern that answered (`/api/v1/order/:order`), never the raw URL (ids, query strings). */
 export function routeOf(req: Req): string {
   return req.route?.path ? `${req.baseUrl ?? ''}${req.route.path}` : 'unmatched';
-}
-
-/**
- * The request id (from `X-Request-Id` when sane, else generated; echoed back) for every log line of
- * the request, then one access-log line per request when it ends: method, route pattern, status,
- * duration, request id, actor id. No URL, headers, bodies, tokens or e-mails.
- */
-export function requestLogging(logger: Logger) {
-  const access = pinoHttp<Req, ServerResponse>({
-    logger,
-    // The request id reaches every line through the logger's mixin (requestContext); no per-request child binding.
-    quietReqLogger: false,
-    genReqId: (req, res) => {
-      const incoming = req.headers['x-request-id'];
-      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    customAttributeKeys: { responseTime: 'duration_ms' },
-    serializers: { req: () => undefined, res: () => undefined, err: pino.stdSerializers.err },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: () => 'request',
-    customErrorMessage: () => 'request failed',
-    customSuccessObject: (req, res, value: Record<string, unknown>) => accessFields(req, res, value),
-    customErrorObject: (req, res, _err, value: Record<string, unknown>) => accessFields(req, res, value),
-  });
-  return (req: Req, res: ServerResponse, next: () => void) => {
-    access(req, res);
-    requestContext.run({ requestId: String(req.id) }, next);
-  };
-}
-
-function accessFields(req: Req, res: ServerResponse, value: Record<string, unknown>): Record<string, unknown> {
-  return { method: req.method, route: routeOf(req), status: res.statusCode, duration_ms: value.duration_ms, actor_id: req.actor?.id ?? null };
 }

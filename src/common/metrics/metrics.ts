@@ -1,11 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { routeOf } from '../logger';
-
-type Req = Parameters<typeof routeOf>[0];
 
 /**
  * The Prometheus metrics of one application (its own registry: tests run several apps in one process):
@@ -65,12 +61,8 @@ export class Metrics {
     });
   }
 
-  /** Express middleware: observes every request's duration when its response is finished. */
-  middleware() {
-    return (req: Req, res: ServerResponse, next: () => void) => {
-      const end = this.requests.startTimer();
-      res.once('finish', () => end({ method: req.method ?? 'GET', route: routeOf(req), status: String(res.statusCode) }));
-      next();
-    };
+  /** A finished request's duration (`requestEdge` calls it when the response is finished). */
+  observe(method: string, route: string, status: number, seconds: number): void {
+    this.requests.observe({ method, route, status: String(status) }, seconds);
   }
 }
