@@ -1,3 +1,4 @@
+import { RouteIndex } from './http/route-index';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
@@ -61,6 +62,8 @@ export class CommonModule {
         Metrics,
         UnitOfWork,
         IdempotencyInterceptor,
+        // The Express routes indexed by their leading path segments once registered (src/common/http/route-index.ts).
+        RouteIndex,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

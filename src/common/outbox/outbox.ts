@@ -1,7 +1,5 @@
 import { EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { EventCatalogue, EventNamed, EventPayload, EventType, EventVerb, NoPayload } from './event-catalogue';
-import { OutboxEvent } from './outbox-event.entity';
 
 /** What an event is about: its aggregate, company and actor. */
 export interface EventAbout {
@@ -38,15 +36,12 @@ async function insertEvents(manager: EntityManager, events: (EventAbout & { type
   if (!manager.queryRunner?.isTransactionActive) {
     throw new Error('recordEvents must run inside the transaction that makes the change');
   }
-  await manager.insert(
-    OutboxEvent,
-    events.map((e) => ({
-      type: e.type,
-      aggregateType: e.aggregateType,
-      aggregateId: e.aggregateId,
-      companyId: e.companyId ?? null,
-      actorId: e.actorId ?? null,
-      payload: e.payload ?? {},
-    })) as QueryDeepPartialEntity<OutboxEvent>[],
-  );
+  if (!events.length) return;
+  // One INSERT of SQL text (the query builder's INSERT cost more CPU than the statement, on every write path).
+  const params: unknown[] = [];
+  const rows = events.map((e) => {
+    const at = params.push(e.companyId ?? null, e.type, e.aggregateType, e.aggregateId, e.actorId ?? null, JSON.stringify(e.payload ?? {}));
+    return `($${at - 5}, $${at - 4}, $${at - 3}, $${at - 2}, $${at - 1}, $${at}::jsonb)`;
+  });
+  await manager.query(`INSERT INTO outbox_events (company_id, type, aggregate_type, aggregate_id, actor_id, payload) VALUES ${rows.join(', ')}`, params);
 }
