@@ -3,7 +3,6 @@ import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { ApiError } from '../../common/http/api-error';
-import { recordEvents } from '../../common/outbox/outbox';
 import { AssetsService } from '../catalogue';
 import { CompaniesService } from '../companies';
 import { DriversService } from '../drivers';
@@ -16,6 +15,7 @@ import type { AssignDriverDto, AssignmentResultDto, MultiReassignDto, ReassignOr
 import type { BulkUpdateJobsDto, CompanyJobDto, UpdateCompanyJobDto } from './company-jobs.dto';
 import { CompanyJobsService } from './company-jobs.service';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { JobFactsRepository } from './job-facts.repository';
 
 /** Job types that take a reserved asset at assignment (the container they bring). */
 export const RESERVING_TYPES: readonly string[] = ['delivery', 'swap'];
@@ -71,6 +71,7 @@ export class AssignmentService {
     private readonly leave: DriverLeaveCheck,
     private readonly companies: CompaniesService,
     private readonly views: CompanyJobsService,
+    private readonly events: JobFactsRepository,
   ) {}
 
   async ctx(actor: Actor): Promise<DispatchCtx> {
@@ -85,7 +86,7 @@ export class AssignmentService {
     const c = await this.ctx(actor);
     const id = await this.uow.transaction(async () => {
       const order = await this.liveOrder(c, orderId);
-      const [job] = await this.jobs.unassignedOfOrder(order.id);
+      const [job] = await this.jobs.unassignedOfOrder(c.scope, order.id);
       if (!job) throw ApiError.conflict('NOTHING_TO_ASSIGN', 'The order has no unassigned job.');
       await this.placeJob(c, order, job, { driverId: dto.driver_id, truckId: dto.truck_id, assetId: dto.asset_id, date: dto.date, sequence: dto.sequence });
       return job.id;
@@ -98,7 +99,7 @@ export class AssignmentService {
     const c = await this.ctx(actor);
     const ids = await this.uow.transaction(async () => {
       const order = await this.liveOrder(c, orderId);
-      const unfinished = await this.jobs.lockUnfinishedOfOrder(order.id);
+      const unfinished = await this.jobs.lockUnfinishedOfOrder(c.scope, order.id);
       let targets: JobView[];
       if (dto.job_ids?.length) {
         // The order's unfinished jobs are locked already: passed on; only the other listed ids are locked (and read) here.
@@ -253,7 +254,7 @@ export class AssignmentService {
     if (driverChanges) events.push({ type: 'job.reassigned' as const, aggregateType: 'job', aggregateId: job.id, companyId: c.companyId, actorId: c.actor.id, payload: { order_id: job.orderId, from_driver_id: job.driverId, to_driver_id: driverId } });
     const fields = Object.keys(set).filter((k) => !(driverChanges && k === 'driverId'));
     if (fields.length) events.push({ type: 'job.updated' as const, aggregateType: 'job', aggregateId: job.id, companyId: c.companyId, actorId: c.actor.id, payload: { order_id: job.orderId, fields: fields.map((k) => fieldNames[k] ?? k) } });
-    if (events.length) await recordEvents(this.uow.manager, ...events);
+    if (events.length) await this.events.recordEvents(...events);
     return changed;
   }
 

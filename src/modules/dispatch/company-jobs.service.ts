@@ -4,7 +4,6 @@ import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { recordEvents } from '../../common/outbox/outbox';
 import { AssetsService } from '../catalogue';
 import { CompaniesService } from '../companies';
 import { CustomerAddressesService } from '../customers';
@@ -113,9 +112,9 @@ export class CompanyJobsService {
     const order = (await this.orders.many(scope, [job.orderId])).get(job.orderId);
     // Names as the owning modules' SQL, and evidence and issue counts (dispatch's own rows): one statement.
     const [extra, history, merged] = await Promise.all([
-      this.facts.detail(job.id, order?.customerId ?? null, order?.assetSpecificationId ?? null, order?.wasteTypeId ?? null),
-      this.jobs.history(job.id),
-      this.jobs.mergedIdsOf([job.id]),
+      this.facts.detail(scope, job.id, order?.customerId ?? null, order?.assetSpecificationId ?? null, order?.wasteTypeId ?? null),
+      this.jobs.history(scope, job.id),
+      this.jobs.mergedIdsOf(scope, [job.id]),
     ]);
     return {
       ...CompanyJobDto.of(job, undefined),
@@ -159,7 +158,7 @@ export class CompanyJobsService {
       if (Object.keys(errors).length) throw ApiError.validation(errors);
       if (dto.destination_address_id) await this.addresses.assertOwned(Scope.customer(companyId, order.customerId), [{ field: 'destination_address_id', id: dto.destination_address_id }]);
       await this.calendar.assertOpen('lot', order.lotId, Scope.company(companyId), dto.date, 'date');
-      const job = await this.jobs.create({ companyId, orderId: order.id, type: dto.type, scheduledDate: dto.date, lotId: order.lotId, destinationAddressId: dto.destination_address_id?.toLowerCase() ?? null });
+      const job = await this.jobs.create(scope, { orderId: order.id, type: dto.type, scheduledDate: dto.date, lotId: order.lotId, destinationAddressId: dto.destination_address_id?.toLowerCase() ?? null });
       if (dto.notes) await this.jobs.change(job, { notes: dto.notes });
       const feeKind = (FEE_OF as Record<string, (typeof FEE_OF)[keyof typeof FEE_OF]>)[dto.type];
       const fee = feeKind && dto.charge_fee !== false ? await this.orders.addFee(scope, order.id, feeKind) : 0;
@@ -184,7 +183,7 @@ export class CompanyJobsService {
       if (job.status !== 'unassigned') throw refuse(`Only an unassigned job can be deleted; this one is ${job.status}.`);
       if (job.changeRequestId) throw refuse('The job comes from an approved change request the customer was billed for.');
       if (job.type === 'delivery' || job.type === 'pickup') {
-        const others = (await this.jobs.lockUnfinishedOfOrder(order.id)).filter((j) => j.type === job.type && j.id !== job.id);
+        const others = (await this.jobs.lockUnfinishedOfOrder(scope, order.id)).filter((j) => j.type === job.type && j.id !== job.id);
         if (job.type === 'delivery' && !others.length && !['delivered', 'completed'].includes(order.status)) throw refuse("It is the order's only delivery: the order's delivery date depends on it.");
         if (job.type === 'pickup' && !others.length && order.pickupDate) throw refuse("It is the order's only pickup: the order's pickup date depends on it.");
       }
@@ -205,12 +204,11 @@ export class CompanyJobsService {
       const found = await this.jobs.find(scope, id);
       await this.orders.lock(scope, found.orderId);
       const job = await this.jobs.lock(scope, id);
-      await this.jobs.abort([job], dto.reason, actor);
-      const merged = await this.jobs.lockMergedInto(job.id);
+      await this.jobs.abort(scope, [job], dto.reason, actor);
+      const merged = await this.jobs.lockMergedInto(scope, job.id);
       for (const p of merged) await this.jobs.change(p, { mergedIntoJobId: null });
       if (merged.length) {
-        await recordEvents(
-          this.uow.manager,
+        await this.facts.recordEvents(
           ...merged.map((p) => ({ type: 'job.updated' as const, aggregateType: 'job', aggregateId: p.id, companyId, actorId: actor.id, payload: { order_id: p.orderId, fields: ['merged_into_job_id'] } })),
         );
       }

@@ -202,7 +202,7 @@ export class DispatchContextService {
     const { companyId } = scope;
     const order = (await this.orders.many(scope, [orderId])).get(orderId);
     if (!order) throw ApiError.notFound('Order');
-    const [jobs, assets] = await Promise.all([this.jobs.listForOrder(order.id), this.assets.ofSpecification(Scope.company(companyId), order.assetSpecificationId)]);
+    const [jobs, assets] = await Promise.all([this.jobs.listForOrder(Scope.company(companyId), order.id), this.assets.ofSpecification(Scope.company(companyId), order.assetSpecificationId)]);
     const next = jobs.filter((j) => j.status === 'unassigned' && RESERVING_TYPES.includes(j.type)).sort((a, b) => (a.type === 'delivery' ? 0 : 1) - (b.type === 'delivery' ? 0 : 1) || a.scheduledDate.localeCompare(b.scheduledDate))[0];
     const reserved = new Set(jobs.filter((j) => j.assetId && j.status !== 'completed' && j.status !== 'aborted').map((j) => j.assetId!));
     const lotId = next?.lotId ?? order.lotId;

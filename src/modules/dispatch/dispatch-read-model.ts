@@ -35,7 +35,7 @@ export class DispatchReadModel {
     const job = await this.jobs.find(scope, jobId).catch(() => null);
     if (!job || job.status !== 'completed' || !job.completedAt) return null;
     const order = (await this.orderOps.many(scope, [job.orderId])).get(job.orderId);
-    const row = await this.facts.track(jobId);
+    const row = await this.facts.track(scope, jobId);
     return {
       type: job.type,
       driverId: job.driverId,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
 import { ApiError, type FieldErrors } from '../../common/http/api-error';
-import { recordEvents } from '../../common/outbox/outbox';
 import { JobsService, type JobView } from '../jobs';
 import { MediaService } from '../media';
 import { OrderOperations } from '../orders';
@@ -38,18 +37,18 @@ export class DriverEvidenceService {
     const today = await this.driverJobs.today(scope);
     return this.uow.transaction(async () => {
       const job = await this.jobs.lock(scope, jobId);
+      const company = Scope.company(job.companyId);
       checkShape(d);
       await this.driverJobs.assertWorkable(job);
       if (job.status !== 'in_progress') throw ApiError.conflict('JOB_STATE', `Evidence is added to a job in progress; this job is ${job.status}.`);
       let url = d.url ?? null;
       if (d.media_id) {
-        if ((await this.evidence.mediaUsedOutside(Scope.company(job.companyId), d.media_id)) || !(await this.media.exists(d.media_id))) throw ApiError.validation({ media_id: ['not found'] });
+        if ((await this.evidence.mediaUsedOutside(company, d.media_id)) || !(await this.media.exists(d.media_id))) throw ApiError.validation({ media_id: ['not found'] });
         url = `/api/v1/media/${d.media_id.toLowerCase()}`;
       }
       if (d.kind === 'qr_scan') await this.checkQr(job, d.code!);
       const ticket = d.kind === 'ticket' ? await this.recordTicket(job, d, today) : null;
-      const evidence = await this.evidence.insert({
-        companyId: job.companyId,
+      const evidence = await this.evidence.insert(company, {
         jobId: job.id,
         driverId: job.driverId!,
         kind: d.kind as EvidenceKind,
@@ -60,7 +59,7 @@ export class DriverEvidenceService {
         lat: d.lat ?? null,
         lng: d.lng ?? null,
       });
-      await recordEvents(this.uow.manager, {
+      await this.evidence.recordEvents({
         type: 'job.evidence_added',
         aggregateType: 'job',
         aggregateId: job.id,
@@ -68,7 +67,7 @@ export class DriverEvidenceService {
         actorId: scope.actorId,
         payload: { order_id: job.orderId, evidence_id: evidence.id, kind: evidence.kind, station_ticket_id: ticket?.id ?? null },
       });
-      return JobEvidenceDto.of(await this.evidence.get(evidence.id), ticket);
+      return JobEvidenceDto.of(await this.evidence.get(company, evidence.id), ticket);
     });
   }
 
@@ -82,9 +81,10 @@ export class DriverEvidenceService {
     if (!scanned) throw ApiError.validation({ code: ['is not a QR code of this company'] });
     const expected = new Set<string>();
     if (job.assetId) expected.add(job.assetId);
-    const orderIds = [job.orderId, ...(await this.jobs.mergedInto([job.id])).map((p) => p.orderId)];
+    const company = Scope.company(job.companyId);
+    const orderIds = [job.orderId, ...(await this.jobs.mergedInto(company, [job.id])).map((p) => p.orderId)];
     for (const orderId of orderIds) {
-      const onSite = (await this.jobs.onSiteAssets(orderId)).at(-1);
+      const onSite = (await this.jobs.onSiteAssets(company, orderId)).at(-1);
       if (onSite) expected.add(onSite);
     }
     if (!expected.has(scanned)) {

@@ -80,13 +80,15 @@ export class DriverJobsService {
   /** One of the driver's jobs with what the driver needs on site; 404 when it is not theirs. */
   async detail(scope: Scope, id: string): Promise<DriverJobDetailDto> {
     const job = await this.jobs.find(scope, id);
+    // The job's rows (evidence, ticket, issues, its order's jobs) within its company: the driver reached the job with their scope.
+    const company = Scope.company(job.companyId);
     const [base] = await this.views(scope, [job]);
     const merged = base.merged_jobs.map((j) => j.id);
-    const evidence = await this.evidence.ofJob(job.id);
-    const ticket = await this.evidence.ticketOf(job.id);
+    const evidence = await this.evidence.ofJob(company, job.id);
+    const ticket = await this.evidence.ticketOf(company, job.id);
     const lastTicket = evidence.filter((e) => e.kind === 'ticket').at(-1);
-    const issues = await this.issues([job.id, ...merged], true);
-    const onSite = job.type === 'delivery' ? [] : await this.jobs.onSiteAssets(job.orderId);
+    const issues = await this.issues(company, [job.id, ...merged], true);
+    const onSite = job.type === 'delivery' ? [] : await this.jobs.onSiteAssets(company, job.orderId);
     const onSiteId = onSite.at(-1) ?? null;
     const onSiteAsset = onSiteId ? ((await this.assets.summaries(Scope.company(scope.companyId), [onSiteId])).get(onSiteId) ?? null) : null;
     const destination = job.destinationAddressId ? await this.addresses.snapshot(Scope.company(scope.companyId), job.destinationAddressId) : null;
@@ -137,12 +139,12 @@ export class DriverJobsService {
       const job = await this.jobs.lock(scope, id);
       if (job.status !== 'in_progress') throw ApiError.conflict('JOB_STATE', `Locations are sent for a job in progress; this job is ${job.status}.`);
       const driverId = job.driverId!;
+      const company = Scope.company(job.companyId);
       await this.points.serialiseDriver(driverId);
-      if (await this.points.sentWithinASecond(driverId)) throw new ApiError(429, 'THROTTLED', 'At most one location point a second.', undefined, { 'Retry-After': '1' });
-      if ((await this.points.countOfJob(job.id)) >= MAX_POINTS_PER_JOB) throw ApiError.conflict('LOCATION_LIMIT', `This job has ${MAX_POINTS_PER_JOB} location points already.`);
+      if (await this.points.sentWithinASecond(company, driverId)) throw new ApiError(429, 'THROTTLED', 'At most one location point a second.', undefined, { 'Retry-After': '1' });
+      if ((await this.points.countOfJob(company, job.id)) >= MAX_POINTS_PER_JOB) throw ApiError.conflict('LOCATION_LIMIT', `This job has ${MAX_POINTS_PER_JOB} location points already.`);
       const recordedAt = d.recorded_at ? new Date(d.recorded_at) : new Date();
-      const point = await this.points.insert({
-        companyId: job.companyId,
+      const point = await this.points.insert(company, {
         jobId: job.id,
         driverId,
         lat: d.lat,
@@ -154,9 +156,9 @@ export class DriverJobsService {
       });
       if (!job.lastLocationAt || recordedAt >= job.lastLocationAt) {
         await this.jobs.change(job, { lastLat: d.lat, lastLng: d.lng, lastLocationAt: recordedAt });
-        if (job.truckId) await this.trucks.follow(Scope.company(job.companyId), job.truckId, d.lat, d.lng, recordedAt);
+        if (job.truckId) await this.trucks.follow(company, job.truckId, d.lat, d.lng, recordedAt);
       }
-      const saved = await this.points.get(point.id);
+      const saved = await this.points.get(company, point.id);
       return { saved, orderId: job.orderId };
     });
     // After the commit: the live view (company dispatch, the order's customer; README "Notifications and live push").
@@ -167,15 +169,15 @@ export class DriverJobsService {
 
   // ------------------------------------------------------------------ shared by the driver's views
 
-  /** Issues of jobs (open only with `open`), oldest first, with the reporter's name (one statement). */
-  async issues(jobIds: readonly string[], open: boolean): Promise<JobIssueDto[]> {
-    return (await this.issueRows.ofJobs(jobIds, open)).map((n) => JobIssueDto.of(n.issue, n.driverName));
+  /** Issues of jobs of the scope's company (open only with `open`), oldest first, with the reporter's name (one statement). */
+  async issues(scope: Scope, jobIds: readonly string[], open: boolean): Promise<JobIssueDto[]> {
+    return (await this.issueRows.ofJobs(scope, jobIds, open)).map((n) => JobIssueDto.of(n.issue, n.driverName));
   }
 
   /** Driver views of jobs: their orders' sites, names, asset codes and merged pickups, in a fixed number of statements. */
   async views(scope: Scope, jobs: readonly JobView[]): Promise<DriverJobDto[]> {
     if (!jobs.length) return [];
-    const merged = await this.jobs.mergedInto(jobs.filter((j) => j.type === 'swap').map((j) => j.id));
+    const merged = await this.jobs.mergedInto(Scope.company(scope.companyId), jobs.filter((j) => j.type === 'swap').map((j) => j.id));
     const orders = await this.orderOps.many(Scope.company(scope.companyId), [...jobs, ...merged].map((j) => j.orderId));
     const list = [...orders.values()];
     const names = await this.catalogue.names([...new Set(list.map((o) => o.assetSpecificationId))], [...new Set(list.map((o) => o.wasteTypeId))]);
@@ -221,14 +223,14 @@ export class DriverJobsService {
     if (job.mergedIntoJobId) throw ApiError.conflict('JOB_MERGED', 'This pickup was merged into a swap: work the swap, and the pickup completes with it.');
   }
 
-  /** Evidence rows of kind photo exist for the job (one statement). */
-  hasPhoto(jobId: string): Promise<boolean> {
-    return this.evidence.hasPhoto(jobId);
+  /** Evidence rows of kind photo exist for the job of the scope's company (one statement). */
+  hasPhoto(scope: Scope, jobId: string): Promise<boolean> {
+    return this.evidence.hasPhoto(scope, jobId);
   }
 
-  /** Open blocking issues on any of these jobs (one statement). */
-  blocked(jobIds: readonly string[]): Promise<boolean> {
-    return this.issueRows.blocked(jobIds);
+  /** Open blocking issues on any of these jobs of the scope's company (one statement). */
+  blocked(scope: Scope, jobIds: readonly string[]): Promise<boolean> {
+    return this.issueRows.blocked(scope, jobIds);
   }
 }
 

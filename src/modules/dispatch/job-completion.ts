@@ -58,8 +58,9 @@ export class JobCompletion {
       const job = await this.jobs.lock(scope, id);
       await this.driverJobs.assertWorkable(job);
       if (job.status !== 'assigned') throw ApiError.invalidTransition(job.status, 'in_progress', 'Job');
-      const merged = await this.jobs.mergedInto([job.id], true);
-      if (await this.jobs.driverBusy(job.driverId!, [job.id, ...merged.map((p) => p.id)])) {
+      const company = Scope.company(job.companyId);
+      const merged = await this.jobs.mergedInto(company, [job.id], true);
+      if (await this.jobs.driverBusy(company, job.driverId!, [job.id, ...merged.map((p) => p.id)])) {
         throw ApiError.conflict('JOB_IN_PROGRESS', 'Another of your jobs is in progress: complete it first.');
       }
       if (job.type === 'delivery' || job.type === 'swap') {
@@ -84,14 +85,15 @@ export class JobCompletion {
       const job = await this.jobs.lock(scope, id);
       await this.driverJobs.assertWorkable(job);
       if (job.status !== 'in_progress') throw ApiError.invalidTransition(job.status, 'completed', 'Job');
-      const merged = (await this.jobs.mergedInto([job.id], true)).filter((p) => p.status !== 'completed' && p.status !== 'aborted');
-      if (await this.driverJobs.blocked([job.id, ...merged.map((p) => p.id)])) {
+      const company = Scope.company(job.companyId);
+      const merged = (await this.jobs.mergedInto(company, [job.id], true)).filter((p) => p.status !== 'completed' && p.status !== 'aborted');
+      if (await this.driverJobs.blocked(company, [job.id, ...merged.map((p) => p.id)])) {
         throw ApiError.conflict('JOB_BLOCKED', 'A blocking issue on this job is open: the company must resolve it first.');
       }
-      if (job.type === 'delivery' && !(await this.driverJobs.hasPhoto(job.id))) {
+      if (job.type === 'delivery' && !(await this.driverJobs.hasPhoto(company, job.id))) {
         throw ApiError.conflict('EVIDENCE_REQUIRED', 'A delivery needs a photo (evidence of kind photo) before it completes.');
       }
-      const ticket = DUMPING_TYPES.includes(job.type) ? await this.evidence.ticketOf(job.id) : null;
+      const ticket = DUMPING_TYPES.includes(job.type) ? await this.evidence.ticketOf(company, job.id) : null;
       if (DUMPING_TYPES.includes(job.type) && !ticket) {
         throw ApiError.conflict('TICKET_REQUIRED', `A ${job.type} dumps at a station: record its station ticket (evidence of kind ticket) first.`);
       }
@@ -165,7 +167,7 @@ export class JobCompletion {
 
   /** The order's on-site asset (the last its completed jobs left there); 409 `NOTHING_ON_SITE` when none. */
   private async onSite(order: OrderForJobs): Promise<string> {
-    const assetId = (await this.jobs.onSiteAssets(order.id)).at(-1);
+    const assetId = (await this.jobs.onSiteAssets(Scope.company(order.companyId), order.id)).at(-1);
     if (!assetId) throw nothingOnSite(order);
     return assetId;
   }
@@ -195,9 +197,10 @@ export class JobCompletion {
    * net weight), and its other unfinished jobs are aborted (nothing is left to serve).
    */
   private async finishIfEmpty(order: OrderForJobs, pickup: JobView, e: { actor: Who; today: string; ticket: StationTicket | null }): Promise<void> {
-    if ((await this.jobs.onSiteAssets(order.id)).length || order.status !== 'delivered') return;
-    await this.orderOps.completed(Scope.company(order.companyId), order.id, e.actor, { pickedUpOn: e.today, netWeightKg: e.ticket?.netKg ?? null });
-    await this.jobs.abortUnfinished(order.id, `The order was completed by its final pickup (job ${pickup.id}).`);
+    const company = Scope.company(order.companyId);
+    if ((await this.jobs.onSiteAssets(company, order.id)).length || order.status !== 'delivered') return;
+    await this.orderOps.completed(company, order.id, e.actor, { pickedUpOn: e.today, netWeightKg: e.ticket?.netKg ?? null });
+    await this.jobs.abortUnfinished(company, order.id, `The order was completed by its final pickup (job ${pickup.id}).`);
   }
 
   /** Moves a merged pickup along with its swap, step by step (each move recorded), to `to`; it takes the swap's driver and truck. */

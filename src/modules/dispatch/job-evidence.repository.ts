@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
+import type { EventType } from '../../common/outbox/event-catalogue';
+import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import { JobEvidence, StationTicket } from './dispatch.entities';
@@ -12,10 +14,17 @@ export type TicketValues = Pick<StationTicket, 'stationId' | 'driverId' | 'ticke
 
 /**
  * What drivers record on jobs (docs/data-layer.md): the `job_evidence` rows (photos, signatures, QR
- * scans, tickets) and the job's one `station_tickets` row. Reads and writes run in the open unit of work.
+ * scans, tickets) and the job's one `station_tickets` row. Reads and writes run in the open unit of work,
+ * within the scope's company (the caller reached the job with its scope).
  */
 @Injectable()
 export class JobEvidenceRepository extends ModuleRepository {
+  /** Outbox events of the evidence recorded, in the unit that records it. */
+  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
+  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
+    await recordEvents(this.locked, ...events);
+  }
+
   /** Whether evidence of another company than the scope's uses the upload (one statement). */
   @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id] })
   async mediaUsedOutside(scope: Scope, mediaId: string): Promise<boolean> {
@@ -23,38 +32,38 @@ export class JobEvidenceRepository extends ModuleRepository {
     return !!hit;
   }
 
-  /** A new evidence row (its id filled in). */
-  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, jobId: SQL_SAMPLE.id, driverId: SQL_SAMPLE.otherId, kind: 'photo', mediaId: null, url: 'https://example.com/p.jpg', code: null, note: null, lat: null, lng: null }] })
-  async insert(row: Partial<JobEvidence>): Promise<JobEvidence> {
-    const evidence = this.m.create(JobEvidence, row);
+  /** A new evidence row of the scope's company (its id filled in). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, { jobId: SQL_SAMPLE.id, driverId: SQL_SAMPLE.otherId, kind: 'photo', mediaId: null, url: 'https://example.com/p.jpg', code: null, note: null, lat: null, lng: null }] })
+  async insert(scope: Scope, row: Omit<Partial<JobEvidence>, 'companyId'>): Promise<JobEvidence> {
+    const evidence = this.m.create(JobEvidence, { ...row, companyId: scope.companyId });
     await this.m.insert(JobEvidence, evidence);
     return evidence;
   }
 
-  /** An evidence row by id, as stored (its defaults read back). */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  async get(id: string): Promise<JobEvidence> {
-    const row = await this.m.findOneBy(JobEvidence, { id });
+  /** An evidence row of the scope's company by id, as stored (its defaults read back). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id] })
+  async get(scope: Scope, id: string): Promise<JobEvidence> {
+    const row = await this.m.findOneBy(JobEvidence, { id, companyId: scope.companyId });
     if (!row) throw ApiError.notFound('Evidence');
     return row;
   }
 
   /** A job's evidence, oldest first. */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  ofJob(jobId: string): Promise<JobEvidence[]> {
-    return this.m.find(JobEvidence, { where: { jobId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id] })
+  ofJob(scope: Scope, jobId: string): Promise<JobEvidence[]> {
+    return this.m.find(JobEvidence, { where: { jobId, companyId: scope.companyId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   /** Evidence rows of kind photo exist for the job (one statement). */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  hasPhoto(jobId: string): Promise<boolean> {
-    return this.m.existsBy(JobEvidence, { jobId, kind: 'photo' });
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id] })
+  hasPhoto(scope: Scope, jobId: string): Promise<boolean> {
+    return this.m.existsBy(JobEvidence, { jobId, companyId: scope.companyId, kind: 'photo' });
   }
 
   /** The job's station ticket; null when none. */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  ticketOf(jobId: string): Promise<StationTicket | null> {
-    return this.m.findOne(StationTicket, { where: { jobId } });
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id] })
+  ticketOf(scope: Scope, jobId: string): Promise<StationTicket | null> {
+    return this.m.findOne(StationTicket, { where: { jobId, companyId: scope.companyId } });
   }
 
   /** Sets the job's station ticket (replacing the one it had) and reads it back. */

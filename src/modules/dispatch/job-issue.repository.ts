@@ -3,6 +3,8 @@ import { In } from 'typeorm';
 import { Scope } from '../../common/access/scope';
 import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import type { Page } from '../../common/http/envelope';
+import type { EventType } from '../../common/outbox/event-catalogue';
+import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
 import { paginate } from '../../common/http/pagination';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
@@ -24,13 +26,23 @@ export interface NamedIssue {
 const DRIVER_NAME = 'users_name(i.driver_id)';
 const named = (issue: JobIssue, raw: Record<string, unknown>): NamedIssue => ({ issue, driverName: (raw.driver_name as string | null) ?? '' });
 
-/** The `job_issues` table (docs/data-layer.md): reports, the company's list and resolution, what blocks completion. */
+/**
+ * The `job_issues` table (docs/data-layer.md): reports, the company's list and resolution, what blocks
+ * completion; and the events of issues reported and resolved. Writes and the reads of given jobs are
+ * limited to the scope's company (the caller reached the jobs with its scope); the lists apply the tenant policy.
+ */
 @Injectable()
 export class JobIssueRepository extends ModuleRepository {
-  /** A new issue (its id filled in). */
-  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, jobId: SQL_SAMPLE.id, driverId: SQL_SAMPLE.otherId, type: 'blocked', blocking: true, description: null, status: 'open' }] })
-  async insert(row: Partial<JobIssue>): Promise<JobIssue> {
-    const issue = this.m.create(JobIssue, row);
+  /** Outbox events of the issues reported and resolved, in the unit that records them. */
+  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
+  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
+    await recordEvents(this.locked, ...events);
+  }
+
+  /** A new issue of the scope's company (its id filled in). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, { jobId: SQL_SAMPLE.id, driverId: SQL_SAMPLE.otherId, type: 'blocked', blocking: true, description: null, status: 'open' }] })
+  async insert(scope: Scope, row: Omit<Partial<JobIssue>, 'companyId'>): Promise<JobIssue> {
+    const issue = this.m.create(JobIssue, { ...row, companyId: scope.companyId });
     await this.m.insert(JobIssue, issue);
     return issue;
   }
@@ -41,10 +53,10 @@ export class JobIssueRepository extends ModuleRepository {
     return findScoped(this.locked, JobIssue, scope, id, { what: 'Issue', lock: true });
   }
 
-  /** Sets columns of an issue. */
-  @GenerateSql({ params: () => [SQL_SAMPLE.id, { status: 'resolved', resolutionNote: 'done', resolvedAt: SQL_SAMPLE.at, resolvedBy: SQL_SAMPLE.actorId }] })
-  async update(id: string, values: Partial<JobIssue>): Promise<void> {
-    await this.m.update(JobIssue, { id }, values);
+  /** Sets columns of an issue of the scope's company. */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, SQL_SAMPLE.id, { status: 'resolved', resolutionNote: 'done', resolvedAt: SQL_SAMPLE.at, resolvedBy: SQL_SAMPLE.actorId }] })
+  async update(scope: Scope, id: string, values: Partial<JobIssue>): Promise<void> {
+    await this.m.update(JobIssue, { id, companyId: scope.companyId }, values);
   }
 
   /** An issue `scope` reaches with its reporter's name (one statement); null otherwise. */
@@ -65,19 +77,22 @@ export class JobIssueRepository extends ModuleRepository {
     return paginate(qb, q, { sortable: { created_at: 'i.createdAt' }, defaultSort: '-created_at', mapRaw: named });
   }
 
-  /** Issues of jobs (open only with `open`), oldest first, with the reporter's name (one statement). */
-  @GenerateSql({ name: 'all', params: [[SQL_SAMPLE.id, SQL_SAMPLE.otherId], false] }, { name: 'open', params: [[SQL_SAMPLE.id], true] })
-  async ofJobs(jobIds: readonly string[], open: boolean): Promise<NamedIssue[]> {
+  /** Issues of jobs of the scope's company (open only with `open`), oldest first, with the reporter's name (one statement). */
+  @GenerateSql({ name: 'all', params: [SAMPLE_SCOPE, [SQL_SAMPLE.id, SQL_SAMPLE.otherId], false] }, { name: 'open', params: [SAMPLE_SCOPE, [SQL_SAMPLE.id], true] })
+  async ofJobs(scope: Scope, jobIds: readonly string[], open: boolean): Promise<NamedIssue[]> {
     if (!jobIds.length) return [];
-    const qb = this.m.createQueryBuilder(JobIssue, 'i').addSelect(DRIVER_NAME, 'driver_name').where('i.jobId IN (:...jobIds)', { jobIds: [...jobIds] });
+    const qb = this.m
+      .createQueryBuilder(JobIssue, 'i')
+      .addSelect(DRIVER_NAME, 'driver_name')
+      .where('i.companyId = :companyId AND i.jobId IN (:...jobIds)', { companyId: scope.companyId, jobIds: [...jobIds] });
     if (open) qb.andWhere(`i.status = 'open'`);
     const { entities, raw } = await qb.orderBy('i.createdAt', 'ASC').addOrderBy('i.id', 'ASC').getRawAndEntities();
     return entities.map((e, i) => named(e, raw[i]));
   }
 
-  /** Open blocking issues on any of these jobs (one statement). */
-  @GenerateSql({ params: [[SQL_SAMPLE.id, SQL_SAMPLE.otherId]] })
-  blocked(jobIds: readonly string[]): Promise<boolean> {
-    return this.m.existsBy(JobIssue, { jobId: In([...jobIds]), status: 'open', blocking: true });
+  /** Open blocking issues on any of these jobs of the scope's company (one statement). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, [SQL_SAMPLE.id, SQL_SAMPLE.otherId]] })
+  blocked(scope: Scope, jobIds: readonly string[]): Promise<boolean> {
+    return this.m.existsBy(JobIssue, { jobId: In([...jobIds]), companyId: scope.companyId, status: 'open', blocking: true });
   }
 }

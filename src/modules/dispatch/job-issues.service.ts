@@ -3,7 +3,6 @@ import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { recordEvents } from '../../common/outbox/outbox';
 import { JobsService } from '../jobs';
 import type { IssueType } from './dispatch.entities';
 import { DriverJobsService } from './driver-jobs.service';
@@ -29,8 +28,8 @@ export class JobIssuesService {
       const job = await this.jobs.lock(scope, jobId);
       await this.driverJobs.assertWorkable(job);
       if (job.status !== 'assigned' && job.status !== 'in_progress') throw ApiError.conflict('JOB_STATE', `Issues are reported on an assigned job or one in progress; this job is ${job.status}.`);
-      const issue = await this.issues.insert({ companyId: job.companyId, jobId: job.id, driverId: job.driverId!, type: d.type as IssueType, blocking: d.blocking ?? false, description: d.description ?? null, status: 'open' });
-      await recordEvents(this.uow.manager, {
+      const issue = await this.issues.insert(Scope.company(job.companyId), { jobId: job.id, driverId: job.driverId!, type: d.type as IssueType, blocking: d.blocking ?? false, description: d.description ?? null, status: 'open' });
+      await this.issues.recordEvents({
         type: 'job.issue_reported',
         aggregateType: 'job',
         aggregateId: job.id,
@@ -54,9 +53,9 @@ export class JobIssuesService {
     await this.uow.transaction(async () => {
       const issue = await this.issues.lock(scope, id);
       if (issue.status !== 'open') throw ApiError.invalidTransition(issue.status, 'resolved', 'Issue');
-      await this.issues.update(issue.id, { status: 'resolved', resolutionNote: d.note, resolvedAt: new Date(), resolvedBy: actor.id });
+      await this.issues.update(scope, issue.id, { status: 'resolved', resolutionNote: d.note, resolvedAt: new Date(), resolvedBy: actor.id });
       const job = await this.jobs.find(Scope.company(issue.companyId), issue.jobId);
-      await recordEvents(this.uow.manager, {
+      await this.issues.recordEvents({
         type: 'job.issue_resolved',
         aggregateType: 'job',
         aggregateId: issue.jobId,

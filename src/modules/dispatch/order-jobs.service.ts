@@ -31,7 +31,7 @@ export class OrderJobsService {
     const order = (await this.orderOps.many(Scope.company(scope.companyId), [orderId])).get(orderId);
     const reaches = !!order && (scope.kind === 'company' || (scope.kind === 'customer' && order.customerId === scope.actorId) || (scope.kind === 'driver' && (await this.jobs.reachesOrder(scope, orderId))));
     if (!reaches) throw ApiError.notFound('Order');
-    const jobs = await this.jobs.listForOrder(orderId);
+    const jobs = await this.jobs.listForOrder(Scope.company(scope.companyId), orderId);
     const names = await this.users.names([...new Set(jobs.map((j) => j.driverId).filter((d): d is string => !!d))]);
     const trucks = await this.trucks.summaries(Scope.company(scope.companyId), jobs.map((j) => j.truckId).filter((t): t is string => !!t));
     const full = scope.kind !== 'customer';

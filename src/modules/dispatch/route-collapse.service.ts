@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
-import { recordEvents } from '../../common/outbox/outbox';
 import { CustomerAddressesService } from '../customers';
 import { DriversService } from '../drivers';
 import { TrucksService, type TruckForDispatch } from '../fleet';
@@ -12,6 +11,7 @@ import { LotsService, StationsService, type SiteDay, type StationDay } from '../
 import type { RouteCollapseDto, RoutePlanDto } from './company-jobs.dto';
 import { legsOf, pathKm, planRoute, RouteError, type Place, type RouteJob, type RoutePlan, type RouteStation } from './route-optimiser';
 import { UnitOfWork } from '../../database/unit-of-work';
+import { JobFactsRepository } from './job-facts.repository';
 
 /** What the planner needs of a day besides the jobs: open lots and stations with positions. */
 export interface DayPlaces {
@@ -80,6 +80,7 @@ export class RouteCollapseService {
     private readonly lots: LotsService,
     private readonly stations: StationsService,
     private readonly addresses: CustomerAddressesService,
+    private readonly events: JobFactsRepository,
   ) {}
 
   async collapse(actor: Actor, dto: RouteCollapseDto): Promise<RoutePlanDto> {
@@ -135,10 +136,9 @@ export class RouteCollapseService {
     }
     const sequences = [...sequenceOf.entries()].map(([id, sequence]) => ({ id, sequence })).filter((s) => byId.get(s.id)?.sequence !== s.sequence);
     for (const s of sequences) note(s.id, 'sequence');
-    await this.jobs.setSequences(sequences);
+    await this.jobs.setSequences(scope, sequences);
     if (changed.size) {
-      await recordEvents(
-        this.uow.manager,
+      await this.events.recordEvents(
         ...[...changed.entries()].map(([id, fields]) => ({ type: 'job.updated' as const, aggregateType: 'job', aggregateId: id, companyId: scope.companyId, actorId: actor.id, payload: { order_id: byId.get(id)!.orderId, fields: [...fields] } })),
       );
     }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, type FindOptionsWhere } from 'typeorm';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import type { Page } from '../../common/http/envelope';
 import { countRows, paginate, type PageQuery } from '../../common/http/pagination';
@@ -44,38 +44,41 @@ const named = (job: Job, raw: Record<string, unknown>): NamedJob => ({ job, driv
 /**
  * The jobs module's SQL (docs/data-layer.md): the `jobs` and `job_status_changes` tables, and the
  * events their writes record. Reads and writes run in the open unit of work (`this.m`); row locks
- * require one (`this.locked`).
+ * require one (`this.locked`). A method named for an order or a job reaches the scope's company's rows
+ * (`company_id`; the caller reached the order or the job with its scope before); the lists apply the
+ * tenant policy (`scopedQuery`: a driver reaches their own jobs).
  */
 @Injectable()
 export class JobRepository extends ModuleRepository {
-  /** Whether an unfinished job points at the record in `column`. */
-  @GenerateSql({ params: ['lotId', SQL_SAMPLE.id] })
-  unfinishedUses(column: JobReference, id: string): Promise<boolean> {
+  /** Whether an unfinished job points at the record in `column` (the in-use checks: the registry names the record by its id alone). */
+  @GenerateSql({ params: () => [SystemReach.of('sample'), 'lotId', SQL_SAMPLE.id] })
+  unfinishedUses(reach: SystemReach, column: JobReference, id: string): Promise<boolean> {
     return this.m.existsBy(Job, { [column]: id, status: In(UNFINISHED_JOB_STATUSES) } as FindOptionsWhere<Job>);
   }
 
-  /** New rows in one INSERT (their ids and defaults filled in). */
-  @GenerateSql({ params: () => [[{ companyId: SQL_SAMPLE.companyId, orderId: SQL_SAMPLE.id, type: 'delivery', status: 'unassigned', scheduledDate: SQL_SAMPLE.date, lotId: null }]] })
-  async insert(rows: Partial<Job>[]): Promise<Job[]> {
-    const jobs = rows.map((r) => this.m.create(Job, r));
+  /** New rows of the scope's company in one INSERT (their ids and defaults filled in). */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, [{ orderId: SQL_SAMPLE.id, type: 'delivery', status: 'unassigned', scheduledDate: SQL_SAMPLE.date, lotId: null }]] })
+  async insert(scope: Scope, rows: Omit<Partial<Job>, 'companyId'>[]): Promise<Job[]> {
+    const jobs = rows.map((r) => this.m.create(Job, { ...r, companyId: scope.companyId }));
     await this.m.insert(Job, jobs);
     return jobs;
   }
 
-  /** Sets columns of the jobs `ids` (one UPDATE). */
-  @GenerateSql({ params: [SQL_SAMPLE.id, { scheduledDate: SQL_SAMPLE.date }] })
-  async update(ids: string | readonly string[], values: Partial<Job>): Promise<void> {
-    await this.m.update(Job, { id: typeof ids === 'string' ? ids : In([...ids]) }, values);
+  /** Sets columns of the scope's company's jobs `ids` (one UPDATE). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, { scheduledDate: SQL_SAMPLE.date }] })
+  async update(scope: Scope, ids: string | readonly string[], values: Partial<Job>): Promise<void> {
+    await this.m.update(Job, { id: typeof ids === 'string' ? ids : In([...ids]), companyId: scope.companyId }, values);
   }
 
-  async delete(id: string): Promise<void> {
-    await this.m.delete(Job, { id });
+  /** Deletes the scope's company's job `id`. */
+  async delete(scope: Scope, id: string): Promise<void> {
+    await this.m.delete(Job, { id, companyId: scope.companyId });
   }
 
-  /** Status history rows (one INSERT). */
-  @GenerateSql({ params: [[{ companyId: SQL_SAMPLE.companyId, jobId: SQL_SAMPLE.id, fromStatus: 'unassigned', toStatus: 'assigned', driverId: null, actorId: null, actorType: 'system', reason: null }]] })
-  async insertStatusChanges(rows: Partial<JobStatusChange>[]): Promise<void> {
-    await this.m.insert(JobStatusChange, rows);
+  /** Status history rows of the scope's company (one INSERT). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, [{ jobId: SQL_SAMPLE.id, fromStatus: 'unassigned', toStatus: 'assigned', driverId: null, actorId: null, actorType: 'system', reason: null }]] })
+  async insertStatusChanges(scope: Scope, rows: Omit<Partial<JobStatusChange>, 'companyId'>[]): Promise<void> {
+    await this.m.insert(JobStatusChange, rows.map((r) => ({ ...r, companyId: scope.companyId })));
   }
 
   /** Outbox events of the jobs' changes, in the unit that makes them. */
@@ -85,24 +88,24 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** The order's latest unfinished job of a type, locked; null when none. */
-  @GenerateSql({ params: [SQL_SAMPLE.id, 'delivery'] })
-  latestUnfinishedLocked(orderId: string, type: JobType): Promise<Job | null> {
-    return this.locked.findOne(Job, { where: { orderId, type, status: In(UNFINISHED_JOB_STATUSES) }, order: { createdAt: 'DESC' }, lock: LOCK });
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, 'delivery'] })
+  latestUnfinishedLocked(scope: Scope, orderId: string, type: JobType): Promise<Job | null> {
+    return this.locked.findOne(Job, { where: { orderId, companyId: scope.companyId, type, status: In(UNFINISHED_JOB_STATUSES) }, order: { createdAt: 'DESC' }, lock: LOCK });
   }
 
   /** The order's unfinished jobs, locked (`byId`: in id order, so that concurrent lockers queue instead of deadlocking). */
-  unfinishedOfOrderLocked(orderId: string, byId: boolean): Promise<Job[]> {
-    return this.locked.find(Job, { where: { orderId, status: In(UNFINISHED_JOB_STATUSES) }, ...(byId ? { order: { id: 'ASC' as const } } : {}), lock: LOCK });
+  unfinishedOfOrderLocked(scope: Scope, orderId: string, byId: boolean): Promise<Job[]> {
+    return this.locked.find(Job, { where: { orderId, companyId: scope.companyId, status: In(UNFINISHED_JOB_STATUSES) }, ...(byId ? { order: { id: 'ASC' as const } } : {}), lock: LOCK });
   }
 
   /** The order's unassigned jobs, locked in id order. */
-  unassignedOfOrderLocked(orderId: string): Promise<Job[]> {
-    return this.locked.find(Job, { where: { orderId, status: 'unassigned' }, order: { id: 'ASC' }, lock: LOCK });
+  unassignedOfOrderLocked(scope: Scope, orderId: string): Promise<Job[]> {
+    return this.locked.find(Job, { where: { orderId, companyId: scope.companyId, status: 'unassigned' }, order: { id: 'ASC' }, lock: LOCK });
   }
 
   /** The order's jobs, by date then creation. */
-  ofOrder(orderId: string): Promise<Job[]> {
-    return this.m.find(Job, { where: { orderId }, order: { scheduledDate: 'ASC', createdAt: 'ASC' } });
+  ofOrder(scope: Scope, orderId: string): Promise<Job[]> {
+    return this.m.find(Job, { where: { orderId, companyId: scope.companyId }, order: { scheduledDate: 'ASC', createdAt: 'ASC' } });
   }
 
   /** How many jobs on the order `scope` reaches. */
@@ -117,8 +120,8 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** The status history of a job, oldest first. */
-  statusChanges(jobId: string): Promise<JobStatusChange[]> {
-    return this.m.find(JobStatusChange, { where: { jobId }, order: { createdAt: 'ASC' } });
+  statusChanges(scope: Scope, jobId: string): Promise<JobStatusChange[]> {
+    return this.m.find(JobStatusChange, { where: { jobId, companyId: scope.companyId }, order: { createdAt: 'ASC' } });
   }
 
   /** A page of the jobs `scope` reaches, filtered and sorted in SQL; the count only when the page is full. */
@@ -208,35 +211,35 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** The ids of the jobs merged into any of `ids`, with the job they are merged into, by id. */
-  mergedIdsOf(ids: readonly string[]): Promise<Pick<Job, 'id' | 'mergedIntoJobId'>[]> {
-    return this.m.find(Job, { select: { id: true, mergedIntoJobId: true }, where: { mergedIntoJobId: In([...new Set(ids)]) }, order: { id: 'ASC' } });
+  mergedIdsOf(scope: Scope, ids: readonly string[]): Promise<Pick<Job, 'id' | 'mergedIntoJobId'>[]> {
+    return this.m.find(Job, { select: { id: true, mergedIntoJobId: true }, where: { mergedIntoJobId: In([...new Set(ids)]), companyId: scope.companyId }, order: { id: 'ASC' } });
   }
 
   /** The jobs merged into `jobId`, locked in id order. */
-  mergedIntoLocked(jobId: string): Promise<Job[]> {
-    return this.locked.find(Job, { where: { mergedIntoJobId: jobId }, order: { id: 'ASC' }, lock: LOCK });
+  mergedIntoLocked(scope: Scope, jobId: string): Promise<Job[]> {
+    return this.locked.find(Job, { where: { mergedIntoJobId: jobId, companyId: scope.companyId }, order: { id: 'ASC' }, lock: LOCK });
   }
 
   /** Jobs merged into these swaps, oldest first; `lock`: FOR UPDATE. */
-  @GenerateSql({ params: [[SQL_SAMPLE.id], false] }, { name: 'locked', params: [[SQL_SAMPLE.id], true] })
-  mergedInto(swapIds: readonly string[], lock: boolean): Promise<Job[]> {
-    return (lock ? this.locked : this.m).find(Job, { where: { mergedIntoJobId: In([...swapIds]) }, order: { createdAt: 'ASC', id: 'ASC' }, ...(lock ? { lock: LOCK } : {}) });
+  @GenerateSql({ params: [SAMPLE_SCOPE, [SQL_SAMPLE.id], false] }, { name: 'locked', params: [SAMPLE_SCOPE, [SQL_SAMPLE.id], true] })
+  mergedInto(scope: Scope, swapIds: readonly string[], lock: boolean): Promise<Job[]> {
+    return (lock ? this.locked : this.m).find(Job, { where: { mergedIntoJobId: In([...swapIds]), companyId: scope.companyId }, order: { createdAt: 'ASC', id: 'ASC' }, ...(lock ? { lock: LOCK } : {}) });
   }
 
-  /** Many jobs' sequence numbers in one UPDATE. */
-  @GenerateSql({ params: [[{ id: SQL_SAMPLE.id, sequence: 1 }]] })
-  async setSequences(sequences: readonly { id: string; sequence: number }[]): Promise<void> {
+  /** Many jobs' sequence numbers (the scope's company's jobs) in one UPDATE. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, [{ id: SQL_SAMPLE.id, sequence: 1 }]] })
+  async setSequences(scope: Scope, sequences: readonly { id: string; sequence: number }[]): Promise<void> {
     await this.sql(
       `UPDATE jobs SET sequence = v.sequence, updated_at = now()
          FROM (SELECT unnest($1::uuid[]) AS id, unnest($2::int[]) AS sequence) v
-        WHERE jobs.id = v.id`,
-      [sequences.map((s) => s.id), sequences.map((s) => s.sequence)],
+        WHERE jobs.id = v.id AND jobs.company_id = $3`,
+      [sequences.map((s) => s.id), sequences.map((s) => s.sequence), scope.companyId],
     );
   }
 
   /** The drivers with a job on the order that is not aborted. */
-  async driversOnOrder(orderId: string): Promise<string[]> {
-    const rows = await this.sql<{ driver_id: string }>(`SELECT DISTINCT driver_id FROM jobs WHERE order_id = $1 AND driver_id IS NOT NULL AND status <> 'aborted'`, [orderId]);
+  async driversOnOrder(scope: Scope, orderId: string): Promise<string[]> {
+    const rows = await this.sql<{ driver_id: string }>(`SELECT DISTINCT driver_id FROM jobs WHERE order_id = $1 AND company_id = $2 AND driver_id IS NOT NULL AND status <> 'aborted'`, [orderId, scope.companyId]);
     return rows.map((r) => r.driver_id);
   }
 
@@ -286,18 +289,18 @@ export class JobRepository extends ModuleRepository {
       .getMany();
   }
 
-  /** Whether the driver has a job in progress other than these. */
-  async driverBusy(driverId: string, exceptJobIds: readonly string[]): Promise<boolean> {
-    const qb = this.m.createQueryBuilder(Job, 'j').where('j.driverId = :driverId', { driverId }).andWhere(`j.status = 'in_progress'`);
+  /** Whether the driver has a job in progress (of the scope's company) other than these. */
+  async driverBusy(scope: Scope, driverId: string, exceptJobIds: readonly string[]): Promise<boolean> {
+    const qb = this.m.createQueryBuilder(Job, 'j').where('j.companyId = :companyId AND j.driverId = :driverId', { companyId: scope.companyId, driverId }).andWhere(`j.status = 'in_progress'`);
     if (exceptJobIds.length) qb.andWhere('j.id NOT IN (:...exceptJobIds)', { exceptJobIds: [...exceptJobIds] });
     return (await qb.getCount()) > 0;
   }
 
   /** The order's completed jobs (what they put on site and took away), in completion order. */
-  completedOfOrder(orderId: string): Promise<Pick<Job, 'id' | 'type' | 'assetId' | 'removedAssetId' | 'completedAt' | 'createdAt'>[]> {
+  completedOfOrder(scope: Scope, orderId: string): Promise<Pick<Job, 'id' | 'type' | 'assetId' | 'removedAssetId' | 'completedAt' | 'createdAt'>[]> {
     return this.m.find(Job, {
       select: { id: true, type: true, assetId: true, removedAssetId: true, completedAt: true, createdAt: true },
-      where: { orderId, status: 'completed' },
+      where: { orderId, companyId: scope.companyId, status: 'completed' },
       order: { completedAt: 'ASC', createdAt: 'ASC', id: 'ASC' },
     });
   }

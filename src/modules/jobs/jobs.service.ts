@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Actor } from '../../common/access/actor';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import type { PageQuery } from '../../common/http/pagination';
@@ -67,9 +67,8 @@ const STAMP: Partial<Record<JobStatus, 'assignedAt' | 'startedAt' | 'completedAt
   aborted: 'abortedAt',
 };
 
-/** What a new (unassigned) job needs. */
+/** What a new (unassigned) job needs (its company is the scope's). */
 export interface NewJob {
-  companyId: string;
   orderId: string;
   type: JobType;
   scheduledDate: string;
@@ -115,8 +114,10 @@ const row = (n: NamedJob): JobRow => ({ ...view(n.job), driverName: n.driverName
 /**
  * The job rows (domain.md §5): every read and write of the `jobs` table goes through here (its SQL in
  * `JobRepository`). Writes run in the caller's unit of work (`UnitOfWork#transaction`; a locked job is
- * passed on as a `JobView`). Jobs know nothing of orders' rules: orders decide which jobs to create,
- * move or abort, and ask this service to do it.
+ * passed on as a `JobView`, and what is written of it stays within its company). Jobs know nothing of
+ * orders' rules: orders decide which jobs to create, move or abort, and ask this service to do it. A
+ * method named for an order reaches the jobs of the scope's company (the caller reached the order with
+ * its scope); the lists apply the tenant policy (a driver: their own jobs).
  */
 @Injectable()
 export class JobsService implements OnModuleInit {
@@ -128,23 +129,25 @@ export class JobsService implements OnModuleInit {
 
   /** Live (unfinished) jobs keep the lots, addresses, trucks and assets they point at from deletion. */
   onModuleInit(): void {
-    this.inUse.register('lot', 'jobs', 'an unfinished job from or to the lot', (_m, id) => this.repo.unfinishedUses('lotId', id));
-    this.inUse.register('customer_address', 'jobs', 'an unfinished relocation job to the address', (_m, id) => this.repo.unfinishedUses('destinationAddressId', id));
-    this.inUse.register('truck', 'jobs', 'an unfinished job with the truck', (_m, id) => this.repo.unfinishedUses('truckId', id));
-    this.inUse.register('asset', 'jobs', 'an unfinished job with the asset', (_m, id) => this.repo.unfinishedUses('assetId', id));
+    // The registry names the record by its id alone (no tenant): the check is a lookup of any company's jobs pointing at it.
+    const reach = SystemReach.of('in-use check of a record named by its id');
+    this.inUse.register('lot', 'jobs', 'an unfinished job from or to the lot', (_m, id) => this.repo.unfinishedUses(reach, 'lotId', id));
+    this.inUse.register('customer_address', 'jobs', 'an unfinished relocation job to the address', (_m, id) => this.repo.unfinishedUses(reach, 'destinationAddressId', id));
+    this.inUse.register('truck', 'jobs', 'an unfinished job with the truck', (_m, id) => this.repo.unfinishedUses(reach, 'truckId', id));
+    this.inUse.register('asset', 'jobs', 'an unfinished job with the asset', (_m, id) => this.repo.unfinishedUses(reach, 'assetId', id));
   }
 
-  /** Creates an unassigned job (event `job.created`). */
-  async create(j: NewJob): Promise<JobView> {
-    return (await this.createMany([j]))[0];
+  /** Creates an unassigned job of the scope's company (event `job.created`). */
+  async create(scope: Scope, j: NewJob): Promise<JobView> {
+    return (await this.createMany(scope, [j]))[0];
   }
 
-  /** New unassigned jobs in one INSERT, with their `job.created` events in one more. */
-  async createMany(jobs: NewJob[]): Promise<JobView[]> {
+  /** New unassigned jobs of the scope's company in one INSERT, with their `job.created` events in one more. */
+  async createMany(scope: Scope, jobs: NewJob[]): Promise<JobView[]> {
     if (!jobs.length) return [];
     const rows = await this.repo.insert(
+      scope,
       jobs.map((j) => ({
-        companyId: j.companyId,
         orderId: j.orderId,
         type: j.type,
         status: 'unassigned' as const,
@@ -167,44 +170,45 @@ export class JobsService implements OnModuleInit {
   }
 
   /** The order's latest unfinished job of a type, locked for the rest of the unit; null when none. */
-  async unfinished(orderId: string, type: JobType): Promise<JobView | null> {
-    const job = await this.repo.latestUnfinishedLocked(orderId, type);
+  async unfinished(scope: Scope, orderId: string, type: JobType): Promise<JobView | null> {
+    const job = await this.repo.latestUnfinishedLocked(scope, orderId, type);
     return job && view(job);
   }
 
-  /** Moves a job to another date. */
-  async reschedule(jobId: string, scheduledDate: string): Promise<void> {
-    await this.repo.update(jobId, { scheduledDate });
+  /** Moves a job of the scope's company to another date. */
+  async reschedule(scope: Scope, jobId: string, scheduledDate: string): Promise<void> {
+    await this.repo.update(scope, jobId, { scheduledDate });
   }
 
-  /** Aborts jobs (reason, history rows, `job.aborted` events) and releases the assets they reserved. */
-  async abort(jobs: readonly JobView[], reason: string, actor: JobActor = 'system'): Promise<void> {
+  /** Aborts jobs of the scope's company (reason, history rows, `job.aborted` events) and releases the assets they reserved. */
+  async abort(scope: Scope, jobs: readonly JobView[], reason: string, actor: JobActor = 'system'): Promise<void> {
     if (jobs.length === 0) return;
     for (const j of jobs) if (!JOB_TRANSITIONS[j.status].includes('aborted')) throw ApiError.invalidTransition(j.status, 'aborted', 'Job');
     await this.repo.update(
+      scope,
       jobs.map((j) => j.id),
       { status: 'aborted', abortReason: reason, abortedAt: new Date() },
     );
     await this.assets.releaseReserved(jobs.map((j) => j.assetId).filter((a): a is string => !!a));
-    await this.recordMoves(jobs.map((j) => ({ job: j, to: 'aborted' as const })), actor, reason);
+    await this.recordMoves(scope, jobs.map((j) => ({ job: j, to: 'aborted' as const })), actor, reason);
   }
 
   /** Aborts every unfinished job of the order (locked first). */
-  async abortUnfinished(orderId: string, reason: string): Promise<void> {
-    const jobs = await this.repo.unfinishedOfOrderLocked(orderId, false);
-    await this.abort(jobs.map(view), reason);
+  async abortUnfinished(scope: Scope, orderId: string, reason: string): Promise<void> {
+    const jobs = await this.repo.unfinishedOfOrderLocked(scope, orderId, false);
+    await this.abort(scope, jobs.map(view), reason);
   }
 
-  /** Takes the reserved asset off a job and releases it (an asset already out keeps its status). */
+  /** Takes the reserved asset off a job (locked by the caller) and releases it (an asset already out keeps its status). */
   async unreserveAsset(job: JobView): Promise<void> {
     if (!job.assetId) return;
-    await this.repo.update(job.id, { assetId: null });
+    await this.repo.update(Scope.company(job.companyId), job.id, { assetId: null });
     await this.assets.releaseReserved([job.assetId]);
   }
 
   /** The order's jobs, by date then creation. */
-  async listForOrder(orderId: string): Promise<JobView[]> {
-    return (await this.repo.ofOrder(orderId)).map(view);
+  async listForOrder(scope: Scope, orderId: string): Promise<JobView[]> {
+    return (await this.repo.ofOrder(scope, orderId)).map(view);
   }
 
   /** Whether `scope` reaches a job on the order (a driver: one of their own, now or before). */
@@ -231,27 +235,28 @@ export class JobsService implements OnModuleInit {
     if (!JOB_TRANSITIONS[job.status].includes(to)) throw ApiError.invalidTransition(job.status, to, 'Job');
     const stamp = STAMP[to];
     const values: Partial<Job> = { ...set, status: to, ...(stamp ? { [stamp]: new Date() } : {}), ...(to === 'aborted' ? { abortReason: reason } : {}) };
-    await this.repo.update(job.id, values);
+    const company = Scope.company(job.companyId);
+    await this.repo.update(company, job.id, values);
     const moved: JobView = { ...job, ...values, updatedAt: new Date() } as JobView;
-    await this.recordMoves([{ job: moved, to, from: job.status }], actor, reason);
+    await this.recordMoves(company, [{ job: moved, to, from: job.status }], actor, reason);
     return moved;
   }
 
-  /** Columns of a job other than its status (driver, truck, asset, date, sequence, notes, location…). Returns the job as it now is. */
+  /** Columns of a job (locked by the caller) other than its status (driver, truck, asset, date, sequence, notes, location…). Returns the job as it now is. */
   async change(job: JobView, set: JobChanges): Promise<JobView> {
-    if (Object.keys(set).length) await this.repo.update(job.id, set as Partial<Job>);
+    if (Object.keys(set).length) await this.repo.update(Scope.company(job.companyId), job.id, set as Partial<Job>);
     return { ...job, ...set, updatedAt: new Date() } as JobView;
   }
 
-  /** Deletes a job row (its history goes with it), with a `job.deleted` event. The caller checks that nothing depends on it. */
+  /** Deletes a job row (locked by the caller; its history goes with it), with a `job.deleted` event. The caller checks that nothing depends on it. */
   async remove(job: JobView, actor: JobActor): Promise<void> {
-    await this.repo.delete(job.id);
+    await this.repo.delete(Scope.company(job.companyId), job.id);
     await this.repo.recordEvents({ type: 'job.deleted', aggregateType: 'job', aggregateId: job.id, companyId: job.companyId, actorId: actor === 'system' ? null : actor.id, payload: { order_id: job.orderId, type: job.type } });
   }
 
-  /** The status history of a job, oldest first. */
-  async history(jobId: string): Promise<{ from: JobStatus | null; to: JobStatus; driver_id: string | null; actor_id: string | null; actor_type: string; reason: string | null; at: string }[]> {
-    const rows = await this.repo.statusChanges(jobId);
+  /** The status history of a job of the scope's company, oldest first. */
+  async history(scope: Scope, jobId: string): Promise<{ from: JobStatus | null; to: JobStatus; driver_id: string | null; actor_id: string | null; actor_type: string; reason: string | null; at: string }[]> {
+    const rows = await this.repo.statusChanges(scope, jobId);
     return rows.map((r) => ({ from: r.fromStatus, to: r.toStatus, driver_id: r.driverId, actor_id: r.actorId, actor_type: r.actorType, reason: r.reason, at: r.createdAt.toISOString() }));
   }
 
@@ -283,8 +288,8 @@ export class JobsService implements OnModuleInit {
   }
 
   /** The order's unassigned jobs, locked, in assignment order: the delivery first, then by date and creation. */
-  async unassignedOfOrder(orderId: string): Promise<JobView[]> {
-    const jobs = await this.repo.unassignedOfOrderLocked(orderId);
+  async unassignedOfOrder(scope: Scope, orderId: string): Promise<JobView[]> {
+    const jobs = await this.repo.unassignedOfOrderLocked(scope, orderId);
     const rank = (j: Job) => (j.type === 'delivery' ? 0 : 1);
     return jobs
       .sort((a, b) => rank(a) - rank(b) || a.scheduledDate.localeCompare(b.scheduledDate) || a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
@@ -292,8 +297,8 @@ export class JobsService implements OnModuleInit {
   }
 
   /** The order's unfinished jobs, locked (in id order, so that concurrent lockers queue instead of deadlocking). */
-  async lockUnfinishedOfOrder(orderId: string): Promise<JobView[]> {
-    return (await this.repo.unfinishedOfOrderLocked(orderId, true)).map(view);
+  async lockUnfinishedOfOrder(scope: Scope, orderId: string): Promise<JobView[]> {
+    return (await this.repo.unfinishedOfOrderLocked(scope, orderId, true)).map(view);
   }
 
   /** The jobs among `ids` that `scope` reaches, locked in id order; the others are left out (the caller reports them). */
@@ -320,29 +325,29 @@ export class JobsService implements OnModuleInit {
     return ids.map((id) => byId.get(id)).filter((j): j is JobRow => !!j);
   }
 
-  /** Per job among `ids`, the pickups merged into it by route collapse (one statement). */
-  async mergedIdsOf(ids: readonly string[]): Promise<Map<string, string[]>> {
+  /** Per job among `ids` (of the scope's company), the pickups merged into it by route collapse (one statement). */
+  async mergedIdsOf(scope: Scope, ids: readonly string[]): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     if (!ids.length) return out;
-    for (const r of await this.repo.mergedIdsOf(ids)) out.set(r.mergedIntoJobId!, [...(out.get(r.mergedIntoJobId!) ?? []), r.id]);
+    for (const r of await this.repo.mergedIdsOf(scope, ids)) out.set(r.mergedIntoJobId!, [...(out.get(r.mergedIntoJobId!) ?? []), r.id]);
     return out;
   }
 
-  /** The jobs merged into `jobId`, locked (to undo the merge when the swap is aborted). */
-  async lockMergedInto(jobId: string): Promise<JobView[]> {
-    return (await this.repo.mergedIntoLocked(jobId)).map(view);
+  /** The jobs merged into `jobId` (of the scope's company), locked (to undo the merge when the swap is aborted). */
+  async lockMergedInto(scope: Scope, jobId: string): Promise<JobView[]> {
+    return (await this.repo.mergedIntoLocked(scope, jobId)).map(view);
   }
 
-  /** Saves many jobs' sequence numbers in one UPDATE (route collapse); the jobs must be locked by the caller. */
-  async setSequences(sequences: readonly { id: string; sequence: number }[]): Promise<void> {
-    if (sequences.length) await this.repo.setSequences(sequences);
+  /** Saves many jobs' sequence numbers (the scope's company's) in one UPDATE (route collapse); the jobs must be locked by the caller. */
+  async setSequences(scope: Scope, sequences: readonly { id: string; sequence: number }[]): Promise<void> {
+    if (sequences.length) await this.repo.setSequences(scope, sequences);
   }
 
 
 
   /** The drivers with a job on the order that is not aborted (the order's chat members; chats ask at each request). */
-  async driversOnOrder(orderId: string): Promise<string[]> {
-    return this.repo.driversOnOrder(orderId);
+  async driversOnOrder(scope: Scope, orderId: string): Promise<string[]> {
+    return this.repo.driversOnOrder(scope, orderId);
   }
 
 
@@ -359,10 +364,10 @@ export class JobsService implements OnModuleInit {
     return new Page(page.items.map(view), page.meta);
   }
 
-  /** Jobs merged into these swaps by route collapse, oldest first; `lock`: FOR UPDATE for the rest of the unit. */
-  async mergedInto(swapIds: readonly string[], lock = false): Promise<JobView[]> {
+  /** Jobs (of the scope's company) merged into these swaps by route collapse, oldest first; `lock`: FOR UPDATE for the rest of the unit. */
+  async mergedInto(scope: Scope, swapIds: readonly string[], lock = false): Promise<JobView[]> {
     if (!swapIds.length) return [];
-    return (await this.repo.mergedInto(swapIds, lock)).map(view);
+    return (await this.repo.mergedInto(scope, swapIds, lock)).map(view);
   }
 
   /**
@@ -393,9 +398,9 @@ export class JobsService implements OnModuleInit {
   }
 
 
-  /** Whether the driver has a job in progress other than these (a driver works one job, with its merged pickups, at a time). */
-  async driverBusy(driverId: string, exceptJobIds: readonly string[]): Promise<boolean> {
-    return this.repo.driverBusy(driverId, exceptJobIds);
+  /** Whether the driver has a job in progress (of the scope's company) other than these (a driver works one job, with its merged pickups, at a time). */
+  async driverBusy(scope: Scope, driverId: string, exceptJobIds: readonly string[]): Promise<boolean> {
+    return this.repo.driverBusy(scope, driverId, exceptJobIds);
   }
 
   /**
@@ -403,9 +408,9 @@ export class JobsService implements OnModuleInit {
    * swap puts its `asset_id` there, a swap or pickup takes its `removed_asset_id` away (dump-returns and
    * relocations keep the same asset). "The order's on-site asset" is the last of them.
    */
-  async onSiteAssets(orderId: string): Promise<string[]> {
+  async onSiteAssets(scope: Scope, orderId: string): Promise<string[]> {
     const onSite: string[] = [];
-    for (const j of await this.repo.completedOfOrder(orderId)) {
+    for (const j of await this.repo.completedOfOrder(scope, orderId)) {
       const removed = j.removedAssetId && (j.type === 'pickup' || j.type === 'swap') ? onSite.indexOf(j.removedAssetId) : -1;
       if (removed >= 0) onSite.splice(removed, 1);
       if (j.assetId && (j.type === 'delivery' || j.type === 'swap') && !onSite.includes(j.assetId)) onSite.push(j.assetId);
@@ -414,12 +419,13 @@ export class JobsService implements OnModuleInit {
   }
   // ── end of driver-side reads ──
 
-  /** History rows (one INSERT) and `job.<status>` events (one more) for status moves. */
-  private async recordMoves(moves: { job: JobView; to: JobStatus; from?: JobStatus }[], actor: JobActor, reason: string | null): Promise<void> {
+  /** History rows (one INSERT) and `job.<status>` events (one more) for status moves of the scope's company's jobs. */
+  private async recordMoves(scope: Scope, moves: { job: JobView; to: JobStatus; from?: JobStatus }[], actor: JobActor, reason: string | null): Promise<void> {
     const actorId = actor === 'system' ? null : actor.id;
     const actorType = actor === 'system' ? 'system' : actor.type;
     await this.repo.insertStatusChanges(
-      moves.map(({ job, to, from }) => ({ companyId: job.companyId, jobId: job.id, fromStatus: from ?? job.status, toStatus: to, driverId: job.driverId, actorId, actorType, reason })),
+      scope,
+      moves.map(({ job, to, from }) => ({ jobId: job.id, fromStatus: from ?? job.status, toStatus: to, driverId: job.driverId, actorId, actorType, reason })),
     );
     await this.repo.recordEvents(
       ...moves.map(({ job, to, from }) => ({

@@ -21,17 +21,17 @@ const SAMPLE_SCOPE = () => Scope.company(SQL_SAMPLE.companyId);
 /** The customers' change requests on their orders (`order_change_requests`), in the open unit of work. */
 @Injectable()
 export class ChangeRequestRepository extends ModuleRepository {
-  /** The id of the order's pending request, or null. */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  async pendingOf(orderId: string): Promise<string | null> {
-    const [pending] = await this.sql<{ id: string }>(`SELECT id FROM order_change_requests WHERE order_id = $1 AND status = 'pending' LIMIT 1`, [orderId]);
+  /** The id of the order's pending request (of the scope's company), or null. */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), SQL_SAMPLE.id] })
+  async pendingOf(scope: Scope, orderId: string): Promise<string | null> {
+    const [pending] = await this.sql<{ id: string }>(`SELECT id FROM order_change_requests WHERE order_id = $1 AND company_id = $2 AND status = 'pending' LIMIT 1`, [orderId, scope.companyId]);
     return pending?.id ?? null;
   }
 
-  /** A new request (its id and defaults filled in). */
+  /** A new request of the scope's company (its id and defaults filled in). */
   @GenerateSql.skip('saves a new entity: an INSERT of every column (no sample row)')
-  async insert(values: Partial<OrderChangeRequest>): Promise<OrderChangeRequest> {
-    const request = this.m.create(OrderChangeRequest, values);
+  async insert(scope: Scope, values: Omit<Partial<OrderChangeRequest>, 'companyId'>): Promise<OrderChangeRequest> {
+    const request = this.m.create(OrderChangeRequest, { ...values, companyId: scope.companyId });
     await this.m.save(request);
     return request;
   }
@@ -48,10 +48,10 @@ export class ChangeRequestRepository extends ModuleRepository {
     return this.locked.findOne(OrderChangeRequest, { where: { id, companyId: scope.companyId }, lock: { mode: 'pessimistic_write' } });
   }
 
-  /** Sets columns of the request `id`. */
-  @GenerateSql({ params: [SQL_SAMPLE.id, { status: 'rejected' }] })
-  async update(id: string, values: Partial<OrderChangeRequest>): Promise<void> {
-    await this.m.update(OrderChangeRequest, { id }, values);
+  /** Sets columns of the scope's company's request `id`. */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), SQL_SAMPLE.id, { status: 'rejected' }] })
+  async update(scope: Scope, id: string, values: Partial<OrderChangeRequest>): Promise<void> {
+    await this.m.update(OrderChangeRequest, { id, companyId: scope.companyId }, values);
   }
 
   /** A page of the requests `scope` reaches, filtered; `q` matches the note, the rejection reason, the customer's name or e-mail, the order number. */
@@ -82,9 +82,9 @@ export class ChangeRequestRepository extends ModuleRepository {
     return scopedQuery(this.m, OrderChangeRequest, scope, 'r').select('r.status', 'status').addSelect('count(*)::int', 'n').groupBy('r.status').getRawMany();
   }
 
-  /** The number of the order's requests, by status. */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  countsOfOrder(orderId: string): Promise<{ status: 'pending' | 'approved' | 'rejected'; n: number }[]> {
-    return this.sql(`SELECT status, count(*)::int AS n FROM order_change_requests WHERE order_id = $1 GROUP BY status`, [orderId]);
+  /** The number of the order's requests (of the scope's company), by status. */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), SQL_SAMPLE.id] })
+  countsOfOrder(scope: Scope, orderId: string): Promise<{ status: 'pending' | 'approved' | 'rejected'; n: number }[]> {
+    return this.sql(`SELECT status, count(*)::int AS n FROM order_change_requests WHERE order_id = $1 AND company_id = $2 GROUP BY status`, [orderId, scope.companyId]);
   }
 }

@@ -102,11 +102,10 @@ export class ChangeRequestsService {
       id = await this.uow.transaction(async () => {
         const order = await this.lifecycle.lock(scope, orderId);
         assertOrderState(order, dto.type);
-        if (await this.requests.pendingOf(order.id)) throw pendingConflict();
+        if (await this.requests.pendingOf(scope, order.id)) throw pendingConflict();
         const details = detailsOf(dto);
         const plan = await this.plan(order, dto.type, details, 'customer');
-        const request = await this.requests.insert({
-          companyId,
+        const request = await this.requests.insert(scope, {
           orderId: order.id,
           customerId: order.customerId,
           type: dto.type,
@@ -176,10 +175,10 @@ export class ChangeRequestsService {
         // A new charge is due on the payment term from today; the due date never moves earlier.
         const settings = await this.settings.get(Scope.company(companyId));
         const due = this.lifecycle.dueDate(order, todayIn(settings.timezone));
-        if (due > order.dueDate) await this.orders.update(order.id, { dueDate: due });
+        if (due > order.dueDate) await this.orders.update(scope, order.id, { dueDate: due });
       }
 
-      await this.requests.update(id, { status: 'approved', decidedBy: actor.id, decidedAt: new Date() });
+      await this.requests.update(scope, id, { status: 'approved', decidedBy: actor.id, decidedAt: new Date() });
       await this.bill.recordEvents({
         type: 'order_change_request.approved',
         aggregateType: 'order_change_request',
@@ -197,7 +196,7 @@ export class ChangeRequestsService {
     await this.uow.transaction(async () => {
       const request = await this.requests.find(scope, id, true);
       if (request.status !== 'pending') throw ApiError.invalidTransition(request.status, 'rejected', 'Change request');
-      await this.requests.update(id, { status: 'rejected', rejectionReason: dto.reason, decidedBy: actor.id, decidedAt: new Date() });
+      await this.requests.update(scope, id, { status: 'rejected', rejectionReason: dto.reason, decidedBy: actor.id, decidedAt: new Date() });
       await this.bill.recordEvents({
         type: 'order_change_request.rejected',
         aggregateType: 'order_change_request',
@@ -214,7 +213,7 @@ export class ChangeRequestsService {
 
   async list(scope: Scope, q: CompanyChangeRequestQuery): Promise<Page<ChangeRequestDto>> {
     const page = await this.requests.page(scope, q);
-    return new Page(await this.render(page.items), page.meta);
+    return new Page(await this.render(scope, page.items), page.meta);
   }
 
   async wrapper(scope: Scope): Promise<ChangeRequestWrapperDto> {
@@ -229,17 +228,16 @@ export class ChangeRequestsService {
   }
 
   async get(scope: Scope, id: string): Promise<ChangeRequestDto> {
-    const [dto] = await this.render([await this.find(scope, id)]);
+    const [dto] = await this.render(scope, [await this.find(scope, id)]);
     return dto;
   }
 
   /** The company's billing route: pending priced as of now (a request that can no longer be priced is its 409/422); decided as recorded. */
   async billing(scope: Scope, id: string): Promise<BillDto> {
     const request = await this.find(scope, id);
-    const order = await this.orders.byId(request.orderId);
-    if (!order) throw ApiError.notFound('Order');
+    const order = await this.orders.find(scope, request.orderId);
     if (request.status === 'pending') return BillDto.of((await this.plan(order, request.type, request.details, 'price')).bill, order.currency);
-    const lines = request.status === 'approved' ? await this.recordedLines([request.id]) : [];
+    const lines = request.status === 'approved' ? await this.recordedLines(scope, [request.id]) : [];
     return BillDto.of(totalsOf(lines.map(pricedLine)), order.currency);
   }
 
@@ -247,16 +245,16 @@ export class ChangeRequestsService {
     return this.requests.find(scope, id);
   }
 
-  private recordedLines(requestIds: string[]): Promise<OrderLine[]> {
+  private recordedLines(scope: Scope, requestIds: string[]): Promise<OrderLine[]> {
     if (!requestIds.length) return Promise.resolve([]);
-    return this.bill.ofChangeRequests(requestIds);
+    return this.bill.ofChangeRequests(scope, requestIds);
   }
 
-  /** Response objects with their billing: orders and recorded lines in one query each. */
-  private async render(requests: OrderChangeRequest[]): Promise<ChangeRequestDto[]> {
+  /** Response objects with their billing (requests `scope` reached): orders and recorded lines in one query each. */
+  private async render(scope: Scope, requests: OrderChangeRequest[]): Promise<ChangeRequestDto[]> {
     if (!requests.length) return [];
-    const orders = new Map((await this.orders.byIds([...new Set(requests.map((r) => r.orderId))])).map((o) => [o.id, o]));
-    const lines = await this.recordedLines(requests.filter((r) => r.status === 'approved').map((r) => r.id));
+    const orders = new Map((await this.orders.byIds(scope, [...new Set(requests.map((r) => r.orderId))])).map((o) => [o.id, o]));
+    const lines = await this.recordedLines(scope, requests.filter((r) => r.status === 'approved').map((r) => r.id));
     const out: ChangeRequestDto[] = [];
     for (const r of requests) {
       const order = orders.get(r.orderId)!;
@@ -378,7 +376,7 @@ export class ChangeRequestsService {
 
   /** A new container: the asset dispatch reserved for the unfinished delivery is of the old specification; unassign and release it. */
   private async releaseDeliveryAsset(order: Order): Promise<void> {
-    const delivery = await this.jobs.unfinished(order.id, 'delivery');
+    const delivery = await this.jobs.unfinished(Scope.company(order.companyId), order.id, 'delivery');
     if (delivery) await this.jobs.unreserveAsset(delivery);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
+import { Scope } from '../../common/access/scope';
 import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
 import type { EventType } from '../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
@@ -15,9 +16,12 @@ export interface LineSums {
   total: string;
 }
 
+const SAMPLE_SCOPE = () => Scope.company(SQL_SAMPLE.companyId);
+
 /**
  * An order's bill lines (`order_lines`) and status history (`order_status_history`), and the outbox
- * events of the orders module's changes, in the open unit of work.
+ * events of the orders module's changes, in the open unit of work. Every method is limited to the
+ * scope's company (`company_id`): the caller reached the order with its scope before.
  */
 @Injectable()
 export class OrderBillRepository extends ModuleRepository {
@@ -27,10 +31,10 @@ export class OrderBillRepository extends ModuleRepository {
     await recordEvents(this.m, ...events);
   }
 
-  /** A status history row. */
-  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, orderId: SQL_SAMPLE.id, fromStatus: 'pending', toStatus: 'approved', actorId: null, actorType: 'system', reason: null }] })
-  async insertHistory(row: Partial<OrderStatusChange>): Promise<void> {
-    await this.m.insert(OrderStatusChange, row);
+  /** A status history row of the scope's company. */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), { orderId: SQL_SAMPLE.id, fromStatus: 'pending', toStatus: 'approved', actorId: null, actorType: 'system', reason: null }] })
+  async insertHistory(scope: Scope, row: Omit<Partial<OrderStatusChange>, 'companyId'>): Promise<void> {
+    await this.m.insert(OrderStatusChange, { ...row, companyId: scope.companyId });
   }
 
   /**
@@ -38,13 +42,14 @@ export class OrderBillRepository extends ModuleRepository {
    * statement.
    */
   @GenerateSql({
-    params: [
-      { id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId },
+    params: () => [
+      SAMPLE_SCOPE(),
+      { id: SQL_SAMPLE.id },
       [{ kind: 'rental', description: 'Rental', quantity: 1, unit_amount: 100, amount: 100 }],
       { id: SQL_SAMPLE.actorId, type: 'customer' },
     ],
   })
-  async insertPlacement(order: { id: string; companyId: string }, lines: readonly PricedLine[], actor: { id: string; type: string }): Promise<void> {
+  async insertPlacement(scope: Scope, order: { id: string }, lines: readonly PricedLine[], actor: { id: string; type: string }): Promise<void> {
     await this.locked.query(
       `WITH history AS (
          INSERT INTO order_status_history (company_id, order_id, from_status, to_status, actor_id, actor_type, reason)
@@ -53,85 +58,85 @@ export class OrderBillRepository extends ModuleRepository {
        SELECT $1, $2, l.kind, 'placement', NULL, l.description, l.quantity, l.unit_amount, l.amount, e.ord - 1
          FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS e(line, ord),
               jsonb_to_record(e.line) AS l(kind text, description text, quantity int, unit_amount int, amount int)`,
-      [order.companyId, order.id, actor.id, actor.type, JSON.stringify(lines)],
+      [scope.companyId, order.id, actor.id, actor.type, JSON.stringify(lines)],
     );
   }
 
   /** The position after the order's last line. */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  async nextPosition(orderId: string): Promise<number> {
-    const [{ next }] = await this.sql<{ next: number }>(`SELECT coalesce(max(position), -1) + 1 AS next FROM order_lines WHERE order_id = $1`, [orderId]);
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), SQL_SAMPLE.id] })
+  async nextPosition(scope: Scope, orderId: string): Promise<number> {
+    const [{ next }] = await this.sql<{ next: number }>(`SELECT coalesce(max(position), -1) + 1 AS next FROM order_lines WHERE order_id = $1 AND company_id = $2`, [orderId, scope.companyId]);
     return Number(next);
   }
 
-  /** New lines (one INSERT); their ids, in order. */
-  @GenerateSql({ params: [[{ companyId: SQL_SAMPLE.companyId, orderId: SQL_SAMPLE.id, kind: 'swap_fee', source: 'final', changeRequestId: null, description: 'Swap', quantity: 1, unitAmount: 100, amount: 100, position: 0, voidedAt: null }]] })
-  async insertLines(rows: Partial<OrderLine>[]): Promise<string[]> {
-    const inserted = await this.m.insert(OrderLine, rows);
+  /** New lines of the scope's company (one INSERT); their ids, in order. */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), [{ orderId: SQL_SAMPLE.id, kind: 'swap_fee', source: 'final', changeRequestId: null, description: 'Swap', quantity: 1, unitAmount: 100, amount: 100, position: 0, voidedAt: null }]] })
+  async insertLines(scope: Scope, rows: Omit<Partial<OrderLine>, 'companyId'>[]): Promise<string[]> {
+    const inserted = await this.m.insert(OrderLine, rows.map((r) => ({ ...r, companyId: scope.companyId })));
     return inserted.identifiers.map((x) => (x as { id: string }).id);
   }
 
   /** Voids the order's live lines (all, or those of some sources, or those among `lineIds`). */
-  @GenerateSql({ params: [SQL_SAMPLE.id, { sources: ['placement'] }] })
-  async voidLines(orderId: string, which: { sources?: readonly LineSource[]; ids?: readonly string[] } = {}): Promise<void> {
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), SQL_SAMPLE.id, { sources: ['placement'] }] })
+  async voidLines(scope: Scope, orderId: string, which: { sources?: readonly LineSource[]; ids?: readonly string[] } = {}): Promise<void> {
     await this.m.update(
       OrderLine,
-      { orderId, voidedAt: IsNull(), ...(which.sources ? { source: In([...which.sources]) } : {}), ...(which.ids ? { id: In([...which.ids]) } : {}) },
+      { orderId, companyId: scope.companyId, voidedAt: IsNull(), ...(which.sources ? { source: In([...which.sources]) } : {}), ...(which.ids ? { id: In([...which.ids]) } : {}) },
       { voidedAt: new Date() },
     );
   }
 
   /** The order's live lines among `lineIds`, in order. */
-  @GenerateSql({ params: [SQL_SAMPLE.id, [SQL_SAMPLE.otherId]] })
-  liveAmong(orderId: string, lineIds: readonly string[]): Promise<OrderLine[]> {
-    return this.m.find(OrderLine, { where: { orderId, id: In([...lineIds]), voidedAt: IsNull() }, order: { position: 'ASC' } });
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), SQL_SAMPLE.id, [SQL_SAMPLE.otherId]] })
+  liveAmong(scope: Scope, orderId: string, lineIds: readonly string[]): Promise<OrderLine[]> {
+    return this.m.find(OrderLine, { where: { orderId, companyId: scope.companyId, id: In([...lineIds]), voidedAt: IsNull() }, order: { position: 'ASC' } });
   }
 
   /** The order's live lines, in order. */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  live(orderId: string): Promise<OrderLine[]> {
-    return this.m.find(OrderLine, { where: { orderId, voidedAt: IsNull() }, order: { position: 'ASC' } });
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), SQL_SAMPLE.id] })
+  live(scope: Scope, orderId: string): Promise<OrderLine[]> {
+    return this.m.find(OrderLine, { where: { orderId, companyId: scope.companyId, voidedAt: IsNull() }, order: { position: 'ASC' } });
   }
 
   /** Every line of the order (voided ones too), in order. */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  all(orderId: string): Promise<OrderLine[]> {
-    return this.m.find(OrderLine, { where: { orderId }, order: { position: 'ASC' } });
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), SQL_SAMPLE.id] })
+  all(scope: Scope, orderId: string): Promise<OrderLine[]> {
+    return this.m.find(OrderLine, { where: { orderId, companyId: scope.companyId }, order: { position: 'ASC' } });
   }
 
   /** The lines change requests added, in order. */
-  @GenerateSql({ params: [[SQL_SAMPLE.id]] })
-  ofChangeRequests(requestIds: readonly string[]): Promise<OrderLine[]> {
-    return this.m.find(OrderLine, { where: { changeRequestId: In([...requestIds]) }, order: { position: 'ASC' } });
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), [SQL_SAMPLE.id]] })
+  ofChangeRequests(scope: Scope, requestIds: readonly string[]): Promise<OrderLine[]> {
+    return this.m.find(OrderLine, { where: { changeRequestId: In([...requestIds]), companyId: scope.companyId }, order: { position: 'ASC' } });
   }
 
   /** The sums of the order's live lines: subtotal, discount (positive), tax, total. */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  async sums(orderId: string): Promise<LineSums> {
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), SQL_SAMPLE.id] })
+  async sums(scope: Scope, orderId: string): Promise<LineSums> {
     const [sums] = await this.sql<LineSums>(
       `SELECT coalesce(sum(amount) FILTER (WHERE kind NOT IN ('discount', 'tax')), 0)::bigint::text AS subtotal,
               coalesce(-sum(amount) FILTER (WHERE kind = 'discount'), 0)::bigint::text AS discount,
               coalesce(sum(amount) FILTER (WHERE kind = 'tax'), 0)::bigint::text AS tax,
               coalesce(sum(amount), 0)::bigint::text AS total
-         FROM order_lines WHERE order_id = $1 AND voided_at IS NULL`,
-      [orderId],
+         FROM order_lines WHERE order_id = $1 AND company_id = $2 AND voided_at IS NULL`,
+      [orderId, scope.companyId],
     );
     return sums;
   }
 
   /** The extra rental days the order's live lines already bill. */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  async billedExtraDays(orderId: string): Promise<number> {
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), SQL_SAMPLE.id] })
+  async billedExtraDays(scope: Scope, orderId: string): Promise<number> {
     const [{ days }] = await this.sql<{ days: string }>(
-      `SELECT coalesce(sum(quantity), 0)::text AS days FROM order_lines WHERE order_id = $1 AND kind = 'extra_days' AND voided_at IS NULL`,
-      [orderId],
+      `SELECT coalesce(sum(quantity), 0)::text AS days FROM order_lines WHERE order_id = $1 AND company_id = $2 AND kind = 'extra_days' AND voided_at IS NULL`,
+      [orderId, scope.companyId],
     );
     return Number(days);
   }
 
   /** The order's status history, oldest first. */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  history(orderId: string): Promise<OrderStatusChange[]> {
-    return this.m.find(OrderStatusChange, { where: { orderId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  @GenerateSql({ params: () => [SAMPLE_SCOPE(), SQL_SAMPLE.id] })
+  history(scope: Scope, orderId: string): Promise<OrderStatusChange[]> {
+    return this.m.find(OrderStatusChange, { where: { orderId, companyId: scope.companyId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 }

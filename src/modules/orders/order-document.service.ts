@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CompaniesService, type CompanyLetterhead } from '../companies';
 import type PDFKitDocument from 'pdfkit';
 import { ApiError } from '../../common/http/api-error';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { currencyDigits, formatMinor } from '../../common/money';
 import { OrderBillRepository } from './order-bill.repository';
 import type { Order, AddressSnapshot, LineKind, OrderStatus, PaymentStatus, TimeWindow } from './order.entity';
@@ -77,13 +77,15 @@ export class OrderDocumentService {
   }
 
   async load(id: string): Promise<OrderDocumentData> {
-    const order = await this.rows.byId(id);
+    // The route names the order by its UUID alone (no token): the order's company is known from its row.
+    const order = await this.rows.byId(SystemReach.of('public order document named by its UUID'), id);
     if (!order) throw ApiError.notFound('Order');
+    const scope = Scope.company(order.companyId);
     const [company, names, lines, history, payments] = await Promise.all([
-      this.companies.letterhead(Scope.company(order.companyId)),
+      this.companies.letterhead(scope),
       this.orders.names([order]),
-      this.orders.liveLines(order.id),
-      this.bill.history(order.id),
+      this.orders.liveLines(scope, order.id),
+      this.bill.history(scope, order.id),
       this.payments(order),
     ]);
     if (!company) throw ApiError.notFound('Order');

@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { SystemReach } from '../../common/access/scope';
 import { InUseRegistry } from '../../common/records/in-use';
 import { OrdersRepository } from './orders.repository';
 
@@ -15,7 +16,9 @@ export class OrderInUseChecks implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.inUse.register('customer_address', 'orders', 'a running order to the address', (_m, id) => this.orders.runningUses('addressId', id));
-    this.inUse.register('asset_specification', 'orders', 'a running order of the specification', (_m, id) => this.orders.runningUses('assetSpecificationId', id));
+    // The registry names the record by its id alone (no tenant): the check is a lookup of any company's orders pointing at it.
+    const reach = SystemReach.of('in-use check of a record named by its id');
+    this.inUse.register('customer_address', 'orders', 'a running order to the address', (_m, id) => this.orders.runningUses(reach, 'addressId', id));
+    this.inUse.register('asset_specification', 'orders', 'a running order of the specification', (_m, id) => this.orders.runningUses(reach, 'assetSpecificationId', id));
   }
 }

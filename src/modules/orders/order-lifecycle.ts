@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/access/actor';
-import type { Scope } from '../../common/access/scope';
+import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { INT4_MAX } from '../../common/validation/fields';
 import type { OrderStatusExtras } from './events';
@@ -42,7 +42,9 @@ export function paymentStatusOf(total: number, paid: number): PaymentStatus {
  * The write side every order change goes through, inside the caller's unit of work: status moves
  * (checked, recorded in the history, with an event), bill lines and totals, and the jobs an order
  * owns (their rows are the jobs module's: this decides which jobs, `JobsService` writes them). The
- * dispatch module calls `move` for scheduled/delivered/completed.
+ * dispatch module calls `move` for scheduled/delivered/completed. Each method takes the order row its
+ * caller locked (or just inserted) with its scope, and writes within that row's company
+ * (`Scope.company(order.companyId)`).
  */
 @Injectable()
 export class OrderLifecycle {
@@ -63,7 +65,7 @@ export class OrderLifecycle {
     if (!ORDER_TRANSITIONS[from].includes(to)) throw ApiError.invalidTransition(from, to, 'Order');
     order.status = to;
     Object.assign(order, set);
-    await this.orders.update(order.id, { status: to, ...set });
+    await this.orders.update(companyOf(order), order.id, { status: to, ...set });
     await this.recordStatus(order, from, to, actor, reason, payload);
   }
 
@@ -75,7 +77,7 @@ export class OrderLifecycle {
 
   /** The history row of a status move. */
   async recordHistory(order: Order, from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null): Promise<void> {
-    await this.bill.insertHistory({ companyId: order.companyId, orderId: order.id, fromStatus: from, toStatus: to, actorId: actor === 'system' ? null : actor.id, actorType: actor === 'system' ? 'system' : actor.type, reason });
+    await this.bill.insertHistory(companyOf(order), { orderId: order.id, fromStatus: from, toStatus: to, actorId: actor === 'system' ? null : actor.id, actorType: actor === 'system' ? 'system' : actor.type, reason });
   }
 
   /** The event of a status move (`order.placed` for the initial one); it carries the order's number. */
@@ -97,7 +99,7 @@ export class OrderLifecycle {
    * transaction that fails gives its number back.
    */
   async takeNumber(order: Order, timezone: string): Promise<{ monthPlaced: number }> {
-    const taken = await this.orders.takeNumber(order, timezone);
+    const taken = await this.orders.takeNumber(companyOf(order), order, timezone);
     order.number = taken.number;
     return { monthPlaced: taken.monthPlaced };
   }
@@ -106,10 +108,11 @@ export class OrderLifecycle {
   async addLines(order: Order, bill: Bill, source: LineSource, changeRequestId: string | null = null): Promise<string[]> {
     if (bill.lines.length === 0) return [];
     assertStorable(bill.lines.flatMap((l) => [l.quantity, l.unit_amount, l.amount]));
-    const next = await this.bill.nextPosition(order.id);
+    const company = companyOf(order);
+    const next = await this.bill.nextPosition(company, order.id);
     return this.bill.insertLines(
+      company,
       bill.lines.map((l, i) => ({
-        companyId: order.companyId,
         orderId: order.id,
         kind: l.kind,
         source,
@@ -130,12 +133,12 @@ export class OrderLifecycle {
    */
   async recordPlacement(order: Order, bill: Bill, actor: Pick<Actor, 'id' | 'type'>): Promise<void> {
     assertStorable(bill.lines.flatMap((l) => [l.quantity, l.unit_amount, l.amount]));
-    await this.bill.insertPlacement(order, bill.lines, actor);
+    await this.bill.insertPlacement(companyOf(order), order, bill.lines, actor);
   }
 
   /** Voids live lines (all of them, or those of some sources); they stay on record. */
   async voidLines(order: Order, sources?: LineSource[]): Promise<void> {
-    await this.bill.voidLines(order.id, sources ? { sources } : {});
+    await this.bill.voidLines(companyOf(order), order.id, sources ? { sources } : {});
   }
 
   /** The totals of a new order's lines (as `refreshTotals` sums them in SQL), checked storable. */
@@ -156,7 +159,8 @@ export class OrderLifecycle {
   /** Recomputes the order's totals from its live lines (they add up exactly), and its payment status. */
   async refreshTotals(order: Order): Promise<void> {
     // Summed as bigint (strings from the driver), then checked: the sum of storable lines may not be.
-    const sums = await this.bill.sums(order.id);
+    const company = companyOf(order);
+    const sums = await this.bill.sums(company, order.id);
     const t = { subtotal: Number(sums.subtotal), discount: Number(sums.discount), tax: Number(sums.tax), total: Number(sums.total) };
     assertStorable(Object.values(t));
     order.subtotalAmount = t.subtotal;
@@ -164,7 +168,7 @@ export class OrderLifecycle {
     order.taxAmount = t.tax;
     order.totalAmount = t.total;
     order.paymentStatus = paymentStatusOf(order.totalAmount, order.paidAmount);
-    await this.orders.update(order.id, { subtotalAmount: t.subtotal, discountAmount: t.discount, taxAmount: t.tax, totalAmount: t.total, paymentStatus: order.paymentStatus });
+    await this.orders.update(company, order.id, { subtotalAmount: t.subtotal, discountAmount: t.discount, taxAmount: t.tax, totalAmount: t.total, paymentStatus: order.paymentStatus });
   }
 
   /** The due date of a bill issued on `issuedOn` under the order's payment term. */
@@ -174,28 +178,34 @@ export class OrderLifecycle {
 
   /** Creates an unassigned job for the order (from the order's lot). */
   createJob(order: Order, type: JobType, scheduledDate: string, extra: Pick<NewJob, 'changeRequestId' | 'destinationAddressId'> = {}): Promise<JobView> {
-    return this.jobs.create({ companyId: order.companyId, orderId: order.id, type, scheduledDate, lotId: order.lotId, ...extra });
+    return this.jobs.create(companyOf(order), { orderId: order.id, type, scheduledDate, lotId: order.lotId, ...extra });
   }
 
   /** Approval's jobs: the delivery, and the pickup when a pickup date is set. */
   async createApprovalJobs(order: Order): Promise<void> {
-    const job = (type: JobType, scheduledDate: string): NewJob => ({ companyId: order.companyId, orderId: order.id, type, scheduledDate, lotId: order.lotId });
-    await this.jobs.createMany(order.pickupDate ? [job('delivery', order.deliveryDate), job('pickup', order.pickupDate)] : [job('delivery', order.deliveryDate)]);
+    const job = (type: JobType, scheduledDate: string): NewJob => ({ orderId: order.id, type, scheduledDate, lotId: order.lotId });
+    await this.jobs.createMany(companyOf(order), order.pickupDate ? [job('delivery', order.deliveryDate), job('pickup', order.pickupDate)] : [job('delivery', order.deliveryDate)]);
   }
 
   /** Keeps the delivery and pickup jobs in step with the order's dates (after approval). */
   async syncDateJobs(order: Order, reason: string): Promise<void> {
     if (!['approved', 'scheduled', 'delivered'].includes(order.status)) return;
-    const delivery = await this.jobs.unfinished(order.id, 'delivery');
-    if (delivery && delivery.scheduledDate !== order.deliveryDate) await this.jobs.reschedule(delivery.id, order.deliveryDate);
-    const pickup = await this.jobs.unfinished(order.id, 'pickup');
+    const company = companyOf(order);
+    const delivery = await this.jobs.unfinished(company, order.id, 'delivery');
+    if (delivery && delivery.scheduledDate !== order.deliveryDate) await this.jobs.reschedule(company, delivery.id, order.deliveryDate);
+    const pickup = await this.jobs.unfinished(company, order.id, 'pickup');
     if (order.pickupDate && !pickup) await this.createJob(order, 'pickup', order.pickupDate);
-    else if (order.pickupDate && pickup && pickup.scheduledDate !== order.pickupDate) await this.jobs.reschedule(pickup.id, order.pickupDate);
-    else if (!order.pickupDate && pickup) await this.jobs.abort([pickup], reason);
+    else if (order.pickupDate && pickup && pickup.scheduledDate !== order.pickupDate) await this.jobs.reschedule(company, pickup.id, order.pickupDate);
+    else if (!order.pickupDate && pickup) await this.jobs.abort(company, [pickup], reason);
   }
 
   /** Aborts every unfinished job of the order (cancellation), releasing the assets they reserved. */
   abortOrderJobs(order: Order, reason: string): Promise<void> {
-    return this.jobs.abortUnfinished(order.id, reason);
+    return this.jobs.abortUnfinished(companyOf(order), order.id, reason);
   }
+}
+
+/** The company of an order row its caller locked (or inserted) with its scope: what the writes that follow are limited to. */
+function companyOf(order: Pick<Order, 'companyId'>): Scope {
+  return Scope.company(order.companyId);
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { scopedQuery } from '../../common/access/tenant-policy';
 import type { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate, type PageQuery } from '../../common/http/pagination';
@@ -164,9 +164,12 @@ export class OrderOperationsRepository extends ModuleRepository {
       .getRawOne<Record<string, string | number>>();
   }
 
-  /** The companies with orders with a balance due before the latest "today" of any time zone at `now` (UTC's date + 1), with a notice pending. */
-  @GenerateSql({ params: () => [SQL_SAMPLE.at] })
-  async overdueCandidates(now: Date): Promise<string[]> {
+  /**
+   * The companies with orders with a balance due before the latest "today" of any time zone at `now` (UTC's
+   * date + 1), with a notice pending: a sweep across companies (the scheduler's overdue run).
+   */
+  @GenerateSql({ params: () => [SystemReach.of('sample'), SQL_SAMPLE.at] })
+  async overdueCandidates(reach: SystemReach, now: Date): Promise<string[]> {
     const rows = await this.sql<{ company_id: string }>(
       `SELECT DISTINCT o.company_id FROM orders o WHERE ${DUE} AND ${NOTICE_PENDING} AND o.due_date < (($1::timestamptz AT TIME ZONE 'UTC')::date + 1)`,
       [now],

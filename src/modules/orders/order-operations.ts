@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import type { PageQuery } from '../../common/http/pagination';
@@ -281,7 +281,7 @@ export class OrderOperations {
   async completed(scope: Scope, ref: OrderRef, actor: ChangeActor, f: { pickedUpOn: string; netWeightKg: number | null }): Promise<{ final_amount: number }> {
     const order = await this.locked(scope, ref);
     if (order.status !== 'delivered') throw ApiError.invalidTransition(order.status, 'completed', 'Order');
-    const days = await this.bill.billedExtraDays(order.id);
+    const days = await this.bill.billedExtraDays(scope, order.id);
     const bill = finalBill(order.terms, { deliveredOn: order.deliveredOn ?? order.deliveryDate, pickedUpOn: f.pickedUpOn, billedExtraDays: days, netWeightKg: f.netWeightKg, policyFees: [] });
     await this.lifecycle.addLines(order, bill, 'final');
     if (bill.lines.length) await this.lifecycle.refreshTotals(order);
@@ -331,7 +331,7 @@ export class OrderOperations {
   async voidViolationFee(scope: Scope, ref: OrderRef, lineIds: readonly string[]): Promise<void> {
     if (!lineIds.length) return;
     const order = await this.locked(scope, ref);
-    await this.bill.voidLines(order.id, { ids: lineIds });
+    await this.bill.voidLines(scope, order.id, { ids: lineIds });
     await this.lifecycle.refreshTotals(order);
   }
 
@@ -343,7 +343,7 @@ export class OrderOperations {
   async creditViolationFee(scope: Scope, ref: OrderRef, lineIds: readonly string[], label: string): Promise<{ lineIds: string[]; amount: number }> {
     if (!lineIds.length) return { lineIds: [], amount: 0 };
     const order = await this.locked(scope, ref);
-    const lines = await this.bill.liveAmong(order.id, lineIds);
+    const lines = await this.bill.liveAmong(scope, order.id, lineIds);
     if (!lines.length) return { lineIds: [], amount: 0 };
     const credit = totalsOf(lines.map((l) => ({ kind: l.kind, description: `${label}: ${l.description}`, quantity: l.quantity, unit_amount: -l.unitAmount, amount: -l.amount })));
     const ids = await this.lifecycle.addLines(order, credit, 'final');
@@ -420,10 +420,10 @@ export class OrderOperations {
   /**
    * The companies that may have overdue notices to give at `now`: orders with a balance due before the
    * latest "today" of any time zone (UTC's date + 1), with a notice pending. A superset: markOverdue
-   * decides with the company's own date.
+   * decides with the company's own date. A sweep across companies (`reach`: the scheduler's).
    */
-  overdueCandidates(now: Date): Promise<string[]> {
-    return this.repo.overdueCandidates(now);
+  overdueCandidates(reach: SystemReach, now: Date): Promise<string[]> {
+    return this.repo.overdueCandidates(reach, now);
   }
 
   /**

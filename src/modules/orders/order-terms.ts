@@ -115,6 +115,6 @@ export class OrderTerms {
     // Promotions are the company's shared records: read with the company's reach, counted for the customer of `scope`.
     const p = await this.promotions.lockByCode(Scope.company(scope.companyId), code);
     if (!p) return null;
-    return { ...p, ...(await this.orders.redemptions(p.id, scope.customerId!, excludeOrderId)) };
+    return { ...p, ...(await this.orders.redemptions(scope, p.id, scope.customerId!, excludeOrderId)) };
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, type SelectQueryBuilder } from 'typeorm';
-import { Scope } from '../../common/access/scope';
-import { companyOfRow, findScoped, platformQuery, PlatformReach, reachQuery, scopeConditions, scopedQuery } from '../../common/access/tenant-policy';
+import { Scope, SystemReach } from '../../common/access/scope';
+import { findScoped, platformQuery, PlatformReach, reachQuery, scopeConditions, scopedQuery } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate, type PageQuery } from '../../common/http/pagination';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
@@ -234,9 +234,12 @@ export class OrdersRepository extends ModuleRepository {
 
   // ------------------------------------------------------------ one order (reads, locks, writes)
 
-  /** Whether a running order (pending to delivered) points at the record in `column` (the in-use checks). */
-  @GenerateSql({ params: ['addressId', SQL_SAMPLE.id] })
-  runningUses(column: 'addressId' | 'assetSpecificationId', id: string): Promise<boolean> {
+  /**
+   * Whether a running order (pending to delivered) points at the record in `column` (the in-use checks:
+   * the registry names the record by its id alone, of whichever company).
+   */
+  @GenerateSql({ params: () => [SystemReach.of('sample'), 'addressId', SQL_SAMPLE.id] })
+  runningUses(reach: SystemReach, column: 'addressId' | 'assetSpecificationId', id: string): Promise<boolean> {
     return this.m.existsBy(Order, { [column]: id, status: In(ONGOING_STATUSES) });
   }
 
@@ -252,16 +255,16 @@ export class OrdersRepository extends ModuleRepository {
     return findScoped(this.m, Order, scope, id, { what: 'Order' });
   }
 
-  /** The order by its id alone, or null (the document route names an order by its UUID; a change request's order). */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  byId(id: string): Promise<Order | null> {
+  /** The order by its id alone, before any tenant is known, or null (the public document route names an order by its UUID). */
+  @GenerateSql({ params: () => [SystemReach.of('sample'), SQL_SAMPLE.id] })
+  byId(reach: SystemReach, id: string): Promise<Order | null> {
     return this.m.findOneBy(Order, { id });
   }
 
-  /** Orders by id alone (a page of change requests: their orders in one statement). */
-  @GenerateSql({ params: () => [[SQL_SAMPLE.id, SQL_SAMPLE.otherId]] })
-  byIds(ids: readonly string[]): Promise<Order[]> {
-    return this.m.findBy(Order, { id: In([...ids]) });
+  /** The scope's company's orders among `ids` (a page of change requests: their orders in one statement). */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), [SQL_SAMPLE.id, SQL_SAMPLE.otherId]] })
+  byIds(scope: Scope, ids: readonly string[]): Promise<Order[]> {
+    return this.m.findBy(Order, { id: In([...ids]), companyId: scope.companyId });
   }
 
   /** The orders of `scope` among `ids` (no lock); ids it does not reach are left out. */
@@ -270,20 +273,21 @@ export class OrdersRepository extends ModuleRepository {
     return scopedQuery(this.m, Order, scope, 'o').andWhere('o.id IN (:...ids)', { ids: [...ids] }).getMany();
   }
 
-  /** The company of an order, or null (an administrator names an order by id alone). */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  companyOf(id: string): Promise<string | null> {
-    return companyOfRow(this.m, Order, id);
+  /** The company of an order among those an administrator's `reach` covers, or null (an administrator names an order by id alone). */
+  @GenerateSql({ params: () => [new PlatformReach(), SQL_SAMPLE.id] })
+  async companyOf(reach: PlatformReach, id: string): Promise<string | null> {
+    const row = await platformQuery(this.m, Order, reach, 'o').select('o.companyId', 'company_id').andWhere('o.id = :id', { id }).getRawOne<{ company_id: string }>();
+    return row?.company_id ?? null;
   }
 
-  /** A new order with a placeholder number (negative, from a sequence) until `takeNumber`; returns its id and timestamps. */
+  /** A new order of the scope's company with a placeholder number (negative, from a sequence) until `takeNumber`; returns its id and timestamps. */
   @GenerateSql.skip('writes a whole order; its INSERT shows in the placement statement budget (test/database/statements-per-request.e2e.spec.ts)')
-  async insertPlaced(order: Order): Promise<{ id: string; createdAt: Date; updatedAt: Date }> {
+  async insertPlaced(scope: Scope, order: Order): Promise<{ id: string; createdAt: Date; updatedAt: Date }> {
     const inserted = await this.locked
       .createQueryBuilder()
       .insert()
       .into(Order)
-      .values({ ...order, number: () => "-nextval('order_number_placeholders')" })
+      .values({ ...order, companyId: scope.companyId, number: () => "-nextval('order_number_placeholders')" })
       .returning(['id', 'created_at', 'updated_at'])
       .execute();
     const row = inserted.raw[0] as { id: string; created_at: Date; updated_at: Date };
@@ -295,10 +299,10 @@ export class OrdersRepository extends ModuleRepository {
    * the company's placements of the calendar month (in `timezone`), in one statement; the counter row
    * stays locked to the commit, so the count is also the plan limit's (`monthly_orders`): placements of
    * one company take their number and their place in the month one after the other. Returns the number
-   * and the month's placements with this one.
+   * and the month's placements with this one (`order`: the scope's company's).
    */
-  @GenerateSql({ params: [{ id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId }, 'Europe/Berlin'] })
-  async takeNumber(order: Pick<Order, 'id' | 'companyId'>, timezone: string): Promise<{ number: number; monthPlaced: number }> {
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), { id: SQL_SAMPLE.id }, 'Europe/Berlin'] })
+  async takeNumber(scope: Scope, order: Pick<Order, 'id'>, timezone: string): Promise<{ number: number; monthPlaced: number }> {
     const result = await this.locked.query<[{ number: number; month_placed: number }[], number] | { number: number; month_placed: number }[]>(
       `WITH next_number AS (
          INSERT INTO order_counters (company_id, last_number, month, month_placed) VALUES ($1, 1, date_trunc('month', now() AT TIME ZONE $3)::date, 1)
@@ -306,8 +310,8 @@ export class OrdersRepository extends ModuleRepository {
                 month_placed = CASE WHEN order_counters.month = EXCLUDED.month THEN order_counters.month_placed + 1 ELSE 1 END,
                 month = EXCLUDED.month
          RETURNING last_number, month_placed)
-       UPDATE orders SET number = next_number.last_number FROM next_number WHERE orders.id = $2 RETURNING orders.number, next_number.month_placed`,
-      [order.companyId, order.id, timezone],
+       UPDATE orders SET number = next_number.last_number FROM next_number WHERE orders.id = $2 AND orders.company_id = $1 RETURNING orders.number, next_number.month_placed`,
+      [scope.companyId, order.id, timezone],
     );
     // An UPDATE answers [rows, count] through TypeORM's query runner.
     const rows = (Array.isArray(result[0]) ? result[0] : result) as { number: number; month_placed: number }[];
@@ -327,21 +331,21 @@ export class OrdersRepository extends ModuleRepository {
     await this.m.save(order);
   }
 
-  /** Sets columns of the order `id`. */
-  @GenerateSql({ params: [SQL_SAMPLE.id, { dueDate: SQL_SAMPLE.date }] })
-  async update(id: string, values: Partial<Order>): Promise<void> {
-    await this.m.update(Order, { id }, values);
+  /** Sets columns of the scope's company's order `id`. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.id, { dueDate: SQL_SAMPLE.date }] })
+  async update(scope: Scope, id: string, values: Partial<Order>): Promise<void> {
+    await this.m.update(Order, { id, companyId: scope.companyId }, values);
   }
 
-  /** Redemptions of a promotion by orders not given back (rejected, cancelled), and the customer's, other than `excludedId`. */
-  @GenerateSql({ params: [SQL_SAMPLE.id, SQL_SAMPLE.actorId, undefined] })
-  async redemptions(promotionId: string, customerId: string, excludedId?: string): Promise<{ redemptions: number; customer_redemptions: number }> {
+  /** Redemptions of a promotion by the scope's company's orders not given back (rejected, cancelled), and the customer's, other than `excludedId`. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.id, SQL_SAMPLE.actorId, undefined] })
+  async redemptions(scope: Scope, promotionId: string, customerId: string, excludedId?: string): Promise<{ redemptions: number; customer_redemptions: number }> {
     const counts = await this.m
       .getRepository(Order)
       .createQueryBuilder('o')
       .select('count(*)::int', 'redemptions')
       .addSelect('(count(*) FILTER (WHERE o.customer_id = :customerId))::int', 'customer_redemptions')
-      .where('o.promotionId = :promotionId AND o.status NOT IN (:...given)', { promotionId, customerId, given: ['rejected', 'cancelled'] })
+      .where('o.companyId = :companyId AND o.promotionId = :promotionId AND o.status NOT IN (:...given)', { companyId: scope.companyId, promotionId, customerId, given: ['rejected', 'cancelled'] })
       .andWhere('o.id <> :excluded', { excluded: excludedId ?? '00000000-0000-0000-0000-000000000000' })
       .getRawOne<{ redemptions: number; customer_redemptions: number }>();
     return { redemptions: counts?.redemptions ?? 0, customer_redemptions: counts?.customer_redemptions ?? 0 };

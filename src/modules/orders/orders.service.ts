@@ -120,7 +120,7 @@ export class OrdersService {
       });
       // A placeholder number until the end: the company's counter row is locked only from
       // takeNumber to the commit (the event's INSERT, then COMMIT), not for the whole placement.
-      Object.assign(order, await this.repository.insertPlaced(order));
+      Object.assign(order, await this.repository.insertPlaced(scope, order));
       // The lines and history in one statement.
       await this.lifecycle.recordPlacement(order, p.bill, actor);
       // The plan's monthly orders (payments registers the limits): the limit read before any lock, then the
@@ -272,7 +272,7 @@ export class OrdersService {
       await this.lifecycle.voidLines(order);
       if (late && settings.cancellation_fee_amount > 0) {
         await this.lifecycle.addLines(order, flatFee(order.terms, 'cancellation_fee', `Late cancellation (within ${settings.free_cancellation_hours} h of delivery)`, settings.cancellation_fee_amount), 'cancellation');
-        await this.repository.update(order.id, { dueDate: this.lifecycle.dueDate(order, todayIn(settings.timezone)) });
+        await this.repository.update(scope, order.id, { dueDate: this.lifecycle.dueDate(order, todayIn(settings.timezone)) });
       }
       await this.lifecycle.refreshTotals(order);
       await this.lifecycle.abortOrderJobs(order, 'order cancelled by the customer');
@@ -287,7 +287,7 @@ export class OrdersService {
       const order = await this.lifecycle.lock(scope, id);
       if (order.status !== 'completed') throw ApiError.conflict('ORDER_NOT_COMPLETED', 'Feedback is possible once the order is completed.');
       if (order.feedbackAt) throw ApiError.conflict('FEEDBACK_EXISTS', 'Feedback was already given for this order.');
-      await this.repository.update(id, { feedbackRating: dto.rating, feedbackComment: dto.comment ?? null, feedbackAt: new Date() });
+      await this.repository.update(scope, id, { feedbackRating: dto.rating, feedbackComment: dto.comment ?? null, feedbackAt: new Date() });
       await this.bill.recordEvents({ type: 'order.feedback_given', aggregateType: 'order', aggregateId: id, companyId, actorId: actor.id, payload: { rating: dto.rating } });
     });
     return this.get(scope, id);
@@ -343,9 +343,9 @@ export class OrdersService {
     );
   }
 
-  /** The company of an order, or null: an administrator names an order by id alone. */
-  companyOf(id: string): Promise<string | null> {
-    return this.repository.companyOf(id);
+  /** The company of an order among those `reach` covers, or null: an administrator names an order by id alone. */
+  companyOf(reach: PlatformReach, id: string): Promise<string | null> {
+    return this.repository.companyOf(reach, id);
   }
 
   async get(scope: Scope, id: string): Promise<OrderDto> {
@@ -368,10 +368,10 @@ export class OrdersService {
   async full(scope: Scope, id: string): Promise<OrderFullDto> {
     const base = await this.withLines(scope, id);
     const [all, history, jobs, requests] = await Promise.all([
-      this.bill.all(id),
-      this.bill.history(id),
-      this.jobs.listForOrder(id),
-      this.changeRequests.countsOfOrder(id),
+      this.bill.all(scope, id),
+      this.bill.history(scope, id),
+      this.jobs.listForOrder(scope, id),
+      this.changeRequests.countsOfOrder(scope, id),
     ]);
     const counts: Record<string, number> = { pending: 0, approved: 0, rejected: 0 };
     for (const r of requests) counts[r.status] = r.n;
@@ -380,7 +380,7 @@ export class OrdersService {
 
   async history(scope: Scope, id: string): Promise<StatusChangeDto[]> {
     await this.repository.find(scope, id);
-    const rows = await this.bill.history(id);
+    const rows = await this.bill.history(scope, id);
     return rows.map(StatusChangeDto.of);
   }
 
@@ -395,13 +395,13 @@ export class OrdersService {
       scope = scope.widened();
     }
     const base = await this.withLines(scope, id);
-    const jobs = await this.jobs.listForOrder(id);
+    const jobs = await this.jobs.listForOrder(scope, id);
     return { ...base, jobs: jobs.map(JobSummaryDto.of) };
   }
 
-  /** The order's live lines, in order. */
-  liveLines(orderId: string): Promise<OrderLine[]> {
-    return this.bill.live(orderId);
+  /** The order's live lines (of the scope's company), in order. */
+  liveLines(scope: Scope, orderId: string): Promise<OrderLine[]> {
+    return this.bill.live(scope, orderId);
   }
 
   /** Names for a page of orders in three queries (customers, specifications, waste types); one at a time inside a unit of work (one connection). */

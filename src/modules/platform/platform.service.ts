@@ -226,6 +226,6 @@ export class PlatformService {
   }
 
   showOrder(id: string) {
-    return this.inCompanyOf(this.orders.companyOf(id), 'Order', (company) => this.orders.full(company, id));
+    return this.inCompanyOf(this.orders.companyOf(new PlatformReach(), id), 'Order', (company) => this.orders.full(company, id));
   }
 }

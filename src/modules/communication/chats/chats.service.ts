@@ -216,7 +216,7 @@ export class ChatsService {
 
   /** The chat's members other than `authorId`, as user ids: the company's users, the customer, the drivers on the order. */
   private async recipients(chat: Chat, authorId: string): Promise<string[]> {
-    const members = [...(await this.users.companyUserIds(Scope.company(chat.companyId))), chat.customerId, ...(await this.jobs.driversOnOrder(chat.orderId))];
+    const members = [...(await this.users.companyUserIds(Scope.company(chat.companyId))), chat.customerId, ...(await this.jobs.driversOnOrder(Scope.company(chat.companyId), chat.orderId))];
     return [...new Set(members)].filter((id) => id !== authorId);
   }
 

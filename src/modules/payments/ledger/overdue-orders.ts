@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Scope } from '../../../common/access/scope';
+import { Scope, SystemReach } from '../../../common/access/scope';
 import { OrderOperations } from '../../orders';
 import { UnitOfWork } from '../../../database/unit-of-work';
 import { LedgerRepository } from './ledger.repository';
@@ -30,7 +30,7 @@ export class OverdueOrders {
 
   async run(now: Date = new Date(), batch = 200): Promise<OverdueSummary> {
     const summary: OverdueSummary = { companies: 0, marked: 0, reminders: 0 };
-    for (const companyId of await this.orders.overdueCandidates(now)) {
+    for (const companyId of await this.orders.overdueCandidates(SystemReach.of('overdue notices: the companies with orders past due'), now)) {
       summary.companies++;
       for (;;) {
         const marked = await this.uow.transaction(async () => {
