@@ -39,7 +39,7 @@ export class AdminReportsService {
 
   async dashboard(q: RangeQuery): Promise<AdminDashboardDto> {
     const r = this.range(q);
-    const [companies, users, days, plans] = await Promise.all([this.companies.statusCounts(r.from, r.to), this.users.typeCounts(r.from, r.to), this.counters.platformByDay('billed', r), this.subscriptions.planStates()]);
+    const [companies, users, days, plans] = await Promise.all([this.companies.statusCounts(r.from, r.to), this.users.typeCounts(r.from, r.to), this.counters.platformByDay('billed', r), this.subscriptions.planStates(new PlatformReach())]);
     const byDay = new Map(days.map((d) => [d.day, d]));
     const byDate = datesOf(r).map((date) => ({ date, orders: byDay.get(date)?.count ?? 0, gmv_amount: byDay.get(date)?.amount ?? 0 }));
     return {
@@ -60,7 +60,7 @@ export class AdminReportsService {
     const r = this.range(q);
     const page = await this.companies.listAcross({ page: q.page, per_page: q.per_page, q: q.q, status: q.status });
     const ids = page.items.map((c) => c.id);
-    const [billed, drivers, assets, plans] = await Promise.all([this.counters.acrossCompanies('billed', r, ids), this.drivers.countsByCompany(ids), this.catalogue.assetCounts(ids), this.subscriptions.livePlansOf(ids)]);
+    const [billed, drivers, assets, plans] = await Promise.all([this.counters.acrossCompanies('billed', r, ids), this.drivers.countsByCompany(ids), this.catalogue.assetCounts(ids), this.subscriptions.livePlansOf(new PlatformReach(), ids)]);
     return new Page(
       page.items.map((c) => ({
         company_id: c.id,

@@ -28,7 +28,7 @@ SELECT "MerchantAccount"."id" AS "MerchantAccount_id", "MerchantAccount"."create
 INSERT INTO "merchant_accounts"("id", "created_at", "updated_at", "company_id", "provider", "provider_reference", "state", "onboarding_url", "payout_schedule", "started_at", "approved_at", "rejected_at", "cancelled_at", "cancel_reason", "last_checked_at") VALUES ($1, DEFAULT, DEFAULT, $2, DEFAULT, DEFAULT, $3, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT) RETURNING "id", "created_at", "updated_at", "state", "payout_schedule";
 
 -- MerchantAccountRepository.update
-UPDATE "merchant_accounts" SET "cancel_reason" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE "id" = $2;
+UPDATE "merchant_accounts" SET "cancel_reason" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" = $2 AND "company_id" = $3);
 
 -- MerchantAccountRepository.withdrawAcceptance
-UPDATE "merchant_terms_acceptances" SET "withdrawn_at" = $1, "withdrawn_by" = $2, "updated_at" = CURRENT_TIMESTAMP WHERE "id" = $3;
+UPDATE "merchant_terms_acceptances" SET "withdrawn_at" = $1, "withdrawn_by" = $2, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" = $3 AND "company_id" = $4);

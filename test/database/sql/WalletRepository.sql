@@ -7,7 +7,7 @@ SELECT count(*)::int AS n, coalesce(sum(balance), 0)::bigint::text AS total, min
 INSERT INTO wallets (company_id, customer_id, currency, balance) VALUES ($1, $2, $3, $4) ON CONFLICT (company_id, customer_id) DO UPDATE SET balance = wallets.balance + EXCLUDED.balance, updated_at = now() RETURNING id;
 
 -- WalletRepository.debit
-UPDATE wallets SET balance = balance - $2, updated_at = now() WHERE id = $1;
+UPDATE wallets SET balance = balance - $2, updated_at = now() WHERE id = $1 AND company_id = $3;
 
 -- WalletRepository.lock
 SELECT "w"."id" AS "w_id", "w"."created_at" AS "w_created_at", "w"."updated_at" AS "w_updated_at", "w"."company_id" AS "w_company_id", "w"."customer_id" AS "w_customer_id", "w"."currency" AS "w_currency", "w"."balance" AS "w_balance" FROM "wallets" "w" WHERE "w"."company_id" = $1 AND "w"."customer_id" = $2 FOR UPDATE;

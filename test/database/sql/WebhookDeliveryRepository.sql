@@ -18,4 +18,4 @@ SELECT count(*)::int AS "n" FROM "webhook_deliveries" "d" WHERE "d"."company_id"
 SELECT id, type, aggregate_type, aggregate_id, company_id, actor_id, payload, created_at FROM outbox_events WHERE id = $1 AND company_id = $2;
 
 -- WebhookDeliveryRepository.state
-SELECT bool_or(status = 'succeeded') AS delivered, (array_agg(status ORDER BY attempt DESC, created_at DESC))[1] AS last_status, max(attempt)::int AS last_attempt FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2;
+SELECT bool_or(status = 'succeeded') AS delivered, (array_agg(status ORDER BY attempt DESC, created_at DESC))[1] AS last_status, max(attempt)::int AS last_attempt FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2 AND company_id = $3;

@@ -13,10 +13,10 @@ SELECT count(*)::int AS "n" FROM "webhook_endpoints" "e" WHERE ( "e"."company_id
 -- WebhookEndpointRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
 
 -- WebhookEndpointRepository.softDelete
-UPDATE "webhook_endpoints" SET "deleted_at" = CURRENT_TIMESTAMP, "updated_at" = CURRENT_TIMESTAMP WHERE "id" = $1 AND "deleted_at" IS NULL;
+UPDATE "webhook_endpoints" SET "deleted_at" = CURRENT_TIMESTAMP, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" = $1 AND "company_id" = $2) AND "deleted_at" IS NULL;
 
 -- WebhookEndpointRepository.toSend
 SELECT e.id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at FROM webhook_endpoints e WHERE e.company_id = $1 AND $2 = ANY (e.events) AND e.disabled_at IS NULL AND e.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.event_id = $3 AND d.status <> 'failed') ORDER BY e.created_at, e.id;
 
 -- WebhookEndpointRepository.update
-UPDATE "webhook_endpoints" SET "url" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE "id" = $2;
+UPDATE "webhook_endpoints" SET "url" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" = $2 AND "company_id" = $3);

@@ -3,7 +3,7 @@ import { ExcessReason, LedgerText } from './ledger-texts';
 import { CompanySettingsService } from '../../companies';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Actor } from '../../../common/access/actor';
-import { Scope } from '../../../common/access/scope';
+import { Scope, SystemReach } from '../../../common/access/scope';
 import { ApiError } from '../../../common/http/api-error';
 import { Page } from '../../../common/http/envelope';
 import { inRequestUnit, UnitOfWork } from '../../../database/unit-of-work';
@@ -124,13 +124,13 @@ export class LedgerService {
    * concurrent first calls one row wins; the other's provider customer stays unused there).
    */
   private async buyer(actor: Actor, scope: Scope, refundTo?: IdentityDto['refund_to']): Promise<PaymentBuyer> {
-    let buyer = await this.buyers.ofUser(actor.id);
+    let buyer = await this.buyers.ofUser(scope, actor.id);
     if (!buyer) {
       const { reference } = await this.provider.createBuyer({ userId: actor.id, email: actor.email, name: actor.name });
       buyer = await this.uow.transaction(() => this.buyers.insertOnce(scope, actor.id, this.provider.name, reference, refundTo ?? 'wallet'));
     }
     if (refundTo && buyer.refundTo !== refundTo) {
-      await this.buyers.setRefundTo(buyer.id, refundTo);
+      await this.buyers.setRefundTo(scope, buyer.id, refundTo);
       buyer.refundTo = refundTo;
     }
     return buyer;
@@ -149,7 +149,7 @@ export class LedgerService {
       throw e;
     });
     return this.uow.transaction(async () => {
-      const row = await this.buyers.insertInstrument({ companyId: scope.companyId, userId: actor.id, buyerId: buyer.id, provider: this.provider.name, providerRef: card.reference, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear });
+      const row = await this.buyers.insertInstrument(scope, { userId: actor.id, buyerId: buyer.id, provider: this.provider.name, providerRef: card.reference, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear });
       return InstrumentDto.of(row);
     });
   }
@@ -175,8 +175,9 @@ export class LedgerService {
     }
   }
 
-  private async insertRow(row: NewRow, actorId: string | null): Promise<PaymentTransaction> {
-    const saved = await this.rows.insert(row, actorId);
+  /** A new ledger row of the scope's company, with its `payment_transaction.recorded` event. */
+  private async insertRow(scope: Scope, row: NewRow, actorId: string | null): Promise<PaymentTransaction> {
+    const saved = await this.rows.insert(scope, row, actorId);
     await this.recordRowEvent(saved, actorId);
     return saved;
   }
@@ -195,14 +196,14 @@ export class LedgerService {
 
   /** The order's paid amount recomputed from its succeeded ledger rows and written with its payment status. */
   private async settle(scope: Scope, orderId: string, refunded = false): Promise<OrderBalance> {
-    const paid = await this.rows.paidOf(orderId);
+    const paid = await this.rows.paidOf(scope, orderId);
     return this.orders.recordPaid(scope, orderId, paid, refunded);
   }
 
-  /** Takes `amount` from the locked wallet (409 when it does not cover it; the database refuses a negative balance anyway). */
-  private async debitWallet(wallet: Wallet | null, amount: number): Promise<Wallet> {
+  /** Takes `amount` from the locked wallet of the scope's company (409 when it does not cover it; the database refuses a negative balance anyway). */
+  private async debitWallet(scope: Scope, wallet: Wallet | null, amount: number): Promise<Wallet> {
     if (!wallet || wallet.balance < amount) throw ApiError.conflict('INSUFFICIENT_WALLET_BALANCE', `The wallet holds ${wallet?.balance ?? 0}; ${amount} is needed.`);
-    await this.wallets.debit(wallet.id, amount);
+    await this.wallets.debit(scope, wallet.id, amount);
     wallet.balance -= amount;
     return wallet;
   }
@@ -222,19 +223,19 @@ export class LedgerService {
       if (order.status === 'rejected' || order.balanceAmount <= 0) throw noneDue();
       const amount = dto.amount ?? order.balanceAmount;
       if (amount > order.balanceAmount) throw ApiError.conflict('AMOUNT_EXCEEDS_BALANCE', `The balance is ${order.balanceAmount}; at most that can be paid.`);
-      const base = { companyId: order.companyId, customerId: order.customerId, orderId: order.id, amount, currency: order.currency };
+      const base = { customerId: order.customerId, orderId: order.id, amount, currency: order.currency };
       if (dto.use_wallet) {
-        await this.assertNotHeld(order, amount);
-        const wallet = await this.debitWallet(await this.wallets.lock(company, order.customerId), amount);
-        const row = await this.insertRow({ ...base, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', walletId: wallet.id, description: LedgerText.walletPayment(order.number) }, actor.id);
+        await this.assertNotHeld(company, order, amount);
+        const wallet = await this.debitWallet(company, await this.wallets.lock(company, order.customerId), amount);
+        const row = await this.insertRow(company, { ...base, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', walletId: wallet.id, description: LedgerText.walletPayment(order.number) }, actor.id);
         return { done: { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(await this.settle(company, order.id)) } };
       }
       const { instrument, buyer } = await this.instrumentOf(actor, company, dto.instrument_id!);
       const merchantRef = await this.readiness.assertCardReady(Scope.company(order.companyId));
-      await this.assertNoPendingCharge([order.id]);
+      await this.assertNoPendingCharge(company, [order.id]);
       const id = randomUUID();
       const key = chargeKey(actor.id, requestKey, id);
-      const row = await this.insertRow({ ...base, id, kind: 'charge', status: 'pending', method: 'instrument', instrumentId: instrument.id, idempotencyKey: key, nextCheckAt: firstCheck() }, actor.id);
+      const row = await this.insertRow(company, { ...base, id, kind: 'charge', status: 'pending', method: 'instrument', instrumentId: instrument.id, idempotencyKey: key, nextCheckAt: firstCheck() }, actor.id);
       const call = { amount, currency: order.currency, buyerRef: buyer.providerRef, instrumentRef: instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(Scope.company(order.companyId), amount, 'card'), idempotencyKey: key, description: LedgerText.cardCharge(order.number) };
       return { row, call };
     });
@@ -243,7 +244,7 @@ export class LedgerService {
     const refunds: string[] = [];
     const answer = await this.uow.transaction(async () => {
       await this.settlePending([reserved.row], outcome, refunds);
-      const row = await this.rows.get(reserved.row.id);
+      const row = await this.rows.find(Scope.company(reserved.row.companyId), reserved.row.id);
       const order = await this.orders.balance(Scope.company(row.companyId), row.orderId!);
       return { status: outcome.status === 'unknown' ? (202 as const) : (201 as const), body: { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(order) } };
     });
@@ -261,21 +262,21 @@ export class LedgerService {
       const card = dto.instrument_id ? await this.instrumentOf(actor, company, dto.instrument_id) : null;
       if (card && requestKey) {
         const again = await this.rows.byKey(company, chargeKey(actor.id, requestKey, ''));
-        if (again) return { done: await this.batchResult(again.batchId ?? again.id), unknown: again.status === 'pending' && !again.providerRef };
+        if (again) return { done: await this.batchResult(company, again.batchId ?? again.id), unknown: again.status === 'pending' && !again.providerRef };
       }
       const dues = await this.orders.lockDues(scope, actor.id);
       if (!dues.length) throw ApiError.conflict('NOTHING_DUE', 'Nothing is due.');
       const total = dues.reduce((s, o) => s + o.balanceAmount, 0);
       if (total > INT4_MAX) throw ApiError.unprocessable('AMOUNT_TOO_LARGE', 'The dues exceed the largest amount one payment can take; pay orders one by one.');
       // A card charge of one of them still waits for the provider: paying all again could pay it twice.
-      await this.assertNoPendingCharge(dues.map((o) => o.id));
+      await this.assertNoPendingCharge(company, dues.map((o) => o.id));
       const currency = dues[0].currency;
       const batchId = randomUUID();
       const rows: PaymentTransaction[] = [];
       if (dto.use_wallet) {
-        const wallet = await this.debitWallet(await this.wallets.lock(company, actor.id), total);
+        const wallet = await this.debitWallet(company, await this.wallets.lock(company, actor.id), total);
         for (const [i, o] of dues.entries()) {
-          rows.push(await this.insertRow({ ...(i === 0 ? { id: batchId } : {}), companyId: o.companyId, customerId: o.customerId, orderId: o.id, amount: o.balanceAmount, currency, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', walletId: wallet.id, batchId, description: LedgerText.allDuesFromWallet(o.number) }, actor.id));
+          rows.push(await this.insertRow(Scope.company(o.companyId), { ...(i === 0 ? { id: batchId } : {}), customerId: o.customerId, orderId: o.id, amount: o.balanceAmount, currency, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', walletId: wallet.id, batchId, description: LedgerText.allDuesFromWallet(o.number) }, actor.id));
         }
         const after: OrderBalance[] = [];
         for (const o of dues) after.push(await this.settle(Scope.company(o.companyId), o.id));
@@ -283,9 +284,9 @@ export class LedgerService {
       }
       const merchantRef = await this.readiness.assertCardReady(scope);
       const key = chargeKey(actor.id, requestKey, batchId);
-      const common = { customerId: actor.id, companyId: scope.companyId, currency, method: 'instrument' as const, instrumentId: card!.instrument.id, batchId, kind: 'charge' as const, status: 'pending' as const, nextCheckAt: firstCheck() };
+      const common = { customerId: actor.id, currency, method: 'instrument' as const, instrumentId: card!.instrument.id, batchId, kind: 'charge' as const, status: 'pending' as const, nextCheckAt: firstCheck() };
       for (const [i, o] of dues.entries()) {
-        rows.push(await this.insertRow({ ...common, ...(i === 0 ? { id: batchId } : {}), orderId: o.id, amount: o.balanceAmount, idempotencyKey: i === 0 ? key : `${key}:${i}`, description: LedgerText.duesCharge(dues.map((d) => d.number)) }, actor.id));
+        rows.push(await this.insertRow(company, { ...common, ...(i === 0 ? { id: batchId } : {}), orderId: o.id, amount: o.balanceAmount, idempotencyKey: i === 0 ? key : `${key}:${i}`, description: LedgerText.duesCharge(dues.map((d) => d.number)) }, actor.id));
       }
       const call = { amount: total, currency, buyerRef: card!.buyer.providerRef, instrumentRef: card!.instrument.providerRef, merchantRef, platformFeeAmount: await this.fees.feeFor(scope, total, 'card'), idempotencyKey: key, description: LedgerText.duesCharge(dues.map((d) => d.number)) };
       return { rows, call };
@@ -295,15 +296,15 @@ export class LedgerService {
     const refunds: string[] = [];
     const answer = await this.uow.transaction(async () => {
       await this.settlePending(reserved.rows, outcome, refunds);
-      return { status: outcome.status === 'unknown' ? (202 as const) : (201 as const), body: await this.batchResult(reserved.rows[0].batchId!) };
+      return { status: outcome.status === 'unknown' ? (202 as const) : (201 as const), body: await this.batchResult(company, reserved.rows[0].batchId!) };
     });
     if (refunds.length) await this.executeRefunds(new Date(), refunds);
     return answer;
   }
 
-  /** A pay-all-dues answer from its rows as they are now. */
-  private async batchResult(batchId: string): Promise<PayAllDuesResultDto> {
-    const rows = await this.rows.batch(batchId);
+  /** A pay-all-dues answer from its rows (the scope's company's) as they are now. */
+  private async batchResult(scope: Scope, batchId: string): Promise<PayAllDuesResultDto> {
+    const rows = await this.rows.batch(scope, batchId);
     const status = rows[0]?.status ?? 'pending';
     const orders: OrderBalance[] = [];
     for (const r of rows) if (r.orderId) orders.push(await this.orders.balance(Scope.company(r.companyId), r.orderId));
@@ -343,16 +344,18 @@ export class LedgerService {
    */
   async settlePending(rows: Pick<PaymentTransaction, 'id' | 'companyId' | 'orderId'>[], outcome: ProviderOutcome, reservedRefunds: string[] = []): Promise<number> {
     if (!rows.length || outcome.status === 'unknown') return 0;
+    // The rows of one charge: one company's (a pay-all-dues batch is one customer's).
+    const company = Scope.company(rows[0].companyId);
     if (outcome.status === 'pending') {
-      if (outcome.reference) await this.rows.setPendingReference(rows.map((r) => r.id), outcome.reference);
+      if (outcome.reference) await this.rows.setPendingReference(company, rows.map((r) => r.id), outcome.reference);
       return 0;
     }
     const orderIds = [...new Set(rows.map((r) => r.orderId).filter((id): id is string => !!id))].sort();
-    for (const orderId of orderIds) await this.orders.lockForPayment(Scope.company(rows[0].companyId), orderId);
-    const locked = await this.rows.lockPending(rows.map((r) => r.id));
+    for (const orderId of orderIds) await this.orders.lockForPayment(company, orderId);
+    const locked = await this.rows.lockPending(company, rows.map((r) => r.id));
     for (const row of locked) {
-      await this.rows.update(row.id, { status: outcome.status, providerRef: outcome.reference ?? row.providerRef, failureCode: outcome.status === 'failed' ? (outcome.failureCode ?? 'provider_declined') : null, nextCheckAt: null });
-      await this.recordRowEvent(await this.rows.get(row.id), null);
+      await this.rows.update(company, row.id, { status: outcome.status, providerRef: outcome.reference ?? row.providerRef, failureCode: outcome.status === 'failed' ? (outcome.failureCode ?? 'provider_declined') : null, nextCheckAt: null });
+      await this.recordRowEvent(await this.rows.find(company, row.id), null);
     }
     if (outcome.status === 'succeeded') {
       for (const orderId of [...new Set(locked.map((r) => r.orderId).filter((id): id is string => !!id))].sort()) {
@@ -367,14 +370,14 @@ export class LedgerService {
     return locked.length;
   }
 
-  /** 409 PAYMENT_PENDING while a card charge of one of these (locked) orders waits for the provider: paying again could pay twice. */
-  private async assertNoPendingCharge(orderIds: string[]): Promise<void> {
-    if (await this.rows.hasPendingCharge(orderIds)) throw pendingCharge();
+  /** 409 PAYMENT_PENDING while a card charge of one of these (locked) orders of the scope's company waits for the provider: paying again could pay twice. */
+  private async assertNoPendingCharge(scope: Scope, orderIds: string[]): Promise<void> {
+    if (await this.rows.hasPendingCharge(scope, orderIds)) throw pendingCharge();
   }
 
-  /** The amount pending card charges hold against the (locked) order's balance: a wallet or offline payment may take only the rest. */
-  private async assertNotHeld(order: OrderBalance, amount: number): Promise<void> {
-    const held = await this.rows.heldBy(order.id);
+  /** The amount pending card charges hold against the (locked) order's balance (an order of the scope's company): a wallet or offline payment may take only the rest. */
+  private async assertNotHeld(scope: Scope, order: OrderBalance, amount: number): Promise<void> {
+    const held = await this.rows.heldBy(scope, order.id);
     if (held > 0 && amount > order.balanceAmount - held) throw pendingCharge();
   }
 
@@ -388,9 +391,10 @@ export class LedgerService {
       if (order.status === 'rejected' || order.balanceAmount <= 0) throw noneDue();
       const amount = dto.amount ?? order.balanceAmount;
       if (amount > order.balanceAmount) throw ApiError.conflict('AMOUNT_EXCEEDS_BALANCE', `The balance is ${order.balanceAmount}; at most that can be recorded.`);
-      await this.assertNotHeld(order, amount);
-      const row = await this.insertRow({ companyId: order.companyId, customerId: order.customerId, orderId: order.id, amount, currency: order.currency, kind: 'offline_payment', status: 'succeeded', method: dto.method, offlineReference: dto.reference, description: LedgerText.offlinePayment(order.number, dto.method, dto.reference, dto.note) }, actor.id);
-      return { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(await this.settle(Scope.company(order.companyId), order.id)) };
+      const company = Scope.company(order.companyId);
+      await this.assertNotHeld(company, order, amount);
+      const row = await this.insertRow(company, { customerId: order.customerId, orderId: order.id, amount, currency: order.currency, kind: 'offline_payment', status: 'succeeded', method: dto.method, offlineReference: dto.reference, description: LedgerText.offlinePayment(order.number, dto.method, dto.reference, dto.note) }, actor.id);
+      return { transaction: TransactionDto.of(row), order: OrderBalanceDto.of(await this.settle(company, order.id)) };
     });
   }
 
@@ -404,9 +408,10 @@ export class LedgerService {
    * (0 when none is pending: already settled, or not ours). Runs in the caller's unit of work.
    */
   async applyProviderCharge(providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null, key: string | null = null, reservedRefunds: string[] = []): Promise<number> {
-    const found = await this.rows.pendingChargesByReference(providerRef, key);
+    const reach = SystemReach.of("the provider's word on a charge, found by its reference or our key");
+    const found = await this.rows.pendingChargesByReference(reach, providerRef, key);
     const batches = [...new Set(found.map((r) => r.batch_id).filter((b): b is string => !!b))];
-    const rows = batches.length ? await this.rows.pendingChargesWithBatches(found.map((r) => r.id), batches) : found;
+    const rows = batches.length ? await this.rows.pendingChargesWithBatches(reach, found.map((r) => r.id), batches) : found;
     let n = 0;
     for (const companyId of new Set(rows.map((r) => r.company_id))) {
       const mine = rows.filter((r) => r.company_id === companyId).map((r) => ({ id: r.id, companyId, orderId: r.order_id }));
@@ -421,9 +426,10 @@ export class LedgerService {
    * (a refund made at the provider, e.g. in its dashboard) is applied by `applyProviderReversal`.
    */
   async applyProviderRefund(eventId: string, providerRef: string, refundedTotal: number, refundRef: string): Promise<Reversal> {
-    const numbers = await this.lockChargeOrders(providerRef);
-    if (!numbers) return { recorded: 0, refused: 0 };
-    const charges = await this.rows.succeededCharges('provider_ref', providerRef);
+    const locked = await this.lockChargeOrders(providerRef);
+    if (!locked) return { recorded: 0, refused: 0 };
+    const { company, numbers } = locked;
+    const charges = await this.rows.succeededCharges(company, 'provider_ref', providerRef);
     const known = charges.reduce((sum, c) => sum + Number(c.refunded), 0);
     return this.applyProviderReversal(eventId, charges, refundedTotal - known, refundRef, numbers, LedgerText.providerRefund);
   }
@@ -434,19 +440,25 @@ export class LedgerService {
    * charge (keyed by the dispute, so a second event of the same dispute changes nothing).
    */
   async applyLostDispute(disputeId: string, providerRef: string, amount: number): Promise<Reversal> {
-    const numbers = await this.lockChargeOrders(providerRef);
-    if (!numbers) return { recorded: 0, refused: 0 };
-    if (await this.rows.disputeRecorded(disputeId)) return { recorded: 0, refused: 0 };
-    return this.applyProviderReversal(disputeId, await this.rows.succeededCharges('provider_ref', providerRef), amount, disputeId, numbers, LedgerText.disputeLost, 'dispute');
+    const locked = await this.lockChargeOrders(providerRef);
+    if (!locked) return { recorded: 0, refused: 0 };
+    const { company, numbers } = locked;
+    if (await this.rows.disputeRecorded(company, disputeId)) return { recorded: 0, refused: 0 };
+    return this.applyProviderReversal(disputeId, await this.rows.succeededCharges(company, 'provider_ref', providerRef), amount, disputeId, numbers, LedgerText.disputeLost, 'dispute');
   }
 
-  /** Locks the orders of the succeeded charge rows with this reference (orders first, as everywhere); false when there are none. */
-  private async lockChargeOrders(providerRef: string): Promise<Map<string, number> | null> {
-    const found = await this.rows.succeededChargeOrders(providerRef);
+  /**
+   * Locks the orders of the succeeded charge rows with this reference (orders first, as everywhere); null when there are none.
+   * The charge's company (one provider charge is one company's) and its orders' numbers.
+   */
+  private async lockChargeOrders(providerRef: string): Promise<{ company: Scope; numbers: Map<string, number> } | null> {
+    const found = await this.rows.succeededChargeOrders(SystemReach.of("the provider's word on a succeeded charge, found by its reference"), providerRef);
+    if (!found.length) return null;
+    const company = Scope.company(found[0].companyId);
     const orderIds = [...new Set(found.map((c) => c.orderId).filter((id): id is string => !!id))].sort();
     const numbers = new Map<string, number>();
-    for (const orderId of orderIds) numbers.set(orderId, (await this.orders.lockForPayment(Scope.company(found[0].companyId), orderId)).number);
-    return found.length > 0 ? numbers : null;
+    for (const orderId of orderIds) numbers.set(orderId, (await this.orders.lockForPayment(company, orderId)).number);
+    return { company, numbers };
   }
 
   /**
@@ -467,22 +479,23 @@ export class LedgerService {
       const part = Math.min(missing, c.amount - Number(c.refunded));
       if (part <= 0) continue;
       missing -= part;
+      const company = Scope.company(c.company_id);
       let direct = part;
       let fromWallet = 0;
       if (c.order_id) {
-        const paid = await this.rows.paidOf(c.order_id);
+        const paid = await this.rows.paidOf(company, c.order_id);
         direct = Math.min(part, Math.max(paid, 0));
-        const wallet = part > direct ? await this.wallets.lock(Scope.company(c.company_id), c.customer_id) : null;
+        const wallet = part > direct ? await this.wallets.lock(company, c.customer_id) : null;
         fromWallet = Math.min(part - direct, wallet?.balance ?? 0);
         if (fromWallet > 0) {
-          await this.debitWallet(wallet, fromWallet);
-          await this.insertRow({ companyId: c.company_id, customerId: c.customer_id, orderId: c.order_id, walletId: wallet!.id, amount: fromWallet, currency: c.currency, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', relatedTransactionId: c.id, idempotencyKey: `${prefix}:${eventId}:${c.id}:wallet`, description: LedgerText.walletCreditTakenBack(c.order_id ? numbers.get(c.order_id) : undefined) }, null);
+          await this.debitWallet(company, wallet, fromWallet);
+          await this.insertRow(company, { customerId: c.customer_id, orderId: c.order_id, walletId: wallet!.id, amount: fromWallet, currency: c.currency, kind: 'wallet_debit', status: 'succeeded', method: 'wallet', relatedTransactionId: c.id, idempotencyKey: `${prefix}:${eventId}:${c.id}:wallet`, description: LedgerText.walletCreditTakenBack(c.order_id ? numbers.get(c.order_id) : undefined) }, null);
         }
       }
       const amount = direct + fromWallet;
       if (amount > 0) {
-        await this.insertRow({ companyId: c.company_id, customerId: c.customer_id, orderId: c.order_id, amount, currency: c.currency, kind: 'refund', status: 'succeeded', method: 'instrument', instrumentId: c.instrument_id, relatedTransactionId: c.id, providerRef: refundRef, idempotencyKey: `${prefix}:${eventId}:${c.id}`, description: describe(c.order_id ? numbers.get(c.order_id) : undefined) }, null);
-        if (c.order_id) await this.settle(Scope.company(c.company_id), c.order_id);
+        await this.insertRow(company, { customerId: c.customer_id, orderId: c.order_id, amount, currency: c.currency, kind: 'refund', status: 'succeeded', method: 'instrument', instrumentId: c.instrument_id, relatedTransactionId: c.id, providerRef: refundRef, idempotencyKey: `${prefix}:${eventId}:${c.id}`, description: describe(c.order_id ? numbers.get(c.order_id) : undefined) }, null);
+        if (c.order_id) await this.settle(company, c.order_id);
         recorded += amount;
       }
       if (part > amount) {
@@ -505,11 +518,12 @@ export class LedgerService {
    * locked first, as everywhere in the ledger. Returns the amount credited (0: no succeeded refund has this reference).
    */
   async applyRefundFailure(eventId: string, refundRef: string, failureCode: string | null): Promise<number> {
-    const found = await this.rows.succeededRefunds(refundRef);
+    const reach = SystemReach.of("the provider's word that a refund failed, found by its reference");
+    const found = await this.rows.succeededRefunds(reach, refundRef);
     for (const orderId of [...new Set(found.map((r) => r.orderId).filter((id): id is string => !!id))].sort()) {
       await this.orders.lockForPayment(Scope.company(found[0].companyId), orderId);
     }
-    const rows = await this.rows.lockSucceededRefunds(refundRef);
+    const rows = await this.rows.lockSucceededRefunds(reach, refundRef);
     let credited = 0;
     for (const row of rows) credited += await this.failRefund(row, failureCode ?? 'refund_failed', `refund-failed:${eventId}:${row.id}`);
     return credited;
@@ -517,13 +531,13 @@ export class LedgerService {
 
   /** A refund row the provider refused: failed, its amount credited to the wallet instead (keyed `walletKey`), the order's paid amount derived again. */
   private async failRefund(row: PaymentTransaction, failureCode: string, walletKey: string): Promise<number> {
-    await this.rows.update(row.id, { status: 'failed', failureCode, nextCheckAt: null });
-    await this.recordRowEvent(await this.rows.get(row.id), null);
     const company = Scope.company(row.companyId);
+    await this.rows.update(company, row.id, { status: 'failed', failureCode, nextCheckAt: null });
+    await this.recordRowEvent(await this.rows.find(company, row.id), null);
     const walletId = await this.wallets.credit(company, row.customerId, row.currency, row.amount);
     // The order is locked by the caller; its number names it in the text.
     const number = row.orderId ? (await this.orders.balance(company, row.orderId)).number : undefined;
-    await this.insertRow({ companyId: row.companyId, customerId: row.customerId, orderId: row.orderId, walletId, amount: row.amount, currency: row.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', relatedTransactionId: row.id, idempotencyKey: walletKey, description: LedgerText.refundFailed(number) }, null);
+    await this.insertRow(company, { customerId: row.customerId, orderId: row.orderId, walletId, amount: row.amount, currency: row.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', relatedTransactionId: row.id, idempotencyKey: walletKey, description: LedgerText.refundFailed(number) }, null);
     if (row.orderId) await this.settleAfterRefund(company, row.orderId);
     return row.amount;
   }
@@ -551,7 +565,7 @@ export class LedgerService {
   async refundExcess(eventId: string, scope: Scope, orderId: string, reason: RefundReason): Promise<string[]> {
     const order = await this.orders.lockForPayment(scope, orderId);
     const billed = order.status === 'rejected' ? 0 : Math.max(order.totalAmount, 0);
-    const pending = await this.rows.pendingRefundsOf(orderId);
+    const pending = await this.rows.pendingRefundsOf(scope, orderId);
     const excess = order.paidAmount - pending - billed;
     if (excess <= 0) return [];
     if (await this.rows.refundRecorded(scope, eventId)) return [];
@@ -559,14 +573,13 @@ export class LedgerService {
     const reserved: string[] = [];
     const toCard = LedgerText.excessReturned(reason, order.number, 'card');
     const toWallet = LedgerText.excessReturned(reason, order.number, 'wallet');
-    const companyId = scope.companyId;
     if (await this.excessToCard(scope, order.customerId)) {
-      const charges = await this.rows.succeededCharges('order_id', orderId);
+      const charges = await this.rows.succeededCharges(scope, 'order_id', orderId);
       for (const c of charges) {
         const part = Math.min(left, c.amount - Number(c.refunded));
         if (part <= 0) continue;
         const key = `refund:${eventId}${charges.length > 1 ? `:${c.id}` : ''}`;
-        const row = await this.insertRow({ companyId, customerId: order.customerId, orderId, amount: part, currency: order.currency, kind: 'refund', status: 'pending', method: 'instrument', instrumentId: c.instrument_id, relatedTransactionId: c.id, idempotencyKey: key, description: toCard, nextCheckAt: new Date() }, null);
+        const row = await this.insertRow(scope, { customerId: order.customerId, orderId, amount: part, currency: order.currency, kind: 'refund', status: 'pending', method: 'instrument', instrumentId: c.instrument_id, relatedTransactionId: c.id, idempotencyKey: key, description: toCard, nextCheckAt: new Date() }, null);
         reserved.push(row.id);
         left -= part;
         if (left <= 0) break;
@@ -574,7 +587,7 @@ export class LedgerService {
     }
     if (left > 0) {
       const walletId = await this.wallets.credit(scope, order.customerId, order.currency, left);
-      await this.insertRow({ companyId, customerId: order.customerId, orderId, walletId, amount: left, currency: order.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', idempotencyKey: `refund:${eventId}:wallet`, description: toWallet }, null);
+      await this.insertRow(scope, { customerId: order.customerId, orderId, walletId, amount: left, currency: order.currency, kind: 'wallet_credit', status: 'succeeded', method: 'wallet', idempotencyKey: `refund:${eventId}:wallet`, description: toWallet }, null);
       await this.settleAfterRefund(scope, orderId);
     }
     return reserved;
@@ -584,7 +597,7 @@ export class LedgerService {
   private async excessToCard(scope: Scope, customerId: string): Promise<boolean> {
     const { refund_excess_to: to } = await this.companySettings.get(scope);
     if (to !== 'customer') return to === 'instrument';
-    const buyer = await this.buyers.ofUser(customerId);
+    const buyer = await this.buyers.ofUser(scope, customerId);
     return buyer?.refundTo === 'instrument';
   }
 
@@ -597,17 +610,21 @@ export class LedgerService {
    */
   async executeRefunds(now: Date, ids?: string[], limit = 50): Promise<{ succeeded: number; failed: number; unknown: number }> {
     const summary = { succeeded: 0, failed: 0, unknown: 0 };
+    const reach = SystemReach.of('pending card refunds claimed to be called: the reconciler, or the reserved ones after their unit');
     for (let i = 0; i < limit; i++) {
       const claimed = await this.uow.transaction(async () => {
-        const row = await this.rows.claimablePendingRefund(now, ids);
+        const row = await this.rows.claimablePendingRefund(reach, now, ids);
         if (!row) return null;
-        await this.rows.pushBack(row.id, nextCheck(now, 1));
-        const refund = await this.rows.get(row.id);
-        const charge = await this.rows.get(refund.relatedTransactionId!);
+        // The claimed row's company: the refund and the charge it gives back are its.
+        const company = Scope.company(row.company_id);
+        await this.rows.pushBack(company, row.id, nextCheck(now, 1));
+        const refund = await this.rows.find(company, row.id);
+        const charge = await this.rows.find(company, refund.relatedTransactionId!);
         return { refund, chargeRef: charge.providerRef! };
       });
       if (!claimed) break;
       const { refund } = claimed;
+      const company = Scope.company(refund.companyId);
       if (ids) ids = ids.filter((id) => id !== refund.id);
       let result: RefundResult | null = null;
       try {
@@ -617,23 +634,23 @@ export class LedgerService {
         this.logger.warn({ msg: 'refund call failed', transaction_id: refund.id, error: e instanceof Error ? e.message : String(e) });
       }
       if (!result) {
-        await this.rows.deferPendingRefund(refund.id, nextCheck(now, refund.checkAttempts + 1));
+        await this.rows.deferPendingRefund(company, refund.id, nextCheck(now, refund.checkAttempts + 1));
         summary.unknown++;
         continue;
       }
       const r = result;
       await this.uow.transaction(async () => {
-        if (refund.orderId) await this.orders.lockForPayment(Scope.company(refund.companyId), refund.orderId);
-        const row = await this.rows.lockIfPending(refund.id);
+        if (refund.orderId) await this.orders.lockForPayment(company, refund.orderId);
+        const row = await this.rows.lockIfPending(company, refund.id);
         if (!row) return;
-        await this.rows.update(row.id, { providerRef: r.reference });
+        await this.rows.update(company, row.id, { providerRef: r.reference });
         if (r.status === 'failed') {
           await this.failRefund({ ...row, providerRef: r.reference }, r.failureCode ?? 'refund_refused', `refund-failed:${row.id}`);
           return;
         }
-        await this.rows.update(row.id, { status: 'succeeded', nextCheckAt: null });
-        await this.recordRowEvent(await this.rows.get(row.id), null);
-        if (row.orderId) await this.settleAfterRefund(Scope.company(row.companyId), row.orderId);
+        await this.rows.update(company, row.id, { status: 'succeeded', nextCheckAt: null });
+        await this.recordRowEvent(await this.rows.find(company, row.id), null);
+        if (row.orderId) await this.settleAfterRefund(company, row.orderId);
       });
       summary[r.status]++;
     }

@@ -8,8 +8,8 @@ import { PaymentBuyer, PaymentInstrument, type RefundTarget } from './ledger.ent
 
 const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
 
-/** What the provider said of a card attached to a buyer. */
-export type NewInstrument = Pick<PaymentInstrument, 'companyId' | 'userId' | 'buyerId' | 'provider' | 'providerRef' | 'brand' | 'last4' | 'expMonth' | 'expYear'>;
+/** What the provider said of a card attached to a buyer (its company is the scope's). */
+export type NewInstrument = Pick<PaymentInstrument, 'userId' | 'buyerId' | 'provider' | 'providerRef' | 'brand' | 'last4' | 'expMonth' | 'expYear'>;
 
 /**
  * The users' identities with the payment provider (`payment_buyers`, one per user) and their cards
@@ -17,9 +17,9 @@ export type NewInstrument = Pick<PaymentInstrument, 'companyId' | 'userId' | 'bu
  */
 @Injectable()
 export class PaymentBuyerRepository extends ModuleRepository {
-  /** The user's buyer identity, or null. */
-  ofUser(userId: string): Promise<PaymentBuyer | null> {
-    return this.m.findOne(PaymentBuyer, { where: { userId } });
+  /** The user's buyer identity in the scope's company, or null. */
+  ofUser(scope: Scope, userId: string): Promise<PaymentBuyer | null> {
+    return this.m.findOne(PaymentBuyer, { where: { userId, companyId: scope.companyId } });
   }
 
   /**
@@ -32,16 +32,16 @@ export class PaymentBuyerRepository extends ModuleRepository {
     return this.m.findOneOrFail(PaymentBuyer, { where: { userId } });
   }
 
-  /** Where the buyer's refunds go (a cancelled paid order's: the wallet or back to the card). */
-  @GenerateSql({ params: [SQL_SAMPLE.id, 'instrument'] })
-  async setRefundTo(id: string, refundTo: RefundTarget): Promise<void> {
-    await this.m.update(PaymentBuyer, { id }, { refundTo });
+  /** Where the buyer's refunds go (a cancelled paid order's: the wallet or back to the card); a buyer of the scope's company. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, 'instrument'] })
+  async setRefundTo(scope: Scope, id: string, refundTo: RefundTarget): Promise<void> {
+    await this.m.update(PaymentBuyer, { id, companyId: scope.companyId }, { refundTo });
   }
 
-  /** A card attached with the provider, as written. */
-  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, userId: SQL_SAMPLE.actorId, buyerId: SQL_SAMPLE.id, provider: 'sandbox', providerRef: 'pm_sample', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 }] })
-  insertInstrument(values: NewInstrument): Promise<PaymentInstrument> {
-    return this.m.save(this.m.create(PaymentInstrument, values));
+  /** A card attached with the provider, in the scope's company, as written. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, { userId: SQL_SAMPLE.actorId, buyerId: SQL_SAMPLE.id, provider: 'sandbox', providerRef: 'pm_sample', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 }] })
+  insertInstrument(scope: Scope, values: NewInstrument): Promise<PaymentInstrument> {
+    return this.m.save(this.m.create(PaymentInstrument, { ...values, companyId: scope.companyId }));
   }
 
   /** The user's own instruments in the scope's company, newest first (paginated). */

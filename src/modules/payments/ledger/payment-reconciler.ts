@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
+import { Scope, SystemReach } from '../../../common/access/scope';
 import { Metrics } from '../../../common/metrics/metrics';
 import { PaymentProvider, type ChargeResult, type PendingChargeResult } from '../provider/payment-provider';
 import { SubscriptionsService } from '../subscriptions/subscriptions.service';
@@ -26,6 +27,9 @@ export interface ReconcileSummary {
   /** Rows (charges, refunds, first subscription charges) pending for more than an hour after the run. */
   overdue: number;
 }
+
+/** The reconciler's reach: every company's pending charges and refunds. */
+const RECONCILIATION = SystemReach.of('the reconciler: pending charges of every company asked about at the provider');
 
 /** What the provider lookup needs of a pending charge (a ledger row, or a first subscription charge). */
 type Lookup = Pick<ClaimedCharge, 'id' | 'idempotency_key' | 'provider_ref' | 'created_at' | 'buyer_ref'>;
@@ -76,7 +80,7 @@ export class PaymentReconciler {
       this.reconciled.inc({ outcome: outcome.status === 'pending' ? 'unknown' : outcome.status });
       if (outcome.status === 'succeeded' || outcome.status === 'failed') {
         await this.uow.transaction(async () => {
-          const rows = await this.rows.pendingChargesOfBatch(row.id, row.batch_id);
+          const rows = await this.rows.pendingChargesOfBatch(Scope.company(row.company_id), row.id, row.batch_id);
           await this.ledger.settlePending(rows.map((r) => ({ id: r.id, companyId: r.company_id, orderId: r.order_id })), outcome);
         });
         summary[outcome.status]++;
@@ -99,7 +103,7 @@ export class PaymentReconciler {
     }
     summary.refunds = await this.ledger.executeRefunds(now);
     const before = new Date(now.getTime() - PENDING_ALERT_AFTER_MS);
-    const n = (await this.rows.pendingSince(before)) + (await this.subscriptions.pendingFirstChargesBefore(before));
+    const n = (await this.rows.pendingSince(RECONCILIATION, before)) + (await this.subscriptions.pendingFirstChargesBefore(before));
     summary.overdue = n;
     this.overdueGauge.set(n);
     if (n) this.logger.error({ msg: 'payments pending at the provider for more than an hour', count: n });
@@ -109,9 +113,9 @@ export class PaymentReconciler {
   /** The next pending charge due for a check (one per pay-all-dues batch: its first row), its next check pushed back. */
   private claim(now: Date): Promise<ClaimedCharge | null> {
     return this.uow.transaction(async () => {
-      const row = await this.rows.claimablePendingCharge(now);
+      const row = await this.rows.claimablePendingCharge(RECONCILIATION, now);
       if (!row) return null;
-      await this.rows.pushBack(row.id, nextCheck(now, Number(row.check_attempts) + 1));
+      await this.rows.pushBack(Scope.company(row.company_id), row.id, nextCheck(now, Number(row.check_attempts) + 1));
       return row;
     });
   }

@@ -22,10 +22,10 @@ export class WalletRepository extends ModuleRepository {
       .getOne();
   }
 
-  /** Takes `amount` from the (locked) wallet. */
-  @GenerateSql({ params: [SQL_SAMPLE.id, 100] })
-  async debit(id: string, amount: number): Promise<void> {
-    await this.sql(`UPDATE wallets SET balance = balance - $2, updated_at = now() WHERE id = $1`, [id, amount]);
+  /** Takes `amount` from the (locked) wallet of the scope's company. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, 100] })
+  async debit(scope: Scope, id: string, amount: number): Promise<void> {
+    await this.sql(`UPDATE wallets SET balance = balance - $2, updated_at = now() WHERE id = $1 AND company_id = $3`, [id, amount, scope.companyId]);
   }
 
   /** Adds `amount` to the customer's wallet in the scope's company (created at the first credit); returns its id. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
-import { Scope } from '../../../common/access/scope';
+import { Scope, SystemReach } from '../../../common/access/scope';
 import type { EventType } from '../../../common/outbox/event-catalogue';
 import { recordEvents, type DomainEvent } from '../../../common/outbox/outbox';
 import { GenerateSql, SQL_SAMPLE } from '../../../database/generate-sql';
@@ -8,6 +8,7 @@ import { ModuleRepository } from '../../../database/repository';
 import { MerchantAccount, MerchantTermsAcceptance } from './merchant-account.entity';
 
 const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
+const SAMPLE_REACH = SystemReach.of('statement snapshot');
 
 /**
  * The merchant accounts (`merchant_accounts`, one row per company, created `not_started` by the first
@@ -42,9 +43,9 @@ export class MerchantAccountRepository extends ModuleRepository {
     return m.getRepository(MerchantAccount).findOneOrFail({ where: { companyId: scope.companyId }, lock: { mode: 'pessimistic_write' } });
   }
 
-  /** The account with this provider reference, locked (FOR UPDATE) for the rest of the unit; null when none has it. */
-  @GenerateSql({ params: ['acct_sbx_0123'] })
-  lockByReference(providerReference: string): Promise<MerchantAccount | null> {
+  /** The account with this provider reference, any company's (the provider's word), locked (FOR UPDATE) for the rest of the unit; null when none has it. */
+  @GenerateSql({ params: [SAMPLE_REACH, 'acct_sbx_0123'] })
+  lockByReference(reach: SystemReach, providerReference: string): Promise<MerchantAccount | null> {
     return this.locked.getRepository(MerchantAccount).findOne({ where: { providerReference }, lock: { mode: 'pessimistic_write' } });
   }
 
@@ -54,9 +55,10 @@ export class MerchantAccountRepository extends ModuleRepository {
     await this.m.save(a);
   }
 
-  @GenerateSql({ params: [SQL_SAMPLE.id, { cancelReason: 'later' }] })
-  async update(id: string, values: Partial<Pick<MerchantAccount, 'cancelReason' | 'payoutSchedule'>>): Promise<void> {
-    await this.m.update(MerchantAccount, { id }, values);
+  /** The scope's company's account, changed. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, { cancelReason: 'later' }] })
+  async update(scope: Scope, id: string, values: Partial<Pick<MerchantAccount, 'cancelReason' | 'payoutSchedule'>>): Promise<void> {
+    await this.m.update(MerchantAccount, { id, companyId: scope.companyId }, values);
   }
 
   // ------------------------------------------------------------ terms acceptances
@@ -67,17 +69,17 @@ export class MerchantAccountRepository extends ModuleRepository {
     return this.m.getRepository(MerchantTermsAcceptance).findOne({ where: { companyId: scope.companyId, withdrawnAt: IsNull() } });
   }
 
-  /** A new acceptance, saved (its generated columns read back). */
-  @GenerateSql({ params: () => [{ companyId: SQL_SAMPLE.companyId, version: '2025-06-01', acceptedBy: SQL_SAMPLE.actorId, acceptedAt: SQL_SAMPLE.at, ip: '127.0.0.1', userAgent: null, withdrawnAt: null, withdrawnBy: null }] })
-  async insertAcceptance(values: Partial<MerchantTermsAcceptance>): Promise<MerchantTermsAcceptance> {
-    const row = this.m.create(MerchantTermsAcceptance, values);
+  /** A new acceptance of the scope's company, saved (its generated columns read back). */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, { version: '2025-06-01', acceptedBy: SQL_SAMPLE.actorId, acceptedAt: SQL_SAMPLE.at, ip: '127.0.0.1', userAgent: null, withdrawnAt: null, withdrawnBy: null }] })
+  async insertAcceptance(scope: Scope, values: Omit<Partial<MerchantTermsAcceptance>, 'companyId'>): Promise<MerchantTermsAcceptance> {
+    const row = this.m.create(MerchantTermsAcceptance, { ...values, companyId: scope.companyId });
     await this.m.save(row);
     return row;
   }
 
-  /** Withdraws an acceptance (kept, with who and when). */
-  async withdrawAcceptance(id: string, withdrawnAt: Date, withdrawnBy: string): Promise<void> {
-    await this.m.update(MerchantTermsAcceptance, { id }, { withdrawnAt, withdrawnBy });
+  /** Withdraws an acceptance of the scope's company (kept, with who and when). */
+  async withdrawAcceptance(scope: Scope, id: string, withdrawnAt: Date, withdrawnBy: string): Promise<void> {
+    await this.m.update(MerchantTermsAcceptance, { id, companyId: scope.companyId }, { withdrawnAt, withdrawnBy });
   }
 
   /** Outbox events of onboarding's changes, in the unit that makes them. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../../common/access/actor';
-import { Scope } from '../../../common/access/scope';
+import { Scope, SystemReach } from '../../../common/access/scope';
 import { ApiError } from '../../../common/http/api-error';
 import type { MerchantStateReason } from '../events';
 import { isUniqueViolation } from '../../../database/pg-errors';
@@ -215,7 +215,7 @@ export class OnboardingService {
     return this.uow.transaction(async () => {
       const a = await this.accounts.lock(scope);
       if (a.state === 'cancelled') {
-        if (dto.reason !== undefined) await this.accounts.update(a.id, { cancelReason: dto.reason });
+        if (dto.reason !== undefined) await this.accounts.update(scope, a.id, { cancelReason: dto.reason });
       } else if (a.state === 'pending') {
         a.state = 'cancelled';
         a.cancelledAt = new Date();
@@ -275,10 +275,10 @@ export class OnboardingService {
         if (live?.version === MERCHANT_TERMS.version) return this.terms(scope);
         const now = new Date();
         if (live) {
-          await this.accounts.withdrawAcceptance(live.id, now, actor.id);
+          await this.accounts.withdrawAcceptance(scope, live.id, now, actor.id);
           await this.accounts.recordEvents({ type: 'merchant_terms.withdrawn', aggregateType: 'merchant_terms_acceptance', aggregateId: live.id, companyId, actorId: actor.id, payload: { version: live.version } });
         }
-        const row = await this.accounts.insertAcceptance({ companyId, version: MERCHANT_TERMS.version, acceptedBy: actor.id, acceptedAt: now, ip: client.ip, userAgent: client.userAgent?.slice(0, 500) || null, withdrawnAt: null, withdrawnBy: null });
+        const row = await this.accounts.insertAcceptance(scope, { version: MERCHANT_TERMS.version, acceptedBy: actor.id, acceptedAt: now, ip: client.ip, userAgent: client.userAgent?.slice(0, 500) || null, withdrawnAt: null, withdrawnBy: null });
         await this.accounts.recordEvents({ type: 'merchant_terms.accepted', aggregateType: 'merchant_terms_acceptance', aggregateId: row.id, companyId, actorId: actor.id, payload: { version: row.version, ip: row.ip } });
         return this.terms(scope);
       });
@@ -296,7 +296,7 @@ export class OnboardingService {
       await this.accounts.lock(scope);
       const live = await this.accounts.liveAcceptance(scope);
       if (live) {
-        await this.accounts.withdrawAcceptance(live.id, new Date(), actor.id);
+        await this.accounts.withdrawAcceptance(scope, live.id, new Date(), actor.id);
         await this.accounts.recordEvents({ type: 'merchant_terms.withdrawn', aggregateType: 'merchant_terms_acceptance', aggregateId: live.id, companyId: scope.companyId, actorId: actor.id, payload: { version: live.version } });
       }
       return this.terms(scope);
@@ -335,7 +335,7 @@ export class OnboardingService {
       const to = dto === null ? DEFAULT_PAYOUT : dto.payout_schedule;
       if (to !== undefined && to !== a.payoutSchedule) {
         const from = a.payoutSchedule;
-        await this.accounts.update(a.id, { payoutSchedule: to });
+        await this.accounts.update(scope, a.id, { payoutSchedule: to });
         await this.accounts.recordEvents({ type: 'merchant_account.payout_schedule_changed', aggregateType: 'merchant_account', aggregateId: a.id, companyId: scope.companyId, actorId: actor.id, payload: { from, to } });
       }
       return this.feeDetails(scope);
@@ -350,7 +350,7 @@ export class OnboardingService {
    * reason `provider_check`, no actor), in the webhook's unit. Returns false when no account has this reference.
    */
   async applyProviderStatus(providerReference: string, status: 'pending' | 'approved' | 'rejected'): Promise<boolean> {
-    const a = await this.accounts.lockByReference(providerReference);
+    const a = await this.accounts.lockByReference(SystemReach.of("the provider's word on a merchant, found by its reference"), providerReference);
     if (!a) return false;
     await this.record(a, status, null);
     return true;

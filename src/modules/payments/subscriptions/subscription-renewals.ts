@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Scope } from '../../../common/access/scope';
+import { Scope, SystemReach } from '../../../common/access/scope';
 import { PaymentProvider, type ChargeInput, type ChargeResult } from '../provider/payment-provider';
 import type { Plan, Subscription } from './subscription.entities';
 import { SubscriptionRepository } from './subscription.repository';
@@ -14,9 +14,13 @@ export const RETRY_EVERY_HOURS = 24;
 /** How long a renewal being charged stays claimed (its `next_action_at` pushed back) before another run may charge it again (same key). */
 export const RENEWAL_LEASE_MS = 10 * 60_000;
 
-/** A renewal claimed for its charge. */
+/** The renewal job's reach: every company's subscriptions whose next action has come. */
+const RENEWALS = SystemReach.of('the renewal job: subscriptions of every company whose next action has come');
+
+/** A renewal claimed for its charge (`company`: the subscription's). */
 interface Renewal {
   id: string;
+  company: Scope;
   period: number;
   attempt: number;
   key: string;
@@ -67,13 +71,14 @@ export class SubscriptionRenewals {
     for (;;) {
       let claimed = false;
       const outcome = await this.uow.transaction(async (): Promise<Outcome | Renewal | null> => {
-          const next = await this.subscriptions.claimNextDue(now, seen);
+          const next = await this.subscriptions.claimNextDue(RENEWALS, now, seen);
           if (!next) return null;
           claimed = true;
-          seen.push(next);
-          const row = await this.subscriptions.findById(next);
-          if (!row) throw new Error(`subscription ${next} claimed but not found`);
-          if (!(await this.subscriptions.tryLockCompany(Scope.company(row.companyId)))) return 'skipped';
+          seen.push(next.id);
+          const company = Scope.company(next.company_id);
+          const row = await this.subscriptions.findById(company, next.id);
+          if (!row) throw new Error(`subscription ${next.id} claimed but not found`);
+          if (!(await this.subscriptions.tryLockCompany(company))) return 'skipped';
           return this.step(row, now);
         })
         .then((o) => (o !== null && typeof o === 'object' ? this.charge(o, now) : o))
@@ -107,8 +112,9 @@ export class SubscriptionRenewals {
     const key = `subscription:${row.id}:period:${period}` + (attempt > 1 ? `:retry:${attempt - 1}` : '');
     if (!row.buyerReference || !row.instrumentReference) return this.apply(row, plan, now, { status: 'failed', reference: '', failureCode: 'no_payment_method' }, period, attempt, key, false);
     // Claimed for the call: no other run takes it before RENEWAL_LEASE_MS (a crash: the next run charges again with the same key, which the provider answers once).
-    await this.subscriptions.update(row.id, { nextActionAt: new Date(now.getTime() + RENEWAL_LEASE_MS) });
-    return { id: row.id, period, attempt, key, input: { amount: row.amount, currency: row.currency, buyerRef: row.buyerReference, instrumentRef: row.instrumentReference, merchantRef: null, idempotencyKey: key, description: `${plan.name} plan, period ${period}` } };
+    const company = Scope.company(row.companyId);
+    await this.subscriptions.update(company, row.id, { nextActionAt: new Date(now.getTime() + RENEWAL_LEASE_MS) });
+    return { id: row.id, company, period, attempt, key, input: { amount: row.amount, currency: row.currency, buyerRef: row.buyerReference, instrumentRef: row.instrumentReference, merchantRef: null, idempotencyKey: key, description: `${plan.name} plan, period ${period}` } };
   }
 
   /**
@@ -120,12 +126,12 @@ export class SubscriptionRenewals {
   private async charge(r: Renewal, now: Date): Promise<Outcome> {
     const charge = await this.provider.charge(r.input);
     return this.uow.transaction(async () => {
-      const row = await this.subscriptions.lockById(r.id);
+      const row = await this.subscriptions.lockById(r.company, r.id);
       if (!row) throw new Error(`subscription ${r.id} charged for its renewal but not found`);
       const plan = await this.planOf(row);
       const unchanged = row.state !== 'cancelled' && row.periodNumber + 1 === r.period && row.renewalAttempts + 1 === r.attempt;
       if (!unchanged) {
-        await this.subscriptions.insertCharge({ companyId: row.companyId, subscriptionId: row.id, periodNumber: r.period, attempt: r.attempt, amount: r.input.amount, currency: r.input.currency, status: charge.status, providerReference: charge.reference, failureCode: charge.status === 'failed' ? (charge.failureCode ?? 'card_declined') : null, idempotencyKey: r.key }).catch(() => undefined);
+        await this.subscriptions.insertCharge(r.company, { subscriptionId: row.id, periodNumber: r.period, attempt: r.attempt, amount: r.input.amount, currency: r.input.currency, status: charge.status, providerReference: charge.reference, failureCode: charge.status === 'failed' ? (charge.failureCode ?? 'card_declined') : null, idempotencyKey: r.key }).catch(() => undefined);
         if (charge.status === 'succeeded') this.logger.error({ msg: 'renewal charged for a subscription changed meanwhile: to be refunded by a person', subscription_id: row.id, charge_reference: charge.reference });
         return 'skipped';
       }
@@ -136,7 +142,7 @@ export class SubscriptionRenewals {
   /** The outcome of a renewal charge (`charged`: a provider charge was made, recorded as a subscription charge). */
   private async apply(row: Subscription, plan: Plan, now: Date, charge: ChargeResult, period: number, attempt: number, key: string, charged: boolean): Promise<Outcome> {
     if (charged) {
-      await this.subscriptions.insertCharge({ companyId: row.companyId, subscriptionId: row.id, periodNumber: period, attempt, amount: row.amount, currency: row.currency, status: charge.status, providerReference: charge.reference, failureCode: charge.status === 'failed' ? (charge.failureCode ?? 'card_declined') : null, idempotencyKey: key });
+      await this.subscriptions.insertCharge(Scope.company(row.companyId), { subscriptionId: row.id, periodNumber: period, attempt, amount: row.amount, currency: row.currency, status: charge.status, providerReference: charge.reference, failureCode: charge.status === 'failed' ? (charge.failureCode ?? 'card_declined') : null, idempotencyKey: key });
     }
 
     if (charge.status === 'succeeded') {

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { Scope } from '../../../common/access/scope';
-import { findScoped } from '../../../common/access/tenant-policy';
+import { Scope, SystemReach } from '../../../common/access/scope';
+import { findScoped, PlatformReach } from '../../../common/access/tenant-policy';
 import type { EventType } from '../../../common/outbox/event-catalogue';
 import { recordEvents, type DomainEvent } from '../../../common/outbox/outbox';
 import { GenerateSql, SQL_SAMPLE } from '../../../database/generate-sql';
@@ -10,10 +10,24 @@ import { ModuleRepository } from '../../../database/repository';
 import { LIVE_STATES_SQL, LIVE_SUBSCRIPTION_STATES, Plan, Subscription, SubscriptionCharge } from './subscription.entities';
 
 const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
+const SAMPLE_REACH = SystemReach.of('statement snapshot');
+
+/**
+ * An administrator's reach over `subscriptions s` as SQL text (the rule of `platformQuery`: one company's
+ * rows or every company's, optionally created within `from`..`to`, UTC dates), its parameters numbered from `$first`.
+ */
+function platformConditions(reach: PlatformReach, first: number): { sql: string; params: (string | null)[] } {
+  const [c, f, t] = [first, first + 1, first + 2];
+  return {
+    sql: `($${c}::uuid IS NULL OR s.company_id = $${c}::uuid) AND ($${f}::date IS NULL OR s.created_at >= ($${f}::date)::timestamp AT TIME ZONE 'UTC') AND ($${t}::date IS NULL OR s.created_at < ($${t}::date + 1)::timestamp AT TIME ZONE 'UTC')`,
+    params: [reach.companyId, reach.from, reach.to],
+  };
+}
 
 /** A pending first subscription charge as the reconciler claims it. */
 export interface PendingFirstChargeRow {
   id: string;
+  company_id: string;
   subscription_id: string;
   idempotency_key: string;
   provider_ref: string | null;
@@ -62,15 +76,18 @@ export class SubscriptionRepository extends ModuleRepository {
     return this.m.getRepository(Plan).existsBy({ code });
   }
 
-  /** Subscriptions per plan code and state (the admin dashboard). */
-  @GenerateSql()
-  planStates(): Promise<{ plan: string; state: string; n: number }[]> {
-    return this.sql(`SELECT p.code AS plan, s.state, count(*)::int AS n FROM subscriptions s JOIN plans p ON p.id = s.plan_id GROUP BY p.code, s.state ORDER BY p.code, s.state`);
+  /** The subscriptions an administrator reaches, per plan code and state (the admin dashboard). */
+  @GenerateSql({ name: 'every company', params: () => [new PlatformReach()] }, { name: 'one company, a range', params: () => [new PlatformReach(SQL_SAMPLE.companyId, SQL_SAMPLE.date, SQL_SAMPLE.date)] })
+  planStates(reach: PlatformReach): Promise<{ plan: string; state: string; n: number }[]> {
+    const where = platformConditions(reach, 1);
+    return this.sql(`SELECT p.code AS plan, s.state, count(*)::int AS n FROM subscriptions s JOIN plans p ON p.id = s.plan_id WHERE ${where.sql} GROUP BY p.code, s.state ORDER BY p.code, s.state`, where.params);
   }
 
-  /** Each company's live subscription (plan code and state); companies without one are left out. */
-  livePlansOf(companyIds: readonly string[]): Promise<{ company_id: string; plan: string; state: string }[]> {
-    return this.sql(`SELECT s.company_id, p.code AS plan, s.state FROM subscriptions s JOIN plans p ON p.id = s.plan_id WHERE s.company_id = ANY($1) AND s.state IN ${LIVE_STATES_SQL}`, [[...companyIds]]);
+  /** Each of these companies' live subscription an administrator reaches (plan code and state); companies without one are left out. */
+  @GenerateSql({ params: () => [new PlatformReach(), [SQL_SAMPLE.companyId]] })
+  livePlansOf(reach: PlatformReach, companyIds: readonly string[]): Promise<{ company_id: string; plan: string; state: string }[]> {
+    const where = platformConditions(reach, 2);
+    return this.sql(`SELECT s.company_id, p.code AS plan, s.state FROM subscriptions s JOIN plans p ON p.id = s.plan_id WHERE s.company_id = ANY($1) AND s.state IN ${LIVE_STATES_SQL} AND ${where.sql}`, [[...companyIds], ...where.params]);
   }
 
   /**
@@ -116,18 +133,19 @@ export class SubscriptionRepository extends ModuleRepository {
     return findScoped(this.locked, Subscription, scope, id, { what: 'Subscription', lock: true });
   }
 
-  /** The subscription, or null. */
-  findById(id: string): Promise<Subscription | null> {
-    return this.m.findOneBy(Subscription, { id });
+  /** The scope's company's subscription, or null. */
+  findById(scope: Scope, id: string): Promise<Subscription | null> {
+    return this.m.findOneBy(Subscription, { id, companyId: scope.companyId });
   }
 
-  /** The subscription locked (FOR UPDATE) for the rest of the unit, or null. */
-  lockById(id: string): Promise<Subscription | null> {
-    return this.locked.createQueryBuilder(Subscription, 's').where('s.id = :id', { id }).setLock('pessimistic_write').getOne();
+  /** The scope's company's subscription locked (FOR UPDATE) for the rest of the unit, or null. */
+  lockById(scope: Scope, id: string): Promise<Subscription | null> {
+    return this.locked.createQueryBuilder(Subscription, 's').where('s.id = :id AND s.companyId = :companyId', { id, companyId: scope.companyId }).setLock('pessimistic_write').getOne();
   }
 
-  /** The company of a subscription (no lock: the company's subscription lock comes first), or null. */
-  async companyOf(subscriptionId: string): Promise<string | null> {
+  /** The company of a subscription, any company's (no lock: the company's subscription lock comes first), or null. */
+  @GenerateSql({ params: [SAMPLE_REACH, SQL_SAMPLE.id] })
+  async companyOf(reach: SystemReach, subscriptionId: string): Promise<string | null> {
     const [head] = await this.sql<{ company_id: string }>(`SELECT company_id FROM subscriptions WHERE id = $1`, [subscriptionId]);
     return head?.company_id ?? null;
   }
@@ -149,23 +167,23 @@ export class SubscriptionRepository extends ModuleRepository {
   }
 
   /**
-   * The next subscription whose next action has come at `now` (not among `seen`), claimed (FOR UPDATE
-   * SKIP LOCKED: several instances share the work); null when none is left.
+   * The next subscription of any company whose next action has come at `now` (not among `seen`), claimed
+   * (FOR UPDATE SKIP LOCKED: several instances share the work), with its company; null when none is left.
    */
-  @GenerateSql({ params: [SQL_SAMPLE.at, [SQL_SAMPLE.id]] })
-  async claimNextDue(now: Date, seen: readonly string[]): Promise<string | null> {
-    const [next] = await this.locked.query<{ id: string }[]>(
-      `SELECT id FROM subscriptions WHERE state IN ${LIVE_STATES_SQL} AND next_action_at <= $1 AND NOT (id = ANY($2::uuid[]))
+  @GenerateSql({ params: [SAMPLE_REACH, SQL_SAMPLE.at, [SQL_SAMPLE.id]] })
+  async claimNextDue(reach: SystemReach, now: Date, seen: readonly string[]): Promise<{ id: string; company_id: string } | null> {
+    const [next] = await this.locked.query<{ id: string; company_id: string }[]>(
+      `SELECT id, company_id FROM subscriptions WHERE state IN ${LIVE_STATES_SQL} AND next_action_at <= $1 AND NOT (id = ANY($2::uuid[]))
               ORDER BY next_action_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
       [now, [...seen]],
     );
-    return next?.id ?? null;
+    return next ?? null;
   }
 
-  /** A new subscription, saved (its generated columns read back). */
-  @GenerateSql({ params: () => [{ companyId: SQL_SAMPLE.companyId, planId: SQL_SAMPLE.id, state: 'trialing', isTrial: true, amount: 0, currency: 'USD', currentPeriodStart: SQL_SAMPLE.at, currentPeriodEnd: SQL_SAMPLE.at, nextActionAt: SQL_SAMPLE.at, cancelAtPeriodEnd: false, cancelledAt: null, chargeReference: null, createdBy: SQL_SAMPLE.actorId }] })
-  create(values: Partial<Subscription>): Promise<Subscription> {
-    return this.m.save(this.m.create(Subscription, values));
+  /** A new subscription of the scope's company, saved (its generated columns read back). */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, { planId: SQL_SAMPLE.id, state: 'trialing', isTrial: true, amount: 0, currency: 'USD', currentPeriodStart: SQL_SAMPLE.at, currentPeriodEnd: SQL_SAMPLE.at, nextActionAt: SQL_SAMPLE.at, cancelAtPeriodEnd: false, cancelledAt: null, chargeReference: null, createdBy: SQL_SAMPLE.actorId }] })
+  create(scope: Scope, values: Omit<Partial<Subscription>, 'companyId'>): Promise<Subscription> {
+    return this.m.save(this.m.create(Subscription, { ...values, companyId: scope.companyId }));
   }
 
   /** Writes the (locked) subscription's changed columns. */
@@ -174,38 +192,40 @@ export class SubscriptionRepository extends ModuleRepository {
     await this.m.save(row);
   }
 
-  @GenerateSql({ params: () => [SQL_SAMPLE.id, { nextActionAt: SQL_SAMPLE.at }] })
-  async update(id: string, values: Partial<Pick<Subscription, 'nextActionAt'>>): Promise<void> {
-    await this.m.update(Subscription, { id }, values);
+  /** The scope's company's subscription, changed. */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, SQL_SAMPLE.id, { nextActionAt: SQL_SAMPLE.at }] })
+  async update(scope: Scope, id: string, values: Partial<Pick<Subscription, 'nextActionAt'>>): Promise<void> {
+    await this.m.update(Subscription, { id, companyId: scope.companyId }, values);
   }
 
-  /** Drops a subscription (its charges go with it: ON DELETE CASCADE). */
-  async delete(id: string): Promise<void> {
-    await this.m.delete(Subscription, { id });
+  /** Drops a subscription of the scope's company (its charges go with it: ON DELETE CASCADE). */
+  async delete(scope: Scope, id: string): Promise<void> {
+    await this.m.delete(Subscription, { id, companyId: scope.companyId });
   }
 
   // ------------------------------------------------------------ charges
 
-  @GenerateSql({ params: () => [{ companyId: SQL_SAMPLE.companyId, subscriptionId: SQL_SAMPLE.id, periodNumber: 2, attempt: 1, amount: 4900, currency: 'USD', status: 'succeeded', providerReference: 'ch_1', failureCode: null, idempotencyKey: `subscription:${SQL_SAMPLE.id}:period:2` }] })
-  async insertCharge(values: QueryDeepPartialEntity<SubscriptionCharge>): Promise<void> {
-    await this.m.insert(SubscriptionCharge, values);
+  /** A charge of the scope's company's subscription. */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, { subscriptionId: SQL_SAMPLE.id, periodNumber: 2, attempt: 1, amount: 4900, currency: 'USD', status: 'succeeded', providerReference: 'ch_1', failureCode: null, idempotencyKey: `subscription:${SQL_SAMPLE.id}:period:2` }] })
+  async insertCharge(scope: Scope, values: Omit<QueryDeepPartialEntity<SubscriptionCharge>, 'companyId'>): Promise<void> {
+    await this.m.insert(SubscriptionCharge, { ...values, companyId: scope.companyId });
   }
 
-  /** The charge with this key, changed. */
-  @GenerateSql({ params: [`subscription:${SQL_SAMPLE.id}:period:1`, { status: 'succeeded', providerReference: 'ch_1', failureCode: null, nextCheckAt: null }] })
-  async updateChargeByKey(idempotencyKey: string, values: QueryDeepPartialEntity<SubscriptionCharge>): Promise<void> {
-    await this.m.update(SubscriptionCharge, { idempotencyKey }, values);
+  /** The scope's company's charge with this key, changed. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, `subscription:${SQL_SAMPLE.id}:period:1`, { status: 'succeeded', providerReference: 'ch_1', failureCode: null, nextCheckAt: null }] })
+  async updateChargeByKey(scope: Scope, idempotencyKey: string, values: QueryDeepPartialEntity<SubscriptionCharge>): Promise<void> {
+    await this.m.update(SubscriptionCharge, { idempotencyKey, companyId: scope.companyId }, values);
   }
 
-  /** Keeps the provider's reference on the pending charge with this key (the first one given wins). */
-  @GenerateSql({ params: [`subscription:${SQL_SAMPLE.id}:period:1`, 'ch_1'] })
-  async keepPendingReference(idempotencyKey: string, reference: string): Promise<void> {
-    await this.sql(`UPDATE subscription_charges SET provider_reference = coalesce(provider_reference, $2), updated_at = now() WHERE idempotency_key = $1 AND status = 'pending'`, [idempotencyKey, reference]);
+  /** Keeps the provider's reference on the scope's company's pending charge with this key (the first one given wins). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, `subscription:${SQL_SAMPLE.id}:period:1`, 'ch_1'] })
+  async keepPendingReference(scope: Scope, idempotencyKey: string, reference: string): Promise<void> {
+    await this.sql(`UPDATE subscription_charges SET provider_reference = coalesce(provider_reference, $2), updated_at = now() WHERE idempotency_key = $1 AND company_id = $3 AND status = 'pending'`, [idempotencyKey, reference, scope.companyId]);
   }
 
-  /** The subscriptions whose pending charge has this provider reference or our key. */
-  @GenerateSql({ params: ['ch_1', `subscription:${SQL_SAMPLE.id}:period:1`] })
-  async pendingChargeSubscriptions(providerRef: string, key: string | null): Promise<string[]> {
+  /** The subscriptions whose pending charge has this provider reference or our key: the provider's word, any company's. */
+  @GenerateSql({ params: [SAMPLE_REACH, 'ch_1', `subscription:${SQL_SAMPLE.id}:period:1`] })
+  async pendingChargeSubscriptions(reach: SystemReach, providerRef: string, key: string | null): Promise<string[]> {
     const found = await this.sql<{ subscription_id: string }>(
       `SELECT subscription_id FROM subscription_charges WHERE status = 'pending' AND (provider_reference = $1 OR ($2::text IS NOT NULL AND idempotency_key = $2))`,
       [providerRef, key],
@@ -213,11 +233,11 @@ export class SubscriptionRepository extends ModuleRepository {
     return found.map((f) => f.subscription_id);
   }
 
-  /** The next pending first charge whose check has come, locked (FOR UPDATE SKIP LOCKED: another reconciler takes another one), or null. */
-  @GenerateSql({ params: [SQL_SAMPLE.at] })
-  async lockNextPendingCheck(now: Date): Promise<PendingFirstChargeRow | null> {
+  /** The next pending first charge of any company whose check has come, locked (FOR UPDATE SKIP LOCKED: another reconciler takes another one), or null. */
+  @GenerateSql({ params: [SAMPLE_REACH, SQL_SAMPLE.at] })
+  async lockNextPendingCheck(reach: SystemReach, now: Date): Promise<PendingFirstChargeRow | null> {
     const [row] = await this.locked.query<PendingFirstChargeRow[]>(
-      `SELECT c.id, c.subscription_id, c.idempotency_key, c.provider_reference AS provider_ref, c.created_at, c.check_attempts, s.buyer_reference AS buyer_ref
+      `SELECT c.id, c.company_id, c.subscription_id, c.idempotency_key, c.provider_reference AS provider_ref, c.created_at, c.check_attempts, s.buyer_reference AS buyer_ref
            FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
           WHERE c.status = 'pending' AND c.next_check_at <= $1
           ORDER BY c.next_check_at, c.id LIMIT 1 FOR UPDATE OF c SKIP LOCKED`,
@@ -226,15 +246,15 @@ export class SubscriptionRepository extends ModuleRepository {
     return row ?? null;
   }
 
-  /** One more check of a pending charge, the next one at `nextCheckAt`. */
-  @GenerateSql({ params: [SQL_SAMPLE.id, SQL_SAMPLE.at] })
-  async countCheck(id: string, nextCheckAt: Date): Promise<void> {
-    await this.sql(`UPDATE subscription_charges SET check_attempts = check_attempts + 1, next_check_at = $2 WHERE id = $1`, [id, nextCheckAt]);
+  /** One more check of the scope's company's pending charge, the next one at `nextCheckAt`. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, SQL_SAMPLE.at] })
+  async countCheck(scope: Scope, id: string, nextCheckAt: Date): Promise<void> {
+    await this.sql(`UPDATE subscription_charges SET check_attempts = check_attempts + 1, next_check_at = $2 WHERE id = $1 AND company_id = $3`, [id, nextCheckAt, scope.companyId]);
   }
 
-  /** Pending first charges reserved before `before`. */
-  @GenerateSql({ params: [SQL_SAMPLE.at] })
-  async pendingChargesBefore(before: Date): Promise<number> {
+  /** Pending first charges of every company reserved before `before`. */
+  @GenerateSql({ params: [SAMPLE_REACH, SQL_SAMPLE.at] })
+  async pendingChargesBefore(reach: SystemReach, before: Date): Promise<number> {
     const [{ n }] = await this.sql<{ n: number }>(`SELECT count(*)::int AS n FROM subscription_charges WHERE status = 'pending' AND created_at < $1`, [before]);
     return Number(n);
   }

@@ -1,7 +1,8 @@
 import { HttpStatus, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../../common/access/actor';
-import { Scope } from '../../../common/access/scope';
+import { Scope, SystemReach } from '../../../common/access/scope';
+import type { PlatformReach } from '../../../common/access/tenant-policy';
 import { ApiError } from '../../../common/http/api-error';
 import { UnitOfWork } from '../../../database/unit-of-work';
 import { PlanLimits } from '../../../common/records/plan-limits';
@@ -79,16 +80,16 @@ export class SubscriptionsService implements OnModuleInit {
     return (await this.subscriptions.plans()).map(PlanDto.of);
   }
 
-  /** Reports (admin dashboard): live and cancelled subscriptions per plan and state. One statement. */
-  async planStates(): Promise<{ plan: string; state: string; count: number }[]> {
-    const rows = await this.subscriptions.planStates();
+  /** Reports (admin dashboard): the subscriptions an administrator reaches, live and cancelled, per plan and state. One statement. */
+  async planStates(reach: PlatformReach): Promise<{ plan: string; state: string; count: number }[]> {
+    const rows = await this.subscriptions.planStates(reach);
     return rows.map((r) => ({ plan: r.plan, state: r.state, count: Number(r.n) }));
   }
 
   /** Reports (companies report): each company's live subscription (plan code and state); companies without one are left out (free plan). */
-  async livePlansOf(companyIds: readonly string[]): Promise<Map<string, { plan: string; state: string }>> {
+  async livePlansOf(reach: PlatformReach, companyIds: readonly string[]): Promise<Map<string, { plan: string; state: string }>> {
     if (!companyIds.length) return new Map();
-    const rows = await this.subscriptions.livePlansOf(companyIds);
+    const rows = await this.subscriptions.livePlansOf(reach, companyIds);
     return new Map(rows.map((r) => [r.company_id, { plan: r.plan, state: r.state }]));
   }
 
@@ -109,7 +110,8 @@ export class SubscriptionsService implements OnModuleInit {
       if (await this.live(scope)) throw ApiError.conflict('SUBSCRIPTION_EXISTS', 'The company already has a subscription.');
       const now = new Date();
       const row = await this.subscriptions.create(
-        { companyId, planId: plan.id, state: 'trialing', isTrial: true, amount: 0, currency: plan.currency, currentPeriodStart: now, currentPeriodEnd: addDays(now, plan.trialDays), nextActionAt: addDays(now, plan.trialDays), cancelAtPeriodEnd: false, cancelledAt: null, chargeReference: null, createdBy: actor.id },
+        scope,
+        { planId: plan.id, state: 'trialing', isTrial: true, amount: 0, currency: plan.currency, currentPeriodStart: now, currentPeriodEnd: addDays(now, plan.trialDays), nextActionAt: addDays(now, plan.trialDays), cancelAtPeriodEnd: false, cancelledAt: null, chargeReference: null, createdBy: actor.id },
       );
       await this.subscriptions.recordEvents({ type: 'subscription.trial_started', aggregateType: 'subscription', aggregateId: row.id, companyId, actorId: actor.id, payload: { plan: plan.code, period_end: row.currentPeriodEnd.toISOString() } });
       return SubscriptionDto.of(row, plan);
@@ -151,9 +153,10 @@ export class SubscriptionsService implements OnModuleInit {
       await this.assertMaySubscribe(scope);
       const now = new Date();
       await this.subscriptions.create(
-        { id, companyId, planId: plan.id, state: 'pending', isTrial: false, amount: plan.price, currency: plan.currency, currentPeriodStart: now, currentPeriodEnd: addMonth(now), nextActionAt: addMonth(now), cancelAtPeriodEnd: false, cancelledAt: null, chargeReference: null, buyerReference: buyer.reference, instrumentReference: card.reference, createdBy: actor.id },
+        scope,
+        { id, planId: plan.id, state: 'pending', isTrial: false, amount: plan.price, currency: plan.currency, currentPeriodStart: now, currentPeriodEnd: addMonth(now), nextActionAt: addMonth(now), cancelAtPeriodEnd: false, cancelledAt: null, chargeReference: null, buyerReference: buyer.reference, instrumentReference: card.reference, createdBy: actor.id },
       );
-      await this.subscriptions.insertCharge({ companyId, subscriptionId: id, periodNumber: 1, attempt: 1, amount: plan.price, currency: plan.currency, status: 'pending', providerReference: null, failureCode: null, idempotencyKey: key, nextCheckAt: new Date(now.getTime() + FIRST_CHECK_MS), checkAttempts: 0 });
+      await this.subscriptions.insertCharge(scope, { subscriptionId: id, periodNumber: 1, attempt: 1, amount: plan.price, currency: plan.currency, status: 'pending', providerReference: null, failureCode: null, idempotencyKey: key, nextCheckAt: new Date(now.getTime() + FIRST_CHECK_MS), checkAttempts: 0 });
     });
     // 4. The first month at the provider, with no transaction open.
     let outcome: ProviderOutcome;
@@ -171,7 +174,7 @@ export class SubscriptionsService implements OnModuleInit {
     }
     // 5. Settled in a new short transaction (unless the webhook did it first); the answer is the subscription as it now is.
     if (outcome.status !== 'unknown') await this.settleFirstCharge(id, outcome, actor.id);
-    const settled = await this.subscriptions.findById(id);
+    const settled = await this.subscriptions.findById(scope, id);
     if (settled?.state === 'pending') return { status: 202, body: SubscriptionDto.of(settled, plan) };
     if (settled?.state === 'active') return { status: 201, body: SubscriptionDto.of(settled, plan) };
     if (!settled) {
@@ -208,24 +211,27 @@ export class SubscriptionsService implements OnModuleInit {
   async applyFirstCharge(subscriptionId: string, outcome: ProviderOutcome, actorId: string | null): Promise<{ changed: boolean; refund: RefundInput | null }> {
     const none = { changed: false, refund: null };
     if (outcome.status === 'unknown') return none;
+    if (outcome.status === 'pending' && !outcome.reference) return none;
+    // Its company, before any lock (the subscribe, the provider's webhook or the reconciler name the subscription alone).
+    const companyId = await this.subscriptions.companyOf(SystemReach.of('a first subscription charge settled by its subscription id'), subscriptionId);
+    if (!companyId) return none; // gone (dropped): nothing to keep or settle, as its charge went with it
+    const company = Scope.company(companyId);
     if (outcome.status === 'pending') {
-      if (outcome.reference) await this.subscriptions.keepPendingReference(firstChargeKey(subscriptionId), outcome.reference);
+      await this.subscriptions.keepPendingReference(company, firstChargeKey(subscriptionId), outcome.reference!);
       return none;
     }
-    const companyId = await this.subscriptions.companyOf(subscriptionId);
-    if (!companyId) return none;
-    await this.subscriptions.lockCompany(Scope.company(companyId));
-    const row = await this.subscriptions.lockById(subscriptionId);
+    await this.subscriptions.lockCompany(company);
+    const row = await this.subscriptions.lockById(company, subscriptionId);
     if (!row || row.state !== 'pending') return none;
     if (outcome.status === 'failed') {
-      await this.subscriptions.delete(row.id); // its pending charge goes with it (ON DELETE CASCADE)
+      await this.subscriptions.delete(company, row.id); // its pending charge goes with it (ON DELETE CASCADE)
       this.logger.log({ msg: 'pending subscription dropped: its first charge failed', subscription_id: row.id, company_id: row.companyId, failure_code: outcome.failureCode ?? null });
       return { changed: true, refund: null };
     }
     const reference = outcome.reference ?? '';
-    await this.subscriptions.updateChargeByKey(firstChargeKey(row.id), { status: 'succeeded', providerReference: reference, failureCode: null, nextCheckAt: null });
+    await this.subscriptions.updateChargeByKey(company, firstChargeKey(row.id), { status: 'succeeded', providerReference: reference, failureCode: null, nextCheckAt: null });
     const plan = await this.planOf(row);
-    const live = await this.live(Scope.company(row.companyId));
+    const live = await this.live(company);
     if (live && live.state === 'active') {
       Object.assign(row, { state: 'cancelled', cancelledAt: new Date(), chargeReference: reference });
       await this.subscriptions.save(row);
@@ -257,7 +263,7 @@ export class SubscriptionsService implements OnModuleInit {
    * a person. Returns the subscriptions changed.
    */
   async applyProviderCharge(providerRef: string, status: 'succeeded' | 'failed', failureCode: string | null, key: string | null): Promise<number> {
-    const found = await this.subscriptions.pendingChargeSubscriptions(providerRef, key);
+    const found = await this.subscriptions.pendingChargeSubscriptions(SystemReach.of("the provider's word on a first subscription charge, found by its reference or our key"), providerRef, key);
     let n = 0;
     for (const subscriptionId of found) {
       const { changed, refund } = await this.applyFirstCharge(subscriptionId, { status, reference: providerRef, failureCode }, null);
@@ -274,16 +280,16 @@ export class SubscriptionsService implements OnModuleInit {
    */
   claimPendingFirstCharge(now: Date): Promise<PendingFirstCharge | null> {
     return this.uow.transaction(async () => {
-      const row = await this.subscriptions.lockNextPendingCheck(now);
+      const row = await this.subscriptions.lockNextPendingCheck(SystemReach.of('the reconciler: pending first subscription charges of every company'), now);
       if (!row) return null;
-      await this.subscriptions.countCheck(row.id, nextCheck(now, Number(row.check_attempts) + 1));
+      await this.subscriptions.countCheck(Scope.company(row.company_id), row.id, nextCheck(now, Number(row.check_attempts) + 1));
       return row;
     });
   }
 
-  /** Pending first subscription charges reserved before `before` (the reconciler's overdue alert). */
+  /** Pending first subscription charges of every company reserved before `before` (the reconciler's overdue alert). */
   async pendingFirstChargesBefore(before: Date): Promise<number> {
-    return this.subscriptions.pendingChargesBefore(before);
+    return this.subscriptions.pendingChargesBefore(SystemReach.of("the reconciler's alert: pending first subscription charges of every company"), before);
   }
 
   /** Cancels at the end of the period (the plan stays in force until then); asking again answers the same. */

@@ -31,14 +31,15 @@ export class WebhookDeliverySubscriber implements EventHandler<WebhookEventName>
 
   async handle(event: RelayedEvent<WebhookEventName>): Promise<void> {
     if (!event.companyId) return;
-    const endpoints = await this.endpoints.toSend(Scope.company(event.companyId), event.type, event.id);
+    const company = Scope.company(event.companyId);
+    const endpoints = await this.endpoints.toSend(company, event.type, event.id);
     const body = webhookBody(event);
     const last = event.attempt >= this.config.outboxRelayMaxAttempts;
     const failures: string[] = [];
     for (const e of endpoints) {
       const sent = await this.sender.send({ id: e.id, url: e.url, secret: e.secret, previousSecret: e.previous_secret, previousSecretExpiresAt: e.previous_secret_expires_at }, event.id, body);
       const status = sent.status === 'failed' && last ? 'dead' : sent.status;
-      await this.deliveryLog.insert({ companyId: event.companyId, endpointId: e.id, eventId: event.id, eventType: event.type, attempt: event.attempt, ...sent, status });
+      await this.deliveryLog.insert(company, { endpointId: e.id, eventId: event.id, eventType: event.type, attempt: event.attempt, ...sent, status });
       if (sent.status === 'failed') failures.push(`${e.id}: ${sent.error}`);
     }
     if (failures.length) throw new Error(`webhook delivery failed: ${failures.join('; ')}`);

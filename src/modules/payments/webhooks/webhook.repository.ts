@@ -22,9 +22,8 @@ export interface EndpointToSend {
   previous_secret_expires_at: Date | null;
 }
 
-/** One attempt for the delivery log. */
+/** One attempt for the delivery log (its company is the scope's). */
 export interface DeliveryAttempt {
-  companyId: string;
   endpointId: string;
   eventId: string;
   eventType: string;
@@ -47,11 +46,11 @@ export class WebhookEndpointRepository extends ModuleRepository {
     return findScoped(lock ? this.locked : this.m, WebhookEndpoint, scope, id, { what: 'Webhook endpoint', lock });
   }
 
-  /** A new endpoint, saved (its generated columns read back). */
-  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, url: 'https://hooks.example.test/a', events: ['order.created'], secret: 'whsec_x', createdBy: SQL_SAMPLE.actorId, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null }] })
-  insert(values: Partial<WebhookEndpoint>): Promise<WebhookEndpoint> {
+  /** A new endpoint of the scope's company, saved (its generated columns read back). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, { url: 'https://hooks.example.test/a', events: ['order.created'], secret: 'whsec_x', createdBy: SQL_SAMPLE.actorId, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null }] })
+  insert(scope: Scope, values: Omit<Partial<WebhookEndpoint>, 'companyId'>): Promise<WebhookEndpoint> {
     const repo = this.m.getRepository(WebhookEndpoint);
-    return repo.save(repo.create(values));
+    return repo.save(repo.create({ ...values, companyId: scope.companyId }));
   }
 
   /** The endpoints `scope` reaches, a page (newest first by default). */
@@ -60,14 +59,15 @@ export class WebhookEndpointRepository extends ModuleRepository {
     return paginate(qb, q, { sortable: { created_at: 'e.createdAt' }, defaultSort: '-created_at', map: (e) => e, count: () => countRows(qb) });
   }
 
-  @GenerateSql({ params: [SQL_SAMPLE.id, { url: 'https://hooks.example.test/b' }] })
-  async update(id: string, values: Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'disabledAt' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>>): Promise<void> {
-    await this.m.update(WebhookEndpoint, { id }, values);
+  /** The scope's company's endpoint, changed. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, { url: 'https://hooks.example.test/b' }] })
+  async update(scope: Scope, id: string, values: Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'disabledAt' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>>): Promise<void> {
+    await this.m.update(WebhookEndpoint, { id, companyId: scope.companyId }, values);
   }
 
-  /** Soft delete (the delivery log stays). */
-  async softDelete(id: string): Promise<void> {
-    await this.m.softDelete(WebhookEndpoint, { id });
+  /** Soft delete of the scope's company's endpoint (the delivery log stays). */
+  async softDelete(scope: Scope, id: string): Promise<void> {
+    await this.m.softDelete(WebhookEndpoint, { id, companyId: scope.companyId });
   }
 
   /**
@@ -95,11 +95,11 @@ export class WebhookEndpointRepository extends ModuleRepository {
 /** The delivery log (`webhook_deliveries`): one row per attempt, written by the relay's subscriber, the ping and the manual retry. */
 @Injectable()
 export class WebhookDeliveryRepository extends ModuleRepository {
-  /** Logs an attempt (its error cut to 500 characters) and answers the row. */
-  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, endpointId: SQL_SAMPLE.id, eventId: SQL_SAMPLE.otherId, eventType: 'webhook.ping', attempt: 1, status: 'succeeded', statusCode: 200, durationMs: 12, error: null }] })
-  insert(row: DeliveryAttempt): Promise<WebhookDelivery> {
+  /** Logs an attempt of the scope's company (its error cut to 500 characters) and answers the row. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, { endpointId: SQL_SAMPLE.id, eventId: SQL_SAMPLE.otherId, eventType: 'webhook.ping', attempt: 1, status: 'succeeded', statusCode: 200, durationMs: 12, error: null }] })
+  insert(scope: Scope, row: DeliveryAttempt): Promise<WebhookDelivery> {
     const repo = this.m.getRepository(WebhookDelivery);
-    return repo.save(repo.create({ ...row, error: row.error?.slice(0, 500) ?? null }));
+    return repo.save(repo.create({ ...row, companyId: scope.companyId, error: row.error?.slice(0, 500) ?? null }));
   }
 
   /** A delivery of the endpoint that `scope` reaches; 404 otherwise. */
@@ -116,14 +116,14 @@ export class WebhookDeliveryRepository extends ModuleRepository {
     return paginate(qb, q, { sortable: { created_at: 'd.createdAt' }, defaultSort: '-created_at', map: (d) => d, count: () => countRows(qb) });
   }
 
-  /** Where the event stands with the endpoint: delivered once, the last attempt's status and number. */
-  async state(endpointId: string, eventId: string): Promise<{ delivered: boolean; last_status: string; last_attempt: number }> {
+  /** Where the event stands with the scope's company's endpoint: delivered once, the last attempt's status and number. */
+  async state(scope: Scope, endpointId: string, eventId: string): Promise<{ delivered: boolean; last_status: string; last_attempt: number }> {
     const [state] = await this.sql<{ delivered: boolean; last_status: string; last_attempt: number }>(
       `SELECT bool_or(status = 'succeeded') AS delivered,
               (array_agg(status ORDER BY attempt DESC, created_at DESC))[1] AS last_status,
               max(attempt)::int AS last_attempt
-         FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2`,
-      [endpointId, eventId],
+         FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2 AND company_id = $3`,
+      [endpointId, eventId, scope.companyId],
     );
     return state;
   }

@@ -56,10 +56,10 @@ export class WebhooksService {
   /** Registers an endpoint for the caller's company (company users only) and answers its secret, once. */
   async create(actor: Actor, dto: CreateWebhookDto): Promise<WebhookEndpointDto> {
     if (actor.kind !== 'user' || actor.type !== 'company') throw ApiError.forbidden('WRONG_ACTOR', 'Webhook endpoints are registered by company users.');
-    const companyId = Scope.of(actor).companyId;
+    const scope = Scope.of(actor);
     await this.checkUrl(dto.url);
     return this.uow.transaction(async () => {
-      const row = await this.endpoints.insert({ companyId, url: dto.url, events: [...new Set(dto.events)], secret: newSecret(), createdBy: actor.id, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null });
+      const row = await this.endpoints.insert(scope, { url: dto.url, events: [...new Set(dto.events)], secret: newSecret(), createdBy: actor.id, previousSecret: null, previousSecretExpiresAt: null, disabledAt: null });
       await this.event(row, actor.id, { type: 'webhook_endpoint.created', payload: { events: row.events } });
       return WebhookEndpointDto.withSecret(row);
     });
@@ -86,7 +86,7 @@ export class WebhooksService {
       const events = dto.events && [...new Set(dto.events)];
       if (events && events.join() !== e.events.join()) (e.events = events), fields.push('events');
       if (fields.length) {
-        await this.endpoints.update(e.id, { url: e.url, events: e.events });
+        await this.endpoints.update(scope, e.id, { url: e.url, events: e.events });
         await this.event(e, scope.actorId, { type: 'webhook_endpoint.updated', payload: { fields } });
       }
       return WebhookEndpointViewDto.of(await this.endpoints.find(scope, id));
@@ -98,7 +98,7 @@ export class WebhooksService {
     return this.uow.transaction(async () => {
       const e = await this.endpoints.find(scope, id, true);
       if (enabled === !e.disabledAt) return WebhookEndpointViewDto.of(e);
-      await this.endpoints.update(e.id, { disabledAt: enabled ? null : new Date() });
+      await this.endpoints.update(scope, e.id, { disabledAt: enabled ? null : new Date() });
       await this.event(e, scope.actorId, { type: enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled' });
       return WebhookEndpointViewDto.of(await this.endpoints.find(scope, id));
     });
@@ -108,7 +108,7 @@ export class WebhooksService {
   async remove(scope: Scope, id: string): Promise<void> {
     await this.uow.transaction(async () => {
       const e = await this.endpoints.find(scope, id, true);
-      await this.endpoints.softDelete(e.id);
+      await this.endpoints.softDelete(scope, e.id);
       await this.event(e, scope.actorId, { type: 'webhook_endpoint.deleted' });
     });
   }
@@ -122,7 +122,7 @@ export class WebhooksService {
     return this.uow.transaction(async () => {
       const e = await this.endpoints.find(scope, id, true);
       const expires = hours > 0 ? new Date(Date.now() + hours * 3_600_000) : null;
-      await this.endpoints.update(e.id, { secret: newSecret(), previousSecret: expires ? e.secret : null, previousSecretExpiresAt: expires });
+      await this.endpoints.update(scope, e.id, { secret: newSecret(), previousSecret: expires ? e.secret : null, previousSecretExpiresAt: expires });
       await this.event(e, scope.actorId, { type: 'webhook_endpoint.secret_rotated', payload: { previous_secret_expires_at: expires?.toISOString() ?? null } });
       return WebhookEndpointDto.withSecret(await this.endpoints.find(scope, id));
     });
@@ -134,7 +134,7 @@ export class WebhooksService {
     const eventId = randomUUID();
     const body = webhookBody({ id: eventId, type: PING_EVENT, createdAt: new Date(), aggregateType: 'webhook_endpoint', aggregateId: e.id, payload: {} });
     const sent = await this.sender.send(e, eventId, body);
-    const row = await this.deliveryLog.insert({ companyId: e.companyId, endpointId: e.id, eventId, eventType: PING_EVENT, attempt: 1, ...sent, status: sent.status === 'failed' ? 'dead' : sent.status });
+    const row = await this.deliveryLog.insert(scope, { endpointId: e.id, eventId, eventType: PING_EVENT, attempt: 1, ...sent, status: sent.status === 'failed' ? 'dead' : sent.status });
     return WebhookDeliveryDto.of(row);
   }
 
@@ -156,13 +156,13 @@ export class WebhooksService {
     const d = await this.deliveryLog.find(scope, e.id, deliveryId);
     if (e.disabledAt) throw ApiError.conflict('ENDPOINT_DISABLED', 'This endpoint is disabled: enable it first.');
     if (d.eventType === PING_EVENT) throw notRetryable('A ping is not retried: send another.');
-    const state = await this.deliveryLog.state(e.id, d.eventId);
+    const state = await this.deliveryLog.state(scope, e.id, d.eventId);
     if (state.delivered) throw notRetryable('This event already reached the endpoint (a 2xx answer).');
     if (state.last_status === 'failed') throw notRetryable('The relay still retries this event: it can be retried by hand once it is dead.');
     const event = await this.deliveryLog.relayedEvent(d.eventId, Scope.company(e.companyId), state.last_attempt + 1);
     if (!event) throw notRetryable('This event is no longer kept.');
     const sent = await this.sender.send(e, event.id, webhookBody(event));
-    const row = await this.deliveryLog.insert({ companyId: e.companyId, endpointId: e.id, eventId: event.id, eventType: event.type, attempt: event.attempt, ...sent, status: sent.status === 'failed' ? 'dead' : sent.status });
+    const row = await this.deliveryLog.insert(scope, { endpointId: e.id, eventId: event.id, eventType: event.type, attempt: event.attempt, ...sent, status: sent.status === 'failed' ? 'dead' : sent.status });
     return WebhookDeliveryDto.of(row);
   }
 }
