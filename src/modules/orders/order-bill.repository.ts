@@ -37,31 +37,6 @@ export class OrderBillRepository extends ModuleRepository {
     await this.m.insert(OrderStatusChange, { ...row, companyId: scope.companyId });
   }
 
-  /**
-   * A new order's bill lines (positions from 0) and its first history row (`pending`), in one
-   * statement.
-   */
-  @GenerateSql({
-    params: () => [
-      SAMPLE_SCOPE(),
-      { id: SQL_SAMPLE.id },
-      [{ kind: 'rental', description: 'Rental', quantity: 1, unit_amount: 100, amount: 100 }],
-      { id: SQL_SAMPLE.actorId, type: 'customer' },
-    ],
-  })
-  async insertPlacement(scope: Scope, order: { id: string }, lines: readonly PricedLine[], actor: { id: string; type: string }): Promise<void> {
-    await this.locked.query(
-      `WITH history AS (
-         INSERT INTO order_status_history (company_id, order_id, from_status, to_status, actor_id, actor_type, reason)
-         VALUES ($1, $2, NULL, 'pending', $3, $4, NULL))
-       INSERT INTO order_lines (company_id, order_id, kind, source, change_request_id, description, quantity, unit_amount, amount, position)
-       SELECT $1, $2, l.kind, 'placement', NULL, l.description, l.quantity, l.unit_amount, l.amount, e.ord - 1
-         FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS e(line, ord),
-              jsonb_to_record(e.line) AS l(kind text, description text, quantity int, unit_amount int, amount int)`,
-      [scope.companyId, order.id, actor.id, actor.type, JSON.stringify(lines)],
-    );
-  }
-
   /** The position after the order's last line. */
   @GenerateSql({ params: () => [SAMPLE_SCOPE(), SQL_SAMPLE.id] })
   async nextPosition(scope: Scope, orderId: string): Promise<number> {

@@ -92,18 +92,6 @@ export class OrderLifecycle {
     });
   }
 
-  /**
-   * Gives a new order (inserted with a placeholder number) the company's next number, in one
-   * statement. The counter row stays locked until the commit: call it last, just before the commit,
-   * so that placements of one company queue on it as briefly as possible. Numbers are gap-free: a
-   * transaction that fails gives its number back.
-   */
-  async takeNumber(order: Order, timezone: string): Promise<{ monthPlaced: number }> {
-    const taken = await this.orders.takeNumber(companyOf(order), order, timezone);
-    order.number = taken.number;
-    return { monthPlaced: taken.monthPlaced };
-  }
-
   /** Appends a bill's lines to the order (after its existing ones); returns their ids, in order. */
   async addLines(order: Order, bill: Bill, source: LineSource, changeRequestId: string | null = null): Promise<string[]> {
     if (bill.lines.length === 0) return [];
@@ -128,12 +116,16 @@ export class OrderLifecycle {
   }
 
   /**
-   * A new order's bill lines (positions from 0) and its first history row (`pending`), in one
-   * statement: placement's writes before its number is taken (see `takeNumber`).
+   * Writes a new order, its first history row, its placement lines and its number in one statement
+   * (`OrdersRepository#insertPlacement`): from there the company's counter row is locked to the commit, so
+   * only the event and the COMMIT should follow. Sets the order's id, number and timestamps; returns the
+   * month's placements of the company with this one.
    */
-  async recordPlacement(order: Order, bill: Bill, actor: Pick<Actor, 'id' | 'type'>): Promise<void> {
+  async insertPlacement(order: Order, bill: Bill, actor: Pick<Actor, 'id' | 'type'>, timezone: string): Promise<{ monthPlaced: number }> {
     assertStorable(bill.lines.flatMap((l) => [l.quantity, l.unit_amount, l.amount]));
-    await this.bill.insertPlacement(companyOf(order), order, bill.lines, actor);
+    const { monthPlaced, ...written } = await this.orders.insertPlacement(companyOf(order), order, bill.lines, actor, timezone);
+    Object.assign(order, written);
+    return { monthPlaced };
   }
 
   /** Voids live lines (all of them, or those of some sources); they stay on record. */

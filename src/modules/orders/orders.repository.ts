@@ -9,6 +9,7 @@ import { preparedByText } from '../../database/prepared-query';
 import { ModuleRepository } from '../../database/repository';
 import { ONGOING_STATUSES, Order, OrderStatusCount, type OrderStatus } from './order.entity';
 import { parseOrderNumber } from './orders.dto';
+import type { PricedLine } from './pricing-engine';
 
 /** The columns of an order `OrderDto` shows, as the entity names them (the row is mapped to an `Order`). */
 export type OrderDtoRow = Pick<
@@ -140,6 +141,39 @@ function rowOf(r: Raw): OrderReadRow {
  * transaction's manager inside one (it must see its own writes). Scoped by the tenant policy's rule
  * for `orders` (`scopeConditions`): a caller who reaches no orders gets none, without a query.
  */
+/** What a placement writes of a new order (`insertPlacement`); the rest are the table's defaults. */
+export type NewOrder = Pick<
+  Order,
+  | 'customerId' | 'status' | 'paymentStatus' | 'addressId' | 'address' | 'lotId' | 'assetSpecificationId' | 'wasteTypeId' | 'deliveryDate' | 'pickupDate'
+  | 'timeWindow' | 'notes' | 'promotionId' | 'promotionCode' | 'terms' | 'currency' | 'subtotalAmount' | 'discountAmount' | 'taxAmount' | 'totalAmount'
+  | 'paidAmount' | 'dueDate'
+>;
+
+const PLACEMENT_SAMPLE = (): NewOrder => ({
+  customerId: SQL_SAMPLE.actorId,
+  status: 'pending',
+  paymentStatus: 'unpaid',
+  addressId: SQL_SAMPLE.otherId,
+  address: { line1: '1 Main St', city: 'Springfield' } as Order['address'],
+  lotId: SQL_SAMPLE.otherId,
+  assetSpecificationId: SQL_SAMPLE.otherId,
+  wasteTypeId: SQL_SAMPLE.otherId,
+  deliveryDate: SQL_SAMPLE.date,
+  pickupDate: null,
+  timeWindow: 'anytime',
+  notes: null,
+  promotionId: null,
+  promotionCode: null,
+  terms: {} as Order['terms'],
+  currency: 'USD',
+  subtotalAmount: 100,
+  discountAmount: 0,
+  taxAmount: 0,
+  totalAmount: 100,
+  paidAmount: 0,
+  dueDate: SQL_SAMPLE.date,
+});
+
 @Injectable()
 export class OrdersRepository extends ModuleRepository {
   @GenerateSql.skip('private: runs the statements of the methods below')
@@ -280,42 +314,79 @@ export class OrdersRepository extends ModuleRepository {
     return row?.company_id ?? null;
   }
 
-  /** A new order of the scope's company with a placeholder number (negative, from a sequence) until `takeNumber`; returns its id and timestamps. */
-  @GenerateSql.skip('writes a whole order; its INSERT shows in the placement statement budget (test/database/statements-per-request.e2e.spec.ts)')
-  async insertPlaced(scope: Scope, order: Order): Promise<{ id: string; createdAt: Date; updatedAt: Date }> {
-    const inserted = await this.locked
-      .createQueryBuilder()
-      .insert()
-      .into(Order)
-      .values({ ...order, companyId: scope.companyId, number: () => "-nextval('order_number_placeholders')" })
-      .returning(['id', 'created_at', 'updated_at'])
-      .execute();
-    const row = inserted.raw[0] as { id: string; created_at: Date; updated_at: Date };
-    return { id: row.id, createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at) };
-  }
-
   /**
-   * Gives a new order (inserted with a placeholder number) the company's next number, and counts it in
-   * the company's placements of the calendar month (in `timezone`), in one statement; the counter row
-   * stays locked to the commit, so the count is also the plan limit's (`monthly_orders`): placements of
-   * one company take their number and their place in the month one after the other. Returns the number
-   * and the month's placements with this one (`order`: the scope's company's).
+   * Writes a new order of the scope's company in one statement: the company's next number, counted in the
+   * company's placements of the calendar month (in `timezone`), the order row with it, its first history
+   * row and its placement lines (`lines`, as priced; positions from 0). The counter row stays locked to the
+   * commit, so the count is also the plan limit's (`monthly_orders`): placements of one company take their
+   * number and their place in the month one after the other, and only the event's INSERT and the COMMIT
+   * follow under that lock. Numbers are gap-free: a transaction that fails gives its number back. Returns
+   * the order's id, number and timestamps and the month's placements with this one.
    */
-  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), { id: SQL_SAMPLE.id }, 'Europe/Berlin'] })
-  async takeNumber(scope: Scope, order: Pick<Order, 'id'>, timezone: string): Promise<{ number: number; monthPlaced: number }> {
-    const result = await this.locked.query<[{ number: number; month_placed: number }[], number] | { number: number; month_placed: number }[]>(
+  @GenerateSql({
+    params: () => [
+      Scope.company(SQL_SAMPLE.companyId),
+      PLACEMENT_SAMPLE(),
+      [{ kind: 'rental', description: '20 yd', quantity: 1, unit_amount: 100, amount: 100 }],
+      { id: SQL_SAMPLE.actorId, type: 'customer' },
+      'Europe/Berlin',
+    ],
+  })
+  async insertPlacement(scope: Scope, order: NewOrder, lines: readonly PricedLine[], actor: { id: string; type: string }, timezone: string): Promise<{ id: string; number: number; createdAt: Date; updatedAt: Date; monthPlaced: number }> {
+    const [row] = await this.locked.query<{ id: string; number: number; created_at: Date; updated_at: Date; month_placed: number }[]>(
       `WITH next_number AS (
-         INSERT INTO order_counters (company_id, last_number, month, month_placed) VALUES ($1, 1, date_trunc('month', now() AT TIME ZONE $3)::date, 1)
+         INSERT INTO order_counters (company_id, last_number, month, month_placed) VALUES ($1, 1, date_trunc('month', now() AT TIME ZONE $2)::date, 1)
          ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1,
                 month_placed = CASE WHEN order_counters.month = EXCLUDED.month THEN order_counters.month_placed + 1 ELSE 1 END,
                 month = EXCLUDED.month
-         RETURNING last_number, month_placed)
-       UPDATE orders SET number = next_number.last_number FROM next_number WHERE orders.id = $2 AND orders.company_id = $1 RETURNING orders.number, next_number.month_placed`,
-      [scope.companyId, order.id, timezone],
+         RETURNING last_number, month_placed),
+       placed AS (
+         INSERT INTO orders (company_id, number, customer_id, status, payment_status, address_id, address, lot_id, asset_specification_id, waste_type_id,
+                             delivery_date, pickup_date, time_window, notes, promotion_id, promotion_code, terms, currency,
+                             subtotal_amount, discount_amount, tax_amount, total_amount, paid_amount, due_date)
+         SELECT $1, n.last_number, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18, $19, $20, $21, $22, $23, $24
+           FROM next_number n
+         RETURNING id, number, created_at, updated_at),
+       history AS (
+         INSERT INTO order_status_history (company_id, order_id, from_status, to_status, actor_id, actor_type, reason)
+         SELECT $1, placed.id, NULL, $4, $25, $26, NULL FROM placed),
+       placement_lines AS (
+         INSERT INTO order_lines (company_id, order_id, kind, source, change_request_id, description, quantity, unit_amount, amount, position)
+         SELECT $1, placed.id, l.kind, 'placement', NULL, l.description, l.quantity, l.unit_amount, l.amount, e.ord - 1
+           FROM placed, jsonb_array_elements($27::jsonb) WITH ORDINALITY AS e(line, ord),
+                jsonb_to_record(e.line) AS l(kind text, description text, quantity int, unit_amount int, amount int))
+       SELECT placed.id, placed.number, placed.created_at, placed.updated_at, n.month_placed FROM placed, next_number n`,
+      [
+        scope.companyId,
+        timezone,
+        order.customerId,
+        order.status,
+        order.paymentStatus,
+        order.addressId,
+        JSON.stringify(order.address),
+        order.lotId,
+        order.assetSpecificationId,
+        order.wasteTypeId,
+        order.deliveryDate,
+        order.pickupDate,
+        order.timeWindow,
+        order.notes,
+        order.promotionId,
+        order.promotionCode,
+        JSON.stringify(order.terms),
+        order.currency,
+        order.subtotalAmount,
+        order.discountAmount,
+        order.taxAmount,
+        order.totalAmount,
+        order.paidAmount,
+        order.dueDate,
+        actor.id,
+        actor.type,
+        JSON.stringify(lines),
+      ],
     );
-    // An UPDATE answers [rows, count] through TypeORM's query runner.
-    const rows = (Array.isArray(result[0]) ? result[0] : result) as { number: number; month_placed: number }[];
-    return { number: Number(rows[0].number), monthPlaced: Number(rows[0].month_placed) };
+    return { id: row.id, number: Number(row.number), createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at), monthPlaced: Number(row.month_placed) };
   }
 
   /** Hours from now to the start of `date` in `timezone` (negative once it began). */

@@ -118,16 +118,12 @@ export class OrdersService {
         feedbackRating: null,
         feedbackComment: null,
       });
-      // A placeholder number until the end: the company's counter row is locked only from
-      // takeNumber to the commit (the event's INSERT, then COMMIT), not for the whole placement.
-      Object.assign(order, await this.repository.insertPlaced(scope, order));
-      // The lines and history in one statement.
-      await this.lifecycle.recordPlacement(order, p.bill, actor);
-      // The plan's monthly orders (payments registers the limits): the limit read before any lock, then the
-      // number and the month's count taken together under the counter row's lock (held to the commit),
-      // so placements of one company count one another.
+      // The plan's monthly orders (payments registers the limits): the limit read before any lock; then the
+      // order, its history, lines and number in one statement, the month's count taken under the company's
+      // counter row lock (held to the commit: the event's INSERT, then COMMIT), so placements of one company
+      // count one another.
       const limit = await this.limits.limitOf(scope, 'monthly_orders');
-      const { monthPlaced } = await this.lifecycle.takeNumber(order, p.settings.timezone);
+      const { monthPlaced } = await this.lifecycle.insertPlacement(order, p.bill, actor, p.settings.timezone);
       await this.limits.admit(scope, 'monthly_orders', limit, monthPlaced - 1, { actorId: actor.id });
       await this.lifecycle.recordStatusEvent(order, null, 'pending', actor, null, { total_amount: order.totalAmount });
       if (p.settings.auto_approve_orders) {

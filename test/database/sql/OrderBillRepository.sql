@@ -15,9 +15,6 @@ INSERT INTO "order_status_history"("id", "company_id", "order_id", "from_status"
 -- OrderBillRepository.insertLines
 INSERT INTO "order_lines"("id", "created_at", "updated_at", "company_id", "order_id", "kind", "source", "change_request_id", "description", "quantity", "unit_amount", "amount", "position", "voided_at") VALUES (DEFAULT, DEFAULT, DEFAULT, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING "id", "created_at", "updated_at";
 
--- OrderBillRepository.insertPlacement
-WITH history AS ( INSERT INTO order_status_history (company_id, order_id, from_status, to_status, actor_id, actor_type, reason) VALUES ($1, $2, NULL, 'pending', $3, $4, NULL)) INSERT INTO order_lines (company_id, order_id, kind, source, change_request_id, description, quantity, unit_amount, amount, position) SELECT $1, $2, l.kind, 'placement', NULL, l.description, l.quantity, l.unit_amount, l.amount, e.ord - 1 FROM jsonb_array_elements($5::jsonb) WITH ORDINALITY AS e(line, ord), jsonb_to_record(e.line) AS l(kind text, description text, quantity int, unit_amount int, amount int);
-
 -- OrderBillRepository.live
 SELECT "OrderLine"."id" AS "OrderLine_id", "OrderLine"."created_at" AS "OrderLine_created_at", "OrderLine"."updated_at" AS "OrderLine_updated_at", "OrderLine"."company_id" AS "OrderLine_company_id", "OrderLine"."order_id" AS "OrderLine_order_id", "OrderLine"."kind" AS "OrderLine_kind", "OrderLine"."source" AS "OrderLine_source", "OrderLine"."change_request_id" AS "OrderLine_change_request_id", "OrderLine"."description" AS "OrderLine_description", "OrderLine"."quantity" AS "OrderLine_quantity", "OrderLine"."unit_amount" AS "OrderLine_unit_amount", "OrderLine"."amount" AS "OrderLine_amount", "OrderLine"."position" AS "OrderLine_position", "OrderLine"."voided_at" AS "OrderLine_voided_at" FROM "order_lines" "OrderLine" WHERE (("OrderLine"."order_id" = $1) AND ("OrderLine"."company_id" = $2) AND ("OrderLine"."voided_at" IS NULL)) ORDER BY "OrderLine"."position" ASC;
 
