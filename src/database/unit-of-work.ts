@@ -56,6 +56,7 @@ function active(ds: DataSource): OpenUnit | undefined {
 
 function openNew<T>(ds: DataSource, work: (m: EntityManager) => Promise<T>): Promise<T> {
   return ds.transaction(async (m) => {
+    deferUntilCommit(ds, m.queryRunner!);
     const t: OpenUnit = { ds, runner: m.queryRunner!, open: true, request: false, tail: Promise.resolve() };
     try {
       return await current.run(t, () => insideWork.run(t, () => work(m)));
@@ -63,6 +64,54 @@ function openNew<T>(ds: DataSource, work: (m: EntityManager) => Promise<T>): Pro
       t.open = false;
     }
   });
+}
+
+const DEFERRED = Symbol('haulops.deferredToCommit');
+
+/** Statements a transaction sends with its COMMIT, and where each open savepoint began among them. */
+interface Deferred {
+  statements: string[];
+  marks: number[];
+}
+
+/**
+ * Lets a transaction's runner send statements with its COMMIT, in the same round trip (`sendWithCommit`):
+ * the outbox's INSERT of the events a use case recorded, one round trip fewer for every write (each round
+ * trip is two system calls, the costliest part of a statement here: docs/performance.md). The deferred
+ * statements follow the transaction: those deferred inside a savepoint are dropped when it rolls back, all
+ * of them on ROLLBACK. PostgreSQL through `pg` only (a simple-protocol query of several statements); on the
+ * embedded database nothing is deferred.
+ */
+function deferUntilCommit(ds: DataSource, runner: QueryRunner): void {
+  if (!(ds.options as { url?: string }).url) return;
+  const d: Deferred = { statements: [], marks: [] };
+  const query = runner.query.bind(runner) as (text: string, params?: unknown[], structured?: boolean) => Promise<unknown>;
+  const deferring = (text: string, params?: unknown[], structured?: boolean): Promise<unknown> => {
+    if (text.startsWith('SAVEPOINT ')) d.marks.push(d.statements.length);
+    else if (text.startsWith('RELEASE SAVEPOINT ')) d.marks.pop();
+    else if (text.startsWith('ROLLBACK TO SAVEPOINT ')) d.statements.length = d.marks.pop() ?? 0;
+    else if (text === 'ROLLBACK') d.statements.length = d.marks.length = 0;
+    else if (text === 'COMMIT' && d.statements.length) {
+      const sent = `${d.statements.join(';\n')};\nCOMMIT`;
+      d.statements.length = 0;
+      return query(sent, undefined, structured);
+    }
+    return query(text, params, structured);
+  };
+  Object.assign(runner, { query: deferring, [DEFERRED]: d });
+}
+
+/**
+ * Sends `sql` (SQL text without parameters: its values as literals) with the COMMIT of the transaction
+ * `manager` belongs to, in the same round trip; dropped if its savepoint or the transaction rolls back.
+ * False when that transaction cannot defer (the embedded database, or a transaction the unit of work did
+ * not open): the caller runs `sql` now.
+ */
+export function sendWithCommit(manager: EntityManager, sql: string): boolean {
+  const d = (manager.queryRunner as (QueryRunner & { [DEFERRED]?: Deferred }) | undefined)?.[DEFERRED];
+  if (!d || !manager.queryRunner?.isTransactionActive) return false;
+  d.statements.push(sql);
+  return true;
 }
 
 /** `UnitOfWork#transaction` for code that holds a DataSource rather than the injectable (common's relay and interceptor). */

@@ -1,3 +1,5 @@
+import { escapeLiteral } from 'pg';
+import { sendWithCommit } from '../../database/unit-of-work';
 import { EntityManager } from 'typeorm';
 import type { EventCatalogue, EventNamed, EventPayload, EventType, EventVerb, NoPayload } from './event-catalogue';
 
@@ -37,11 +39,14 @@ async function insertEvents(manager: EntityManager, events: (EventAbout & { type
     throw new Error('recordEvents must run inside the transaction that makes the change');
   }
   if (!events.length) return;
-  // One INSERT of SQL text (the query builder's INSERT cost more CPU than the statement, on every write path).
-  const params: unknown[] = [];
-  const rows = events.map((e) => {
-    const at = params.push(e.companyId ?? null, e.type, e.aggregateType, e.aggregateId, e.actorId ?? null, JSON.stringify(e.payload ?? {}));
-    return `($${at - 5}, $${at - 4}, $${at - 3}, $${at - 2}, $${at - 1}, $${at}::jsonb)`;
-  });
-  await manager.query(`INSERT INTO outbox_events (company_id, type, aggregate_type, aggregate_id, actor_id, payload) VALUES ${rows.join(', ')}`, params);
+  // One INSERT of SQL text (the query builder's INSERT cost more CPU than the statement, on every write path),
+  // sent with the transaction's COMMIT in the same round trip where the unit of work can (src/database/unit-of-work.ts).
+  const rows = events.map((e) => `(${literal(e.companyId ?? null)}, ${literal(e.type)}, ${literal(e.aggregateType)}, ${literal(e.aggregateId)}, ${literal(e.actorId ?? null)}, ${literal(JSON.stringify(e.payload ?? {}))}::jsonb)`);
+  const sql = `INSERT INTO outbox_events (company_id, type, aggregate_type, aggregate_id, actor_id, payload) VALUES ${rows.join(', ')}`;
+  if (!sendWithCommit(manager, sql)) await manager.query(sql);
+}
+
+/** A value as an SQL literal (pg's quoting: standard strings, backslashes escaped). */
+function literal(value: string | null): string {
+  return value === null ? 'NULL' : escapeLiteral(value);
 }
