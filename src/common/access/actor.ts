@@ -19,6 +19,12 @@ export interface Actor {
   /** The token's id and expiry. */
   jti: string;
   tokenExpiresAt: Date;
+  /**
+   * The caller's standing flags that its role record's module reads with the caller (`CallerSql` flags, e.g.
+   * the customers module's `demerit_blocked`): what is set, at the time of the request's caller statement.
+   * Read them through that module's service, which registered them. Absent on actors not resolved from a token.
+   */
+  flags?: readonly string[];
 }
 
 /** The resolved caller of a token route (undefined on PUB/NONE routes). */

@@ -89,8 +89,11 @@ export interface CallerSql {
   admin: { join: string; columns: string };
   /** companies: the user's live company as `co`; select items company_status, company_timezone; `roleRecord`: a company user's (the company has its owner). */
   company: { join: string; columns: string; roleRecord: string };
-  /** customers: the customer record joined to `u`; `roleRecord`: a customer's. */
-  customer: { join: string; roleRecord: string };
+  /**
+   * customers: the customer record joined to `u`; `roleRecord`: a customer's; `flags`: name → an SQL boolean
+   * over the joined record, set in `Actor#flags` when true (for the module's own rules, read in the caller's statement).
+   */
+  customer: { join: string; roleRecord: string; flags?: Record<string, string> };
   /** drivers: the driver record joined to `u`; `roleRecord`: a driver's. */
   driver: { join: string; roleRecord: string };
 }
@@ -100,7 +103,7 @@ export type CheckedInCheck = (driverId: string) => Promise<boolean>;
 
 /** The caller's query of a user's token: the token row (revocation), the user, the company's status and time zone, the role record (and `extra` select items). */
 const userTokenSql = (p: CallerSql, extra?: string) =>
-  `SELECT ${p.user.columns}, ${p.company.columns},
+  `SELECT ${p.user.columns}, ${p.company.columns},${flagColumns(p)}
               (CASE u.type WHEN 'company' THEN ${p.company.roleRecord}
                            WHEN 'customer' THEN ${p.customer.roleRecord}
                            WHEN 'driver' THEN ${p.driver.roleRecord} ELSE false END) AS has_role_record,
@@ -113,6 +116,12 @@ const userTokenSql = (p: CallerSql, extra?: string) =>
          ${p.driver.join}
         WHERE ${p.token.userWhere}`;
 
+/** The flags' select items (`(expr) AS flag_<name>`), each followed by a comma. */
+const flagColumns = (p: CallerSql) =>
+  Object.entries(p.customer.flags ?? {})
+    .map(([name, expr]) => `\n              (${expr}) IS TRUE AS flag_${name},`)
+    .join('');
+
 const adminTokenSql = (p: CallerSql) => `SELECT ${p.admin.columns}, t.expires_at FROM ${p.token.from} ${p.admin.join} WHERE ${p.token.adminWhere}`;
 
 /**
@@ -120,8 +129,11 @@ const adminTokenSql = (p: CallerSql) => `SELECT ${p.admin.columns}, t.expires_at
  * request): the token row (revocation), the user or admin, the company's status and time zone, and
  * the role record.
  */
+const NO_FLAGS: readonly string[] = Object.freeze([]);
+
 @Injectable()
 export class ActorResolver {
+  private flagNames?: string[];
   constructor(private readonly ds: DataSource) {}
 
   async resolve(claims: TokenClaims): Promise<Actor> {
@@ -214,7 +226,14 @@ export class ActorResolver {
       hasRoleRecord: row.has_role_record === true,
       jti: c.jti,
       tokenExpiresAt: new Date(row.expires_at),
+      flags: this.flagsOf(row),
     };
+  }
+
+  /** The flags set in the caller's row (`flag_<name>` columns). */
+  private flagsOf(row: UserTokenRow): readonly string[] {
+    const names = (this.flagNames ??= Object.keys(this.parts.customer?.flags ?? {}));
+    return names.length ? names.filter((n) => (row as unknown as Record<string, unknown>)[`flag_${n}`] === true) : NO_FLAGS;
   }
 
   private async user(c: TokenClaims): Promise<Actor | null> {

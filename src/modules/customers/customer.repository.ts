@@ -85,4 +85,10 @@ export class CustomerRepository extends ModuleRepository {
 }
 
 /** The customer's part of the caller's statement (`CallerSql#customer`, registered by CustomersModule): the customer record of `u`. */
-export const CALLER_CUSTOMER_SQL = { join: "LEFT JOIN customers cu ON cu.id = u.id AND u.type = 'customer'", roleRecord: 'cu.id IS NOT NULL' };
+/** The caller flag of a customer whose demerit points block new orders (`Actor#flags`; `CustomersService#orderingBlocked`). */
+export const DEMERIT_BLOCKED_FLAG = 'demerit_blocked';
+export const CALLER_CUSTOMER_SQL = {
+  join: "LEFT JOIN customers cu ON cu.id = u.id AND u.type = 'customer'",
+  roleRecord: 'cu.id IS NOT NULL',
+  flags: { [DEMERIT_BLOCKED_FLAG]: 'cu.demerit_blocked' },
+};

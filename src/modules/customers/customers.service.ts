@@ -12,7 +12,7 @@ import { CustomerDto, CustomerListQuery, CustomerProfileDto, UpdateCustomerDto, 
 import { Customer } from './customer.entity';
 import { MemberProfiles } from '../users';
 import type { Loaded } from './member-directory';
-import { CustomerRepository } from './customer.repository';
+import { CustomerRepository, DEMERIT_BLOCKED_FLAG } from './customer.repository';
 import type { PlatformReach } from '../../common/access/tenant-policy';
 import type { WriteAudit } from '../../common/records/write-audit';
 
@@ -109,6 +109,16 @@ export class CustomersService implements OnModuleInit {
   /** The customer's demerit standing (accountability keeps it; placement reads it). Zero and not blocked when the row is absent. */
   async demerit(scope: Scope, customerId: string): Promise<{ points: number; blocked: boolean }> {
     return this.customers.demerit(scope, customerId);
+  }
+
+  /**
+   * Whether the calling customer's demerit points block new orders (placement). From the caller's statement,
+   * which reads the flag this module registers with it (`CALLER_CUSTOMER_SQL`): no statement of its own; from the
+   * customer's row for an actor not resolved from a token.
+   */
+  async orderingBlocked(scope: Scope, actor: Actor): Promise<boolean> {
+    if (actor.flags) return actor.flags.includes(DEMERIT_BLOCKED_FLAG);
+    return (await this.customers.demerit(scope, actor.id)).blocked;
   }
 
   /** Written by accountability in the unit that changes the customer's violations (or when points leave the window). */

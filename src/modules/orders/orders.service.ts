@@ -87,7 +87,7 @@ export class OrdersService {
     const companyId = scope.companyId;
     const placed = await this.uow.transaction(async () => {
       // Demerit points (accountability keeps them on the customer): at or over the block threshold, no new orders.
-      if ((await this.customers.demerit(Scope.company(companyId), actor.id)).blocked) {
+      if (await this.customers.orderingBlocked(Scope.company(companyId), actor)) {
         throw ApiError.forbidden('DEMERIT_BLOCKED', "Your demerit points have reached the company's block threshold: new orders are refused until points leave the window or a violation is waived.");
       }
       const p = await this.price(scope, dto);
