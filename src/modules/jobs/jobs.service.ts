@@ -185,7 +185,7 @@ export class JobsService implements OnModuleInit {
       jobs.map((j) => j.id),
       { status: 'aborted', abortReason: reason, abortedAt: new Date() },
     );
-    await this.assets.releaseReserved(jobs.map((j) => j.assetId).filter((a): a is string => !!a));
+    await this.assets.releaseReserved(Scope.company(jobs[0].companyId), jobs.map((j) => j.assetId).filter((a): a is string => !!a));
     await this.recordMoves(jobs.map((j) => ({ job: j, to: 'aborted' as const })), actor, reason);
   }
 
@@ -199,7 +199,7 @@ export class JobsService implements OnModuleInit {
   async unreserveAsset(job: JobView): Promise<void> {
     if (!job.assetId) return;
     await this.repo.update(job.id, { assetId: null });
-    await this.assets.releaseReserved([job.assetId]);
+    await this.assets.releaseReserved(Scope.company(job.companyId), [job.assetId]);
   }
 
   /** The order's jobs, by date then creation. */

@@ -223,7 +223,7 @@ export class OrdersService {
       if (Object.keys(errors).length) throw ApiError.validation(errors);
 
       let terms: FrozenTerms = order.terms;
-      let specificationName = (await this.catalogue.names([order.assetSpecificationId], [])).specs.get(order.assetSpecificationId) ?? 'Container';
+      let specificationName = (await this.catalogue.names(scope, [order.assetSpecificationId], [])).specs.get(order.assetSpecificationId) ?? 'Container';
       if (respec) {
         const resolved = await this.terms.resolve({
           companyId,
@@ -408,7 +408,7 @@ export class OrdersService {
   async names(orders: Order[]): Promise<(o: Order) => OrderNames> {
     const ids = (f: (o: Order) => string) => [...new Set(orders.map(f))];
     const customerNames = () => this.users.names(ids((o) => o.customerId));
-    const catalogueNames = () => this.catalogue.names(ids((o) => o.assetSpecificationId), ids((o) => o.wasteTypeId));
+    const catalogueNames = async () => (orders.length ? this.catalogue.names(Scope.company(orders[0].companyId), ids((o) => o.assetSpecificationId), ids((o) => o.wasteTypeId)) : { specs: new Map<string, string>(), wasteTypes: new Map<string, string>() });
     const [customers, { specs, wasteTypes }] = this.uow.active ? [await customerNames(), await catalogueNames()] : await Promise.all([customerNames(), catalogueNames()]);
     return (o) => ({ customer: customers.get(o.customerId) ?? '', specification: specs.get(o.assetSpecificationId) ?? '', wasteType: wasteTypes.get(o.wasteTypeId) ?? '' });
   }
