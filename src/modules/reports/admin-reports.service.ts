@@ -61,7 +61,7 @@ export class AdminReportsService {
     const page = await this.companies.listAcross({ page: q.page, per_page: q.per_page, q: q.q, status: q.status });
     const ids = page.items.map((c) => c.id);
     const reach = new PlatformReach();
-    const [billed, drivers, assets, plans] = await Promise.all([this.counters.acrossCompanies('billed', r, ids), this.drivers.countsByCompany(ids), this.catalogue.assetCounts(reach, ids), this.subscriptions.livePlansOf(ids)]);
+    const [billed, drivers, assets, plans] = await Promise.all([this.counters.acrossCompanies('billed', r, ids), this.drivers.countsByCompany(reach, ids), this.catalogue.assetCounts(reach, ids), this.subscriptions.livePlansOf(ids)]);
     return new Page(
       page.items.map((c) => ({
         company_id: c.id,
