@@ -77,7 +77,7 @@ export class LeavesService {
       const l = await this.leaves.find(scope, id, true);
       if (l.status !== 'approved') throw transition(`This leave is ${l.status}.`);
       if (l.startDate <= today) throw transition(`This leave started on ${l.startDate}: revoke the rest of it instead.`);
-      await this.leaves.update(l.id, { status: 'cancelled', cancelledAt: new Date(), note: d.note ?? null });
+      await this.leaves.update(scope, l.id, { status: 'cancelled', cancelledAt: new Date(), note: d.note ?? null });
       await this.leaves.recordEvents({
         type: 'leave.cancelled',
         ...about(scope, l.id),
@@ -100,7 +100,7 @@ export class LeavesService {
       if (l.startDate > today) throw transition(`This leave starts on ${l.startDate}: cancel it instead.`);
       if (l.endDate <= today) throw transition(`This leave ends on ${l.endDate}: no day after today is left to revoke.`);
       const revokedFrom = addDays(today, 1);
-      await this.leaves.update(l.id, { status: 'revoked', revokedAt: new Date(), revokedFrom, revokedTo: l.endDate, endDate: today, note: d.note ?? null });
+      await this.leaves.update(scope, l.id, { status: 'revoked', revokedAt: new Date(), revokedFrom, revokedTo: l.endDate, endDate: today, note: d.note ?? null });
       await this.leaves.recordEvents({
         type: 'leave.revoked',
         ...about(scope, l.id),
