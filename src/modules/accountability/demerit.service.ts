@@ -116,7 +116,7 @@ export class DemeritService {
   /** The company's customers with a standing (at least one violation ever), most points first; filters warning_reached, blocked, q (name or e-mail). */
   async listCustomers(scope: Scope, q: DemeritCustomersQuery): Promise<Page<DemeritCustomerDto>> {
     const page = await this.standings.page(scope, q);
-    const names = page.items.length ? await this.users.names([...new Set(page.items.map((d) => d.customerId))]) : new Map<string, string>();
+    const names = page.items.length ? await this.users.names(scope, [...new Set(page.items.map((d) => d.customerId))]) : new Map<string, string>();
     return new Page(
       page.items.map((d) => ({
         customer_id: d.customerId,

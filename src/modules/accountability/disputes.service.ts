@@ -95,7 +95,7 @@ export class DisputesService {
   async dispute(scope: Scope, violationId: string): Promise<DisputeDto> {
     const violation = await this.violations.get(scope, violationId);
     const messages = await this.messages.ofViolation(scope, violationId);
-    const names = await this.authorNames(messages);
+    const names = await this.authorNames(scope, messages);
     return { violation, open: violation.status === 'open' || violation.status === 'disputed', messages: messages.map((x) => DisputeMessageDto.of(x, names.get(x.authorId) ?? '')) };
   }
 
@@ -103,14 +103,14 @@ export class DisputesService {
   async message(scope: Scope, messageId: string): Promise<DisputeMessageDto> {
     const x = await this.messages.findLive(scope, messageId);
     if (!x) throw ApiError.notFound('Dispute message');
-    return DisputeMessageDto.of(x, (await this.authorNames([x])).get(x.authorId) ?? '');
+    return DisputeMessageDto.of(x, (await this.authorNames(scope, [x])).get(x.authorId) ?? '');
   }
 
   // ------------------------------------------------------------ internals
 
   /** The authors' display names (one read for a dispute's messages). */
-  private async authorNames(messages: DisputeMessage[]): Promise<Map<string, string>> {
-    return messages.length ? this.users.names([...new Set(messages.map((x) => x.authorId))]) : new Map();
+  private async authorNames(scope: Scope, messages: DisputeMessage[]): Promise<Map<string, string>> {
+    return messages.length ? this.users.names(scope, [...new Set(messages.map((x) => x.authorId))]) : new Map();
   }
 
   /**

@@ -82,14 +82,14 @@ export class ViolationsService {
   /** The violations of an order `scope` reaches (the company's, or the customer's own order), oldest first; else 404. */
   async forOrder(scope: Scope, orderId: string): Promise<PolicyViolationDto[]> {
     await this.orders.balance(scope, orderId);
-    return this.dtos(await this.violations.forOrder(scope, orderId));
+    return this.dtos(scope, await this.violations.forOrder(scope, orderId));
   }
 
   /** One violation `scope` reaches; else 404. */
   async get(scope: Scope, id: string): Promise<PolicyViolationDto> {
     const found = await this.violations.findWithCount(scope, id);
     if (!found) throw ApiError.notFound('Policy violation');
-    return (await this.dtos([found]))[0];
+    return (await this.dtos(scope, [found]))[0];
   }
 
   /** Evidence ids must be uploads (422 per index). */
@@ -102,9 +102,9 @@ export class ViolationsService {
   // ------------------------------------------------------------ internals
 
   /** The violations as answered, with their customers' names (one read for them all). */
-  private async dtos(found: ViolationWithCount[]): Promise<PolicyViolationDto[]> {
+  private async dtos(scope: Scope, found: ViolationWithCount[]): Promise<PolicyViolationDto[]> {
     if (!found.length) return [];
-    const names = await this.users.names([...new Set(found.map((f) => f.violation.customerId))]);
+    const names = await this.users.names(scope, [...new Set(found.map((f) => f.violation.customerId))]);
     return found.map((f) => PolicyViolationDto.of(f.violation, { customer_name: names.get(f.violation.customerId) ?? null, messages_count: f.messagesCount }));
   }
 

@@ -145,14 +145,14 @@ export class AttendanceService {
   async get(scope: Scope, id: string): Promise<AttendanceDto> {
     const found = await this.days.findWithPauses(scope, id);
     if (!found) throw ApiError.notFound('Attendance');
-    return (await this.views([found]))[0];
+    return (await this.views(scope, [found]))[0];
   }
 
   /** The driver's state: the open day (normally today's), else today's, else "not checked in". */
   async status(scope: Scope): Promise<CheckInStatusDto> {
     const today = todayIn(await this.timezone(scope));
     const found = await this.days.currentWithPauses(scope, today);
-    const day = found ? (await this.views([found]))[0] : null;
+    const day = found ? (await this.views(scope, [found]))[0] : null;
     return { checked_in: !!day && day.status !== 'checked_out', status: day?.status ?? 'not_checked_in', date: today, attendance: day };
   }
 
@@ -160,7 +160,7 @@ export class AttendanceService {
   async list(scope: Scope, q: AttendanceQuery | DriverAttendanceQuery): Promise<Page<AttendanceDto>> {
     const now = new Date();
     const page = await this.days.page(scope, q);
-    return new Page(await this.views(page.items, now), page.meta);
+    return new Page(await this.views(scope, page.items, now), page.meta);
   }
 
   /** A driver's days over a range (default: the current month), oldest first, with totals. A driver of another company is 404. */
@@ -216,8 +216,8 @@ export class AttendanceService {
   }
 
   /** The days as answers, with their drivers' names (users' typed read: one statement for all of them). */
-  private async views(rows: readonly DayWithPauses[], now = new Date()): Promise<AttendanceDto[]> {
-    const names = await this.users.names([...new Set(rows.map((x) => x.day.driverId))]);
+  private async views(scope: Scope, rows: readonly DayWithPauses[], now = new Date()): Promise<AttendanceDto[]> {
+    const names = await this.users.names(scope, [...new Set(rows.map((x) => x.day.driverId))]);
     return rows.map((x) => this.view(x, names.get(x.day.driverId) ?? '', now));
   }
 

@@ -48,7 +48,7 @@ export class CompanyAdminService {
   /** The caller's own name, phone and e-mail (unique; a new address is unverified). */
   async updateOwnUser(actorId: string, dto: UpdateOwnUserDto): Promise<UserDto> {
     return this.uow.transaction(async () => {
-      await this.users.updateContact(actorId, dto);
+      await this.users.updateContact(null, actorId, dto);
       const profile = await this.users.profile(actorId);
       await this.companies.recordEvents({ type: 'user.updated', aggregateType: 'user', aggregateId: actorId, companyId: profile.company_id ?? null, actorId, payload: { fields: Object.keys(dto) } });
       return profile;

@@ -179,13 +179,13 @@ export class LeaveRequestsService {
   async get(scope: Scope, id: string): Promise<LeaveRequestDto> {
     const found = await this.requests.findWithDates(scope, id);
     if (!found) throw ApiError.notFound('Leave request');
-    return (await this.views([found]))[0];
+    return (await this.views(scope, [found]))[0];
   }
 
   /** Requests `scope` reaches, newest first (or by first date); filters status, type, from/to on the span, and for the company driver_id and `q`. */
   async list(scope: Scope, q: LeaveRequestQuery | DriverLeaveRequestQuery): Promise<Page<LeaveRequestDto>> {
     const page = await this.requests.page(scope, q);
-    return new Page(await this.views(page.items), page.meta);
+    return new Page(await this.views(scope, page.items), page.meta);
   }
 
   // ------------------------------------------------------------ internals
@@ -195,8 +195,8 @@ export class LeaveRequestsService {
   }
 
   /** The requests as answers, with their drivers' names (users' typed read: one statement for all of them). */
-  private async views(rows: readonly RequestWithDates[]): Promise<LeaveRequestDto[]> {
-    const names = await this.users.names([...new Set(rows.map((x) => x.request.driverId))]);
+  private async views(scope: Scope, rows: readonly RequestWithDates[]): Promise<LeaveRequestDto[]> {
+    const names = await this.users.names(scope, [...new Set(rows.map((x) => x.request.driverId))]);
     return rows.map((x) => LeaveRequestDto.of(x.request, names.get(x.request.driverId) ?? '', x.dates));
   }
 

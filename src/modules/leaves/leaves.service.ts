@@ -36,14 +36,14 @@ export class LeavesService {
     const today = await this.today(scope);
     const leave = await this.leaves.findReached(scope, id);
     if (!leave) throw ApiError.notFound('Leave');
-    return (await this.views([leave], today))[0];
+    return (await this.views(scope, [leave], today))[0];
   }
 
   /** Leaves `scope` reaches, by start date (newest first by default); filters status, type, from/to (overlap), and for the company driver, request and `q`. */
   async list(scope: Scope, q: LeaveQuery | DriverLeaveQuery): Promise<Page<LeaveDto>> {
     const today = await this.today(scope);
     const page = await this.leaves.page(scope, q);
-    return new Page(await this.views(page.items, today), page.meta);
+    return new Page(await this.views(scope, page.items, today), page.meta);
   }
 
   /**
@@ -117,8 +117,8 @@ export class LeavesService {
   }
 
   /** The leaves as answers, with their drivers' names (users' typed read: one statement for all of them). */
-  private async views(leaves: readonly Leave[], today: string): Promise<LeaveDto[]> {
-    const names = await this.users.names([...new Set(leaves.map((l) => l.driverId))]);
+  private async views(scope: Scope, leaves: readonly Leave[], today: string): Promise<LeaveDto[]> {
+    const names = await this.users.names(scope, [...new Set(leaves.map((l) => l.driverId))]);
     return leaves.map((l) => LeaveDto.of(l, names.get(l.driverId) ?? '', today));
   }
 }

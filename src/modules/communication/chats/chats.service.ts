@@ -61,19 +61,19 @@ export class ChatsService {
   /** The caller's chats, latest activity first, each with its last message and the caller's unread count (one statement a page, and one for the names). */
   async list(scope: Scope, q: ChatListQuery): Promise<Page<ChatDto>> {
     const page = await this.chats.page(scope, q);
-    return new Page(await this.chatDtos(page.items), page.meta);
+    return new Page(await this.chatDtos(scope, page.items), page.meta);
   }
 
   private async chat(scope: Scope, id: string): Promise<ChatDto> {
     const found = await this.chats.findWithExtras(scope, id);
     if (!found) throw ApiError.notFound('Chat');
-    return (await this.chatDtos([found]))[0];
+    return (await this.chatDtos(scope, [found]))[0];
   }
 
   /** The chats as answered: their customers' and last authors' names in one read. */
-  private async chatDtos(found: ChatWithExtras[]): Promise<ChatDto[]> {
+  private async chatDtos(scope: Scope, found: ChatWithExtras[]): Promise<ChatDto[]> {
     const lasts = found.map((f) => jsonValue<MessageColumns | null>(f.lastMessage));
-    const names = await this.names([...found.map((f) => f.chat.customerId), ...lasts.filter((l): l is MessageColumns => !!l).map((l) => l.author_user_id)]);
+    const names = await this.names(scope, [...found.map((f) => f.chat.customerId), ...lasts.filter((l): l is MessageColumns => !!l).map((l) => l.author_user_id)]);
     return found.map(({ chat: c, unreadCount }, i) => {
       const last = lasts[i];
       return ChatDto.of({
@@ -107,7 +107,7 @@ export class ChatsService {
       if (!before) await this.chats.markRead(scope, chat.id);
       return rows;
     });
-    const items = await this.messageRows(page.slice(0, perPage));
+    const items = await this.messageRows(scope, page.slice(0, perPage));
     const body: MessagePage = {
       success: true,
       data: items.map(ChatMessageDto.of),
@@ -177,19 +177,19 @@ export class ChatsService {
   private async message(scope: Scope, id: string): Promise<ChatMessageDto> {
     const row = await this.chats.message(scope, id);
     if (!row) throw ApiError.notFound('Message');
-    return ChatMessageDto.of((await this.messageRows([row]))[0]);
+    return ChatMessageDto.of((await this.messageRows(scope, [row]))[0]);
   }
 
   /** The messages with their authors' names (one read for them all). */
-  private async messageRows(rows: MessageColumns[]): Promise<MessageRow[]> {
-    const names = await this.names(rows.map((r) => r.author_user_id));
+  private async messageRows(scope: Scope, rows: MessageColumns[]): Promise<MessageRow[]> {
+    const names = await this.names(scope, rows.map((r) => r.author_user_id));
     return rows.map((r) => ({ ...r, author_name: names.get(r.author_user_id) ?? null }));
   }
 
   /** Users' display names (the users module's read; none asked, no statement). */
-  private names(ids: string[]): Promise<Map<string, string>> {
+  private names(scope: Scope, ids: string[]): Promise<Map<string, string>> {
     const unique = [...new Set(ids)];
-    return unique.length ? this.users.names(unique) : Promise.resolve(new Map());
+    return unique.length ? this.users.names(scope, unique) : Promise.resolve(new Map());
   }
 
   // ------------------------------------------------------------ membership (ChatRepository.reach is the one place)
