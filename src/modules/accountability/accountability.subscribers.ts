@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
 import { EventSubscriber, type EventHandler, type RelayedEvent } from '../../common/outbox/event-subscriber';
-import { UnitOfWork } from '../../database/unit-of-work';
 import { LedgerService } from '../payments';
 import { DemeritService } from './demerit.service';
 
@@ -14,12 +13,9 @@ import { DemeritService } from './demerit.service';
 @Injectable()
 @EventSubscriber({ name: 'accountability.credit-waived-fee', events: ['policy_violation.resolved'] })
 export class CreditWaivedFee implements EventHandler<'policy_violation.resolved'> {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly ledger: LedgerService,
-  ) {}
+  constructor(private readonly ledger: LedgerService) {}
 
-  /** Runs in the delivery's unit of work (the relay's manager argument is that unit's: `uow.manager`). */
+  /** Runs in the delivery's unit of work (what the ledger writes joins it). */
   async handle(event: RelayedEvent<'policy_violation.resolved'>, _unit: unknown, after: (work: () => Promise<unknown>) => void): Promise<void> {
     if (!event.companyId || event.payload.resolution !== 'waived') return;
     const reserved = await this.ledger.refundExcess(event.id, Scope.company(event.companyId), event.payload.order_id, 'waived');

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { scopedQuery } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
+import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
+import type { EventType } from '../../common/outbox/event-catalogue';
 import { countRows, likePattern, paginate } from '../../common/http/pagination';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
@@ -51,6 +53,12 @@ export const DEMERIT_ORDER_SORTS = { last_violation_at: 'last', points: 'points'
  */
 @Injectable()
 export class DemeritRepository extends ModuleRepository {
+  /** Outbox events of the standings' changes, in the unit that makes them. */
+  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
+  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
+    await recordEvents(this.locked, ...events);
+  }
+
   /** The customer's standing row, locked (FOR UPDATE) for the caller's unit; made at the first violation. */
   async lockOrCreate(scope: Scope, customerId: string): Promise<CustomerDemerit> {
     await this.locked.query(`INSERT INTO customer_demerits (company_id, customer_id) VALUES ($1, $2) ON CONFLICT (customer_id) DO NOTHING`, [scope.companyId, customerId]);
@@ -58,31 +66,32 @@ export class DemeritRepository extends ModuleRepository {
   }
 
   /** Points of the customer's violations recorded after `windowStartAt` (waived ones left out), when the oldest counted leaves it, and all live violations. */
-  @GenerateSql({ params: () => [SQL_SAMPLE.id, SQL_SAMPLE.at] })
-  async aggregate(customerId: string, windowStartAt: Date): Promise<DemeritAggregate> {
+  async aggregate(scope: Scope, customerId: string, windowStartAt: Date): Promise<DemeritAggregate> {
     const [agg] = await this.sql<{ points: number; oldest: Date | null; n: number; last: Date | null }>(
       `SELECT coalesce(sum(points) FILTER (WHERE status <> 'waived' AND created_at > $2), 0)::int AS points,
               min(created_at) FILTER (WHERE status <> 'waived' AND points > 0 AND created_at > $2) AS oldest,
               count(*)::int AS n, max(created_at) AS last
-         FROM customer_policy_violations WHERE customer_id = $1 AND deleted_at IS NULL`,
-      [customerId, windowStartAt],
+         FROM customer_policy_violations WHERE customer_id = $1 AND company_id = $3 AND deleted_at IS NULL`,
+      [customerId, windowStartAt, scope.companyId],
     );
     return agg;
   }
 
-  @GenerateSql({ params: () => [SQL_SAMPLE.id, { points: 3, warningReached: false, blocked: false, violationsCount: 1, lastViolationAt: SQL_SAMPLE.at, pointsChangeAt: null }] })
-  async update(id: string, changes: Partial<CustomerDemerit>): Promise<void> {
-    await this.locked.update(CustomerDemerit, { id }, changes);
+  /** The standing `id` of the scope's company (locked by `lockOrCreate` in the caller's unit). */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId), SQL_SAMPLE.id, { points: 3, warningReached: false, blocked: false, violationsCount: 1, lastViolationAt: SQL_SAMPLE.at, pointsChangeAt: null }] })
+  async update(scope: Scope, id: string, changes: Partial<CustomerDemerit>): Promise<void> {
+    await this.locked.update(CustomerDemerit, { id, companyId: scope.companyId }, changes);
   }
 
   /** The standings whose oldest counted violation has left the window by `now` (a batch of the sweep; every company: the scheduler's). */
-  due(now: Date): Promise<{ company_id: string; customer_id: string }[]> {
+  @GenerateSql({ params: () => [SystemReach.of('the demerit window sweep'), SQL_SAMPLE.at] })
+  due(reach: SystemReach, now: Date): Promise<{ company_id: string; customer_id: string }[]> {
     return this.sql(`SELECT company_id, customer_id FROM customer_demerits WHERE points_change_at <= $1 ORDER BY points_change_at LIMIT ${SWEEP_BATCH}`, [now]);
   }
 
-  /** Claims a due standing for this unit (`FOR UPDATE SKIP LOCKED`, re-checked): false when another instance has it or it is no longer due. */
-  async claimDue(customerId: string, now: Date): Promise<boolean> {
-    const claimed = await this.locked.query<{ id: string }[]>(`SELECT id FROM customer_demerits WHERE customer_id = $1 AND points_change_at <= $2 FOR UPDATE SKIP LOCKED`, [customerId, now]);
+  /** Claims a due standing of the scope's company for this unit (`FOR UPDATE SKIP LOCKED`, re-checked): false when another instance has it or it is no longer due. */
+  async claimDue(scope: Scope, customerId: string, now: Date): Promise<boolean> {
+    const claimed = await this.locked.query<{ id: string }[]>(`SELECT id FROM customer_demerits WHERE customer_id = $1 AND company_id = $3 AND points_change_at <= $2 FOR UPDATE SKIP LOCKED`, [customerId, now, scope.companyId]);
     return claimed.length > 0;
   }
 

@@ -1,10 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Cron } from '@nestjs/schedule';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { pageMeta } from '../../common/http/pagination';
-import { recordEvents } from '../../common/outbox/outbox';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { CompanySettingsService } from '../companies';
 import { CustomersService } from '../customers';
@@ -53,12 +52,12 @@ export class DemeritService {
   async refresh(scope: Scope, customerId: string, now: Date = new Date()): Promise<CustomerDemerit> {
     const s = await this.settings.get(scope);
     const row = await this.standings.lockOrCreate(scope, customerId);
-    const agg = await this.standings.aggregate(customerId, new Date(now.getTime() - s.demerit_window_days * DAY_MS));
+    const agg = await this.standings.aggregate(scope, customerId, new Date(now.getTime() - s.demerit_window_days * DAY_MS));
     const points = Number(agg.points);
     const warning = points > 0 && points >= s.demerit_warning_threshold;
     const blocked = points > 0 && points >= s.demerit_block_threshold;
     const reached = (level: 'warning' | 'block', threshold: number) =>
-      recordEvents(this.uow.manager, { type: 'customer.demerit_threshold_reached', aggregateType: 'customer', aggregateId: customerId, companyId: scope.companyId, actorId: scope.actorId, payload: { points, threshold, level } });
+      this.standings.recordEvents({ type: 'customer.demerit_threshold_reached', aggregateType: 'customer', aggregateId: customerId, companyId: scope.companyId, actorId: scope.actorId, payload: { points, threshold, level } });
     if (warning && !row.warningReached) await reached('warning', s.demerit_warning_threshold);
     if (blocked && !row.blocked) await reached('block', s.demerit_block_threshold);
     const changes: Partial<CustomerDemerit> = {
@@ -69,7 +68,7 @@ export class DemeritService {
       lastViolationAt: agg.last ? new Date(agg.last) : null,
       pointsChangeAt: agg.oldest ? new Date(new Date(agg.oldest).getTime() + s.demerit_window_days * DAY_MS) : null,
     };
-    await this.standings.update(row.id, changes);
+    await this.standings.update(scope, row.id, changes);
     await this.customers.setDemerit(scope, customerId, { points, blocked });
     return Object.assign(row, changes);
   }
@@ -80,12 +79,13 @@ export class DemeritService {
    * so instances running it at once share the work. The hourly job calls it; tests call it with a later `now`.
    */
   async refreshDue(now: Date = new Date()): Promise<number> {
-    const due = await this.standings.due(now);
+    const due = await this.standings.due(SystemReach.of('the demerit window sweep'), now);
     let done = 0;
     for (const d of due) {
       await this.uow.transaction(async () => {
-        if (!(await this.standings.claimDue(d.customer_id, now))) return;
-        await this.refresh(Scope.company(d.company_id), d.customer_id, now);
+        const scope = Scope.company(d.company_id);
+        if (!(await this.standings.claimDue(scope, d.customer_id, now))) return;
+        await this.refresh(scope, d.customer_id, now);
         done++;
       });
     }
@@ -116,7 +116,7 @@ export class DemeritService {
   /** The company's customers with a standing (at least one violation ever), most points first; filters warning_reached, blocked, q (name or e-mail). */
   async listCustomers(scope: Scope, q: DemeritCustomersQuery): Promise<Page<DemeritCustomerDto>> {
     const page = await this.standings.page(scope, q);
-    const names = page.items.length ? await this.users.names([...new Set(page.items.map((d) => d.customerId))]) : new Map<string, string>();
+    const names = page.items.length ? await this.users.names(scope, [...new Set(page.items.map((d) => d.customerId))]) : new Map<string, string>();
     return new Page(
       page.items.map((d) => ({
         customer_id: d.customerId,

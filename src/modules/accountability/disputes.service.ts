@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
-import { recordEvents } from '../../common/outbox/outbox';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { OrderOperations } from '../orders';
 import { UsersService } from '../users';
@@ -63,7 +62,7 @@ export class DisputesService {
       if (v.status !== 'open' && v.status !== 'disputed') throw closed(v.status);
       await this.violations.assertEvidence(d.evidence_media_ids);
       const opened = v.status === 'open';
-      if (opened) await this.violationRows.update([v.id], { status: 'disputed', disputedAt: new Date() });
+      if (opened) await this.violationRows.update(scope, [v.id], { status: 'disputed', disputedAt: new Date() });
       const messageId = await this.insert(scope, v, 'customer', d, null);
       await this.posted(scope, v, messageId, 'customer', opened);
     });
@@ -72,21 +71,21 @@ export class DisputesService {
 
   /** The customer changes its own message while the dispute is open. */
   async editCustomer(scope: Scope, messageId: string, d: UpdateDisputeMessageDto): Promise<DisputeMessageDto> {
-    await this.uow.transaction(async (m) => {
+    await this.uow.transaction(async () => {
       const { v, x } = await this.ownMessage(scope, messageId);
       if (d.evidence_media_ids !== undefined) await this.violations.assertEvidence(d.evidence_media_ids);
-      await this.messages.update(x.id, { ...(d.body !== undefined ? { body: d.body } : {}), ...(d.evidence_media_ids !== undefined ? { evidenceMediaIds: d.evidence_media_ids } : {}), editedAt: new Date() });
-      await recordEvents(m, { type: 'policy_violation.dispute_message_changed', ...about(scope, v.id), payload: { order_id: v.orderId, customer_id: v.customerId, message_id: x.id, change: 'edited' } });
+      await this.messages.update(scope, x.id, { ...(d.body !== undefined ? { body: d.body } : {}), ...(d.evidence_media_ids !== undefined ? { evidenceMediaIds: d.evidence_media_ids } : {}), editedAt: new Date() });
+      await this.violationRows.recordEvents({ type: 'policy_violation.dispute_message_changed', ...about(scope, v.id), payload: { order_id: v.orderId, customer_id: v.customerId, message_id: x.id, change: 'edited' } });
     });
     return this.message(scope, messageId);
   }
 
   /** The customer deletes its own message while the dispute is open (it leaves the dispute; the dispute stays open). */
   async deleteCustomer(scope: Scope, messageId: string): Promise<void> {
-    await this.uow.transaction(async (m) => {
+    await this.uow.transaction(async () => {
       const { v, x } = await this.ownMessage(scope, messageId);
-      await this.messages.update(x.id, { deletedAt: new Date() });
-      await recordEvents(m, { type: 'policy_violation.dispute_message_changed', ...about(scope, v.id), payload: { order_id: v.orderId, customer_id: v.customerId, message_id: x.id, change: 'deleted' } });
+      await this.messages.update(scope, x.id, { deletedAt: new Date() });
+      await this.violationRows.recordEvents({ type: 'policy_violation.dispute_message_changed', ...about(scope, v.id), payload: { order_id: v.orderId, customer_id: v.customerId, message_id: x.id, change: 'deleted' } });
     });
   }
 
@@ -96,7 +95,7 @@ export class DisputesService {
   async dispute(scope: Scope, violationId: string): Promise<DisputeDto> {
     const violation = await this.violations.get(scope, violationId);
     const messages = await this.messages.ofViolation(scope, violationId);
-    const names = await this.authorNames(messages);
+    const names = await this.authorNames(scope, messages);
     return { violation, open: violation.status === 'open' || violation.status === 'disputed', messages: messages.map((x) => DisputeMessageDto.of(x, names.get(x.authorId) ?? '')) };
   }
 
@@ -104,14 +103,14 @@ export class DisputesService {
   async message(scope: Scope, messageId: string): Promise<DisputeMessageDto> {
     const x = await this.messages.findLive(scope, messageId);
     if (!x) throw ApiError.notFound('Dispute message');
-    return DisputeMessageDto.of(x, (await this.authorNames([x])).get(x.authorId) ?? '');
+    return DisputeMessageDto.of(x, (await this.authorNames(scope, [x])).get(x.authorId) ?? '');
   }
 
   // ------------------------------------------------------------ internals
 
   /** The authors' display names (one read for a dispute's messages). */
-  private async authorNames(messages: DisputeMessage[]): Promise<Map<string, string>> {
-    return messages.length ? this.users.names([...new Set(messages.map((x) => x.authorId))]) : new Map();
+  private async authorNames(scope: Scope, messages: DisputeMessage[]): Promise<Map<string, string>> {
+    return messages.length ? this.users.names(scope, [...new Set(messages.map((x) => x.authorId))]) : new Map();
   }
 
   /**
@@ -128,8 +127,7 @@ export class DisputesService {
   }
 
   private insert(scope: Scope, v: PolicyViolation, authorType: 'company' | 'customer', d: CustomerDisputeMessageDto, resolution: Resolution | null): Promise<string> {
-    return this.messages.insert({
-      companyId: v.companyId,
+    return this.messages.insert(scope, {
       violationId: v.id,
       customerId: v.customerId,
       authorType,
@@ -141,7 +139,7 @@ export class DisputesService {
   }
 
   private posted(scope: Scope, v: PolicyViolation, messageId: string, authorType: 'company' | 'customer', opened: boolean): Promise<void> {
-    return recordEvents(this.uow.manager, {
+    return this.violationRows.recordEvents({
       type: 'policy_violation.dispute_message_posted',
       ...about(scope, v.id),
       payload: { order_id: v.orderId, customer_id: v.customerId, message_id: messageId, author_type: authorType, opened },
@@ -150,7 +148,6 @@ export class DisputesService {
 
   /** Closes the violation; a waiver credits the fee lines on the order and leaves the standing without its points. */
   private async resolve(scope: Scope, v: PolicyViolation, resolution: Resolution): Promise<void> {
-    const m = this.uow.manager;
     let credited = 0;
     let creditLineIds: string[] = [];
     if (resolution === 'waived') {
@@ -158,8 +155,8 @@ export class DisputesService {
       credited = -credit.amount;
       creditLineIds = credit.lineIds;
     }
-    await this.violationRows.update([v.id], { status: resolution, resolvedAt: new Date(), resolvedBy: scope.actorId, creditedAmount: credited, creditLineIds });
-    await recordEvents(m, {
+    await this.violationRows.update(scope, [v.id], { status: resolution, resolvedAt: new Date(), resolvedBy: scope.actorId, creditedAmount: credited, creditLineIds });
+    await this.violationRows.recordEvents({
       type: 'policy_violation.resolved',
       ...about(scope, v.id),
       payload: { order_id: v.orderId, customer_id: v.customerId, resolution, points: v.points, fee_amount: resolution === 'waived' ? credited : v.chargedAmount },

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, FindOptionsWhere, In, SelectQueryBuilder } from 'typeorm';
 import { Scope } from '../../common/access/scope';
-import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
+import { findScoped, scopedQuery, scopeWhere } from '../../common/access/tenant-policy';
+import { ApiError } from '../../common/http/api-error';
+import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
+import type { EventType } from '../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import { PolicyViolation } from './accountability.entities';
@@ -15,11 +18,10 @@ export interface ViolationWithCount {
   messagesCount: number;
 }
 
-/** The columns a new violation is inserted with. */
-export type NewViolation = Omit<PolicyViolation, 'id' | 'createdAt' | 'updatedAt' | 'disputedAt' | 'resolvedAt' | 'resolvedBy' | 'deletedAt'>;
+/** The columns a new violation is inserted with (its company: the scope's). */
+export type NewViolation = Omit<PolicyViolation, 'id' | 'companyId' | 'createdAt' | 'updatedAt' | 'disputedAt' | 'resolvedAt' | 'resolvedBy' | 'deletedAt'>;
 
 const SAMPLE_VIOLATION = (): NewViolation => ({
-  companyId: SQL_SAMPLE.companyId,
   orderId: SQL_SAMPLE.id,
   orderNumber: 1001,
   customerId: SQL_SAMPLE.otherId,
@@ -42,14 +44,22 @@ const SAMPLE_VIOLATION = (): NewViolation => ({
 /** Violations recorded on orders (`customer_policy_violations`): the module's SQL for them (docs/data-layer.md). */
 @Injectable()
 export class ViolationRepository extends ModuleRepository {
-  /** The order's live (not removed) violations, oldest first. */
-  liveOf(orderId: string): Promise<PolicyViolation[]> {
-    return this.m.find(PolicyViolation, { where: { orderId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  /** Outbox events of the violations' and disputes' changes, in the unit that makes them. */
+  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
+  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
+    await recordEvents(this.locked, ...events);
   }
 
-  /** The order's live violations, oldest first, locked (FOR UPDATE) for the caller's unit. */
-  lockLiveOf(orderId: string): Promise<PolicyViolation[]> {
-    return this.locked.find(PolicyViolation, { where: { orderId }, order: { createdAt: 'ASC', id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
+  /** The order's live (not removed) violations that `scope` reaches, oldest first. */
+  liveOf(scope: Scope, orderId: string): Promise<PolicyViolation[]> {
+    const where = scopeWhere(this.m, PolicyViolation, scope);
+    return where ? this.m.find(PolicyViolation, { where: { ...where, orderId }, order: { createdAt: 'ASC', id: 'ASC' } }) : Promise.resolve([]);
+  }
+
+  /** The order's live violations that `scope` reaches, oldest first, locked (FOR UPDATE) for the caller's unit. */
+  lockLiveOf(scope: Scope, orderId: string): Promise<PolicyViolation[]> {
+    const where = scopeWhere(this.locked, PolicyViolation, scope);
+    return where ? this.locked.find(PolicyViolation, { where: { ...where, orderId }, order: { createdAt: 'ASC', id: 'ASC' }, lock: { mode: 'pessimistic_write' } }) : Promise.resolve([]);
   }
 
   /** A violation `scope` reaches; else 404. */
@@ -73,22 +83,31 @@ export class ViolationRepository extends ModuleRepository {
     return one ?? null;
   }
 
-  @GenerateSql({ params: () => [SAMPLE_VIOLATION()] })
-  async insert(v: NewViolation): Promise<string> {
-    const inserted = await this.locked.insert(PolicyViolation, v);
+  /** A violation of the scope's company. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId), SAMPLE_VIOLATION()] })
+  async insert(scope: Scope, v: NewViolation): Promise<string> {
+    const inserted = await this.locked.insert(PolicyViolation, { ...v, companyId: scope.companyId });
     return (inserted.identifiers[0] as { id: string }).id;
   }
 
-  @GenerateSql({ params: () => [[SQL_SAMPLE.id, SQL_SAMPLE.otherId], { note: 'Seen on site', evidenceMediaIds: [SQL_SAMPLE.id] }] })
-  async update(ids: string[], changes: Partial<Pick<PolicyViolation, 'note' | 'evidenceMediaIds' | 'status' | 'disputedAt' | 'resolvedAt' | 'resolvedBy' | 'creditedAmount' | 'creditLineIds'>>): Promise<void> {
+  /** Changes the violations `ids` that `scope` reaches (locked by the caller's unit); 404 for a scope that reaches none. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId), [SQL_SAMPLE.id, SQL_SAMPLE.otherId], { note: 'Seen on site', evidenceMediaIds: [SQL_SAMPLE.id] }] })
+  async update(scope: Scope, ids: string[], changes: Partial<Pick<PolicyViolation, 'note' | 'evidenceMediaIds' | 'status' | 'disputedAt' | 'resolvedAt' | 'resolvedBy' | 'creditedAmount' | 'creditLineIds'>>): Promise<void> {
     if (!ids.length) return;
-    await this.locked.update(PolicyViolation, ids.length === 1 ? { id: ids[0] } : { id: In(ids) }, changes);
+    await this.locked.update(PolicyViolation, { ...reached(this.locked, scope), id: ids.length === 1 ? ids[0] : In(ids) }, changes);
   }
 
-  /** Removes a violation (soft delete: its dispute messages stay, unreachable). */
-  async remove(id: string, deletedAt: Date): Promise<void> {
-    await this.locked.update(PolicyViolation, { id }, { deletedAt });
+  /** Removes a violation `scope` reaches (soft delete: its dispute messages stay, unreachable). */
+  async remove(scope: Scope, id: string, deletedAt: Date): Promise<void> {
+    await this.locked.update(PolicyViolation, { ...reached(this.locked, scope), id }, { deletedAt });
   }
+}
+
+/** The tenant policy's conditions for the violations `scope` reaches; 404 for a scope that reaches none. */
+function reached(m: EntityManager, scope: Scope): FindOptionsWhere<PolicyViolation> {
+  const where = scopeWhere(m, PolicyViolation, scope);
+  if (!where) throw ApiError.notFound('Policy violation');
+  return where;
 }
 
 function withCount(m: EntityManager, scope: Scope): SelectQueryBuilder<PolicyViolation> {

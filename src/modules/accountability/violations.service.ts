@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
-import { recordEvents } from '../../common/outbox/outbox';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { MediaService } from '../media';
 import { OrderOperations, type OrderForJobs } from '../orders';
@@ -36,7 +35,7 @@ export class ViolationsService {
   async record(scope: Scope, orderId: string, d: RecordViolationsDto): Promise<PolicyViolationDto[]> {
     await this.uow.transaction(async () => {
       const order = await this.lockOrder(scope, orderId);
-      const live = await this.violations.liveOf(order.id);
+      const live = await this.violations.liveOf(scope, order.id);
       const taken = new Set(live.map((v) => v.policyId));
       const policies = await this.policies(scope, d.policy_ids, (id) => (taken.has(id) ? 'already recorded on this order (replace the set to change it)' : null));
       await this.assertEvidence(d.evidence_media_ids);
@@ -52,9 +51,9 @@ export class ViolationsService {
    * voided. 409 `VIOLATION_RESOLVED` when any of the order's violations is upheld or waived.
    */
   async replace(scope: Scope, orderId: string, d: ReplaceViolationsDto): Promise<PolicyViolationDto[]> {
-    await this.uow.transaction(async (m) => {
+    await this.uow.transaction(async () => {
       const order = await this.lockOrder(scope, orderId);
-      const live = await this.violations.lockLiveOf(order.id);
+      const live = await this.violations.lockLiveOf(scope, order.id);
       const resolved = live.filter((v) => RESOLVED.includes(v.status));
       if (resolved.length) {
         throw ApiError.conflict('VIOLATION_RESOLVED', `Violations of this order are resolved (${resolved.map((v) => `${v.policyName}: ${v.status}`).join(', ')}): the set can no longer be replaced.`);
@@ -65,12 +64,12 @@ export class ViolationsService {
       await this.assertEvidence(d.evidence_media_ids);
       for (const v of live.filter((x) => !wanted.has(x.policyId))) {
         await this.orders.voidViolationFee(scope, order.id, v.feeLineIds);
-        await this.violations.remove(v.id, new Date());
-        await recordEvents(m, { type: 'policy_violation.removed', ...about(scope, v.id), payload: { order_id: order.id, customer_id: order.customerId, policy_id: v.policyId } });
+        await this.violations.remove(scope, v.id, new Date());
+        await this.violations.recordEvents({ type: 'policy_violation.removed', ...about(scope, v.id), payload: { order_id: order.id, customer_id: order.customerId, policy_id: v.policyId } });
       }
       const kept = live.filter((x) => wanted.has(x.policyId)).map((x) => x.id);
       if (kept.length && (d.note !== undefined || d.evidence_media_ids !== undefined)) {
-        await this.violations.update(kept, { ...(d.note !== undefined ? { note: d.note } : {}), ...(d.evidence_media_ids !== undefined ? { evidenceMediaIds: d.evidence_media_ids } : {}) });
+        await this.violations.update(scope, kept, { ...(d.note !== undefined ? { note: d.note } : {}), ...(d.evidence_media_ids !== undefined ? { evidenceMediaIds: d.evidence_media_ids } : {}) });
       }
       for (const p of policies) await this.add(scope, order, p, d.note ?? null, d.evidence_media_ids ?? []);
       await this.demerit.refresh(scope, order.customerId);
@@ -83,14 +82,14 @@ export class ViolationsService {
   /** The violations of an order `scope` reaches (the company's, or the customer's own order), oldest first; else 404. */
   async forOrder(scope: Scope, orderId: string): Promise<PolicyViolationDto[]> {
     await this.orders.balance(scope, orderId);
-    return this.dtos(await this.violations.forOrder(scope, orderId));
+    return this.dtos(scope, await this.violations.forOrder(scope, orderId));
   }
 
   /** One violation `scope` reaches; else 404. */
   async get(scope: Scope, id: string): Promise<PolicyViolationDto> {
     const found = await this.violations.findWithCount(scope, id);
     if (!found) throw ApiError.notFound('Policy violation');
-    return (await this.dtos([found]))[0];
+    return (await this.dtos(scope, [found]))[0];
   }
 
   /** Evidence ids must be uploads (422 per index). */
@@ -103,9 +102,9 @@ export class ViolationsService {
   // ------------------------------------------------------------ internals
 
   /** The violations as answered, with their customers' names (one read for them all). */
-  private async dtos(found: ViolationWithCount[]): Promise<PolicyViolationDto[]> {
+  private async dtos(scope: Scope, found: ViolationWithCount[]): Promise<PolicyViolationDto[]> {
     if (!found.length) return [];
-    const names = await this.users.names([...new Set(found.map((f) => f.violation.customerId))]);
+    const names = await this.users.names(scope, [...new Set(found.map((f) => f.violation.customerId))]);
     return found.map((f) => PolicyViolationDto.of(f.violation, { customer_name: names.get(f.violation.customerId) ?? null, messages_count: f.messagesCount }));
   }
 
@@ -133,10 +132,8 @@ export class ViolationsService {
 
   /** One violation: the fee on the order's bill first, then the row with its lines, and its event. */
   private async add(scope: Scope, order: OrderForJobs, p: PolicyTerms, note: string | null, evidence: string[]): Promise<void> {
-    const m = this.uow.manager;
     const fee = await this.orders.addViolationFee(scope, order.id, p.feeAmount, `Policy: ${p.name}`);
-    const id = await this.violations.insert({
-      companyId: scope.companyId,
+    const id = await this.violations.insert(scope, {
       orderId: order.id,
       orderNumber: order.number,
       customerId: order.customerId,
@@ -155,7 +152,7 @@ export class ViolationsService {
       creditLineIds: [],
       recordedBy: scope.actorId,
     });
-    await recordEvents(m, {
+    await this.violations.recordEvents({
       type: 'policy_violation.recorded',
       ...about(scope, id),
       payload: { order_id: order.id, number: order.number, customer_id: order.customerId, policy_id: p.id, points: p.demeritPoints, fee_amount: fee.amount, currency: order.currency },

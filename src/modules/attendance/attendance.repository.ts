@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { SelectQueryBuilder } from 'typeorm';
-import { Scope } from '../../common/access/scope';
-import { scopedQuery } from '../../common/access/tenant-policy';
+import type { FindOptionsWhere, SelectQueryBuilder } from 'typeorm';
+import { Scope, SystemReach } from '../../common/access/scope';
+import { scopedQuery, scopeWhere } from '../../common/access/tenant-policy';
+import { ApiError } from '../../common/http/api-error';
 import type { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate } from '../../common/http/pagination';
 import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
@@ -25,6 +26,13 @@ export interface DayWithPauses {
   pauses: PauseRow[];
 }
 
+/** The tenant policy's conditions for the days `scope` reaches; 404 for a scope that reaches none. */
+function reachedDays(scope: Scope, m: Parameters<typeof scopeWhere>[0]): FindOptionsWhere<Attendance> {
+  const where = scopeWhere(m, Attendance, scope);
+  if (!where) throw ApiError.notFound('Attendance');
+  return where;
+}
+
 const withPauses = (day: Attendance, raw: Record<string, unknown>): DayWithPauses => ({ day, pauses: jsonValue<PauseRow[]>(raw.pauses) ?? [] });
 
 /**
@@ -33,51 +41,56 @@ const withPauses = (day: Attendance, raw: Record<string, unknown>): DayWithPause
  */
 @Injectable()
 export class AttendanceRepository extends ModuleRepository {
-  /** A new day, unless the driver has one on that date already (then null: one day per driver and date). */
-  /** Whether the driver has an open day (checked in or on a break): the `checkedIn` access rule, on every such request. */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  async hasOpenDay(driverId: string): Promise<boolean> {
+  /**
+   * Whether the driver has an open day (checked in or on a break): the `checkedIn` access rule, on every
+   * such request. Layer 0's guard asks by the caller's driver id alone (its check takes no scope).
+   */
+  @GenerateSql({ params: () => [SystemReach.of('the checkedIn access rule'), SQL_SAMPLE.id] })
+  async hasOpenDay(reach: SystemReach, driverId: string): Promise<boolean> {
     const rows = await this.sql(`SELECT 1 FROM attendances WHERE driver_id = $1 AND status IN ('checked_in', 'on_break') LIMIT 1`, [driverId]);
     return rows.length > 0;
   }
 
-  @GenerateSql({ params: () => [{ companyId: SQL_SAMPLE.companyId, driverId: SQL_SAMPLE.id, workDate: SQL_SAMPLE.date, status: 'checked_in', checkedInAt: SQL_SAMPLE.at, checkInLat: 45.5, checkInLng: -73.6, truckId: null }] })
-  async insertDayUnlessExists(values: Partial<Attendance>): Promise<string | null> {
-    const inserted = await this.m.createQueryBuilder().insert().into(Attendance).values(values).orIgnore().returning(['id']).execute();
+  /** A new day of the scope's company, unless the driver has one on that date already (then null: one day per driver and date). */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId), { driverId: SQL_SAMPLE.id, workDate: SQL_SAMPLE.date, status: 'checked_in', checkedInAt: SQL_SAMPLE.at, checkInLat: 45.5, checkInLng: -73.6, truckId: null }] })
+  async insertDayUnlessExists(scope: Scope, values: Omit<Partial<Attendance>, 'companyId'>): Promise<string | null> {
+    const inserted = await this.m.createQueryBuilder().insert().into(Attendance).values({ ...values, companyId: scope.companyId }).orIgnore().returning(['id']).execute();
     return (inserted.raw as { id: string }[])[0]?.id ?? null;
   }
 
-  /** The driver's day on a date (no scope: the driver's own, read after a refused insert). */
-  @GenerateSql({ params: [SQL_SAMPLE.id, SQL_SAMPLE.date] })
-  dayOf(driverId: string, workDate: string): Promise<Attendance | null> {
-    return this.m.findOne(Attendance, { where: { driverId, workDate } });
+  /** The driver's day on a date, as `scope` reaches it (the driver's own, read after a refused insert). */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, SQL_SAMPLE.id, SQL_SAMPLE.date] })
+  dayOf(scope: Scope, driverId: string, workDate: string): Promise<Attendance | null> {
+    const where = scopeWhere(this.m, Attendance, scope);
+    return where ? this.m.findOne(Attendance, { where: { ...where, driverId, workDate } }) : Promise.resolve(null);
   }
 
-  @GenerateSql({ params: [SQL_SAMPLE.id, { status: 'checked_in' }] })
-  async update(id: string, values: Partial<Attendance>): Promise<void> {
-    await this.m.update(Attendance, { id }, values);
+  /** Changes a day `scope` reaches (locked by the caller's unit); 404 for a scope that reaches none. */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, SQL_SAMPLE.id, { status: 'checked_in' }] })
+  async update(scope: Scope, id: string, values: Partial<Attendance>): Promise<void> {
+    await this.m.update(Attendance, { ...reachedDays(scope, this.m), id }, values);
   }
 
-  /** A new pause's id. */
-  @GenerateSql({ params: () => [{ companyId: SQL_SAMPLE.companyId, attendanceId: SQL_SAMPLE.id, kind: 'break', startedAt: SQL_SAMPLE.at }] })
-  async insertBreak(values: Partial<AttendanceBreak>): Promise<string> {
-    const inserted = await this.m.insert(AttendanceBreak, values);
+  /** A new pause (of a day of the scope's company); its id. */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, { attendanceId: SQL_SAMPLE.id, kind: 'break', startedAt: SQL_SAMPLE.at }] })
+  async insertBreak(scope: Scope, values: Omit<Partial<AttendanceBreak>, 'companyId'>): Promise<string> {
+    const inserted = await this.m.insert(AttendanceBreak, { ...values, companyId: scope.companyId });
     return (inserted.identifiers[0] as { id: string }).id;
   }
 
-  /** The day's pauses. */
-  breaksOf(attendanceId: string): Promise<AttendanceBreak[]> {
-    return this.m.find(AttendanceBreak, { where: { attendanceId } });
+  /** The pauses of a day of the scope's company (the caller reached the day through its scope). */
+  breaksOf(scope: Scope, attendanceId: string): Promise<AttendanceBreak[]> {
+    return this.m.find(AttendanceBreak, { where: { attendanceId, companyId: scope.companyId } });
   }
 
-  /** Ends the day's open pause at `at` (never before its start); the closed pause, or null when none was open. */
-  async closeOpenPause(attendanceId: string, at: Date): Promise<{ id: string; startedAt: Date; endedAt: Date } | null> {
+  /** Ends the open pause of a day of the scope's company at `at` (never before its start); the closed pause, or null when none was open. */
+  async closeOpenPause(scope: Scope, attendanceId: string, at: Date): Promise<{ id: string; startedAt: Date; endedAt: Date } | null> {
     const res = await this.m
       .createQueryBuilder()
       .update(AttendanceBreak)
       .set({ endedAt: () => 'GREATEST(started_at, :at)' })
       .setParameter('at', at)
-      .where('attendance_id = :attendanceId AND ended_at IS NULL', { attendanceId })
+      .where('attendance_id = :attendanceId AND company_id = :companyId AND ended_at IS NULL', { attendanceId, companyId: scope.companyId })
       .returning(['id', 'startedAt', 'endedAt'])
       .execute();
     const row = (res.raw as { id: string; started_at: Date | string; ended_at: Date | string }[])[0];

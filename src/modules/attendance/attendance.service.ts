@@ -63,10 +63,10 @@ export class AttendanceService {
       await this.trucks.assertActive(scope, [{ field: 'truck_id', id: d.truck_id }]);
       await this.closeEarlierDays(scope, today, timezone);
       const now = new Date();
-      const dayId = await this.days.insertDayUnlessExists({ companyId: scope.companyId, driverId: scope.actorId!, workDate: today, status: 'checked_in', checkedInAt: now, checkInLat: d.lat, checkInLng: d.lng, truckId: d.truck_id ?? null });
+      const dayId = await this.days.insertDayUnlessExists(scope, { driverId: scope.actorId!, workDate: today, status: 'checked_in', checkedInAt: now, checkInLat: d.lat, checkInLng: d.lng, truckId: d.truck_id ?? null });
       if (!dayId) {
         // The day exists (perhaps checked in by a concurrent request, which committed first).
-        const existing = await this.days.dayOf(scope.actorId!, today);
+        const existing = await this.days.dayOf(scope, scope.actorId!, today);
         throw conflict(
           existing?.status === 'checked_out' ? 'You already checked out today: resume your day instead of checking in again.' : 'You are already checked in today.',
         );
@@ -85,8 +85,8 @@ export class AttendanceService {
     const id = await this.uow.transaction(async () => {
       const day = await this.lockOpenDay(scope);
       if (day.status === 'on_break') throw conflict('You are already on a break.');
-      const breakId = await this.days.insertBreak({ companyId: scope.companyId, attendanceId: day.id, kind: 'break', startedAt: new Date() });
-      await this.days.update(day.id, { status: 'on_break' });
+      const breakId = await this.days.insertBreak(scope, { attendanceId: day.id, kind: 'break', startedAt: new Date() });
+      await this.days.update(scope, day.id, { status: 'on_break' });
       await this.days.recordEvents({
         type: 'attendance.break_started',
         ...this.about(scope, day.id),
@@ -101,8 +101,8 @@ export class AttendanceService {
     const id = await this.uow.transaction(async () => {
       const day = await this.lockOpenDay(scope);
       if (day.status !== 'on_break') throw conflict('You are not on a break.');
-      const closed = await this.days.closeOpenPause(day.id, new Date());
-      await this.days.update(day.id, { status: 'checked_in' });
+      const closed = await this.days.closeOpenPause(scope, day.id, new Date());
+      await this.days.update(scope, day.id, { status: 'checked_in' });
       if (closed) {
         const minutes = Math.floor((closed.endedAt.getTime() - closed.startedAt.getTime()) / 60_000);
         await this.days.recordEvents({ type: 'attendance.break_ended', ...this.about(scope, day.id), payload: { driver_id: day.driverId, work_date: day.workDate, break_id: closed.id, minutes } });
@@ -131,8 +131,8 @@ export class AttendanceService {
       if (day.status !== 'checked_out') throw conflict('Your day is not checked out.');
       const now = new Date();
       const from = day.checkedOutAt ?? now;
-      await this.days.insertBreak({ companyId: day.companyId, attendanceId: day.id, kind: 'checked_out', startedAt: from, endedAt: now > from ? now : from });
-      await this.days.update(day.id, { status: 'checked_in', checkedOutAt: null, checkOutLat: null, checkOutLng: null });
+      await this.days.insertBreak(scope, { attendanceId: day.id, kind: 'checked_out', startedAt: from, endedAt: now > from ? now : from });
+      await this.days.update(scope, day.id, { status: 'checked_in', checkedOutAt: null, checkOutLat: null, checkOutLng: null });
       await this.days.recordEvents({ type: 'attendance.resumed', ...this.about(scope, day.id), payload: { driver_id: day.driverId, work_date: day.workDate } });
       return day.id;
     });
@@ -145,14 +145,14 @@ export class AttendanceService {
   async get(scope: Scope, id: string): Promise<AttendanceDto> {
     const found = await this.days.findWithPauses(scope, id);
     if (!found) throw ApiError.notFound('Attendance');
-    return (await this.views([found]))[0];
+    return (await this.views(scope, [found]))[0];
   }
 
   /** The driver's state: the open day (normally today's), else today's, else "not checked in". */
   async status(scope: Scope): Promise<CheckInStatusDto> {
     const today = todayIn(await this.timezone(scope));
     const found = await this.days.currentWithPauses(scope, today);
-    const day = found ? (await this.views([found]))[0] : null;
+    const day = found ? (await this.views(scope, [found]))[0] : null;
     return { checked_in: !!day && day.status !== 'checked_out', status: day?.status ?? 'not_checked_in', date: today, attendance: day };
   }
 
@@ -160,7 +160,7 @@ export class AttendanceService {
   async list(scope: Scope, q: AttendanceQuery | DriverAttendanceQuery): Promise<Page<AttendanceDto>> {
     const now = new Date();
     const page = await this.days.page(scope, q);
-    return new Page(await this.views(page.items, now), page.meta);
+    return new Page(await this.views(scope, page.items, now), page.meta);
   }
 
   /** A driver's days over a range (default: the current month), oldest first, with totals. A driver of another company is 404. */
@@ -216,8 +216,8 @@ export class AttendanceService {
   }
 
   /** The days as answers, with their drivers' names (users' typed read: one statement for all of them). */
-  private async views(rows: readonly DayWithPauses[], now = new Date()): Promise<AttendanceDto[]> {
-    const names = await this.users.names([...new Set(rows.map((x) => x.day.driverId))]);
+  private async views(scope: Scope, rows: readonly DayWithPauses[], now = new Date()): Promise<AttendanceDto[]> {
+    const names = await this.users.names(scope, [...new Set(rows.map((x) => x.day.driverId))]);
     return rows.map((x) => this.view(x, names.get(x.day.driverId) ?? '', now));
   }
 
@@ -235,9 +235,9 @@ export class AttendanceService {
   /** Checks a locked open day out at `at` (closing an open break), and records `attendance.checked_out`. */
   private async close(scope: Scope, day: Attendance, at: Date, auto: boolean, position: { lat: number; lng: number } | null): Promise<void> {
     const end = at > day.checkedInAt ? at : day.checkedInAt;
-    await this.days.closeOpenPause(day.id, end);
-    await this.days.update(day.id, { status: 'checked_out', checkedOutAt: end, checkOutLat: position?.lat ?? null, checkOutLng: position?.lng ?? null });
-    const pauses = await this.days.breaksOf(day.id);
+    await this.days.closeOpenPause(scope, day.id, end);
+    await this.days.update(scope, day.id, { status: 'checked_out', checkedOutAt: end, checkOutLat: position?.lat ?? null, checkOutLng: position?.lng ?? null });
+    const pauses = await this.days.breaksOf(scope, day.id);
     const { workedMinutes } = dayTime({ checkedInAt: day.checkedInAt, checkedOutAt: end }, pauses, end);
     await this.days.recordEvents({
       type: 'attendance.checked_out',

@@ -281,8 +281,8 @@ export class SpecWasteTypesService {
       // Lock the specification so two requests cannot add the same waste type at once.
       await this.specifications.find(scope, specId, true);
       await this.wasteTypes.assertOwned(scope, [{ field: 'waste_type_id', id: dto.waste_type_id }]);
-      if (await this.specifications.linkExists(specId, dto.waste_type_id)) throw ApiError.conflict('DUPLICATE_WASTE_TYPE', 'This waste type is already allowed in the specification.');
-      const saved = await this.specifications.insertLink({ companyId, assetSpecificationId: specId, wasteTypeId: dto.waste_type_id, priceOverrideAmount: dto.price_override_amount ?? null });
+      if (await this.specifications.linkExists(scope, specId, dto.waste_type_id)) throw ApiError.conflict('DUPLICATE_WASTE_TYPE', 'This waste type is already allowed in the specification.');
+      const saved = await this.specifications.insertLink(scope, { assetSpecificationId: specId, wasteTypeId: dto.waste_type_id, priceOverrideAmount: dto.price_override_amount ?? null });
       await this.specifications.recordEvent(actor, { id: specId, companyId }, 'waste_type_added', { waste_type_id: dto.waste_type_id, price_override_amount: saved.priceOverrideAmount });
       return saved.id;
     });
@@ -293,7 +293,7 @@ export class SpecWasteTypesService {
     await this.uow.transaction(async () => {
       const link = await this.locked(scope, specId, id);
       if (dto.price_override_amount !== undefined) {
-        await this.specifications.updateLink(id, { priceOverrideAmount: dto.price_override_amount, updatedAt: new Date() });
+        await this.specifications.updateLink(scope, id, { priceOverrideAmount: dto.price_override_amount, updatedAt: new Date() });
       }
       await this.specifications.recordEvent(actor, { id: specId, companyId: scope.companyId }, 'waste_type_updated', { waste_type_id: link.wasteTypeId, price_override_amount: dto.price_override_amount ?? null });
     });
@@ -303,7 +303,7 @@ export class SpecWasteTypesService {
   async remove(actor: Actor, scope: Scope, specId: string, id: string) {
     await this.uow.transaction(async () => {
       const link = await this.locked(scope, specId, id);
-      await this.specifications.deleteLink(id);
+      await this.specifications.deleteLink(scope, id);
       await this.specifications.recordEvent(actor, { id: specId, companyId: scope.companyId }, 'waste_type_removed', { waste_type_id: link.wasteTypeId });
     });
   }
@@ -371,13 +371,13 @@ export class CustomerCatalogueService {
   }
 
   /**
-   * Names of specifications and waste types by id (any state: orders keep showing what they were placed
-   * with), in the open unit of work if any.
+   * Names of the scope's company's specifications and waste types by id (any state: orders keep showing
+   * what they were placed with), in the open unit of work if any.
    */
-  async names(specIds: string[], wasteTypeIds: string[]): Promise<{ specs: Map<string, string>; wasteTypes: Map<string, string> }> {
+  async names(scope: Scope, specIds: string[], wasteTypeIds: string[]): Promise<{ specs: Map<string, string>; wasteTypes: Map<string, string> }> {
     // One query at a time: inside a transaction they share one connection.
-    const specs = specIds.length ? await this.specifications.specNames(specIds) : [];
-    const wastes = wasteTypeIds.length ? await this.specifications.wasteTypeNames(wasteTypeIds) : [];
+    const specs = specIds.length ? await this.specifications.specNames(scope, specIds) : [];
+    const wastes = wasteTypeIds.length ? await this.specifications.wasteTypeNames(scope, wasteTypeIds) : [];
     return { specs: new Map(specs.map((r) => [r.id, r.name])), wasteTypes: new Map(wastes.map((r) => [r.id, r.name])) };
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { PlatformReach } from '../../common/access/tenant-policy';
 import type { Page } from '../../common/http/envelope';
 import { likePattern, paginate, type PageQuery } from '../../common/http/pagination';
@@ -139,19 +139,22 @@ export class AssetRepository extends ModuleRepository {
   }
 
   // ------------------------------------------------------------ jobs, dispatch, reports
-  /** Whether a live asset is based at or located at the lot. */
-  atLot(lotId: string): Promise<boolean> {
+  /** Whether a live asset is based at or located at the lot (an in-use check: the registry names the lot by id only). */
+  @GenerateSql({ params: () => [SystemReach.of('an in-use check of a lot'), SQL_SAMPLE.id] })
+  atLot(reach: SystemReach, lotId: string): Promise<boolean> {
     return this.m.exists(Asset, { where: [{ homeLotId: lotId }, { locationType: 'lot', locationId: lotId }] });
   }
 
-  /** Whether a live asset is located at the station. */
-  atStation(stationId: string): Promise<boolean> {
+  /** Whether a live asset is located at the station (an in-use check: the registry names the station by id only). */
+  @GenerateSql({ params: () => [SystemReach.of('an in-use check of a station'), SQL_SAMPLE.id] })
+  atStation(reach: SystemReach, stationId: string): Promise<boolean> {
     return this.m.existsBy(Asset, { locationType: 'station', locationId: stationId });
   }
 
-  /** Reserved assets back to available (one UPDATE; others keep their status). */
-  async releaseReserved(assetIds: readonly string[]): Promise<void> {
-    await this.m.update(Asset, { id: In([...assetIds]), status: 'reserved' }, { status: 'available' });
+  /** The scope's company's reserved assets among `assetIds` back to available (one UPDATE; others keep their status). */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, [SQL_SAMPLE.id, SQL_SAMPLE.otherId]] })
+  async releaseReserved(scope: Scope, assetIds: readonly string[]): Promise<void> {
+    await this.m.update(Asset, { id: In([...assetIds]), companyId: scope.companyId, status: 'reserved' }, { status: 'available' });
   }
 
   /**
@@ -186,15 +189,16 @@ export class AssetRepository extends ModuleRepository {
     return this.locked.find(Asset, { where: { id: In([...ids]), companyId: scope.companyId }, lock: { mode: 'pessimistic_write' } });
   }
 
-  @GenerateSql({ params: [SQL_SAMPLE.id, { status: 'available' }] })
-  async update(id: string, values: Partial<Asset>): Promise<void> {
-    await this.m.update(Asset, { id }, values);
+  /** Changes an asset of the scope's company (locked by `lockMany` in the caller's unit). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, { status: 'available' }] })
+  async update(scope: Scope, id: string, values: Partial<Asset>): Promise<void> {
+    await this.m.update(Asset, { id, companyId: scope.companyId }, values);
   }
 
-  /** History rows of moves (one INSERT). */
-  @GenerateSql({ params: [[{ companyId: SQL_SAMPLE.companyId, assetId: SQL_SAMPLE.id, fromStatus: 'available', toStatus: 'reserved', locationType: null, locationId: null, lat: null, lng: null, jobId: SQL_SAMPLE.otherId }]] })
-  async insertHistory(rows: Partial<AssetHistory>[]): Promise<void> {
-    await this.m.insert(AssetHistory, rows);
+  /** History rows of moves of the scope's company's assets (one INSERT). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, [{ assetId: SQL_SAMPLE.id, fromStatus: 'available', toStatus: 'reserved', locationType: null, locationId: null, lat: null, lng: null, jobId: SQL_SAMPLE.otherId }]] })
+  async insertHistory(scope: Scope, rows: Omit<Partial<AssetHistory>, 'companyId'>[]): Promise<void> {
+    await this.m.insert(AssetHistory, rows.map((r) => ({ ...r, companyId: scope.companyId })));
   }
 
   /** Code and status of the company's assets by id (deleted ones too). One statement. */
@@ -202,9 +206,11 @@ export class AssetRepository extends ModuleRepository {
     return this.m.find(Asset, { select: { id: true, code: true, status: true }, where: { companyId: scope.companyId, id: In([...new Set(ids)]) }, withDeleted: true });
   }
 
-  /** Live assets per company (the administrators' companies report; across companies). */
-  async countsByCompany(companyIds: readonly string[]): Promise<{ company_id: string; n: number }[]> {
-    return this.sql(`SELECT company_id, count(*)::int AS n FROM assets WHERE company_id = ANY($1) AND deleted_at IS NULL GROUP BY company_id`, [[...companyIds]]);
+  /** Live assets per company among `companyIds` that the administrator's `reach` covers (the companies report; across companies). */
+  @GenerateSql({ params: () => [new PlatformReach(), [SQL_SAMPLE.companyId]] })
+  async countsByCompany(reach: PlatformReach, companyIds: readonly string[]): Promise<{ company_id: string; n: number }[]> {
+    const ids = reach.companyId ? companyIds.filter((id) => id === reach.companyId) : [...companyIds];
+    return this.sql(`SELECT company_id, count(*)::int AS n FROM assets WHERE company_id = ANY($1) AND deleted_at IS NULL GROUP BY company_id`, [ids]);
   }
 
   /** Outbox events of the assets' changes, in the unit that makes them. */

@@ -13,7 +13,7 @@ import type { PlatformReach } from '../../common/access/tenant-policy';
 import type { WriteAudit } from '../../common/records/write-audit';
 import { InUseRegistry } from '../../common/records/in-use';
 import { EnumField, EnumQuery, PartialInput, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
-import { CurrentScope, Scope } from '../../common/access/scope';
+import { CurrentScope, Scope, SystemReach } from '../../common/access/scope';
 import { AssetPlaces } from './asset-places';
 import { AssetRepository } from './asset.repository';
 import { AssetSpecificationsService } from './asset-specifications';
@@ -116,6 +116,9 @@ export interface AssetMove {
   place: { type: LocationType; id: string; lat: number | null; lng: number | null } | null;
 }
 
+/** The in-use registry names the lot or station by id only (its checks take no scope). */
+const IN_USE_CHECK = SystemReach.of('an in-use check (the registry names the record by id)');
+
 @Injectable()
 export class AssetsService implements OnModuleInit {
   constructor(
@@ -130,13 +133,13 @@ export class AssetsService implements OnModuleInit {
 
   /** Live assets keep their home lot, and the lot or station they are at, from deletion. */
   onModuleInit(): void {
-    this.inUse.register('lot', 'catalogue', 'a live asset based at or located at the lot', (_m, id) => this.assets.atLot(id));
-    this.inUse.register('station', 'catalogue', 'a live asset located at the station', (_m, id) => this.assets.atStation(id));
+    this.inUse.register('lot', 'catalogue', 'a live asset based at or located at the lot', (_m, id) => this.assets.atLot(IN_USE_CHECK, id));
+    this.inUse.register('station', 'catalogue', 'a live asset located at the station', (_m, id) => this.assets.atStation(IN_USE_CHECK, id));
   }
 
-  /** Reserved assets back to available, in the caller's unit of work (an asset already out on site keeps its status). */
-  async releaseReserved(assetIds: readonly string[]): Promise<void> {
-    if (assetIds.length) await this.assets.releaseReserved(assetIds);
+  /** The scope's company's reserved assets back to available, in the caller's unit of work (an asset already out on site keeps its status). */
+  async releaseReserved(scope: Scope, assetIds: readonly string[]): Promise<void> {
+    if (assetIds.length) await this.assets.releaseReserved(scope, assetIds);
   }
 
   /**
@@ -171,7 +174,7 @@ export class AssetsService implements OnModuleInit {
       if (!from.has(x.assetId)) throw ApiError.notFound('Asset');
       const set: Partial<Asset> = { status: x.to };
       if (x.place) Object.assign(set, { locationType: x.place.type, locationId: x.place.id, lat: x.place.lat, lng: x.place.lng, locationUpdatedAt: new Date() });
-      await this.assets.update(x.assetId, set);
+      await this.assets.update(scope, x.assetId, set);
     }
     await this.recordJobMoves(scope, moves.map((x) => ({ assetId: x.assetId, from: from.get(x.assetId) ?? null, to: x.to, place: x.place })), jobId);
   }
@@ -204,7 +207,8 @@ export class AssetsService implements OnModuleInit {
   private async recordJobMoves(scope: Scope, moves: { assetId: string; from: AssetStatus | null; to: AssetStatus; place: AssetMove['place'] }[], jobId: string): Promise<void> {
     const companyId = scope.companyId;
     await this.assets.insertHistory(
-      moves.map((x) => ({ companyId, assetId: x.assetId, fromStatus: x.from, toStatus: x.to, locationType: x.place?.type ?? null, locationId: x.place?.id ?? null, lat: x.place?.lat ?? null, lng: x.place?.lng ?? null, jobId })),
+      scope,
+      moves.map((x) => ({ assetId: x.assetId, fromStatus: x.from, toStatus: x.to, locationType: x.place?.type ?? null, locationId: x.place?.id ?? null, lat: x.place?.lat ?? null, lng: x.place?.lng ?? null, jobId })),
     );
     await this.assets.recordEvents(
       ...moves.map((x) => ({

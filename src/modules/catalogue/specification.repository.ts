@@ -143,23 +143,26 @@ export class SpecificationRepository extends ModuleRepository {
     return findScoped(this.locked, AssetSpecificationWasteType, Scope.company(scope.companyId), id, { what: 'Specification waste type', where: { assetSpecificationId: specId }, lock: true });
   }
 
-  /** Whether the waste type is already allowed in the specification. */
-  linkExists(specId: string, wasteTypeId: string): Promise<boolean> {
-    return this.m.getRepository(AssetSpecificationWasteType).exists({ where: { assetSpecificationId: specId, wasteTypeId } });
+  /** Whether the waste type is already allowed in the specification (of the scope's company). */
+  linkExists(scope: Scope, specId: string, wasteTypeId: string): Promise<boolean> {
+    return this.m.getRepository(AssetSpecificationWasteType).exists({ where: { companyId: scope.companyId, assetSpecificationId: specId, wasteTypeId } });
   }
 
-  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, assetSpecificationId: SQL_SAMPLE.id, wasteTypeId: SQL_SAMPLE.otherId, priceOverrideAmount: null }] })
-  insertLink(values: Pick<AssetSpecificationWasteType, 'companyId' | 'assetSpecificationId' | 'wasteTypeId' | 'priceOverrideAmount'>): Promise<AssetSpecificationWasteType> {
-    return this.m.save(this.m.create(AssetSpecificationWasteType, values));
+  /** A waste type allowed in a specification of the scope's company. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, { assetSpecificationId: SQL_SAMPLE.id, wasteTypeId: SQL_SAMPLE.otherId, priceOverrideAmount: null }] })
+  insertLink(scope: Scope, values: Pick<AssetSpecificationWasteType, 'assetSpecificationId' | 'wasteTypeId' | 'priceOverrideAmount'>): Promise<AssetSpecificationWasteType> {
+    return this.m.save(this.m.create(AssetSpecificationWasteType, { ...values, companyId: scope.companyId }));
   }
 
-  @GenerateSql({ params: [SQL_SAMPLE.id, { priceOverrideAmount: 4500, updatedAt: SQL_SAMPLE.at }] })
-  async updateLink(id: string, values: Partial<AssetSpecificationWasteType>): Promise<void> {
-    await this.m.update(AssetSpecificationWasteType, { id }, values);
+  /** Changes a link of the scope's company (locked by `lockLink` in the caller's unit). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, { priceOverrideAmount: 4500, updatedAt: SQL_SAMPLE.at }] })
+  async updateLink(scope: Scope, id: string, values: Partial<AssetSpecificationWasteType>): Promise<void> {
+    await this.m.update(AssetSpecificationWasteType, { id, companyId: scope.companyId }, values);
   }
 
-  async deleteLink(id: string): Promise<void> {
-    await this.m.delete(AssetSpecificationWasteType, { id });
+  /** Deletes a link of the scope's company (locked by `lockLink` in the caller's unit). */
+  async deleteLink(scope: Scope, id: string): Promise<void> {
+    await this.m.delete(AssetSpecificationWasteType, { id, companyId: scope.companyId });
   }
 
   // ------------------------------------------------------------ the customer's view and orders' reads
@@ -226,13 +229,13 @@ export class SpecificationRepository extends ModuleRepository {
     return scopedQuery(this.m, WasteType, scope, 'w').select(['w.id', 'w.name']).andWhere('w.id = :wasteTypeId AND w.active', { wasteTypeId }).getOne();
   }
 
-  /** Id and name of specifications (deleted ones too). */
-  specNames(specIds: readonly string[]): Promise<Pick<AssetSpecification, 'id' | 'name'>[]> {
-    return this.m.getRepository(AssetSpecification).find({ select: { id: true, name: true }, where: { id: In([...specIds]) }, withDeleted: true });
+  /** Id and name of the scope's company's specifications (deleted ones too). */
+  specNames(scope: Scope, specIds: readonly string[]): Promise<Pick<AssetSpecification, 'id' | 'name'>[]> {
+    return this.m.getRepository(AssetSpecification).find({ select: { id: true, name: true }, where: { companyId: scope.companyId, id: In([...specIds]) }, withDeleted: true });
   }
 
-  /** Id and name of waste types (deleted ones too). */
-  wasteTypeNames(wasteTypeIds: readonly string[]): Promise<Pick<WasteType, 'id' | 'name'>[]> {
-    return this.m.getRepository(WasteType).find({ select: { id: true, name: true }, where: { id: In([...wasteTypeIds]) }, withDeleted: true });
+  /** Id and name of the scope's company's waste types (deleted ones too). */
+  wasteTypeNames(scope: Scope, wasteTypeIds: readonly string[]): Promise<Pick<WasteType, 'id' | 'name'>[]> {
+    return this.m.getRepository(WasteType).find({ select: { id: true, name: true }, where: { companyId: scope.companyId, id: In([...wasteTypeIds]) }, withDeleted: true });
   }
 }

@@ -94,8 +94,8 @@ export class WasteTypeRepository extends ModuleRepository {
     return this.m.find(WasteType, { select: { id: true }, where: { companyId: scope.companyId, id: In([...ids]) } });
   }
 
-  /** Id and name of waste types (deleted ones too, for history), by name then id. */
-  refs(ids: readonly string[]): Promise<Pick<WasteType, 'id' | 'name'>[]> {
-    return this.m.find(WasteType, { select: { id: true, name: true }, where: { id: In([...ids]) }, withDeleted: true, order: { name: 'ASC', id: 'ASC' } });
+  /** Id and name of the scope's company's waste types (deleted ones too, for history), by name then id. */
+  refs(scope: Scope, ids: readonly string[]): Promise<Pick<WasteType, 'id' | 'name'>[]> {
+    return this.m.find(WasteType, { select: { id: true, name: true }, where: { companyId: scope.companyId, id: In([...ids]) }, withDeleted: true, order: { name: 'ASC', id: 'ASC' } });
   }
 }

@@ -124,10 +124,10 @@ export class WasteTypesService {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** Id and name of waste types (deleted ones too, for history), by name then id. */
-  async refs(ids: readonly string[]): Promise<{ id: string; name: string }[]> {
+  /** Id and name of the scope's company's waste types (deleted ones too, for history), by name then id. */
+  async refs(scope: Scope, ids: readonly string[]): Promise<{ id: string; name: string }[]> {
     if (!ids.length) return [];
-    const rows = await this.wasteTypes.refs(ids);
+    const rows = await this.wasteTypes.refs(scope, ids);
     return rows.map((r) => ({ id: r.id, name: r.name }));
   }
 }

@@ -3,7 +3,6 @@ import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { recordEvents } from '../../common/outbox/outbox';
 import type { WriteAudit } from '../../common/records/write-audit';
 import { CompanyDto, CompanyWithPlatformDto, CreateCompanyDto } from './company.dto';
 import { Company, CompanyStatus } from './company.entity';
@@ -123,8 +122,6 @@ export class CompaniesService implements OnModuleInit {
 
   /** The company row, the owner's membership and `company.created`, in the caller's unit. */
   private async insert(ownerId: string, actorId: string, dto: CreateCompanyDto): Promise<Company> {
-    // The outbox still takes a manager: the open unit's.
-    const m = this.uow.manager;
     const saved = await this.companies.insert({
       ownerId,
       name: dto.name,
@@ -136,7 +133,7 @@ export class CompaniesService implements OnModuleInit {
       status: 'active',
     });
     await this.users.assignCompany(ownerId, Scope.company(saved.id));
-    await recordEvents(m, { type: 'company.created', aggregateType: 'company', aggregateId: saved.id, companyId: saved.id, actorId, payload: { name: saved.name } });
+    await this.companies.recordEvents({ type: 'company.created', aggregateType: 'company', aggregateId: saved.id, companyId: saved.id, actorId, payload: { name: saved.name } });
     return saved;
   }
 
@@ -165,7 +162,7 @@ export class CompaniesService implements OnModuleInit {
       if (c.status === to) throw ApiError.invalidTransition(c.status, to, 'Company');
       const before = CompanyWithPlatformDto.withPlatform(c);
       await this.companies.update(scope, { status: to });
-      await recordEvents(m, { type: `company.${to === 'active' ? 'activated' : 'deactivated'}`, aggregateType: 'company', aggregateId: c.id, companyId: c.id, actorId, payload: { from: c.status, to } });
+      await this.companies.recordEvents({ type: `company.${to === 'active' ? 'activated' : 'deactivated'}`, aggregateType: 'company', aggregateId: c.id, companyId: c.id, actorId, payload: { from: c.status, to } });
       const after = await this.withPlatform(scope);
       await audit?.(m, { id: c.id, before, after });
       return after;
@@ -189,7 +186,7 @@ export class CompaniesService implements OnModuleInit {
         patch.featureFlags = flags;
       }
       if (Object.keys(patch).length) await this.companies.update(scope, patch);
-      await recordEvents(m, { type: 'company.platform_updated', aggregateType: 'company', aggregateId: c.id, companyId: c.id, actorId, payload: { fields: Object.keys(changes) } });
+      await this.companies.recordEvents({ type: 'company.platform_updated', aggregateType: 'company', aggregateId: c.id, companyId: c.id, actorId, payload: { fields: Object.keys(changes) } });
       const after = await this.withPlatform(scope);
       await audit?.(m, { id: c.id, before, after });
       return after;

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/http/api-error';
 import { Scope } from '../../common/access/scope';
 import { Page } from '../../common/http/envelope';
-import { recordEvents } from '../../common/outbox/outbox';
 import type { WriteAudit } from '../../common/records/write-audit';
 import { UserDto } from '../users';
 import { CompanyDto } from './company.dto';
@@ -38,8 +37,8 @@ export class CompanyAdminService {
       if (dto.timezone !== undefined) c.timezone = dto.timezone;
       if (dto.currency !== undefined) c.currency = dto.currency;
       const saved = await this.companies.save(c);
-      await this.settings.mirrorCompany(saved);
-      await recordEvents(m, { type: 'company.updated', aggregateType: 'company', aggregateId: scope.companyId, companyId: scope.companyId, actorId, payload: { fields: Object.keys(dto) } });
+      await this.settings.mirrorCompany(scope, saved);
+      await this.companies.recordEvents({ type: 'company.updated', aggregateType: 'company', aggregateId: scope.companyId, companyId: scope.companyId, actorId, payload: { fields: Object.keys(dto) } });
       await audit?.(m, { id: scope.companyId, before, after: CompanyDto.of(saved) });
       return saved;
     });
@@ -48,11 +47,10 @@ export class CompanyAdminService {
 
   /** The caller's own name, phone and e-mail (unique; a new address is unverified). */
   async updateOwnUser(actorId: string, dto: UpdateOwnUserDto): Promise<UserDto> {
-    // The outbox still takes a manager: the unit's.
-    return this.uow.transaction(async (m) => {
-      await this.users.updateContact(actorId, dto);
+    return this.uow.transaction(async () => {
+      await this.users.updateContact(null, actorId, dto);
       const profile = await this.users.profile(actorId);
-      await recordEvents(m, { type: 'user.updated', aggregateType: 'user', aggregateId: actorId, companyId: profile.company_id ?? null, actorId, payload: { fields: Object.keys(dto) } });
+      await this.companies.recordEvents({ type: 'user.updated', aggregateType: 'user', aggregateId: actorId, companyId: profile.company_id ?? null, actorId, payload: { fields: Object.keys(dto) } });
       return profile;
     });
   }
@@ -64,20 +62,20 @@ export class CompanyAdminService {
 
   /** Replaces the whole set; answers with the new set in name order. */
   async replaceDocuments(scope: Scope, actorId: string, dto: ReplaceDocumentsDto): Promise<CompanyDocumentDto[]> {
-    return this.uow.transaction(async (m) => {
+    return this.uow.transaction(async () => {
       // Serialises concurrent replacements of the same company's set.
       await this.companies.lock(scope);
       const saved = await this.documents.replace(scope, dto.documents.map((d) => ({ name: d.name, type: d.type, url: d.url, expiresOn: d.expires_on ?? null })));
-      await recordEvents(m, { type: 'company.documents_replaced', aggregateType: 'company', aggregateId: scope.companyId, companyId: scope.companyId, actorId, payload: { count: saved.length } });
+      await this.companies.recordEvents({ type: 'company.documents_replaced', aggregateType: 'company', aggregateId: scope.companyId, companyId: scope.companyId, actorId, payload: { count: saved.length } });
       return saved.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)).map(CompanyDocumentDto.of);
     });
   }
 
   async removeDocument(scope: Scope, actorId: string, id: string): Promise<void> {
-    await this.uow.transaction(async (m) => {
+    await this.uow.transaction(async () => {
       const doc = await this.documents.lock(scope, id);
-      await this.documents.delete(id);
-      await recordEvents(m, { type: 'company.document_deleted', aggregateType: 'company', aggregateId: scope.companyId, companyId: scope.companyId, actorId, payload: { document_id: id, name: doc.name } });
+      await this.documents.delete(scope, id);
+      await this.companies.recordEvents({ type: 'company.document_deleted', aggregateType: 'company', aggregateId: scope.companyId, companyId: scope.companyId, actorId, payload: { document_id: id, name: doc.name } });
     });
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
-import { recordEvents } from '../../common/outbox/outbox';
 import { Company } from './company.entity';
 import { CompanySettingsDto, SETTINGS_DEFAULTS, UpdateSettingsDto } from './company-admin.dto';
 import { CompanySettings } from './company-admin.entity';
@@ -33,7 +32,7 @@ export class CompanySettingsService {
 
   /** Partial update; timezone and currency are written to the company too. */
   async update(scope: Scope, actorId: string, dto: UpdateSettingsDto): Promise<CompanySettingsDto> {
-    return this.uow.transaction(async (m) => {
+    return this.uow.transaction(async () => {
       const { company, row } = await this.lockForWrite(scope);
       for (const key of POLICY_KEYS) {
         if (dto[key] !== undefined) (row as unknown as Record<string, unknown>)[camel(key)] = dto[key];
@@ -45,32 +44,32 @@ export class CompanySettingsService {
       if (dto.currency !== undefined) company.currency = row.currency = dto.currency;
       if (dto.timezone !== undefined || dto.currency !== undefined) await this.companies.save(company);
       const saved = await this.settings.save(row);
-      await recordEvents(m, { type: 'company.settings_updated', aggregateType: 'company', aggregateId: company.id, companyId: company.id, actorId, payload: { fields: Object.keys(dto) } });
+      await this.companies.recordEvents({ type: 'company.settings_updated', aggregateType: 'company', aggregateId: company.id, companyId: company.id, actorId, payload: { fields: Object.keys(dto) } });
       return render(company, saved);
     });
   }
 
   /** Restores the policy defaults; the company's timezone and currency stay. */
   async reset(scope: Scope, actorId: string): Promise<CompanySettingsDto> {
-    return this.uow.transaction(async (m) => {
+    return this.uow.transaction(async () => {
       const { company, row } = await this.lockForWrite(scope);
       for (const key of POLICY_KEYS) (row as unknown as Record<string, unknown>)[camel(key)] = SETTINGS_DEFAULTS[key];
       const saved = await this.settings.save(row);
-      await recordEvents(m, { type: 'company.settings_reset', aggregateType: 'company', aggregateId: company.id, companyId: company.id, actorId });
+      await this.companies.recordEvents({ type: 'company.settings_reset', aggregateType: 'company', aggregateId: company.id, companyId: company.id, actorId });
       return render(company, saved);
     });
   }
 
-  /** Keeps the settings' copy of timezone/currency in step when the company changes them (in the company's write unit). */
-  async mirrorCompany(company: Company): Promise<void> {
-    await this.settings.mirror(company);
+  /** Keeps the settings' copy of timezone/currency in step when the scope's company changes them (in the company's write unit). */
+  async mirrorCompany(scope: Scope, company: Company): Promise<void> {
+    await this.settings.mirror(scope, company);
   }
 
   /** The company row and its settings row, both locked (the row is created with defaults if absent). */
   private async lockForWrite(scope: Scope) {
     const company = await this.companies.lock(scope);
     if (!company) throw ApiError.notFound('Company');
-    const row = await this.settings.lockRow(company);
+    const row = await this.settings.lockRow(scope, company);
     return { company, row };
   }
 }

@@ -3,6 +3,8 @@ import { Scope } from '../../common/access/scope';
 import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
 import { likePattern, PageQuery, paginate } from '../../common/http/pagination';
+import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
+import type { EventType } from '../../common/outbox/event-catalogue';
 import { ModuleRepository } from '../../database/repository';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { UnitOfWork } from '../../database/unit-of-work';
@@ -24,6 +26,12 @@ export interface CompanyListFilter extends PageQuery {
 export class CompanyRepository extends ModuleRepository {
   constructor(uow: UnitOfWork) {
     super(uow);
+  }
+
+  /** Outbox events of the companies' changes (their records, settings and documents), in the unit that makes them. */
+  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
+  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
+    await recordEvents(this.locked, ...events);
   }
 
   /** The live company, or null; `select` limits the columns read. */
@@ -111,12 +119,12 @@ export class CompanySettingsRepository extends ModuleRepository {
     return company && { company, row: (company as Company & { settingsRow?: CompanySettings }).settingsRow ?? null };
   }
 
-  /** The company's settings row, created with the company's timezone and currency if absent, locked for the unit. */
-  @GenerateSql({ params: () => [Object.assign(new Company(), { id: SQL_SAMPLE.companyId, timezone: 'UTC', currency: 'USD' })] })
-  async lockRow(company: Company): Promise<CompanySettings> {
+  /** The scope's company's settings row, created with the company's timezone and currency if absent, locked for the unit. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), { timezone: 'UTC', currency: 'USD' }] })
+  async lockRow(scope: Scope, company: Pick<Company, 'timezone' | 'currency'>): Promise<CompanySettings> {
     const m = this.locked;
-    await m.query(`INSERT INTO company_settings (company_id, timezone, currency) VALUES ($1, $2, $3) ON CONFLICT (company_id) DO NOTHING`, [company.id, company.timezone, company.currency]);
-    return m.findOneOrFail(CompanySettings, { where: { companyId: company.id }, lock: { mode: 'pessimistic_write' } });
+    await m.query(`INSERT INTO company_settings (company_id, timezone, currency) VALUES ($1, $2, $3) ON CONFLICT (company_id) DO NOTHING`, [scope.companyId, company.timezone, company.currency]);
+    return m.findOneOrFail(CompanySettings, { where: { companyId: scope.companyId }, lock: { mode: 'pessimistic_write' } });
   }
 
   @GenerateSql({ params: () => [Object.assign(new CompanySettings(), { companyId: SQL_SAMPLE.companyId, timezone: 'UTC', currency: 'USD' })] })
@@ -124,10 +132,10 @@ export class CompanySettingsRepository extends ModuleRepository {
     return this.m.save(row);
   }
 
-  /** Keeps the settings' copy of timezone/currency in step with the company. */
-  @GenerateSql({ params: () => [Object.assign(new Company(), { id: SQL_SAMPLE.companyId, timezone: 'UTC', currency: 'USD' })] })
-  async mirror(company: Company): Promise<void> {
-    await this.m.update(CompanySettings, { companyId: company.id }, { timezone: company.timezone, currency: company.currency });
+  /** Keeps the settings' copy of timezone/currency in step with the scope's company. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), { timezone: 'UTC', currency: 'USD' }] })
+  async mirror(scope: Scope, company: Pick<Company, 'timezone' | 'currency'>): Promise<void> {
+    await this.m.update(CompanySettings, { companyId: scope.companyId }, { timezone: company.timezone, currency: company.currency });
   }
 }
 
@@ -159,8 +167,9 @@ export class CompanyDocumentRepository extends ModuleRepository {
     return findScoped(this.locked, CompanyDocument, scope, id, { what: 'Document', lock: true });
   }
 
-  async delete(id: string): Promise<void> {
-    await this.m.delete(CompanyDocument, { id });
+  /** Deletes the scope's document (locked by `lock` in the caller's unit). */
+  async delete(scope: Scope, id: string): Promise<void> {
+    await this.m.delete(CompanyDocument, { id, companyId: scope.companyId });
   }
 }
 

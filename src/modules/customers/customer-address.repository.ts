@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull } from 'typeorm';
+import { EntityManager, FindOptionsWhere, IsNull } from 'typeorm';
 import { Scope } from '../../common/access/scope';
-import { assertReachable, type BodyRef, findScoped, scopedQuery } from '../../common/access/tenant-policy';
+import { assertReachable, type BodyRef, findScoped, scopeConditions, scopedQuery, scopeWhere } from '../../common/access/tenant-policy';
+import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { PageQuery, paginate } from '../../common/http/pagination';
 import { ModuleRepository } from '../../database/repository';
@@ -28,34 +29,38 @@ export class CustomerAddressRepository extends ModuleRepository {
     return findScoped(this.m, CustomerAddress, scope, id, { what: 'Address' });
   }
 
-  /** How many live addresses the customer has. */
-  async liveCount(customerId: string): Promise<number> {
-    const [{ count }] = await this.sql<{ count: number }>(`SELECT count(*)::int AS count FROM customer_addresses WHERE customer_id = $1 AND deleted_at IS NULL`, [customerId]);
+  /** How many live addresses the customer has among those `scope` reaches. */
+  async liveCount(scope: Scope, customerId: string): Promise<number> {
+    const params: unknown[] = [customerId];
+    const [{ count }] = await this.sql<{ count: number }>(`SELECT count(*)::int AS count FROM customer_addresses WHERE customer_id = $1 AND ${sqlReach(this.m, scope, params)} AND deleted_at IS NULL`, params);
     return count;
   }
 
-  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, customerId: SQL_SAMPLE.id, label: 'Yard', line1: '1 Main St', city: 'Springfield', latitude: 39.8, longitude: -89.6 }] })
-  insert(values: Partial<CustomerAddress>): Promise<CustomerAddress> {
-    return this.m.save(this.m.create(CustomerAddress, values));
+  /** A new address in the scope's company. */
+  @GenerateSql({ params: () => [Scope.customer(SQL_SAMPLE.companyId, SQL_SAMPLE.id), { customerId: SQL_SAMPLE.id, label: 'Yard', line1: '1 Main St', city: 'Springfield', latitude: 39.8, longitude: -89.6 }] })
+  insert(scope: Scope, values: Omit<Partial<CustomerAddress>, 'companyId'>): Promise<CustomerAddress> {
+    return this.m.save(this.m.create(CustomerAddress, { ...values, companyId: scope.companyId }));
   }
 
-  /** Soft delete (the address stops being the default). */
-  async softDelete(id: string): Promise<void> {
-    await this.m.update(CustomerAddress, { id }, { deletedAt: new Date(), isDefault: false });
+  /** Soft delete of an address `scope` reaches (it stops being the default). */
+  async softDelete(scope: Scope, id: string): Promise<void> {
+    await this.m.update(CustomerAddress, { ...reached(this.m, scope), id }, { deletedAt: new Date(), isDefault: false });
   }
 
-  async makeDefault(id: string): Promise<void> {
-    await this.m.update(CustomerAddress, { id }, { isDefault: true });
+  /** An address `scope` reaches becomes the default. */
+  async makeDefault(scope: Scope, id: string): Promise<void> {
+    await this.m.update(CustomerAddress, { ...reached(this.m, scope), id }, { isDefault: true });
   }
 
-  /** The customer's most recent live address, or null. */
-  latest(customerId: string): Promise<CustomerAddress | null> {
-    return this.m.getRepository(CustomerAddress).findOne({ where: { customerId, deletedAt: IsNull() }, order: { createdAt: 'DESC', id: 'ASC' } });
+  /** The customer's most recent live address among those `scope` reaches, or null. */
+  latest(scope: Scope, customerId: string): Promise<CustomerAddress | null> {
+    return this.m.getRepository(CustomerAddress).findOne({ where: { ...reached(this.m, scope), customerId, deletedAt: IsNull() }, order: { createdAt: 'DESC', id: 'ASC' } });
   }
 
-  /** The customer's live addresses stop being the default. */
-  async clearDefault(customerId: string): Promise<void> {
-    await this.sql(`UPDATE customer_addresses SET is_default = false, updated_at = now() WHERE customer_id = $1 AND is_default AND deleted_at IS NULL`, [customerId]);
+  /** The customer's live addresses (among those `scope` reaches) stop being the default. */
+  async clearDefault(scope: Scope, customerId: string): Promise<void> {
+    const params: unknown[] = [customerId];
+    await this.sql(`UPDATE customer_addresses SET is_default = false, updated_at = now() WHERE customer_id = $1 AND ${sqlReach(this.m, scope, params)} AND is_default AND deleted_at IS NULL`, params);
   }
 
   /** The scope's live address with its customer's row (pricing terms), in one statement; null when the scope does not reach it. */
@@ -79,4 +84,18 @@ export class CustomerAddressRepository extends ModuleRepository {
       .andWhere('a.id IN (:...ids)', { ids: [...new Set(ids)] })
       .getRawMany();
   }
+}
+
+/** The tenant policy's conditions for the addresses `scope` reaches; 404 for a scope that reaches none. */
+function reached(m: EntityManager, scope: Scope): FindOptionsWhere<CustomerAddress> {
+  const where = scopeWhere(m, CustomerAddress, scope);
+  if (!where) throw ApiError.notFound('Address');
+  return where;
+}
+
+/** The same conditions as SQL text on `customer_addresses`, their values appended to `params`; 404 for a scope that reaches none. */
+function sqlReach(m: EntityManager, scope: Scope, params: unknown[]): string {
+  const s = scopeConditions(m, CustomerAddress, scope);
+  if (!s) throw ApiError.notFound('Address');
+  return s.conditions.map((c) => `${c.column} = $${params.push(c.value)}`).join(' AND ');
 }

@@ -36,10 +36,9 @@ export class CustomerAddressesService {
   async create(actor: Actor, scope: Scope, dto: CreateAddressDto): Promise<AddressDto> {
     const saved = await this.uow.transaction(async (m) => {
       await this.lockCustomer(scope, actor.id);
-      const isDefault = (await this.addresses.liveCount(actor.id)) === 0 || dto.is_default === true;
-      if (isDefault) await this.addresses.clearDefault(actor.id);
-      const address = await this.addresses.insert({
-        companyId: scope.companyId,
+      const isDefault = (await this.addresses.liveCount(scope, actor.id)) === 0 || dto.is_default === true;
+      if (isDefault) await this.addresses.clearDefault(scope, actor.id);
+      const address = await this.addresses.insert(scope, {
         customerId: actor.id,
         label: dto.label ?? null,
         line1: dto.line1,
@@ -68,12 +67,12 @@ export class CustomerAddressesService {
       await this.lockCustomer(scope, actor.id);
       const address = await this.addresses.find(Scope.of(actor), id);
       await this.inUse.assertUnused(m, 'customer_address', id, 'Address');
-      await this.addresses.softDelete(id);
+      await this.addresses.softDelete(scope, id);
       let newDefault: string | null = null;
       if (address.isDefault) {
-        const next = await this.addresses.latest(actor.id);
+        const next = await this.addresses.latest(scope, actor.id);
         if (next) {
-          await this.addresses.makeDefault(next.id);
+          await this.addresses.makeDefault(scope, next.id);
           newDefault = next.id;
         }
       }
@@ -86,8 +85,8 @@ export class CustomerAddressesService {
       await this.lockCustomer(scope, actor.id);
       const address = await this.addresses.find(Scope.of(actor), id);
       if (address.isDefault) return address;
-      await this.addresses.clearDefault(actor.id);
-      await this.addresses.makeDefault(id);
+      await this.addresses.clearDefault(scope, actor.id);
+      await this.addresses.makeDefault(scope, id);
       await recordEvents(m, { type: 'customer_address.default_changed', aggregateType: 'customer_address', aggregateId: id, companyId: scope.companyId, actorId: actor.id, payload: { customer_id: actor.id } });
       return this.addresses.find(Scope.of(actor), id);
     });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { PlatformReach } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
 import { ModuleRepository } from '../../database/repository';
@@ -61,8 +61,9 @@ export class CustomerRepository extends ModuleRepository {
     await this.m.insert(Customer, { id: userId, companyId: scope.companyId });
   }
 
-  /** Whether any customer is assigned the pricing profile. */
-  assignedProfile(pricingProfileId: string): Promise<boolean> {
+  /** Whether any customer is assigned the pricing profile (an in-use check: the registry names the profile by id only). */
+  @GenerateSql({ params: () => [SystemReach.of('an in-use check of a pricing profile'), SQL_SAMPLE.id] })
+  assignedProfile(reach: SystemReach, pricingProfileId: string): Promise<boolean> {
     return this.m.existsBy(Customer, { pricingProfileId });
   }
 

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Actor } from '../../common/access/actor';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { InUseRegistry } from '../../common/records/in-use';
@@ -15,6 +15,9 @@ import type { Loaded } from './member-directory';
 import { CustomerRepository, DEMERIT_BLOCKED_FLAG } from './customer.repository';
 import type { PlatformReach } from '../../common/access/tenant-policy';
 import type { WriteAudit } from '../../common/records/write-audit';
+
+/** The in-use registry names the pricing profile by id only (its checks take no scope). */
+const IN_USE_CHECK = SystemReach.of('an in-use check (the registry names the record by id)');
 
 /** Customers as the company manages them, and a customer's own profile. */
 @Injectable()
@@ -40,7 +43,7 @@ export class CustomersService implements OnModuleInit {
         if (!(await this.companies.isActive(company))) throw ApiError.validation({ company_id: ['does not name an active company'] });
       },
     );
-    this.inUse.register('pricing_profile', 'customers', 'a customer assigned the profile', (_m, id) => this.customers.assignedProfile(id));
+    this.inUse.register('pricing_profile', 'customers', 'a customer assigned the profile', (_m, id) => this.customers.assignedProfile(IN_USE_CHECK, id));
   }
 
   /** The scope's customer (a customer's scope: only themself) with its user; else 404. */

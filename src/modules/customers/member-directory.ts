@@ -82,7 +82,7 @@ export class MemberDirectory<P extends MemberProfile> extends ModuleRepository {
   /** Applies user and profile changes (undefined = unchanged); records `<type>.updated` when anything changed. */
   async update(actorId: string, member: Loaded<P>, user: UserChanges, profile: Partial<P>): Promise<Loaded<P>> {
     const m = this.locked;
-    const changed = await this.users.updateContact(member.id, user);
+    const changed = await this.users.updateContact(Scope.company(member.companyId), member.id, user);
     const patch = Object.fromEntries(Object.entries(profile).filter(([k, v]) => v !== undefined && v !== member[k as keyof P]));
     if (Object.keys(patch).length) {
       await m.getRepository(this.entity).update({ id: member.id } as never, patch as never);
@@ -101,7 +101,7 @@ export class MemberDirectory<P extends MemberProfile> extends ModuleRepository {
     const company = Scope.company(scope.companyId);
     const member = await this.find(company, id, true);
     if (member.user.status === to) throw ApiError.invalidTransition(member.user.status, to, this.label);
-    await this.users.setStatus(id, to);
+    await this.users.setStatus(company, id, to);
     await recordEvents(this.locked, {
       type: `${this.type}.${to === 'active' ? 'activated' : 'deactivated'}`,
       aggregateType: this.type,

@@ -228,7 +228,7 @@ export class AssignmentService {
     let assetId = job.assetId;
     if (assetChanges) {
       await this.assertAssetOfCompany(c, t.assetId!, f('asset_id'));
-      if (job.assetId) await this.assets.releaseReserved([job.assetId]);
+      if (job.assetId) await this.assets.releaseReserved(c.scope, [job.assetId]);
       assetId = await this.assets.reserve({ companyId: c.companyId, specificationId: order.assetSpecificationId, lotId: job.lotId, assetId: t.assetId, jobId: job.id });
     } else if (assigning && RESERVING_TYPES.includes(job.type) && !job.assetId) {
       assetId = await this.assets.reserve({ companyId: c.companyId, specificationId: order.assetSpecificationId, lotId: job.lotId, assetId: null, jobId: job.id });

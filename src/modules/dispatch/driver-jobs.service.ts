@@ -180,7 +180,7 @@ export class DriverJobsService {
     const merged = await this.jobs.mergedInto(Scope.company(scope.companyId), jobs.filter((j) => j.type === 'swap').map((j) => j.id));
     const orders = await this.orderOps.many(Scope.company(scope.companyId), [...jobs, ...merged].map((j) => j.orderId));
     const list = [...orders.values()];
-    const names = await this.catalogue.names([...new Set(list.map((o) => o.assetSpecificationId))], [...new Set(list.map((o) => o.wasteTypeId))]);
+    const names = await this.catalogue.names(Scope.company(scope.companyId), [...new Set(list.map((o) => o.assetSpecificationId))], [...new Set(list.map((o) => o.wasteTypeId))]);
     const assets = await this.assets.summaries(Scope.company(scope.companyId), jobs.map((j) => j.assetId).filter((a): a is string => !!a));
     return jobs.map((j) => {
       const o = orders.get(j.orderId) as OrderForJobs;

@@ -32,7 +32,7 @@ export class OrderJobsService {
     const reaches = !!order && (scope.kind === 'company' || (scope.kind === 'customer' && order.customerId === scope.actorId) || (scope.kind === 'driver' && (await this.jobs.reachesOrder(scope, orderId))));
     if (!reaches) throw ApiError.notFound('Order');
     const jobs = await this.jobs.listForOrder(Scope.company(scope.companyId), orderId);
-    const names = await this.users.names([...new Set(jobs.map((j) => j.driverId).filter((d): d is string => !!d))]);
+    const names = await this.users.names(scope, [...new Set(jobs.map((j) => j.driverId).filter((d): d is string => !!d))]);
     const trucks = await this.trucks.summaries(Scope.company(scope.companyId), jobs.map((j) => j.truckId).filter((t): t is string => !!t));
     const full = scope.kind !== 'customer';
     return jobs.map((j) => {

@@ -107,9 +107,11 @@ export class DriverRepository extends ModuleRepository {
     return qb.getRawMany();
   }
 
-  /** Drivers per company (idx_drivers_company_id). One statement. */
-  async countsByCompany(companyIds: readonly string[]): Promise<Map<string, number>> {
-    const rows = await this.sql<{ company_id: string; n: number }>(`SELECT company_id, count(*)::int AS n FROM drivers WHERE company_id = ANY($1) GROUP BY company_id`, [[...companyIds]]);
+  /** Drivers per company among `companyIds` that the administrator's `reach` covers (idx_drivers_company_id). One statement. */
+  @GenerateSql({ params: () => [new PlatformReach(), [SQL_SAMPLE.companyId]] })
+  async countsByCompany(reach: PlatformReach, companyIds: readonly string[]): Promise<Map<string, number>> {
+    const ids = reach.companyId ? companyIds.filter((id) => id === reach.companyId) : [...companyIds];
+    const rows = await this.sql<{ company_id: string; n: number }>(`SELECT company_id, count(*)::int AS n FROM drivers WHERE company_id = ANY($1) GROUP BY company_id`, [ids]);
     return new Map(rows.map((r) => [r.company_id, Number(r.n)]));
   }
 }

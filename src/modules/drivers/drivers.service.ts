@@ -105,10 +105,10 @@ export class DriversService implements OnModuleInit {
     return this.drivers.roster(scope, !!o.activeOnly);
   }
 
-  /** Reports (companies report): drivers per company (idx_drivers_company_id). */
-  async countsByCompany(companyIds: readonly string[]): Promise<Map<string, number>> {
+  /** Reports (companies report): drivers per company among `companyIds` that the administrator's `reach` covers (idx_drivers_company_id). */
+  async countsByCompany(reach: PlatformReach, companyIds: readonly string[]): Promise<Map<string, number>> {
     if (!companyIds.length) return new Map();
-    return this.drivers.countsByCompany(companyIds);
+    return this.drivers.countsByCompany(reach, companyIds);
   }
 
   /** The driver's own profile (the scope is the driver's). */

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { Actor } from '../../common/access/actor';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import type { BodyRef } from '../../common/access/tenant-policy';
@@ -81,6 +81,9 @@ export class TruckTypesService {
   }
 }
 
+/** The in-use registry names the lot by id only (its checks take no scope). */
+const IN_USE_CHECK = SystemReach.of('an in-use check (the registry names the record by id)');
+
 @Injectable()
 export class TrucksService implements OnModuleInit {
   constructor(
@@ -93,7 +96,7 @@ export class TrucksService implements OnModuleInit {
 
   /** A live truck keeps its home lot from deletion. */
   onModuleInit(): void {
-    this.inUse.register('lot', 'fleet', 'a live truck based at the lot', (_m, id) => this.trucks.basedAt(id));
+    this.inUse.register('lot', 'fleet', 'a live truck based at the lot', (_m, id) => this.trucks.basedAt(IN_USE_CHECK, id));
   }
 
   async list(scope: Scope, q: TruckQuery): Promise<Page<TruckDto>> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import type { Actor } from '../../common/access/actor';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { scopedQuery, type BodyRef } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
@@ -94,8 +94,9 @@ export class TruckRepository extends ModuleRepository {
     return saved;
   }
 
-  /** Whether a live truck is based at the lot (its in-use check). */
-  basedAt(lotId: string): Promise<boolean> {
+  /** Whether a live truck is based at the lot (its in-use check: the registry names the lot by id only). */
+  @GenerateSql({ params: () => [SystemReach.of('an in-use check of a lot'), SQL_SAMPLE.id] })
+  basedAt(reach: SystemReach, lotId: string): Promise<boolean> {
     return this.m.existsBy(Truck, { homeLotId: lotId });
   }
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { In, type SelectQueryBuilder } from 'typeorm';
+import { type EntityManager, type EntityTarget, type FindOptionsWhere, In, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 import { Scope } from '../../common/access/scope';
-import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
+import { findScoped, scopedQuery, scopeWhere } from '../../common/access/tenant-policy';
+import { ApiError } from '../../common/http/api-error';
 import type { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate } from '../../common/http/pagination';
 import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
@@ -66,58 +67,62 @@ export class LeaveRequestRepository extends ModuleRepository {
     });
   }
 
-  /** A new request's id. */
-  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, driverId: SQL_SAMPLE.id, type: 'annual', status: 'pending', reason: 'r', attachmentMediaId: null, firstDate: SQL_SAMPLE.date, lastDate: SQL_SAMPLE.date }] })
-  async insert(values: Partial<LeaveRequest>): Promise<string> {
-    const inserted = await this.m.insert(LeaveRequest, values);
+  /** A new request of the scope's company; its id. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, { driverId: SQL_SAMPLE.id, type: 'annual', status: 'pending', reason: 'r', attachmentMediaId: null, firstDate: SQL_SAMPLE.date, lastDate: SQL_SAMPLE.date }] })
+  async insert(scope: Scope, values: Omit<Partial<LeaveRequest>, 'companyId'>): Promise<string> {
+    const inserted = await this.m.insert(LeaveRequest, { ...values, companyId: scope.companyId });
     return (inserted.identifiers[0] as { id: string }).id;
   }
 
-  @GenerateSql({ params: [SQL_SAMPLE.id, { status: 'cancelled' }] })
-  async update(id: string, values: Partial<LeaveRequest>): Promise<void> {
-    await this.m.update(LeaveRequest, { id }, values);
+  /** Changes a request `scope` reaches (locked by `find` in the caller's unit). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, { status: 'cancelled' }] })
+  async update(scope: Scope, id: string, values: Partial<LeaveRequest>): Promise<void> {
+    await this.m.update(LeaveRequest, { ...reached(this.m, LeaveRequest, scope, 'Leave request'), id }, values);
   }
 
-  /** The request's dates, oldest first. */
-  dates(requestId: string): Promise<LeaveRequestDate[]> {
-    return this.m.find(LeaveRequestDate, { where: { leaveRequestId: requestId }, order: { date: 'ASC' } });
+  /** The dates `scope` reaches of a request, oldest first. */
+  dates(scope: Scope, requestId: string): Promise<LeaveRequestDate[]> {
+    return this.m.find(LeaveRequestDate, { where: { ...reached(this.m, LeaveRequestDate, scope, 'Leave request'), leaveRequestId: requestId }, order: { date: 'ASC' } });
   }
 
-  @GenerateSql({ params: [[{ companyId: SQL_SAMPLE.companyId, leaveRequestId: SQL_SAMPLE.id, driverId: SQL_SAMPLE.otherId, date: SQL_SAMPLE.date, status: 'pending' }]] })
-  async insertDates(rows: Partial<LeaveRequestDate>[]): Promise<void> {
-    await this.m.insert(LeaveRequestDate, rows);
+  /** New dates of a request of the scope's company. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, [{ leaveRequestId: SQL_SAMPLE.id, driverId: SQL_SAMPLE.otherId, date: SQL_SAMPLE.date, status: 'pending' }]] })
+  async insertDates(scope: Scope, rows: Omit<Partial<LeaveRequestDate>, 'companyId'>[]): Promise<void> {
+    await this.m.insert(LeaveRequestDate, rows.map((r) => ({ ...r, companyId: scope.companyId })));
   }
 
-  async deleteDates(ids: readonly string[]): Promise<void> {
-    await this.m.delete(LeaveRequestDate, { id: In([...ids]) });
+  /** Deletes dates `scope` reaches. */
+  async deleteDates(scope: Scope, ids: readonly string[]): Promise<void> {
+    await this.m.delete(LeaveRequestDate, { ...reached(this.m, LeaveRequestDate, scope, 'Leave request'), id: In([...ids]) });
   }
 
-  /** Sets columns of some dates of a request (one UPDATE). */
-  @GenerateSql({ params: [SQL_SAMPLE.id, [SQL_SAMPLE.date], { status: 'approved' }] })
-  async updateDates(requestId: string, dates: readonly string[], values: Partial<LeaveRequestDate>): Promise<void> {
-    await this.m.update(LeaveRequestDate, { leaveRequestId: requestId, date: In([...dates]) }, values);
+  /** Sets columns of some dates `scope` reaches of a request (one UPDATE). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, [SQL_SAMPLE.date], { status: 'approved' }] })
+  async updateDates(scope: Scope, requestId: string, dates: readonly string[], values: Partial<LeaveRequestDate>): Promise<void> {
+    await this.m.update(LeaveRequestDate, { ...reached(this.m, LeaveRequestDate, scope, 'Leave request'), leaveRequestId: requestId, date: In([...dates]) }, values);
   }
 
-  /** Dates that were in one leave now belong to another (two leaves joined). */
-  async moveDatesToLeave(fromLeaveId: string, toLeaveId: string): Promise<void> {
-    await this.m.update(LeaveRequestDate, { leaveId: fromLeaveId }, { leaveId: toLeaveId });
+  /** Dates (that `scope` reaches) that were in one leave now belong to another (two leaves joined). */
+  async moveDatesToLeave(scope: Scope, fromLeaveId: string, toLeaveId: string): Promise<void> {
+    await this.m.update(LeaveRequestDate, { ...reached(this.m, LeaveRequestDate, scope, 'Leave request'), leaveId: fromLeaveId }, { leaveId: toLeaveId });
   }
 
   /**
    * The dates among `dates` on which the driver already has an approved leave (`on_leave`), or a
-   * pending or in-review date of another live request (`exceptRequestId`: the request being edited). One statement.
+   * pending or in-review date of another live request (`exceptRequestId`: the request being edited),
+   * in the scope's company. One statement.
    */
-  @GenerateSql({ params: [SQL_SAMPLE.id, [SQL_SAMPLE.date], null] })
-  takenDates(driverId: string, dates: readonly string[], exceptRequestId: string | null): Promise<{ date: string; on_leave: boolean }[]> {
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, [SQL_SAMPLE.date], null] })
+  takenDates(scope: Scope, driverId: string, dates: readonly string[], exceptRequestId: string | null): Promise<{ date: string; on_leave: boolean }[]> {
     return this.sql(
       `SELECT to_char(x.date, 'YYYY-MM-DD') AS date,
-              EXISTS (SELECT 1 FROM leaves l WHERE l.driver_id = $1 AND l.status IN ('approved', 'revoked') AND l.start_date <= x.date AND l.end_date >= x.date) AS on_leave
+              EXISTS (SELECT 1 FROM leaves l WHERE l.driver_id = $1 AND l.company_id = $4 AND l.status IN ('approved', 'revoked') AND l.start_date <= x.date AND l.end_date >= x.date) AS on_leave
          FROM unnest($2::date[]) AS x(date)
-        WHERE EXISTS (SELECT 1 FROM leaves l WHERE l.driver_id = $1 AND l.status IN ('approved', 'revoked') AND l.start_date <= x.date AND l.end_date >= x.date)
+        WHERE EXISTS (SELECT 1 FROM leaves l WHERE l.driver_id = $1 AND l.company_id = $4 AND l.status IN ('approved', 'revoked') AND l.start_date <= x.date AND l.end_date >= x.date)
            OR EXISTS (SELECT 1 FROM leave_request_dates d JOIN leave_requests r ON r.id = d.leave_request_id
-                       WHERE d.driver_id = $1 AND d.date = x.date AND d.status IN ('pending', 'in_review') AND r.status <> 'cancelled' AND r.id IS DISTINCT FROM $3::uuid)
+                       WHERE d.driver_id = $1 AND d.company_id = $4 AND d.date = x.date AND d.status IN ('pending', 'in_review') AND r.status <> 'cancelled' AND r.id IS DISTINCT FROM $3::uuid)
         ORDER BY x.date`,
-      [driverId, dates, exceptRequestId],
+      [driverId, dates, exceptRequestId, scope.companyId],
     );
   }
 
@@ -136,4 +141,11 @@ export class LeaveRequestRepository extends ModuleRepository {
   private withDatesQuery(scope: Scope): SelectQueryBuilder<LeaveRequest> {
     return scopedQuery(this.m, LeaveRequest, scope, 'r').addSelect(DATES_SQL, 'dates');
   }
+}
+
+/** The tenant policy's conditions for the rows of `entity` that `scope` reaches; 404 (`what`) for a scope that reaches none. */
+function reached<E extends ObjectLiteral>(m: EntityManager, entity: EntityTarget<E>, scope: Scope, what: string): FindOptionsWhere<E> {
+  const where = scopeWhere(m, entity, scope);
+  if (!where) throw ApiError.notFound(what);
+  return where;
 }

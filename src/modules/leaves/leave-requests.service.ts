@@ -55,10 +55,9 @@ export class LeaveRequestsService {
     assertNotPast(d.type, requested.dates, await this.today(scope), requested.field);
     const id = await this.uow.transaction(async () => {
       await this.lockDriver(scope, driverId);
-      await this.assertFree(driverId, requested.dates, requested.field, null);
+      await this.assertFree(scope, driverId, requested.dates, requested.field, null);
       await this.assertAttachment(scope, d.attachment_media_id);
-      const requestId = await this.requests.insert({
-        companyId: scope.companyId,
+      const requestId = await this.requests.insert(scope, {
         driverId,
         type: d.type,
         status: 'pending',
@@ -68,7 +67,8 @@ export class LeaveRequestsService {
         lastDate: requested.dates.at(-1)!,
       });
       await this.requests.insertDates(
-        requested.dates.map((date) => ({ companyId: scope.companyId, leaveRequestId: requestId, driverId, date, status: 'pending' as const })),
+        scope,
+        requested.dates.map((date) => ({ leaveRequestId: requestId, driverId, date, status: 'pending' as const })),
       );
       await this.requests.recordEvents({ type: 'leave_request.submitted', ...about(scope, requestId), payload: { driver_id: driverId, type: d.type, dates: requested.dates } });
       return requestId;
@@ -86,7 +86,7 @@ export class LeaveRequestsService {
     await this.uow.transaction(async () => {
       const r = await this.requests.find(scope, id, true);
       if (r.status === 'cancelled') throw transition('This request is cancelled.');
-      const current = await this.requests.dates(r.id);
+      const current = await this.requests.dates(scope, r.id);
       if (current.some((x) => x.status === 'approved')) throw transition('Dates of this request are approved: it can no longer be changed (ask the company).');
       const type: LeaveType = d.type ?? r.type;
       const had = new Set(current.map((x) => x.date));
@@ -98,13 +98,14 @@ export class LeaveRequestsService {
       assertNotPast(type, type !== r.type ? dates : added, today, requested?.field ?? 'type');
       if (added.length) {
         await this.lockDriver(Scope.company(r.companyId), r.driverId);
-        await this.assertFree(r.driverId, added, requested!.field, r.id);
+        await this.assertFree(scope, r.driverId, added, requested!.field, r.id);
       }
       if (d.attachment_media_id) await this.assertAttachment(Scope.company(r.companyId), d.attachment_media_id);
-      if (removed.length) await this.requests.deleteDates(removed.map((x) => x.id));
-      if (added.length) await this.requests.insertDates(added.map((date) => ({ companyId: r.companyId, leaveRequestId: r.id, driverId: r.driverId, date, status: 'pending' as const })));
+      if (removed.length) await this.requests.deleteDates(scope, removed.map((x) => x.id));
+      if (added.length) await this.requests.insertDates(scope, added.map((date) => ({ leaveRequestId: r.id, driverId: r.driverId, date, status: 'pending' as const })));
       const statuses = [...current.filter((x) => wanted.has(x.date)).map((x) => x.status), ...added.map(() => 'pending' as const)];
       await this.requests.update(
+        scope,
         r.id,
         {
           type,
@@ -129,8 +130,8 @@ export class LeaveRequestsService {
       const r = await this.requests.find(scope, id, true);
       if (r.status === 'cancelled') throw transition('This request is already cancelled.');
       if (r.status === 'approved' || r.status === 'partially_approved') throw transition('Dates of this request are approved: it can no longer be cancelled (ask the company to cancel the leave).');
-      await this.requests.update(r.id, { status: 'cancelled', cancelledAt: new Date() });
-      const dates = await this.requests.dates(r.id);
+      await this.requests.update(scope, r.id, { status: 'cancelled', cancelledAt: new Date() });
+      const dates = await this.requests.dates(scope, r.id);
       await this.requests.recordEvents({ type: 'leave_request.cancelled', ...about(scope, r.id), payload: { driver_id: r.driverId, dates: dates.map((x) => x.date) } });
     });
     return this.get(scope, id);
@@ -150,7 +151,7 @@ export class LeaveRequestsService {
     await this.uow.transaction(async () => {
       const r = await this.requests.find(scope, id, true);
       if (r.status === 'cancelled') throw transition('The driver cancelled this request.');
-      const rows = await this.requests.dates(r.id);
+      const rows = await this.requests.dates(scope, r.id);
       const byDate = new Map(rows.map((x) => [x.date, x]));
       const foreign = dates.filter((x) => !byDate.has(x));
       if (foreign.length) throw ApiError.validation({ dates: [`not dates of this request: ${foreign.join(', ')}`] });
@@ -163,10 +164,10 @@ export class LeaveRequestsService {
         await this.lockDriver(Scope.company(r.companyId), r.driverId);
         await this.assertNoJobs(r, dates);
       }
-      await this.requests.updateDates(r.id, dates, { status: to, note: d.note ?? null, decidedAt: new Date(), decidedBy: scope.actorId });
-      const leaveIds = decision === 'approve' ? await this.leavesFromApproved(r, dates) : [];
+      await this.requests.updateDates(scope, r.id, dates, { status: to, note: d.note ?? null, decidedAt: new Date(), decidedBy: scope.actorId });
+      const leaveIds = decision === 'approve' ? await this.leavesFromApproved(scope, r, dates) : [];
       const status = requestStatusOf(rows.map((x) => (dates.includes(x.date) ? to : x.status)));
-      await this.requests.update(r.id, { status });
+      await this.requests.update(scope, r.id, { status });
       await this.requests.recordEvents({ type: 'leave_request.dates_decided', ...about(scope, r.id), payload: { driver_id: r.driverId, decision: to, dates, note: d.note ?? null, status, leave_ids: leaveIds } });
     });
     return this.get(scope, id);
@@ -178,13 +179,13 @@ export class LeaveRequestsService {
   async get(scope: Scope, id: string): Promise<LeaveRequestDto> {
     const found = await this.requests.findWithDates(scope, id);
     if (!found) throw ApiError.notFound('Leave request');
-    return (await this.views([found]))[0];
+    return (await this.views(scope, [found]))[0];
   }
 
   /** Requests `scope` reaches, newest first (or by first date); filters status, type, from/to on the span, and for the company driver_id and `q`. */
   async list(scope: Scope, q: LeaveRequestQuery | DriverLeaveRequestQuery): Promise<Page<LeaveRequestDto>> {
     const page = await this.requests.page(scope, q);
-    return new Page(await this.views(page.items), page.meta);
+    return new Page(await this.views(scope, page.items), page.meta);
   }
 
   // ------------------------------------------------------------ internals
@@ -194,8 +195,8 @@ export class LeaveRequestsService {
   }
 
   /** The requests as answers, with their drivers' names (users' typed read: one statement for all of them). */
-  private async views(rows: readonly RequestWithDates[]): Promise<LeaveRequestDto[]> {
-    const names = await this.users.names([...new Set(rows.map((x) => x.request.driverId))]);
+  private async views(scope: Scope, rows: readonly RequestWithDates[]): Promise<LeaveRequestDto[]> {
+    const names = await this.users.names(scope, [...new Set(rows.map((x) => x.request.driverId))]);
     return rows.map((x) => LeaveRequestDto.of(x.request, names.get(x.request.driverId) ?? '', x.dates));
   }
 
@@ -208,8 +209,8 @@ export class LeaveRequestsService {
    * 422 `DATES_TAKEN` naming the dates on which the driver already has an approved leave, or a pending
    * or in-review date of another live request (`exceptRequestId`: the request being edited). One statement.
    */
-  private async assertFree(driverId: string, dates: readonly string[], field: string, exceptRequestId: string | null): Promise<void> {
-    const rows = await this.requests.takenDates(driverId, dates, exceptRequestId);
+  private async assertFree(scope: Scope, driverId: string, dates: readonly string[], field: string, exceptRequestId: string | null): Promise<void> {
+    const rows = await this.requests.takenDates(scope, driverId, dates, exceptRequestId);
     if (!rows.length) return;
     const messages = rows.map((x) => `${x.date}: ${x.on_leave ? 'you are on approved leave' : 'already asked for in another request'}`);
     throw ApiError.unprocessable('DATES_TAKEN', `You already have leave or a pending request on ${rows.map((x) => x.date).join(', ')}.`, { [field]: messages });
@@ -240,36 +241,37 @@ export class LeaveRequestsService {
    * Makes leaves of newly approved dates: each run of consecutive dates joins the request's live
    * (approved) leave that ends the day before or starts the day after it (both: they become one, the
    * later leave's dates moving to the earlier), else becomes a new leave. Those leaves are locked first,
-   * so that a concurrent cancellation is seen. Returns the ids of the leaves the dates are in.
+   * so that a concurrent cancellation is seen. Returns the ids of the leaves the dates are in. `scope`:
+   * the company's, that locked the request.
    */
-  private async leavesFromApproved(r: LeaveRequest, dates: readonly string[]): Promise<string[]> {
-    const live = await this.leaves.liveOfRequestLocked(r.id);
+  private async leavesFromApproved(scope: Scope, r: LeaveRequest, dates: readonly string[]): Promise<string[]> {
+    const live = await this.leaves.liveOfRequestLocked(scope, r.id);
     const ids: string[] = [];
     for (const [start, end] of runsOf(dates)) {
       const prev = live.find((l) => addDays(l.endDate, 1) === start);
       const next = live.find((l) => l.startDate === addDays(end, 1));
       let leave: Leave;
       if (prev && next) {
-        await this.leaves.update(prev.id, { endDate: next.endDate });
-        await this.requests.moveDatesToLeave(next.id, prev.id);
-        await this.leaves.delete(next.id);
+        await this.leaves.update(scope, prev.id, { endDate: next.endDate });
+        await this.requests.moveDatesToLeave(scope, next.id, prev.id);
+        await this.leaves.delete(scope, next.id);
         prev.endDate = next.endDate;
         live.splice(live.indexOf(next), 1);
         leave = prev;
       } else if (prev) {
-        await this.leaves.update(prev.id, { endDate: end });
+        await this.leaves.update(scope, prev.id, { endDate: end });
         prev.endDate = end;
         leave = prev;
       } else if (next) {
-        await this.leaves.update(next.id, { startDate: start });
+        await this.leaves.update(scope, next.id, { startDate: start });
         next.startDate = start;
         leave = next;
       } else {
-        const id = await this.leaves.insert({ companyId: r.companyId, driverId: r.driverId, leaveRequestId: r.id, type: r.type, status: 'approved', startDate: start, endDate: end });
+        const id = await this.leaves.insert(scope, { driverId: r.driverId, leaveRequestId: r.id, type: r.type, status: 'approved', startDate: start, endDate: end });
         leave = { id, startDate: start, endDate: end } as Leave;
         live.push(leave);
       }
-      await this.requests.updateDates(r.id, expandRange(start, end), { leaveId: leave.id });
+      await this.requests.updateDates(scope, r.id, expandRange(start, end), { leaveId: leave.id });
       if (!ids.includes(leave.id)) ids.push(leave.id);
     }
     return ids.filter((id) => live.some((l) => l.id === id));

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral } from 'typeorm';
 import { Scope } from '../../common/access/scope';
-import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
+import { findScoped, scopedQuery, scopeWhere } from '../../common/access/tenant-policy';
+import { ApiError } from '../../common/http/api-error';
 import type { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate } from '../../common/http/pagination';
 import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
@@ -66,25 +68,27 @@ export class LeaveRepository extends ModuleRepository {
     );
   }
 
-  @GenerateSql({ params: [SQL_SAMPLE.id, { note: 'n' }] })
-  async update(id: string, values: Partial<Leave>): Promise<void> {
-    await this.m.update(Leave, { id }, values);
+  /** Changes a leave `scope` reaches (locked by the caller's unit). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, { note: 'n' }] })
+  async update(scope: Scope, id: string, values: Partial<Leave>): Promise<void> {
+    await this.m.update(Leave, { ...reached(this.m, Leave, scope), id }, values);
   }
 
-  /** A new leave's id. */
-  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, driverId: SQL_SAMPLE.id, leaveRequestId: SQL_SAMPLE.otherId, type: 'annual', status: 'approved', startDate: SQL_SAMPLE.date, endDate: SQL_SAMPLE.date }] })
-  async insert(values: Partial<Leave>): Promise<string> {
-    const inserted = await this.m.insert(Leave, values);
+  /** A new leave of the scope's company; its id. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, { driverId: SQL_SAMPLE.id, leaveRequestId: SQL_SAMPLE.otherId, type: 'annual', status: 'approved', startDate: SQL_SAMPLE.date, endDate: SQL_SAMPLE.date }] })
+  async insert(scope: Scope, values: Omit<Partial<Leave>, 'companyId'>): Promise<string> {
+    const inserted = await this.m.insert(Leave, { ...values, companyId: scope.companyId });
     return (inserted.identifiers[0] as { id: string }).id;
   }
 
-  async delete(id: string): Promise<void> {
-    await this.m.delete(Leave, { id });
+  /** Deletes a leave `scope` reaches (locked by the caller's unit). */
+  async delete(scope: Scope, id: string): Promise<void> {
+    await this.m.delete(Leave, { ...reached(this.m, Leave, scope), id });
   }
 
-  /** The request's live (approved) leaves, locked in id order. */
-  liveOfRequestLocked(requestId: string): Promise<Leave[]> {
-    return this.locked.find(Leave, { where: { leaveRequestId: requestId, status: 'approved' }, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
+  /** The request's live (approved) leaves that `scope` reaches, locked in id order. */
+  liveOfRequestLocked(scope: Scope, requestId: string): Promise<Leave[]> {
+    return this.locked.find(Leave, { where: { ...reached(this.locked, Leave, scope), leaveRequestId: requestId, status: 'approved' }, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
   }
 
   /** Whether the driver is on leave that day in the scope's company (idx_leaves_driver_start). */
@@ -112,4 +116,11 @@ export class LeaveRepository extends ModuleRepository {
   async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
     await recordEvents(this.m, ...events);
   }
+}
+
+/** The tenant policy's conditions for the rows of `entity` that `scope` reaches; 404 (`what`) for a scope that reaches none. */
+function reached<E extends ObjectLiteral>(m: EntityManager, entity: EntityTarget<E>, scope: Scope, what = 'Leave'): FindOptionsWhere<E> {
+  const where = scopeWhere(m, entity, scope);
+  if (!where) throw ApiError.notFound(what);
+  return where;
 }

@@ -36,14 +36,14 @@ export class LeavesService {
     const today = await this.today(scope);
     const leave = await this.leaves.findReached(scope, id);
     if (!leave) throw ApiError.notFound('Leave');
-    return (await this.views([leave], today))[0];
+    return (await this.views(scope, [leave], today))[0];
   }
 
   /** Leaves `scope` reaches, by start date (newest first by default); filters status, type, from/to (overlap), and for the company driver, request and `q`. */
   async list(scope: Scope, q: LeaveQuery | DriverLeaveQuery): Promise<Page<LeaveDto>> {
     const today = await this.today(scope);
     const page = await this.leaves.page(scope, q);
-    return new Page(await this.views(page.items, today), page.meta);
+    return new Page(await this.views(scope, page.items, today), page.meta);
   }
 
   /**
@@ -77,7 +77,7 @@ export class LeavesService {
       const l = await this.leaves.find(scope, id, true);
       if (l.status !== 'approved') throw transition(`This leave is ${l.status}.`);
       if (l.startDate <= today) throw transition(`This leave started on ${l.startDate}: revoke the rest of it instead.`);
-      await this.leaves.update(l.id, { status: 'cancelled', cancelledAt: new Date(), note: d.note ?? null });
+      await this.leaves.update(scope, l.id, { status: 'cancelled', cancelledAt: new Date(), note: d.note ?? null });
       await this.leaves.recordEvents({
         type: 'leave.cancelled',
         ...about(scope, l.id),
@@ -100,7 +100,7 @@ export class LeavesService {
       if (l.startDate > today) throw transition(`This leave starts on ${l.startDate}: cancel it instead.`);
       if (l.endDate <= today) throw transition(`This leave ends on ${l.endDate}: no day after today is left to revoke.`);
       const revokedFrom = addDays(today, 1);
-      await this.leaves.update(l.id, { status: 'revoked', revokedAt: new Date(), revokedFrom, revokedTo: l.endDate, endDate: today, note: d.note ?? null });
+      await this.leaves.update(scope, l.id, { status: 'revoked', revokedAt: new Date(), revokedFrom, revokedTo: l.endDate, endDate: today, note: d.note ?? null });
       await this.leaves.recordEvents({
         type: 'leave.revoked',
         ...about(scope, l.id),
@@ -117,8 +117,8 @@ export class LeavesService {
   }
 
   /** The leaves as answers, with their drivers' names (users' typed read: one statement for all of them). */
-  private async views(leaves: readonly Leave[], today: string): Promise<LeaveDto[]> {
-    const names = await this.users.names([...new Set(leaves.map((l) => l.driverId))]);
+  private async views(scope: Scope, leaves: readonly Leave[], today: string): Promise<LeaveDto[]> {
+    const names = await this.users.names(scope, [...new Set(leaves.map((l) => l.driverId))]);
     return leaves.map((l) => LeaveDto.of(l, names.get(l.driverId) ?? '', today));
   }
 }

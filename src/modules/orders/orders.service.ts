@@ -219,7 +219,7 @@ export class OrdersService {
       if (Object.keys(errors).length) throw ApiError.validation(errors);
 
       let terms: FrozenTerms = order.terms;
-      let specificationName = (await this.catalogue.names([order.assetSpecificationId], [])).specs.get(order.assetSpecificationId) ?? 'Container';
+      let specificationName = (await this.catalogue.names(scope, [order.assetSpecificationId], [])).specs.get(order.assetSpecificationId) ?? 'Container';
       if (respec) {
         const resolved = await this.terms.resolve({
           companyId,
@@ -403,8 +403,8 @@ export class OrdersService {
   /** Names for a page of orders in three queries (customers, specifications, waste types); one at a time inside a unit of work (one connection). */
   async names(orders: Order[]): Promise<(o: Order) => OrderNames> {
     const ids = (f: (o: Order) => string) => [...new Set(orders.map(f))];
-    const customerNames = () => this.users.names(ids((o) => o.customerId));
-    const catalogueNames = () => this.catalogue.names(ids((o) => o.assetSpecificationId), ids((o) => o.wasteTypeId));
+    const customerNames = async () => (orders.length ? this.users.names(Scope.company(orders[0].companyId), ids((o) => o.customerId)) : new Map<string, string>());
+    const catalogueNames = async () => (orders.length ? this.catalogue.names(Scope.company(orders[0].companyId), ids((o) => o.assetSpecificationId), ids((o) => o.wasteTypeId)) : { specs: new Map<string, string>(), wasteTypes: new Map<string, string>() });
     const [customers, { specs, wasteTypes }] = this.uow.active ? [await customerNames(), await catalogueNames()] : await Promise.all([customerNames(), catalogueNames()]);
     return (o) => ({ customer: customers.get(o.customerId) ?? '', specification: specs.get(o.assetSpecificationId) ?? '', wasteType: wasteTypes.get(o.wasteTypeId) ?? '' });
   }

@@ -71,12 +71,11 @@ export class PlatformService {
   /** The audit entry writer of one administrator's action on one kind of record of the `company` scope's company (null: the record's own id is the company). */
   private audit(admin: Actor, action: string, targetType: TargetType, company: Scope | null): WriteAudit {
     return async (_m, change) => {
-      await this.entries.insert({
+      await this.entries.insert(company ?? Scope.company(change.id), {
         adminId: admin.id,
         action,
         targetType,
         targetId: change.id,
-        companyId: company?.companyId ?? change.id,
         before: change.before,
         after: change.after,
       });

@@ -19,13 +19,13 @@ export class PricingProfilesService {
 
   async list(scope: Scope, q: PricingProfileQuery): Promise<Page<PricingProfileDto>> {
     const page = await this.profiles.page(scope, q);
-    const items = await this.profiles.itemsOf(page.items.map((p) => p.id));
+    const items = await this.profiles.itemsOf(scope, page.items.map((p) => p.id));
     return new Page(page.items.map((p) => PricingProfileDto.of(p, items.filter((i) => i.pricingProfileId === p.id))), page.meta);
   }
 
   async get(scope: Scope, id: string): Promise<PricingProfileDto> {
     const profile = await this.profiles.find(scope, id);
-    return PricingProfileDto.of(profile, await this.profiles.itemsOf([id]));
+    return PricingProfileDto.of(profile, await this.profiles.itemsOf(scope, [id]));
   }
 
   async create(actor: Actor, scope: Scope, d: CreatePricingProfileDto): Promise<PricingProfileDto> {
@@ -64,7 +64,8 @@ export class PricingProfilesService {
     await this.specs.assertOwned(scope, items.map((it, i) => ({ field: `items.${i}.asset_specification_id`, id: it.asset_specification_id })));
     await this.wasteTypes.assertOwned(scope, items.map((it, i) => ({ field: `items.${i}.waste_type_id`, id: it.waste_type_id })));
     await this.profiles.replaceItems(
-      profile,
+      scope,
+      profile.id,
       items.map((it, position) => ({
         position,
         assetSpecificationId: it.asset_specification_id,

@@ -137,19 +137,19 @@ export class PricingProfileRepository extends PriceBookRepository<PricingProfile
     return this.m.existsBy(PricingProfile, { id, companyId: scope.companyId });
   }
 
-  /** The items of the profiles, in position order. */
-  itemsOf(profileIds: readonly string[]): Promise<PricingProfileItem[]> {
+  /** The items of the scope's company's profiles, in position order. */
+  itemsOf(scope: Scope, profileIds: readonly string[]): Promise<PricingProfileItem[]> {
     if (!profileIds.length) return Promise.resolve([]);
-    return this.m.getRepository(PricingProfileItem).find({ where: { pricingProfileId: In([...profileIds]) }, order: { position: 'ASC', id: 'ASC' } });
+    return this.m.getRepository(PricingProfileItem).find({ where: { companyId: scope.companyId, pricingProfileId: In([...profileIds]) }, order: { position: 'ASC', id: 'ASC' } });
   }
 
-  /** Replaces the profile's items (inside the profile's write unit). */
-  @GenerateSql({ params: () => [Object.assign(new PricingProfile(), { id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId }), [{ name: 'Delivery', kind: 'fee', amount: 5000, position: 0 }]] })
-  async replaceItems(profile: PricingProfile, items: readonly Omit<PricingProfileItem, 'id' | 'createdAt' | 'updatedAt' | 'companyId' | 'pricingProfileId' | 'pricingProfile'>[]): Promise<void> {
+  /** Replaces the items of the scope's company's profile (inside the profile's write unit). */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.id, [{ name: 'Delivery', kind: 'fee', amount: 5000, position: 0 }]] })
+  async replaceItems(scope: Scope, profileId: string, items: readonly Omit<PricingProfileItem, 'id' | 'createdAt' | 'updatedAt' | 'companyId' | 'pricingProfileId' | 'pricingProfile'>[]): Promise<void> {
     const m = this.locked;
-    await m.delete(PricingProfileItem, { pricingProfileId: profile.id });
+    await m.delete(PricingProfileItem, { companyId: scope.companyId, pricingProfileId: profileId });
     if (!items.length) return;
-    await m.insert(PricingProfileItem, items.map((it) => ({ ...it, companyId: profile.companyId, pricingProfileId: profile.id })));
+    await m.insert(PricingProfileItem, items.map((it) => ({ ...it, companyId: scope.companyId, pricingProfileId: profileId })));
   }
 
   /**

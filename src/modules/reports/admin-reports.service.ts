@@ -12,6 +12,9 @@ import { ReportCountersRepository } from './report-counters.repository';
 import { datesOf, resolveRange, type DateRange } from './report-range';
 import { BILLING_BASIS, type AdminDashboardDto, type CompaniesReportQuery, type CompanyReportRowDto, type CustomerReportRowDto, type CustomersReportQuery, type RangeQuery } from './reports.dto';
 
+/** The administrators' reach of the platform's figures: every company. */
+const PLATFORM = new PlatformReach();
+
 /** Rows per page when a whole report is streamed as CSV. */
 const CSV_PAGE = 100;
 
@@ -39,7 +42,7 @@ export class AdminReportsService {
 
   async dashboard(q: RangeQuery): Promise<AdminDashboardDto> {
     const r = this.range(q);
-    const [companies, users, days, plans] = await Promise.all([this.companies.statusCounts(r.from, r.to), this.users.typeCounts(r.from, r.to), this.counters.platformByDay('billed', r), this.subscriptions.planStates(new PlatformReach())]);
+    const [companies, users, days, plans] = await Promise.all([this.companies.statusCounts(r.from, r.to), this.users.typeCounts(PLATFORM, r.from, r.to), this.counters.platformByDay(PLATFORM, 'billed', r), this.subscriptions.planStates(PLATFORM)]);
     const byDay = new Map(days.map((d) => [d.day, d]));
     const byDate = datesOf(r).map((date) => ({ date, orders: byDay.get(date)?.count ?? 0, gmv_amount: byDay.get(date)?.amount ?? 0 }));
     return {
@@ -60,7 +63,8 @@ export class AdminReportsService {
     const r = this.range(q);
     const page = await this.companies.listAcross({ page: q.page, per_page: q.per_page, q: q.q, status: q.status });
     const ids = page.items.map((c) => c.id);
-    const [billed, drivers, assets, plans] = await Promise.all([this.counters.acrossCompanies('billed', r, ids), this.drivers.countsByCompany(ids), this.catalogue.assetCounts(ids), this.subscriptions.livePlansOf(new PlatformReach(), ids)]);
+    const reach = PLATFORM;
+    const [billed, drivers, assets, plans] = await Promise.all([this.counters.acrossCompanies(reach, 'billed', r, ids), this.drivers.countsByCompany(reach, ids), this.catalogue.assetCounts(reach, ids), this.subscriptions.livePlansOf(reach, ids)]);
     return new Page(
       page.items.map((c) => ({
         company_id: c.id,
@@ -82,8 +86,9 @@ export class AdminReportsService {
   /** A page of customers (optionally one company's) with orders and billed in the range, balance, overdue and demerit points. */
   async customersReport(q: CustomersReportQuery): Promise<Page<CustomerReportRowDto>> {
     const r = this.range(q);
-    const page = await this.customers.listAcross(new PlatformReach(q.company_id ?? null), { page: q.page, per_page: q.per_page, q: q.q });
-    const figures = await this.counters.customerFigures(page.items.map((c) => ({ companyId: c.company_id, customerId: c.id })), r);
+    const reach = new PlatformReach(q.company_id ?? null);
+    const page = await this.customers.listAcross(reach, { page: q.page, per_page: q.per_page, q: q.q });
+    const figures = await this.counters.customerFigures(reach, page.items.map((c) => ({ companyId: c.company_id, customerId: c.id })), r);
     return new Page(
       page.items.map((c) => ({
         customer_id: c.id,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
+import { PlatformReach } from '../../common/access/tenant-policy';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { preparedByText } from '../../database/prepared-query';
 import { ModuleRepository } from '../../database/repository';
@@ -109,10 +110,12 @@ export class ReportCountersRepository extends ModuleRepository {
   /**
    * Per customer of a report page, in one statement: `customer_billed` over the range, the open balance
    * and its part past due on the company's date (`customer_dues` cells; idx_report_daily_counters_dim
-   * for both), and the demerit standing (the customers module's `customers_demerit`).
+   * for both), and the demerit standing (the customers module's `customers_demerit`). Only the customers
+   * of companies the administrator's `reach` covers.
    */
-  @GenerateSql({ params: [[{ companyId: SQL_SAMPLE.companyId, customerId: SQL_SAMPLE.id }], SAMPLE_RANGE] })
-  async customerFigures(customers: readonly { companyId: string; customerId: string }[], r: DateRange): Promise<Map<string, { count: number; billed: number; balance: number; overdue: number; points: number }>> {
+  @GenerateSql({ params: () => [new PlatformReach(), [{ companyId: SQL_SAMPLE.companyId, customerId: SQL_SAMPLE.id }], SAMPLE_RANGE] })
+  async customerFigures(reach: PlatformReach, of: readonly { companyId: string; customerId: string }[], r: DateRange): Promise<Map<string, { count: number; billed: number; balance: number; overdue: number; points: number }>> {
+    const customers = reach.companyId ? of.filter((c) => c.companyId === reach.companyId) : of;
     if (!customers.length) return new Map();
     const rows = await this.run<{ id: string; count: string; billed: string; balance: string; overdue: string; demerit: { points: number } }>(
       `SELECT c.id::text AS id, b.count, b.billed, d.balance, d.overdue, customers_demerit(c.company_id, c.id) AS demerit
@@ -127,9 +130,10 @@ export class ReportCountersRepository extends ModuleRepository {
     return new Map(rows.map((x) => [x.id, { count: Number(x.count), billed: Number(x.billed), balance: Number(x.balance), overdue: Number(x.overdue), points: Number(x.demerit.points) }]));
   }
 
-  /** A metric summed per company over a range, for these companies. */
-  @GenerateSql({ params: ['billed', SAMPLE_RANGE, [SQL_SAMPLE.companyId]] })
-  async acrossCompanies(metric: ReportMetric, r: DateRange, companyIds: readonly string[]): Promise<Map<string, { count: number; amount: number }>> {
+  /** A metric summed per company over a range, for these companies (those the administrator's `reach` covers). */
+  @GenerateSql({ params: () => [new PlatformReach(), 'billed', SAMPLE_RANGE, [SQL_SAMPLE.companyId]] })
+  async acrossCompanies(reach: PlatformReach, metric: ReportMetric, r: DateRange, ids: readonly string[]): Promise<Map<string, { count: number; amount: number }>> {
+    const companyIds = reach.companyId ? ids.filter((id) => id === reach.companyId) : ids;
     if (!companyIds.length) return new Map();
     const rows = await this.run<{ company_id: string; count: string; amount: string }>(
       `SELECT company_id, sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount
@@ -141,13 +145,13 @@ export class ReportCountersRepository extends ModuleRepository {
     return new Map(rows.map((x) => [x.company_id, { count: Number(x.count), amount: Number(x.amount) }]));
   }
 
-  /** A metric of every company summed per day (the platform's figures; idx_report_daily_counters_metric_day). */
-  @GenerateSql({ params: ['billed', SAMPLE_RANGE] })
-  async platformByDay(metric: ReportMetric, r: DateRange): Promise<CounterRow[]> {
+  /** A metric of every company the administrator's `reach` covers summed per day (the platform's figures; idx_report_daily_counters_metric_day). */
+  @GenerateSql({ params: () => [new PlatformReach(), 'billed', SAMPLE_RANGE] }, { name: 'one company', params: () => [new PlatformReach(SQL_SAMPLE.companyId), 'billed', SAMPLE_RANGE] })
+  async platformByDay(reach: PlatformReach, metric: ReportMetric, r: DateRange): Promise<CounterRow[]> {
     const rows = await this.run<{ day: string; count: string; amount: string }>(
       `SELECT day::text AS day, sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount
-         FROM report_daily_counters WHERE metric = $1 AND day BETWEEN $2 AND $3 GROUP BY day ORDER BY day`,
-      [metric, r.from, r.to],
+         FROM report_daily_counters WHERE metric = $1 AND day BETWEEN $2 AND $3${reach.companyId ? ' AND company_id = $4' : ''} GROUP BY day ORDER BY day`,
+      reach.companyId ? [metric, r.from, r.to, reach.companyId] : [metric, r.from, r.to],
     );
     return rows.map((x) => ({ day: x.day, dim: '', count: Number(x.count), amount: Number(x.amount) }));
   }
@@ -160,20 +164,21 @@ export class ReportCountersRepository extends ModuleRepository {
     await this.m.query(`INSERT INTO report_order_facts (order_id, company_id, customer_id, day, status) VALUES ($1, $2, $3, $4, 'none') ON CONFLICT (order_id) DO NOTHING`, [orderId, scope.companyId, customerId, day]);
   }
 
-  /** The order's facts, locked (FOR UPDATE; inside a unit). */
-  @GenerateSql({ params: [SQL_SAMPLE.id] })
-  async lockOrderFacts(orderId: string): Promise<OrderFactRow | undefined> {
+  /** The facts of an order of the scope's company, locked (FOR UPDATE; inside a unit). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id] })
+  async lockOrderFacts(scope: Scope, orderId: string): Promise<OrderFactRow | undefined> {
     const [was] = await this.locked.query<OrderFactRow[]>(
       `SELECT customer_id, day::text AS day, status, billed_amount::text AS billed_amount, balance_amount::text AS balance_amount, due_date::text AS due_date,
               asset_specification_id, delivered_on::text AS delivered_on, ended_on::text AS ended_on, billed_on::text AS billed_on
-         FROM report_order_facts WHERE order_id = $1 FOR UPDATE`,
-      [orderId],
+         FROM report_order_facts WHERE order_id = $1 AND company_id = $2 FOR UPDATE`,
+      [orderId, scope.companyId],
     );
     return was;
   }
 
-  @GenerateSql({ params: [SQL_SAMPLE.id, { status: 'approved', billedAmount: '100' }] })
-  async updateOrderFacts(orderId: string, values: Partial<ReportOrderFact>): Promise<void> {
-    await this.m.update(ReportOrderFact, { orderId }, values);
+  /** Changes the facts of an order of the scope's company (locked by `lockOrderFacts`). */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, { status: 'approved', billedAmount: '100' }] })
+  async updateOrderFacts(scope: Scope, orderId: string, values: Partial<ReportOrderFact>): Promise<void> {
+    await this.m.update(ReportOrderFact, { orderId, companyId: scope.companyId }, values);
   }
 }

@@ -97,7 +97,7 @@ export class OrderCountersSubscriber implements EventHandler<OrderEvent> {
     const now = await this.orders.facts(scope, orderId, await this.companies.timezone(scope));
     if (!now) return;
     await this.counters.startOrderFacts(scope, orderId, now.customerId, now.day);
-    const was = (await this.counters.lockOrderFacts(orderId))!;
+    const was = (await this.counters.lockOrderFacts(scope, orderId))!;
     const before: Counted = {
       customerId: was.customer_id,
       day: was.day,
@@ -133,7 +133,7 @@ export class OrderCountersSubscriber implements EventHandler<OrderEvent> {
     const changes = [...delta.values()].filter((x) => x[3] || x[4]);
     for (const [metric, day, dim, count, amount] of changes) await this.counters.add(scope, metric, day, dim, count, amount, metric === 'dues' || metric === 'customer_dues');
     if (!changes.length && before.status !== 'none') return;
-    await this.counters.updateOrderFacts(orderId, {
+    await this.counters.updateOrderFacts(scope, orderId, {
       customerId: after.customerId,
       day: after.day,
       status: after.status,

@@ -68,7 +68,7 @@ export class LotsService extends SiteService<Lot, LotHoliday, LotDto, CreateLotD
     return (await this.lots.forDay(scope, date)).map((r) => siteDay(r, date));
   }
 
-  protected async render(lots: Lot[]): Promise<LotDto[]> {
+  protected async render(_scope: Scope, lots: Lot[]): Promise<LotDto[]> {
     return lots.map(LotDto.of);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, type Type } from '@nestjs/common';
 import { EntityTarget, SelectQueryBuilder } from 'typeorm';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { type BodyRef, findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
 import { likePattern, paginate } from '../../common/http/pagination';
@@ -249,8 +249,9 @@ export class StationRepository extends SiteRepository<Station, StationHoliday> {
     return !!hit;
   }
 
-  /** Whether a live station accepts the waste type (what keeps it from deletion). One statement. */
-  async anyLiveAccepts(wasteTypeId: string): Promise<boolean> {
+  /** Whether a live station accepts the waste type (what keeps it from deletion: an in-use check, the registry names the waste type by id only). One statement. */
+  @GenerateSql({ params: () => [SystemReach.of('an in-use check of a waste type'), SQL_SAMPLE.id] })
+  async anyLiveAccepts(reach: SystemReach, wasteTypeId: string): Promise<boolean> {
     const [hit] = await this.sql<{ '?column?': number }>(
       `SELECT 1 FROM station_waste_types sw JOIN stations st ON st.id = sw.station_id AND st.deleted_at IS NULL WHERE sw.waste_type_id = $1 LIMIT 1`,
       [wasteTypeId],
@@ -258,19 +259,19 @@ export class StationRepository extends SiteRepository<Station, StationHoliday> {
     return !!hit;
   }
 
-  /** Replaces the station's accepted waste types (inside the station's write unit). */
-  @GenerateSql({ params: () => [Object.assign(new Station(), { id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId }), [SQL_SAMPLE.otherId]] })
-  async replaceWasteTypes(station: Station, wasteTypeIds: readonly string[]): Promise<void> {
+  /** Replaces the accepted waste types of the scope's company's station (inside the station's write unit). */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.id, [SQL_SAMPLE.otherId]] })
+  async replaceWasteTypes(scope: Scope, stationId: string, wasteTypeIds: readonly string[]): Promise<void> {
     const m = this.locked;
-    await m.query(`DELETE FROM station_waste_types WHERE station_id = $1`, [station.id]);
+    await m.query(`DELETE FROM station_waste_types WHERE station_id = $1 AND company_id = $2`, [stationId, scope.companyId]);
     if (wasteTypeIds.length) {
-      await m.query(`INSERT INTO station_waste_types (station_id, waste_type_id, company_id) SELECT $1, unnest($2::uuid[]), $3`, [station.id, [...wasteTypeIds], station.companyId]);
+      await m.query(`INSERT INTO station_waste_types (station_id, waste_type_id, company_id) SELECT $1, unnest($2::uuid[]), $3`, [stationId, [...wasteTypeIds], scope.companyId]);
     }
   }
 
-  /** The waste-type links of the stations (one statement). */
-  wasteTypeLinks(stationIds: readonly string[]): Promise<{ station_id: string; waste_type_id: string }[]> {
+  /** The waste-type links of the scope's company's stations (one statement). */
+  wasteTypeLinks(scope: Scope, stationIds: readonly string[]): Promise<{ station_id: string; waste_type_id: string }[]> {
     if (!stationIds.length) return Promise.resolve([]);
-    return this.sql(`SELECT station_id, waste_type_id FROM station_waste_types WHERE station_id = ANY($1::uuid[])`, [[...stationIds]]);
+    return this.sql(`SELECT station_id, waste_type_id FROM station_waste_types WHERE station_id = ANY($1::uuid[]) AND company_id = $2`, [[...stationIds], scope.companyId]);
   }
 }

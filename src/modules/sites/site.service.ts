@@ -37,30 +37,30 @@ export abstract class SiteService<S extends SiteEntity, H extends HolidayEntity,
   /** Checks what the kind's body refers to (validation failures as ApiError), inside the write. */
   protected async validate(_scope: Scope, _dto: C | U): Promise<void> {}
   /** Saves what lives outside the site row (e.g. a station's waste types), after the row is saved. */
-  protected async afterSave(_site: S, _dto: C | U): Promise<void> {}
-  /** Response objects for saved rows (batch, so that related data loads in one query). */
-  protected abstract render(sites: S[]): Promise<D[]>;
+  protected async afterSave(_scope: Scope, _site: S, _dto: C | U): Promise<void> {}
+  /** Response objects for the scope's saved rows (batch, so that related data loads in one query). */
+  protected abstract render(scope: Scope, sites: S[]): Promise<D[]>;
 
   // ------------------------------------------------------------------ sites
 
   async list(scope: Scope, query: SiteQuery): Promise<Page<D>> {
     const page = await this.repo.page(scope, query);
-    return new Page(await this.render(page.items), page.meta);
+    return new Page(await this.render(scope, page.items), page.meta);
   }
 
   async show(scope: Scope, id: string): Promise<D> {
     const site = await this.repo.find(scope, id);
-    return (await this.render([site]))[0];
+    return (await this.render(scope, [site]))[0];
   }
 
   async create(scope: Scope, actorId: string, dto: C): Promise<D> {
     const saved = await this.repo.create(actorId, scope, this.values(dto), this.hooks(scope, dto));
-    return (await this.render([saved]))[0];
+    return (await this.render(scope, [saved]))[0];
   }
 
   async update(scope: Scope, actorId: string, id: string, dto: U): Promise<D> {
     const saved = await this.repo.update(actorId, scope, id, this.values(dto), this.hooks(scope, dto));
-    return (await this.render([saved]))[0];
+    return (await this.render(scope, [saved]))[0];
   }
 
   /** Soft delete; 409 IN_USE while live rows of other modules point at it (their checks in the in-use registry). */
@@ -102,7 +102,7 @@ export abstract class SiteService<S extends SiteEntity, H extends HolidayEntity,
           throw ApiError.validation({ [site.latitude == null ? 'latitude' : 'longitude']: ['latitude and longitude go together'] });
         }
       },
-      after: (_m: unknown, site: S) => this.afterSave(site, dto),
+      after: (_m: unknown, site: S) => this.afterSave(scope, site, dto),
     };
   }
 

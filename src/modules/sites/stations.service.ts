@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { InUseRegistry } from '../../common/records/in-use';
 import { UnitOfWork } from '../../database/unit-of-work';
@@ -9,6 +9,9 @@ import { Station, StationHoliday } from './site.entity';
 import { StationRepository } from './site.repository';
 import { siteDay, type StationDay } from './lots.service';
 import { CreateStationDto, StationDto, UpdateStationDto, WasteTypeRefDto } from './sites.dto';
+
+/** The in-use registry names the waste type by id only (its checks take no scope). */
+const IN_USE_CHECK = SystemReach.of('an in-use check (the registry names the record by id)');
 
 /** Stations (dump sites): the shared site logic plus accepted waste types and a dump cost. */
 @Injectable()
@@ -26,7 +29,7 @@ export class StationsService extends SiteService<Station, StationHoliday, Statio
 
   /** A live station that accepts a waste type keeps it from deletion (the check runs in the deleting unit). */
   onModuleInit(): void {
-    this.inUse.register('waste_type', 'sites', 'a live station accepting the waste type', (_m, id) => this.stations.anyLiveAccepts(id));
+    this.inUse.register('waste_type', 'sites', 'a live station accepting the waste type', (_m, id) => this.stations.anyLiveAccepts(IN_USE_CHECK, id));
   }
 
   /** Whether the station (the scope's) accepts the waste type (dispatch: a station ticket must be for waste the station takes). One statement. */
@@ -55,17 +58,17 @@ export class StationsService extends SiteService<Station, StationHoliday, Statio
     }
   }
 
-  protected async afterSave(station: Station, dto: CreateStationDto | UpdateStationDto): Promise<void> {
+  protected async afterSave(scope: Scope, station: Station, dto: CreateStationDto | UpdateStationDto): Promise<void> {
     if (dto.waste_type_ids === undefined) return;
-    await this.stations.replaceWasteTypes(station, dto.waste_type_ids.map((id) => id.toLowerCase()));
+    await this.stations.replaceWasteTypes(scope, station.id, dto.waste_type_ids.map((id) => id.toLowerCase()));
   }
 
-  protected async render(stations: Station[]): Promise<StationDto[]> {
+  protected async render(scope: Scope, stations: Station[]): Promise<StationDto[]> {
     const byStation = new Map<string, WasteTypeRefDto[]>();
     if (stations.length) {
-      const links = await this.stations.wasteTypeLinks(stations.map((s) => s.id));
+      const links = await this.stations.wasteTypeLinks(scope, stations.map((s) => s.id));
       // Names through catalogue, by name then id; each station's list keeps that order.
-      for (const w of await this.wasteTypes.refs([...new Set(links.map((l) => l.waste_type_id))])) {
+      for (const w of await this.wasteTypes.refs(scope, [...new Set(links.map((l) => l.waste_type_id))])) {
         for (const l of links) if (l.waste_type_id === w.id) (byStation.get(l.station_id) ?? byStation.set(l.station_id, []).get(l.station_id)!).push(w);
       }
     }

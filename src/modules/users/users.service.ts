@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../../common/http/api-error';
-import { Scope } from '../../common/access/scope';
+import { Scope, SystemReach } from '../../common/access/scope';
+import type { PlatformReach } from '../../common/access/tenant-policy';
 import { hashPassword } from '../../common/security/passwords';
 import { CompanySummaryDto, UserDto } from './user.dto';
 import { jsonValue } from '../../database/json-value';
@@ -22,6 +23,13 @@ export interface NewUser {
   companyId?: string | null;
 }
 
+/** E-mail addresses are unique across the platform (every company's users and those of none). */
+const EMAILS = SystemReach.of('e-mail uniqueness across the platform');
+/** Login, password reset and e-mail verification name a user by address, before any tenant is known. */
+const BY_EMAIL = SystemReach.of('authentication by e-mail address');
+/** The caller's own account by id (a company user has no company before creating it), a token's user, the relay's mail. */
+const BY_ID = SystemReach.of("a user's own account by id");
+
 /** What login needs of a user. */
 export interface UserCredentials {
   id: string;
@@ -42,13 +50,14 @@ export class UsersService {
     private readonly companies: CompanySummaries,
   ) {}
 
-  /** Creates the user (and its customer or driver profile) in the caller's unit of work. */
+  /** Creates the user (and its customer or driver profile) in the caller's unit of work: a member of `u.companyId`'s company, or of none yet. */
   async create(u: NewUser): Promise<User> {
-    if (await this.users.emailTaken(u.email)) throw emailTaken();
+    if (await this.users.emailTaken(EMAILS, u.email)) throw emailTaken();
     const passwordHash = u.password ? await hashPassword(u.password) : null;
+    const company = u.companyId ? Scope.company(u.companyId) : SystemReach.of('a user of no company yet');
     let user: User;
     try {
-      user = await this.users.insert({ type: u.type, name: u.name, email: u.email.toLowerCase(), phone: u.phone ?? null, passwordHash, companyId: u.companyId ?? null, status: 'active' });
+      user = await this.users.insert(company, { type: u.type, name: u.name, email: u.email.toLowerCase(), phone: u.phone ?? null, passwordHash, status: 'active' });
     } catch (e) {
       if (isUniqueViolation(e)) throw emailTaken();
       throw e;
@@ -59,24 +68,26 @@ export class UsersService {
 
   /**
    * Applies name, e-mail and phone changes (undefined = unchanged; e-mail unique, 409 EMAIL_TAKEN; a
-   * new address is unverified) in the caller's unit of work. Returns the changed field names.
+   * new address is unverified) in the caller's unit of work. Returns the changed field names. `scope`:
+   * a member of the scope's company (404 otherwise); null: the caller's own account.
    */
-  async updateContact(userId: string, changes: ContactChanges): Promise<string[]> {
-    const user = await this.users.lock(userId);
+  async updateContact(scope: Scope | null, userId: string, changes: ContactChanges): Promise<string[]> {
+    const who = scope ?? BY_ID;
+    const user = await this.users.lock(who, userId);
     if (!user) throw ApiError.notFound('User');
     const patch: Partial<User> = {};
     if (changes.name !== undefined && changes.name !== user.name) patch.name = changes.name;
     if (changes.phone !== undefined && (changes.phone || null) !== user.phone) patch.phone = changes.phone || null;
     if (changes.email !== undefined && changes.email.toLowerCase() !== user.email.toLowerCase()) {
       const email = changes.email.toLowerCase();
-      if (await this.users.emailTaken(email, user.id)) throw emailTaken();
+      if (await this.users.emailTaken(EMAILS, email, user.id)) throw emailTaken();
       patch.email = email;
       patch.emailVerifiedAt = null;
     }
     const keys = Object.keys(patch);
     if (!keys.length) return [];
     try {
-      await this.users.update(user.id, patch);
+      await this.users.update(who, user.id, patch);
     } catch (e) {
       if (isUniqueViolation(e)) throw emailTaken();
       throw e;
@@ -84,20 +95,20 @@ export class UsersService {
     return keys.map((k) => (k === 'emailVerifiedAt' ? 'email_verified' : k));
   }
 
-  /** Activates or deactivates a user (the access guard reads it on every request). */
-  setStatus(userId: string, status: UserStatus): Promise<void> {
-    return this.users.update(userId, { status });
+  /** Activates or deactivates a user of the scope's company (the access guard reads it on every request). */
+  setStatus(scope: Scope, userId: string, status: UserStatus): Promise<void> {
+    return this.users.update(scope, userId, { status });
   }
 
-  /** Display names of users by id (missing ids are left out). One statement for all of them. */
-  async names(ids: string[]): Promise<Map<string, string>> {
+  /** Display names of the scope's company's users by id (missing ids are left out). One statement for all of them. */
+  async names(scope: Scope, ids: string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
-    return this.users.names(ids);
+    return this.users.names(scope, ids);
   }
 
-  /** Reports (admin dashboard): users per type and status, and those created in [from, to] (UTC dates). One statement. */
-  async typeCounts(from: string, to: string): Promise<{ type: UserType; status: UserStatus; total: number; created: number }[]> {
-    const rows = await this.users.typeCounts(from, to);
+  /** Reports (admin dashboard): users (of the companies `reach` covers) per type and status, and those created in [from, to] (UTC dates). One statement. */
+  async typeCounts(reach: PlatformReach, from: string, to: string): Promise<{ type: UserType; status: UserStatus; total: number; created: number }[]> {
+    const rows = await this.users.typeCounts(reach, from, to);
     return rows.map((r) => ({ type: r.type, status: r.status, total: Number(r.total), created: Number(r.created) }));
   }
 
@@ -108,43 +119,43 @@ export class UsersService {
 
   /** The user's company id, with the user row locked for the rest of the caller's unit of work. */
   lockCompanyOf(userId: string): Promise<string | null> {
-    return this.users.lockCompanyOf(userId);
+    return this.users.lockCompanyOf(BY_ID, userId);
   }
 
-  /** Makes the user a member of a company (a company user creating its company). */
+  /** Makes the user (of no company yet: by id alone) a member of a company (a company user creating its company). */
   assignCompany(userId: string, company: Scope): Promise<void> {
-    return this.users.update(userId, { companyId: company.companyId });
+    return this.users.update(BY_ID, userId, { companyId: company.companyId });
   }
 
   /** The id, type and password hash of the user with this e-mail (any case), for login; null when none. */
   async credentialsByEmail(email: string): Promise<UserCredentials | null> {
-    const row = await this.users.credentialsByEmail(email);
+    const row = await this.users.credentialsByEmail(BY_EMAIL, email);
     return row ? { id: row.id, type: row.type, passwordHash: row.password_hash } : null;
   }
 
   /** The user's password hash (null when the user has none or is gone). */
   passwordHashOf(userId: string): Promise<string | null> {
-    return this.users.passwordHashOf(userId);
+    return this.users.passwordHashOf(BY_ID, userId);
   }
 
   /** Whether a user has this e-mail (any case). */
   existsByEmail(email: string): Promise<boolean> {
-    return this.users.existsByEmail(email);
+    return this.users.existsByEmail(BY_EMAIL, email);
   }
 
   /** Whether the user exists. */
   exists(userId: string): Promise<boolean> {
-    return this.users.exists(userId);
+    return this.users.exists(BY_ID, userId);
   }
 
   /** The id of the user with this e-mail (any case), row locked for the rest of the caller's unit of work; null when none. */
   lockByEmail(email: string): Promise<string | null> {
-    return this.users.lockByEmail(email);
+    return this.users.lockByEmail(BY_EMAIL, email);
   }
 
   /** Marks the e-mail address (any case) verified, keeping an earlier verification time. */
   markEmailVerified(email: string): Promise<void> {
-    return this.users.markEmailVerified(email);
+    return this.users.markEmailVerified(BY_EMAIL, email);
   }
 
   /**
@@ -152,12 +163,12 @@ export class UsersService {
    * marks the e-mail verified, keeping an earlier verification time.
    */
   setPassword(userId: string, passwordHash: string, opts?: { verifiesEmail?: boolean }): Promise<void> {
-    return this.users.setPassword(userId, passwordHash, !!opts?.verifiesEmail);
+    return this.users.setPassword(BY_ID, userId, passwordHash, !!opts?.verifiesEmail);
   }
 
   /** The caller's profile (`/auth/me`, login `user`); the company summary comes from the companies module. */
   async profile(userId: string): Promise<UserDto> {
-    const row = await this.users.profile(userId, this.companies.sql('u.company_id'));
+    const row = await this.users.profile(BY_ID, userId, this.companies.sql('u.company_id'));
     if (!row) throw ApiError.notFound('User');
     return this.profileOf(row);
   }

@@ -51,7 +51,7 @@ SELECT "e"."id" AS "e_id", "e"."created_at" AS "e_created_at", "e"."updated_at" 
 -- AssetRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
 
 -- AssetRepository.releaseReserved
-UPDATE "assets" SET "status" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" IN ($2, $3) AND "status" = $4);
+UPDATE "assets" SET "status" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" IN ($2, $3) AND "company_id" = $4 AND "status" = $5);
 
 -- AssetRepository.remove
 SELECT "Asset"."id" AS "Asset_id", "Asset"."created_at" AS "Asset_created_at", "Asset"."updated_at" AS "Asset_updated_at", "Asset"."company_id" AS "Asset_company_id", "Asset"."deleted_at" AS "Asset_deleted_at", "Asset"."code" AS "Asset_code", "Asset"."serial" AS "Asset_serial", "Asset"."asset_specification_id" AS "Asset_asset_specification_id", "Asset"."home_lot_id" AS "Asset_home_lot_id", "Asset"."condition" AS "Asset_condition", "Asset"."status" AS "Asset_status", "Asset"."notes" AS "Asset_notes", "Asset"."lat" AS "Asset_lat", "Asset"."lng" AS "Asset_lng", "Asset"."location_type" AS "Asset_location_type", "Asset"."location_id" AS "Asset_location_id", "Asset"."location_updated_at" AS "Asset_location_updated_at" FROM "assets" "Asset" WHERE ( (("Asset"."company_id" = $1) AND ("Asset"."id" = $2)) ) AND ( "Asset"."deleted_at" IS NULL ) LIMIT 1 FOR UPDATE;
@@ -65,7 +65,7 @@ UPDATE assets SET status = 'reserved', updated_at = now() WHERE id = $1 AND comp
 SELECT "Asset"."id" AS "Asset_id", "Asset"."code" AS "Asset_code", "Asset"."status" AS "Asset_status" FROM "assets" "Asset" WHERE (("Asset"."company_id" = $1) AND ("Asset"."id" IN ($2, $3)));
 
 -- AssetRepository.update
-UPDATE "assets" SET "status" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE "id" = $2;
+UPDATE "assets" SET "status" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" = $2 AND "company_id" = $3);
 
 -- AssetRepository.updateRecord
 SELECT "Asset"."id" AS "Asset_id", "Asset"."created_at" AS "Asset_created_at", "Asset"."updated_at" AS "Asset_updated_at", "Asset"."company_id" AS "Asset_company_id", "Asset"."deleted_at" AS "Asset_deleted_at", "Asset"."code" AS "Asset_code", "Asset"."serial" AS "Asset_serial", "Asset"."asset_specification_id" AS "Asset_asset_specification_id", "Asset"."home_lot_id" AS "Asset_home_lot_id", "Asset"."condition" AS "Asset_condition", "Asset"."status" AS "Asset_status", "Asset"."notes" AS "Asset_notes", "Asset"."lat" AS "Asset_lat", "Asset"."lng" AS "Asset_lng", "Asset"."location_type" AS "Asset_location_type", "Asset"."location_id" AS "Asset_location_id", "Asset"."location_updated_at" AS "Asset_location_updated_at" FROM "assets" "Asset" WHERE ( (("Asset"."company_id" = $1) AND ("Asset"."id" = $2)) ) AND ( "Asset"."deleted_at" IS NULL ) LIMIT 1 FOR UPDATE;

@@ -1,7 +1,7 @@
 -- CompanyDocumentRepository: statement snapshots (test/database/sql-snapshots.spec.ts; UPDATE_SQL_SNAPSHOTS=1 rewrites)
 
 -- CompanyDocumentRepository.delete
-DELETE FROM "company_documents" WHERE "id" = $1;
+DELETE FROM "company_documents" WHERE ("id" = $1 AND "company_id" = $2);
 
 -- CompanyDocumentRepository.lock
 SELECT "CompanyDocument"."id" AS "CompanyDocument_id", "CompanyDocument"."created_at" AS "CompanyDocument_created_at", "CompanyDocument"."updated_at" AS "CompanyDocument_updated_at", "CompanyDocument"."company_id" AS "CompanyDocument_company_id", "CompanyDocument"."name" AS "CompanyDocument_name", "CompanyDocument"."type" AS "CompanyDocument_type", "CompanyDocument"."url" AS "CompanyDocument_url", "CompanyDocument"."expires_on" AS "CompanyDocument_expires_on" FROM "company_documents" "CompanyDocument" WHERE (("CompanyDocument"."company_id" = $1) AND ("CompanyDocument"."id" = $2)) LIMIT 1 FOR UPDATE;

@@ -16,4 +16,4 @@ SELECT "DisputeMessage"."id" AS "DisputeMessage_id", "DisputeMessage"."created_a
 SELECT "x"."id" AS "x_id", "x"."created_at" AS "x_created_at", "x"."updated_at" AS "x_updated_at", "x"."company_id" AS "x_company_id", "x"."violation_id" AS "x_violation_id", "x"."customer_id" AS "x_customer_id", "x"."author_type" AS "x_author_type", "x"."author_id" AS "x_author_id", "x"."body" AS "x_body", "x"."evidence_media_ids" AS "x_evidence_media_ids", "x"."resolution" AS "x_resolution", "x"."edited_at" AS "x_edited_at", "x"."deleted_at" AS "x_deleted_at" FROM "policy_violation_dispute_messages" "x" WHERE ( "x"."company_id" = $1 AND "x"."violation_id" = $2 ) AND ( "x"."deleted_at" IS NULL ) ORDER BY "x"."created_at" ASC, "x"."id" ASC;
 
 -- DisputeMessageRepository.update
-UPDATE "policy_violation_dispute_messages" SET "body" = $1, "edited_at" = $2, "updated_at" = CURRENT_TIMESTAMP WHERE "id" = $3;
+UPDATE "policy_violation_dispute_messages" SET "body" = $1, "edited_at" = $2, "updated_at" = CURRENT_TIMESTAMP WHERE ("company_id" = $3 AND "customer_id" = $4 AND "id" = $5);

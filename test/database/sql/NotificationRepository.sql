@@ -1,7 +1,7 @@
 -- NotificationRepository: statement snapshots (test/database/sql-snapshots.spec.ts; UPDATE_SQL_SNAPSHOTS=1 rewrites)
 
 -- NotificationRepository.delete
-DELETE FROM "notifications" WHERE "id" = $1;
+DELETE FROM "notifications" WHERE ("id" = $1 AND "company_id" = $2);
 
 -- NotificationRepository.insertNew
 INSERT INTO "notifications"("id", "created_at", "updated_at", "company_id", "user_id", "event_id", "type", "title", "body", "data", "read_at") VALUES (DEFAULT, DEFAULT, DEFAULT, $1, $2, $3, $4, $5, $6, $7, DEFAULT) ON CONFLICT DO NOTHING RETURNING *;
@@ -13,7 +13,7 @@ SELECT "Notification"."id" AS "Notification_id", "Notification"."created_at" AS 
 UPDATE "notifications" SET "read_at" = now(), "updated_at" = CURRENT_TIMESTAMP WHERE "id" IN (SELECT "n"."id" AS "id" FROM "notifications" "n" WHERE "n"."company_id" = $1 AND "n"."user_id" = $2 AND "n"."read_at" IS NULL);
 
 -- NotificationRepository.markRead
-UPDATE "notifications" SET "read_at" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE "id" = $2;
+UPDATE "notifications" SET "read_at" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" = $2 AND "company_id" = $3);
 
 -- NotificationRepository.page
 SELECT "n"."id" AS "n_id", "n"."created_at" AS "n_created_at", "n"."updated_at" AS "n_updated_at", "n"."company_id" AS "n_company_id", "n"."user_id" AS "n_user_id", "n"."event_id" AS "n_event_id", "n"."type" AS "n_type", "n"."title" AS "n_title", "n"."body" AS "n_body", "n"."data" AS "n_data", "n"."read_at" AS "n_read_at" FROM "notifications" "n" WHERE "n"."company_id" = $1 AND "n"."user_id" = $2 ORDER BY "n"."created_at" DESC, "n"."id" DESC LIMIT 20 OFFSET 0;
@@ -22,6 +22,8 @@ SELECT count(*)::int AS "n" FROM "notifications" "n" WHERE "n"."company_id" = $1
 -- NotificationRepository.page (unread)
 SELECT "n"."id" AS "n_id", "n"."created_at" AS "n_created_at", "n"."updated_at" AS "n_updated_at", "n"."company_id" AS "n_company_id", "n"."user_id" AS "n_user_id", "n"."event_id" AS "n_event_id", "n"."type" AS "n_type", "n"."title" AS "n_title", "n"."body" AS "n_body", "n"."data" AS "n_data", "n"."read_at" AS "n_read_at" FROM "notifications" "n" WHERE "n"."company_id" = $1 AND "n"."user_id" = $2 AND "n"."read_at" IS NULL ORDER BY "n"."created_at" DESC, "n"."id" DESC LIMIT 20 OFFSET 0;
 SELECT count(*)::int AS "n" FROM "notifications" "n" WHERE "n"."company_id" = $1 AND "n"."user_id" = $2 AND "n"."read_at" IS NULL;
+
+-- NotificationRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
 
 -- NotificationRepository.unreadCount
 SELECT count(*)::int AS "n" FROM "notifications" "n" WHERE "n"."company_id" = $1 AND "n"."user_id" = $2 AND "n"."read_at" IS NULL;

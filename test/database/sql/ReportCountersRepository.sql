@@ -16,10 +16,13 @@ SELECT c.id::text AS id, b.count, b.billed, d.balance, d.overdue, customers_deme
 INSERT INTO report_daily_counters (company_id, metric, day, dim, count, amount) VALUES ($1, $2, $3, $4, 1, $5) ON CONFLICT (company_id, metric, day, dim) DO UPDATE SET amount = greatest(report_daily_counters.amount, EXCLUDED.amount);
 
 -- ReportCountersRepository.lockOrderFacts
-SELECT customer_id, day::text AS day, status, billed_amount::text AS billed_amount, balance_amount::text AS balance_amount, due_date::text AS due_date, asset_specification_id, delivered_on::text AS delivered_on, ended_on::text AS ended_on, billed_on::text AS billed_on FROM report_order_facts WHERE order_id = $1 FOR UPDATE;
+SELECT customer_id, day::text AS day, status, billed_amount::text AS billed_amount, balance_amount::text AS balance_amount, due_date::text AS due_date, asset_specification_id, delivered_on::text AS delivered_on, ended_on::text AS ended_on, billed_on::text AS billed_on FROM report_order_facts WHERE order_id = $1 AND company_id = $2 FOR UPDATE;
 
 -- ReportCountersRepository.platformByDay
 SELECT day::text AS day, sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount FROM report_daily_counters WHERE metric = $1 AND day BETWEEN $2 AND $3 GROUP BY day ORDER BY day;
+
+-- ReportCountersRepository.platformByDay (one company)
+SELECT day::text AS day, sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount FROM report_daily_counters WHERE metric = $1 AND day BETWEEN $2 AND $3 AND company_id = $4 GROUP BY day ORDER BY day;
 
 -- ReportCountersRepository.readDim
 SELECT metric, day::text AS day, count::text AS count, amount::text AS amount FROM report_daily_counters WHERE company_id = $1 AND metric = ANY($2) AND day BETWEEN $3 AND $4 AND dim = $5 ORDER BY metric, day;
@@ -30,4 +33,4 @@ SELECT metric, day::text AS day, count::text AS count, amount::text AS amount FR
 INSERT INTO report_order_facts (order_id, company_id, customer_id, day, status) VALUES ($1, $2, $3, $4, 'none') ON CONFLICT (order_id) DO NOTHING;
 
 -- ReportCountersRepository.updateOrderFacts
-UPDATE "report_order_facts" SET "status" = $1, "billed_amount" = $2 WHERE "order_id" = $3;
+UPDATE "report_order_facts" SET "status" = $1, "billed_amount" = $2 WHERE ("order_id" = $3 AND "company_id" = $4);

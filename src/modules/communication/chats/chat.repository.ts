@@ -4,11 +4,15 @@ import { Scope } from '../../../common/access/scope';
 import { findScoped, scopedQuery } from '../../../common/access/tenant-policy';
 import { Page } from '../../../common/http/envelope';
 import { countRows, paginate } from '../../../common/http/pagination';
+import { recordEvents, type DomainEvent } from '../../../common/outbox/outbox';
+import type { EventType } from '../../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../../database/generate-sql';
 import { ModuleRepository } from '../../../database/repository';
 import type { ChatListQuery, MessageRow } from './chat.dto';
 import { Chat, ChatMessage } from './chat.entities';
 import type { ChatAuthorType } from './chat.types';
+
+const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
 
 /** The columns of a message (alias `cm`), as `MessageRow` without its author's name (the users module gives it). */
 const MESSAGE_COLUMNS = `cm.id, cm.chat_id, cm.author_user_id, cm.author_type, cm.body,
@@ -41,12 +45,18 @@ export type MessageColumns = Omit<MessageRow, 'author_name'>;
  */
 @Injectable()
 export class ChatRepository extends ModuleRepository {
+  /** Outbox events of the chats' changes, in the unit that makes them. */
+  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
+  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
+    await recordEvents(this.locked, ...events);
+  }
+
   // ------------------------------------------------------------ chats
 
-  /** Makes the order's chat unless it has one (unique order_id: a concurrent call makes none); the new chat's id, else null. */
-  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, orderId: SQL_SAMPLE.id, customerId: SQL_SAMPLE.otherId, orderNumber: 1001, createdBy: SQL_SAMPLE.actorId }] })
-  async insertIfNone(c: Pick<Chat, 'companyId' | 'orderId' | 'customerId' | 'orderNumber' | 'createdBy'>): Promise<string | null> {
-    const inserted = await this.locked.createQueryBuilder().insert().into(Chat).values(c).orIgnore().returning(['id']).execute();
+  /** Makes the order's chat in the scope's company unless it has one (unique order_id: a concurrent call makes none); the new chat's id, else null. */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, { orderId: SQL_SAMPLE.id, customerId: SQL_SAMPLE.otherId, orderNumber: 1001, createdBy: SQL_SAMPLE.actorId }] })
+  async insertIfNone(scope: Scope, c: Pick<Chat, 'orderId' | 'customerId' | 'orderNumber' | 'createdBy'>): Promise<string | null> {
+    const inserted = await this.locked.createQueryBuilder().insert().into(Chat).values({ ...c, companyId: scope.companyId }).orIgnore().returning(['id']).execute();
     return (inserted.raw as { id: string }[])[0]?.id ?? null;
   }
 
@@ -81,43 +91,42 @@ export class ChatRepository extends ModuleRepository {
     return entities[0] ? extras(entities[0], raw[0]) : null;
   }
 
-  /** The chat's last activity is now (under its lock: the clock, not the transaction's start). */
-  async touch(chatId: string): Promise<void> {
-    await this.locked.update(Chat, { id: chatId }, { lastActivityAt: () => 'clock_timestamp()' });
+  /** The last activity of a chat of the scope's company (reached and locked by `reach`) is now (under its lock: the clock, not the transaction's start). */
+  async touch(scope: Scope, chatId: string): Promise<void> {
+    await this.locked.update(Chat, { id: chatId, companyId: scope.companyId }, { lastActivityAt: () => 'clock_timestamp()' });
   }
 
-  /** The reader has read the chat up to its newest message (never backwards). */
-  @GenerateSql({ params: () => [{ id: SQL_SAMPLE.id, companyId: SQL_SAMPLE.companyId }, SQL_SAMPLE.actorId] })
-  async markRead(chat: Pick<Chat, 'id' | 'companyId'>, userId: string): Promise<void> {
+  /** The caller (`scope.actorId`) has read the chat of the scope's company (reached by `reach`) up to its newest message (never backwards). */
+  async markRead(scope: Scope, chatId: string): Promise<void> {
     await this.locked.query(
       `INSERT INTO chat_reads (company_id, chat_id, user_id, last_read_at)
-       SELECT $1, $2, $3, max(created_at) FROM chat_messages WHERE chat_id = $2 HAVING max(created_at) IS NOT NULL
+       SELECT $1, $2, $3, max(created_at) FROM chat_messages WHERE chat_id = $2 AND company_id = $1 HAVING max(created_at) IS NOT NULL
        ON CONFLICT (chat_id, user_id) DO UPDATE SET last_read_at = greatest(chat_reads.last_read_at, EXCLUDED.last_read_at), updated_at = now()`,
-      [chat.companyId, chat.id, userId],
+      [scope.companyId, chatId, scope.actorId],
     );
   }
 
   // ------------------------------------------------------------ messages
 
-  /** Whether `messageId` is a message of the chat. */
-  async hasMessage(chatId: string, messageId: string): Promise<boolean> {
-    return (await this.sql(`SELECT 1 AS one FROM chat_messages WHERE id = $1 AND chat_id = $2`, [messageId, chatId])).length > 0;
+  /** Whether `messageId` is a message of the chat (of the scope's company). */
+  async hasMessage(scope: Scope, chatId: string, messageId: string): Promise<boolean> {
+    return (await this.sql(`SELECT 1 AS one FROM chat_messages WHERE id = $1 AND chat_id = $2 AND company_id = $3`, [messageId, chatId, scope.companyId])).length > 0;
   }
 
-  /** The chat's messages, newest first (tombstones included), `take` of them, before the message `beforeId` when given. */
-  @GenerateSql({ params: [SQL_SAMPLE.id, 21, null] }, { name: 'before a message', params: [SQL_SAMPLE.id, 21, SQL_SAMPLE.otherId] })
-  messages(chatId: string, take: number, beforeId: string | null): Promise<MessageColumns[]> {
+  /** The messages of a chat of the scope's company (reached by `reach`), newest first (tombstones included), `take` of them, before the message `beforeId` when given. */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, SQL_SAMPLE.id, 21, null] }, { name: 'before a message', params: () => [SAMPLE_SCOPE, SQL_SAMPLE.id, 21, SQL_SAMPLE.otherId] })
+  messages(scope: Scope, chatId: string, take: number, beforeId: string | null): Promise<MessageColumns[]> {
     return this.sql<MessageColumns>(
       `SELECT ${MESSAGE_COLUMNS} FROM chat_messages cm
-        WHERE cm.chat_id = $1 ${beforeId ? 'AND (cm.created_at, cm.id) < (SELECT b.created_at, b.id FROM chat_messages b WHERE b.id = $3)' : ''}
+        WHERE cm.chat_id = $1 AND cm.company_id = $3 ${beforeId ? 'AND (cm.created_at, cm.id) < (SELECT b.created_at, b.id FROM chat_messages b WHERE b.id = $4)' : ''}
         ORDER BY cm.created_at DESC, cm.id DESC LIMIT $2`,
-      beforeId ? [chatId, take, beforeId] : [chatId, take],
+      beforeId ? [chatId, take, scope.companyId, beforeId] : [chatId, take, scope.companyId],
     );
   }
 
-  /** One message (any chat); null when there is none. */
-  async message(id: string): Promise<MessageColumns | null> {
-    const [row] = await this.sql<MessageColumns>(`SELECT ${MESSAGE_COLUMNS} FROM chat_messages cm WHERE cm.id = $1`, [id]);
+  /** One message of the scope's company (any of its chats: the caller reached it before); null when there is none. */
+  async message(scope: Scope, id: string): Promise<MessageColumns | null> {
+    const [row] = await this.sql<MessageColumns>(`SELECT ${MESSAGE_COLUMNS} FROM chat_messages cm WHERE cm.id = $1 AND cm.company_id = $2`, [id, scope.companyId]);
     return row ?? null;
   }
 
@@ -126,22 +135,22 @@ export class ChatRepository extends ModuleRepository {
     return findScoped(this.locked, ChatMessage, scope.widened(), id, { what: 'Message', lock: true });
   }
 
-  /** Posts a message, stamped under the chat's lock (the clock): one chat's messages are stamped in commit order. */
-  @GenerateSql({ params: [{ companyId: SQL_SAMPLE.companyId, chatId: SQL_SAMPLE.id, authorUserId: SQL_SAMPLE.actorId, authorType: 'company', body: 'On my way', attachmentMediaIds: [] }] })
-  async insertMessage(x: { companyId: string; chatId: string; authorUserId: string; authorType: ChatAuthorType; body: string | null; attachmentMediaIds: string[] }): Promise<string> {
-    const inserted = await this.locked.insert(ChatMessage, { ...x, createdAt: () => 'clock_timestamp()' });
+  /** Posts a message in a chat of the scope's company, stamped under the chat's lock (the clock): one chat's messages are stamped in commit order. */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, { chatId: SQL_SAMPLE.id, authorUserId: SQL_SAMPLE.actorId, authorType: 'company', body: 'On my way', attachmentMediaIds: [] }] })
+  async insertMessage(scope: Scope, x: { chatId: string; authorUserId: string; authorType: ChatAuthorType; body: string | null; attachmentMediaIds: string[] }): Promise<string> {
+    const inserted = await this.locked.insert(ChatMessage, { ...x, companyId: scope.companyId, createdAt: () => 'clock_timestamp()' });
     return (inserted.identifiers[0] as { id: string }).id;
   }
 
-  /** Edits a message (`edited_at` now). */
-  @GenerateSql({ params: [SQL_SAMPLE.id, 'Edited', []] })
-  async editMessage(id: string, body: string | null, attachmentMediaIds: string[]): Promise<void> {
-    await this.locked.update(ChatMessage, { id }, { body, attachmentMediaIds, editedAt: () => 'now()' });
+  /** Edits a message of the scope's company (locked by `lockMessage`; `edited_at` now). */
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, SQL_SAMPLE.id, 'Edited', []] })
+  async editMessage(scope: Scope, id: string, body: string | null, attachmentMediaIds: string[]): Promise<void> {
+    await this.locked.update(ChatMessage, { id, companyId: scope.companyId }, { body, attachmentMediaIds, editedAt: () => 'now()' });
   }
 
-  /** Deletes a message: a tombstone stays (no body, no attachments, `deleted_at`). */
-  async deleteMessage(id: string): Promise<void> {
-    await this.locked.update(ChatMessage, { id }, { body: null, attachmentMediaIds: [], deletedAt: () => 'now()' });
+  /** Deletes a message of the scope's company (locked by `lockMessage`): a tombstone stays (no body, no attachments, `deleted_at`). */
+  async deleteMessage(scope: Scope, id: string): Promise<void> {
+    await this.locked.update(ChatMessage, { id, companyId: scope.companyId }, { body: null, attachmentMediaIds: [], deletedAt: () => 'now()' });
   }
 
   /** Of the uploads `ids`, those attached to a chat message of another company than the scope's. */

@@ -3,7 +3,6 @@ import { Scope } from '../../../common/access/scope';
 import { ApiError } from '../../../common/http/api-error';
 import { Enveloped, Page } from '../../../common/http/envelope';
 import { DEFAULT_PER_PAGE } from '../../../common/http/pagination';
-import { recordEvents } from '../../../common/outbox/outbox';
 import { jsonValue } from '../../../database/json-value';
 import { UnitOfWork } from '../../../database/unit-of-work';
 import { JobsService } from '../../jobs';
@@ -44,11 +43,11 @@ export class ChatsService {
    * company's, the customer's own), else 404. Two concurrent calls make one chat (unique order_id).
    */
   async open(scope: Scope, orderId: string): Promise<{ chat: ChatDto; created: boolean }> {
-    const { id, created } = await this.uow.transaction(async (m) => {
+    const { id, created } = await this.uow.transaction(async () => {
       const order = await this.orders.get(scope, orderId);
-      const madeId = await this.chats.insertIfNone({ companyId: scope.companyId, orderId: order.id, customerId: order.customer.id, orderNumber: order.number, createdBy: scope.actorId! });
+      const madeId = await this.chats.insertIfNone(scope, { orderId: order.id, customerId: order.customer.id, orderNumber: order.number, createdBy: scope.actorId! });
       if (madeId) {
-        await recordEvents(m, { type: 'chat.created', ...about(scope, madeId), payload: { order_id: order.id } });
+        await this.chats.recordEvents({ type: 'chat.created', ...about(scope, madeId), payload: { order_id: order.id } });
         return { id: madeId, created: true };
       }
       // The order's chat exists (made before, or by a concurrent call that committed first).
@@ -62,19 +61,19 @@ export class ChatsService {
   /** The caller's chats, latest activity first, each with its last message and the caller's unread count (one statement a page, and one for the names). */
   async list(scope: Scope, q: ChatListQuery): Promise<Page<ChatDto>> {
     const page = await this.chats.page(scope, q);
-    return new Page(await this.chatDtos(page.items), page.meta);
+    return new Page(await this.chatDtos(scope, page.items), page.meta);
   }
 
   private async chat(scope: Scope, id: string): Promise<ChatDto> {
     const found = await this.chats.findWithExtras(scope, id);
     if (!found) throw ApiError.notFound('Chat');
-    return (await this.chatDtos([found]))[0];
+    return (await this.chatDtos(scope, [found]))[0];
   }
 
   /** The chats as answered: their customers' and last authors' names in one read. */
-  private async chatDtos(found: ChatWithExtras[]): Promise<ChatDto[]> {
+  private async chatDtos(scope: Scope, found: ChatWithExtras[]): Promise<ChatDto[]> {
     const lasts = found.map((f) => jsonValue<MessageColumns | null>(f.lastMessage));
-    const names = await this.names([...found.map((f) => f.chat.customerId), ...lasts.filter((l): l is MessageColumns => !!l).map((l) => l.author_user_id)]);
+    const names = await this.names(scope, [...found.map((f) => f.chat.customerId), ...lasts.filter((l): l is MessageColumns => !!l).map((l) => l.author_user_id)]);
     return found.map(({ chat: c, unreadCount }, i) => {
       const last = lasts[i];
       return ChatDto.of({
@@ -103,12 +102,12 @@ export class ChatsService {
     const page = await this.uow.transaction(async () => {
       const chat = await this.reach(scope, chatId);
       const before = q.before ? q.before.toLowerCase() : null;
-      if (before && !(await this.chats.hasMessage(chat.id, before))) throw ApiError.validation({ before: ['not a message of this chat'] });
-      const rows = await this.chats.messages(chat.id, perPage + 1, before);
-      if (!before) await this.chats.markRead(chat, scope.actorId!);
+      if (before && !(await this.chats.hasMessage(scope, chat.id, before))) throw ApiError.validation({ before: ['not a message of this chat'] });
+      const rows = await this.chats.messages(scope, chat.id, perPage + 1, before);
+      if (!before) await this.chats.markRead(scope, chat.id);
       return rows;
     });
-    const items = await this.messageRows(page.slice(0, perPage));
+    const items = await this.messageRows(scope, page.slice(0, perPage));
     const body: MessagePage = {
       success: true,
       data: items.map(ChatMessageDto.of),
@@ -119,7 +118,7 @@ export class ChatsService {
 
   /** Posts a message (text, attachments or both) as the caller; the author has read the chat up to it. */
   async post(scope: Scope, chatId: string, d: PostChatMessageDto): Promise<ChatMessageDto> {
-    const id = await this.uow.transaction(async (m) => {
+    const id = await this.uow.transaction(async () => {
       // The chat row is locked: one chat's posts queue (last_activity_at, the members' read marks).
       const chat = await this.reach(scope, chatId, { lock: true });
       const body = d.body ?? null;
@@ -128,22 +127,22 @@ export class ChatsService {
       await this.assertUploads(scope, attachments);
       // Taken under the chat's lock (not the transaction's start): one chat's messages are stamped in commit
       // order, so a reader's mark (the newest committed message) never passes a message still being posted.
-      const messageId = await this.chats.insertMessage({ companyId: chat.companyId, chatId: chat.id, authorUserId: scope.actorId!, authorType: scope.kind as ChatAuthorType, body, attachmentMediaIds: attachments });
-      await this.chats.touch(chat.id);
-      await this.chats.markRead(chat, scope.actorId!);
-      await recordEvents(m, {
+      const messageId = await this.chats.insertMessage(scope, { chatId: chat.id, authorUserId: scope.actorId!, authorType: scope.kind as ChatAuthorType, body, attachmentMediaIds: attachments });
+      await this.chats.touch(scope, chat.id);
+      await this.chats.markRead(scope, chat.id);
+      await this.chats.recordEvents({
         type: 'chat.message_posted',
         ...about(scope, chat.id),
         payload: { chat_id: chat.id, order_id: chat.orderId, message_id: messageId, author_user_id: scope.actorId!, recipient_user_ids: await this.recipients(chat, scope.actorId!), preview: preview(body, attachments.length) },
       });
       return messageId;
     });
-    return this.message(id);
+    return this.message(scope, id);
   }
 
   /** Edits the caller's own message (the fields given replace the message's); `edited_at` is set. */
   async edit(scope: Scope, messageId: string, d: EditChatMessageDto): Promise<ChatMessageDto> {
-    await this.uow.transaction(async (m) => {
+    await this.uow.transaction(async () => {
       const { message, chat } = await this.authored(scope, messageId);
       if (d.body === undefined && d.attachment_media_ids === undefined) throw ApiError.validation({ body: ['give body, attachment_media_ids or both'] });
       const body = d.body !== undefined ? d.body : message.body;
@@ -151,46 +150,46 @@ export class ChatsService {
       if (body === null && !attachments.length) throw ApiError.validation({ body: ['the message needs a text or attachments'] });
       const added = attachments.filter((a) => !message.attachmentMediaIds.includes(a));
       await this.assertUploads(scope, added, attachments);
-      await this.chats.editMessage(message.id, body, attachments);
-      await recordEvents(m, {
+      await this.chats.editMessage(scope, message.id, body, attachments);
+      await this.chats.recordEvents({
         type: 'chat.message_edited',
         ...about(scope, chat.id),
         payload: { chat_id: chat.id, order_id: chat.orderId, message_id: message.id, author_user_id: message.authorUserId, recipient_user_ids: await this.recipients(chat, message.authorUserId) },
       });
     });
-    return this.message(messageId);
+    return this.message(scope, messageId);
   }
 
   /** Deletes the caller's own message: a tombstone stays (no body, no attachments, `deleted_at`). */
   async remove(scope: Scope, messageId: string): Promise<ChatMessageDto> {
-    await this.uow.transaction(async (m) => {
+    await this.uow.transaction(async () => {
       const { message, chat } = await this.authored(scope, messageId);
-      await this.chats.deleteMessage(message.id);
-      await recordEvents(m, {
+      await this.chats.deleteMessage(scope, message.id);
+      await this.chats.recordEvents({
         type: 'chat.message_deleted',
         ...about(scope, chat.id),
         payload: { chat_id: chat.id, order_id: chat.orderId, message_id: message.id, author_user_id: message.authorUserId, recipient_user_ids: await this.recipients(chat, message.authorUserId) },
       });
     });
-    return this.message(messageId);
+    return this.message(scope, messageId);
   }
 
-  private async message(id: string): Promise<ChatMessageDto> {
-    const row = await this.chats.message(id);
+  private async message(scope: Scope, id: string): Promise<ChatMessageDto> {
+    const row = await this.chats.message(scope, id);
     if (!row) throw ApiError.notFound('Message');
-    return ChatMessageDto.of((await this.messageRows([row]))[0]);
+    return ChatMessageDto.of((await this.messageRows(scope, [row]))[0]);
   }
 
   /** The messages with their authors' names (one read for them all). */
-  private async messageRows(rows: MessageColumns[]): Promise<MessageRow[]> {
-    const names = await this.names(rows.map((r) => r.author_user_id));
+  private async messageRows(scope: Scope, rows: MessageColumns[]): Promise<MessageRow[]> {
+    const names = await this.names(scope, rows.map((r) => r.author_user_id));
     return rows.map((r) => ({ ...r, author_name: names.get(r.author_user_id) ?? null }));
   }
 
   /** Users' display names (the users module's read; none asked, no statement). */
-  private names(ids: string[]): Promise<Map<string, string>> {
+  private names(scope: Scope, ids: string[]): Promise<Map<string, string>> {
     const unique = [...new Set(ids)];
-    return unique.length ? this.users.names(unique) : Promise.resolve(new Map());
+    return unique.length ? this.users.names(scope, unique) : Promise.resolve(new Map());
   }
 
   // ------------------------------------------------------------ membership (ChatRepository.reach is the one place)

@@ -6,7 +6,6 @@ import { withMessage } from '../../../common/http/envelope';
 import { Endpoint } from '../../../common/http/openapi';
 import { MailService } from '../../../common/mail/mail.service';
 import { EventHandler, EventSubscriber, RelayedEvent } from '../../../common/outbox/event-subscriber';
-import { recordEvents } from '../../../common/outbox/outbox';
 import { UsersService } from '../../users';
 import { AppConfig } from '../../../config/app-config';
 import { ContactMessageDto, ContactUsDto } from './contact.dto';
@@ -25,9 +24,9 @@ export class ContactService {
   ) {}
 
   async send(actor: Actor, dto: ContactUsDto): Promise<ContactMessageDto> {
-    const saved = await this.uow.transaction(async (m) => {
+    const saved = await this.uow.transaction(async () => {
       const row = await this.messages.insert(actor.id, dto.subject, dto.message);
-      await recordEvents(m, { type: 'contact_message.sent', aggregateType: 'contact_message', aggregateId: row.id, companyId: actor.companyId, actorId: actor.id, payload: { subject: dto.subject } });
+      await this.messages.recordEvents({ type: 'contact_message.sent', aggregateType: 'contact_message', aggregateId: row.id, companyId: actor.companyId, actorId: actor.id, payload: { subject: dto.subject } });
       return row;
     });
     return { id: saved.id, subject: saved.subject, message: saved.message, created_at: saved.createdAt.toISOString() };
@@ -44,7 +43,6 @@ export class ContactService {
 @EventSubscriber({ name: 'contact-mail', events: ['contact_message.sent'], outside: true })
 export class MailContactMessage implements EventHandler<'contact_message.sent'> {
   constructor(
-    private readonly uow: UnitOfWork,
     private readonly messages: ContactMessageRepository,
     private readonly mail: MailService,
     private readonly users: UsersService,
@@ -53,12 +51,11 @@ export class MailContactMessage implements EventHandler<'contact_message.sent'> 
 
   /** With no unit open (an `outside` subscriber): each read and the mail's own write commit on their own. */
   async handle(event: RelayedEvent<'contact_message.sent'>): Promise<void> {
-    const m = this.uow.manager;
     const row = await this.messages.find(event.aggregateId);
     if (!row) return;
     const author = await this.users.profile(row.userId);
     const from = `${author.name} <${author.email}> (${author.type}${author.company_id ? `, company ${author.company_id}` : ''})`;
-    await this.mail.send(this.config.platformContactEmail, `[Contact] ${row.subject}`, `From: ${from}\nMessage id: ${row.id}\n\n${row.message}`, { manager: m, retry: true });
+    await this.mail.send(this.config.platformContactEmail, `[Contact] ${row.subject}`, `From: ${from}\nMessage id: ${row.id}\n\n${row.message}`, { retry: true });
   }
 }
 

@@ -27,7 +27,7 @@ export class MakeNotifications implements EventHandler {
     private readonly push: LivePush,
   ) {}
 
-  /** Runs in the delivery's unit of work (the relay's manager argument is that unit's: `uow.manager`). */
+  /** Runs in the delivery's unit of work (the rows it makes join it; pushes wait for its commit). */
   async handle(event: RelayedEvent): Promise<void> {
     const rule = NOTIFICATION_RULES[event.type] as ((e: RelayedEvent, ctx: RuleContext) => Draft[] | Promise<Draft[]>) | undefined;
     const companyId = event.companyId;
@@ -54,7 +54,7 @@ export class MakeNotifications implements EventHandler {
       const data = Object.fromEntries(Object.entries(d.data).filter((kv): kv is [string, string] => typeof kv[1] === 'string'));
       resolved.push({ userIds: userIds.filter((id) => id !== event.actorId), title: d.title, body: d.body, data });
     }
-    const made = await this.notifications.make({ id: event.id, type: event.type as EventType, companyId }, resolved);
+    const made = await this.notifications.make(Scope.company(companyId), { id: event.id, type: event.type as EventType }, resolved);
     if (made.length) afterCommit(this.uow, () => made.forEach((n) => this.push.toUsers([n.userId], 'notification', NotificationDto.of(n))));
   }
 }

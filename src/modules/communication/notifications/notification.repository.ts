@@ -4,17 +4,25 @@ import { Scope } from '../../../common/access/scope';
 import { findScoped, scopedQuery } from '../../../common/access/tenant-policy';
 import { Page } from '../../../common/http/envelope';
 import { countRows, paginate } from '../../../common/http/pagination';
+import { recordEvents, type DomainEvent } from '../../../common/outbox/outbox';
+import type { EventType } from '../../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../../database/generate-sql';
 import { ModuleRepository } from '../../../database/repository';
 import type { NotificationQuery } from './notification.dto';
 import { Notification } from './notification.entity';
 
-/** A notification to insert: one recipient of one event. */
-export type NewNotification = Pick<Notification, 'companyId' | 'userId' | 'eventId' | 'type' | 'title' | 'body' | 'data'>;
+/** A notification to insert: one recipient of one event (its company: the scope's). */
+export type NewNotification = Pick<Notification, 'userId' | 'eventId' | 'type' | 'title' | 'body' | 'data'>;
 
 /** The caller's own notifications (`notifications`): the module's SQL for them (docs/data-layer.md). */
 @Injectable()
 export class NotificationRepository extends ModuleRepository {
+  /** Outbox events of the notifications' changes, in the unit that makes them. */
+  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
+  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
+    await recordEvents(this.locked, ...events);
+  }
+
   /** A page of the caller's notifications, newest first; `unread` filters. */
   @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId), { page: 1, per_page: 20 }] }, { name: 'unread', params: () => [Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId), { unread: true }] })
   page(scope: Scope, q: NotificationQuery): Promise<Page<Notification>> {
@@ -34,8 +42,9 @@ export class NotificationRepository extends ModuleRepository {
     return findScoped(this.locked, Notification, scope, id, { what: 'Notification', where: { userId: scope.actorId ?? undefined }, lock: true });
   }
 
-  async markRead(id: string, readAt: Date): Promise<void> {
-    await this.locked.update(Notification, { id }, { readAt });
+  /** Marks a notification of the scope's company read (the caller's own, locked by `lock`). */
+  async markRead(scope: Scope, id: string, readAt: Date): Promise<void> {
+    await this.locked.update(Notification, { id, companyId: scope.companyId }, { readAt });
   }
 
   /** Marks every unread notification of the caller read; how many. */
@@ -51,16 +60,22 @@ export class NotificationRepository extends ModuleRepository {
     return result.affected ?? 0;
   }
 
-  async delete(id: string): Promise<void> {
-    await this.locked.delete(Notification, { id });
+  /** Deletes a notification of the scope's company (the caller's own, locked by `lock`). */
+  async delete(scope: Scope, id: string): Promise<void> {
+    await this.locked.delete(Notification, { id, companyId: scope.companyId });
   }
 
-  /** Inserts the rows, (event, user) unique: a redelivery adds nothing. Answers the rows made now. */
-  @GenerateSql({ params: [[{ companyId: SQL_SAMPLE.companyId, userId: SQL_SAMPLE.actorId, eventId: SQL_SAMPLE.id, type: 'chat.message_posted', title: 'New message', body: 'On my way', data: { chat_id: SQL_SAMPLE.otherId } }]] })
-  async insertNew(rows: NewNotification[]): Promise<Notification[]> {
+  /** Inserts the rows in the scope's company, (event, user) unique: a redelivery adds nothing. Answers the rows made now. */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), [{ userId: SQL_SAMPLE.actorId, eventId: SQL_SAMPLE.id, type: 'chat.message_posted', title: 'New message', body: 'On my way', data: { chat_id: SQL_SAMPLE.otherId } }]] })
+  async insertNew(scope: Scope, rows: NewNotification[]): Promise<Notification[]> {
     if (!rows.length) return [];
     const m = this.locked;
-    const result = await m.createQueryBuilder().insert().into(Notification).values(rows).orIgnore().returning('*').execute();
+    const result = await m
+      .createQueryBuilder()
+      .insert()
+      .into(Notification)
+      .values(rows.map((r) => ({ ...r, companyId: scope.companyId })))
+      .orIgnore().returning('*').execute();
     return (result.raw as Record<string, unknown>[]).map((r) =>
       m.create(Notification, {
         id: r.id as string,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Scope } from '../../../common/access/scope';
 import { Page } from '../../../common/http/envelope';
-import { recordEvents } from '../../../common/outbox/outbox';
 import { UnitOfWork } from '../../../database/unit-of-work';
 import { MarkedReadDto, NotificationDto, NotificationQuery } from './notification.dto';
 import { Notification } from './notification.entity';
@@ -40,7 +39,7 @@ export class NotificationsService {
       const n = await this.notifications.lock(scope, id);
       if (!n.readAt) {
         n.readAt = new Date();
-        await this.notifications.markRead(n.id, n.readAt);
+        await this.notifications.markRead(scope, n.id, n.readAt);
         await this.recordRead(scope, [n.id], false);
       }
       return NotificationDto.of(n);
@@ -57,32 +56,32 @@ export class NotificationsService {
   }
 
   async remove(scope: Scope, id: string): Promise<void> {
-    await this.uow.transaction(async (m) => {
+    await this.uow.transaction(async () => {
       const n = await this.notifications.lock(scope, id);
-      await this.notifications.delete(n.id);
-      await recordEvents(m, { type: 'notification.deleted', aggregateType: 'user', aggregateId: n.userId, companyId: n.companyId, actorId: n.userId, payload: { notification_id: n.id } });
+      await this.notifications.delete(scope, n.id);
+      await this.notifications.recordEvents({ type: 'notification.deleted', aggregateType: 'user', aggregateId: n.userId, companyId: n.companyId, actorId: n.userId, payload: { notification_id: n.id } });
     });
   }
 
   private recordRead(scope: Scope, ids: string[], all: boolean): Promise<void> {
     const me = scope.actorId!;
-    return recordEvents(this.uow.manager, { type: 'notification.read', aggregateType: 'user', aggregateId: me, companyId: scope.companyId, actorId: me, payload: { notification_ids: ids, all } });
+    return this.notifications.recordEvents({ type: 'notification.read', aggregateType: 'user', aggregateId: me, companyId: scope.companyId, actorId: me, payload: { notification_ids: ids, all } });
   }
 
   /**
-   * Makes the notifications of one event (inside the relay's unit of work): one row per recipient,
-   * (event, user) unique, so a redelivery adds nothing. Answers the rows made now.
+   * Makes the notifications of one event of the scope's company (inside the relay's unit of work): one
+   * row per recipient, (event, user) unique, so a redelivery adds nothing. Answers the rows made now.
    */
-  async make(event: { id: string; type: string; companyId: string }, drafts: readonly NotificationDraft[]): Promise<Notification[]> {
+  async make(scope: Scope, event: { id: string; type: string }, drafts: readonly NotificationDraft[]): Promise<Notification[]> {
     const seen = new Set<string>();
     const rows: NewNotification[] = [];
     for (const d of drafts) {
       for (const userId of d.userIds) {
         if (seen.has(userId)) continue;
         seen.add(userId);
-        rows.push({ companyId: event.companyId, userId, eventId: event.id, type: event.type, title: d.title, body: d.body, data: d.data });
+        rows.push({ userId, eventId: event.id, type: event.type, title: d.title, body: d.body, data: d.data });
       }
     }
-    return this.notifications.insertNew(rows);
+    return this.notifications.insertNew(scope, rows);
   }
 }
