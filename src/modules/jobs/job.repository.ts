@@ -105,7 +105,16 @@ export class JobRepository extends ModuleRepository {
 
   /** The order's jobs, by date then creation. */
   ofOrder(scope: Scope, orderId: string): Promise<Job[]> {
-    return this.m.find(Job, { where: { orderId, companyId: scope.companyId }, order: { scheduledDate: 'ASC', createdAt: 'ASC' } });
+    // Jobs made in one transaction share created_at (approval makes the delivery and the pickup together): on one
+    // day, a delivery comes before the other jobs and a pickup after them, then the id, so the order is fixed.
+    return this.m
+      .createQueryBuilder(Job, 'j')
+      .where('j.orderId = :orderId AND j.companyId = :companyId', { orderId, companyId: scope.companyId })
+      .orderBy('j.scheduledDate', 'ASC')
+      .addOrderBy('j.createdAt', 'ASC')
+      .addOrderBy(`CASE j.type WHEN 'delivery' THEN 0 WHEN 'pickup' THEN 2 ELSE 1 END`, 'ASC')
+      .addOrderBy('j.id', 'ASC')
+      .getMany();
   }
 
   /** How many jobs on the order `scope` reaches. */
