@@ -215,13 +215,14 @@ export class SpecificationRepository extends ModuleRepository {
 
   /** The active specification with the active waste type and their link joined (one statement), or undefined. */
   @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, SQL_SAMPLE.otherId] })
-  orderable(scope: Scope, specId: string, wasteTypeId: string): Promise<OrderableRow | undefined> {
-    return scopedQuery(this.m, AssetSpecification, scope, 'e')
+  async orderable(scope: Scope, specId: string, wasteTypeId: string): Promise<OrderableRow | undefined> {
+    // Placement's: prepared (planned once per connection).
+    const qb = scopedQuery(this.m, AssetSpecification, scope, 'e')
       .select(['e.id AS spec_id', 'e.name AS spec_name', 'w.id AS waste_id', 'w.name AS waste_name', 'l.id AS link_id', 'l.price_override_amount AS price_override_amount'])
       .leftJoin(WasteType, 'w', 'w.id = :wasteTypeId AND w.company_id = e.company_id AND w.active AND w.deleted_at IS NULL', { wasteTypeId })
       .leftJoin(AssetSpecificationWasteType, 'l', 'l.asset_specification_id = e.id AND l.waste_type_id = w.id')
-      .andWhere('e.id = :specId AND e.active', { specId })
-      .getRawOne<OrderableRow>();
+      .andWhere('e.id = :specId AND e.active', { specId });
+    return (await this.preparedRows<OrderableRow>('catalogue_orderable', qb))[0];
   }
 
   /** An active waste type of the scope's company (id and name), or null. */

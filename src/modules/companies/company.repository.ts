@@ -110,12 +110,11 @@ export class CompanySettingsRepository extends ModuleRepository {
 
   /** The company with its settings row (null until first saved), in one statement; null without a live company. */
   async withSettings(scope: Scope): Promise<{ company: Company; row: CompanySettings | null } | null> {
-    const company = await this.m
-      .getRepository(Company)
-      .createQueryBuilder('c')
-      .leftJoinAndMapOne('c.settingsRow', CompanySettings, 's', 's.companyId = c.id')
-      .where('c.id = :companyId', { companyId: scope.companyId })
-      .getOne();
+    // On every placement and many routes: prepared (planned once per connection).
+    const company = await this.hot(
+      'companies_settings',
+      this.m.getRepository(Company).createQueryBuilder('c').leftJoinAndMapOne('c.settingsRow', CompanySettings, 's', 's.companyId = c.id').where('c.id = :companyId', { companyId: scope.companyId }),
+    ).getOne();
     return company && { company, row: (company as Company & { settingsRow?: CompanySettings }).settingsRow ?? null };
   }
 

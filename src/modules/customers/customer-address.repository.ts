@@ -65,10 +65,8 @@ export class CustomerAddressRepository extends ModuleRepository {
 
   /** The scope's live address with its customer's row (pricing terms), in one statement; null when the scope does not reach it. */
   async withCustomer(scope: Scope, id: string): Promise<(CustomerAddress & { customerRow?: Customer }) | null> {
-    return scopedQuery(this.m, CustomerAddress, scope, 'a')
-      .leftJoinAndMapOne('a.customerRow', Customer, 'c', 'c.id = a.customerId')
-      .andWhere('a.id = :id', { id })
-      .getOne();
+    // Placement's: prepared (planned once per connection).
+    return this.hot('customers_address', scopedQuery(this.m, CustomerAddress, scope, 'a').leftJoinAndMapOne('a.customerRow', Customer, 'c', 'c.id = a.customerId').andWhere('a.id = :id', { id })).getOne();
   }
 
   /** Body references must be live addresses the scope reaches, share-locked until the commit (422 otherwise). */

@@ -333,7 +333,8 @@ export class OrdersRepository extends ModuleRepository {
     ],
   })
   async insertPlacement(scope: Scope, order: NewOrder, lines: readonly PricedLine[], actor: { id: string; type: string }, timezone: string): Promise<{ id: string; number: number; createdAt: Date; updatedAt: Date; monthPlaced: number }> {
-    const [row] = await this.locked.query<{ id: string; number: number; created_at: Date; updated_at: Date; month_placed: number }[]>(
+    const [row] = await this.preparedLocked<{ id: string; number: number; created_at: Date; updated_at: Date; month_placed: number }>(
+      'orders_insert_placement',
       `WITH next_number AS (
          INSERT INTO order_counters (company_id, last_number, month, month_placed) VALUES ($1, 1, date_trunc('month', now() AT TIME ZONE $2)::date, 1)
          ON CONFLICT (company_id) DO UPDATE SET last_number = order_counters.last_number + 1,

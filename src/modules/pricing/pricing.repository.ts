@@ -157,9 +157,8 @@ export class PricingProfileRepository extends PriceBookRepository<PricingProfile
    * and the default one with their items, the company's default taxes and default payment term.
    */
   async placementRows(scope: Scope, assignedProfileId: string | null): Promise<PlacementRows> {
-    const { entities, raw } = await this.m
-      .getRepository(PricingProfile)
-      .createQueryBuilder('p')
+    // Placement's: prepared (planned once per connection).
+    const { entities, raw } = await this.hot('pricing_placement', this.m.getRepository(PricingProfile).createQueryBuilder('p'))
       .leftJoinAndSelect('p.items', 'i')
       .addSelect(
         `(SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'rate_bps', t.rate_bps, 'applies_to', t.applies_to) ORDER BY t.name, t.id), '[]'::json)

@@ -206,12 +206,13 @@ export class LotRepository extends SiteRepository<Lot, LotHoliday> {
   /** The scope's active lots (position, opening hours) with, given `onDate`, each one's holiday that day. One statement. */
   @GenerateSql({ name: 'without a day', params: () => [Scope.company(SQL_SAMPLE.companyId)] }, { name: 'on a day', params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.date] })
   servingRows(scope: Scope, onDate?: string): Promise<{ id: string; latitude: string | number | null; longitude: string | number | null; opening_hours: OpeningHours | null; holiday: string | null }[]> {
-    return scopedQuery(this.m, Lot, scope, 's')
+    // Placement's: prepared (planned once per connection).
+    const qb = scopedQuery(this.m, Lot, scope, 's')
       .select(['s.id AS id', 's.latitude AS latitude', 's.longitude AS longitude', 's.openingHours AS opening_hours'])
       .addSelect(onDate ? '(SELECT h.name FROM lot_holidays h WHERE h.lot_id = s.id AND h.date = CAST(:onDate AS date) LIMIT 1)' : 'NULL::text', 'holiday')
       .andWhere('s.active')
-      .setParameters(onDate ? { onDate } : {})
-      .getRawMany();
+      .setParameters(onDate ? { onDate } : {});
+    return this.preparedRows('sites_serving', qb);
   }
 
   /** The scope's active lots on a dispatch day (see `dayRows`). */

@@ -97,8 +97,8 @@ export class SubscriptionRepository extends ModuleRepository {
    */
   @GenerateSql({ params: [SAMPLE_SCOPE, 'free'] })
   async plansInForce(scope: Scope, free: string): Promise<{ plans: Plan[]; rows: PlanInForceRow[] }> {
-    const { entities, raw } = await this.m
-      .createQueryBuilder(Plan, 'p')
+    // Every placement's plan limit: prepared (planned once per connection).
+    const { entities, raw } = await this.hot('payments_plans_in_force', this.m.createQueryBuilder(Plan, 'p'))
       .leftJoin(Subscription, 's', `s.plan_id = p.id AND s.company_id = :companyId AND s.state IN ${LIVE_STATES_SQL}`, { companyId: scope.companyId })
       .addSelect(['s.id AS s_id', 's.state AS s_state', 's.current_period_end AS s_end', 's.cancel_at_period_end AS s_cancel', 's.grace_ends_at AS s_grace'])
       .addSelect(`p.code = companies_plan_override(:companyId)`, 'p_forced')
