@@ -2,6 +2,7 @@
 const { names } = require('../names');
 const { ensureImport, appendToOneLineArray, read } = require('../edit');
 const { extensionLine, templates } = require('./templates');
+const { addToSnapshot } = require('../sql-snapshot');
 
 /**
  * `nest g module-feature <name> <layer>` (or `npm run -s g -- module-feature <name> --layer <n>`): a module
@@ -22,6 +23,8 @@ function moduleFeature(options) {
     const migration = `${n.Module}${stamp}`;
     const files = templates(n, { access, migration, stamp, layer });
     for (const [path, text] of Object.entries(files)) tree.create(path, text);
+    addToSnapshot(tree, n, 'create', 'create');
+    addToSnapshot(tree, n, 'find', 'find');
 
     // The module's line in the layer list (one line of .dependency-cruiser.cjs).
     const lines = cruiser.split('\n');

@@ -3,6 +3,8 @@
 
 const extensionLine = (method, path, access, n) => `${method}\t${path}\t${access}\tgenerated module ${n.module} (nest g; README "Adding a module")`;
 
+const tag = (n) => n.Module.replace(/([a-z])([A-Z])/g, '$1 $2');
+
 function templates(n, { access, migration, stamp, layer }) {
   const d = `src/modules/${n.module}`;
   const cmd = `nest g module-feature ${n.module} --layer ${layer}`;
@@ -144,10 +146,13 @@ import { Actor, CurrentActor } from '../../common/access/actor';
 import { CurrentScope, Scope } from '../../common/access/scope';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
+import { describeApiTag } from '../../common/http/openapi-document';
 import { Create${n.Thing}Dto, ${n.Thing}Dto } from './${n.module}.dto';
 import { ${n.Module}Service } from './${n.module}.service';
 
-@ApiTags('${n.Module.replace(/([a-z])([A-Z])/g, '$1 $2')}')
+describeApiTag('${tag(n)}', '${n.what}s of a company (generated module ${n.module}: \`${cmd}\`).', 'README.md');
+
+@ApiTags('${tag(n)}')
 @Controller('api/v1')
 export class ${n.Module}Controller {
   constructor(private readonly ${n.moduleCamel}: ${n.Module}Service) {}

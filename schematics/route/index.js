@@ -3,6 +3,7 @@ const { names, words, cap } = require('../names');
 const { ensureImport, beforeMarker, read } = require('../edit');
 const { extensionLine } = require('../module-feature/templates');
 const { seedRoutes } = require('../module-feature');
+const { addToSnapshot } = require('../sql-snapshot');
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Who the generated test calls the route as, per access code (the e2e cast of test/support/fixtures.ts). */
@@ -200,6 +201,7 @@ ${param ? `  @ApiIdParam('${param}')\n` : ''}  @Endpoint(${endpoint})
         repo = ensureImport(repo, Dto, `./${n.module}.dto`, true);
       }
       tree.overwrite(files.repository, repo);
+      addToSnapshot(tree, n, kind, fn);
     }
 
     // ---- test
