@@ -7,6 +7,7 @@
  *
  *   npm run -s g -- module-feature invoices --layer 6
  *   npm run -s g -- route invoices GET /invoices --access CO
+ *   npm run -s g -- subscriber invoices order.placed
  *
  * Same schematics as `npx nest g module-feature invoices 6` and `npx nest g route invoices 'GET /invoices CO'`.
  */
@@ -14,7 +15,7 @@ const { join } = require('node:path');
 const { NodeWorkflow } = require('@angular-devkit/schematics/tools');
 const { createConsoleLogger } = require('@angular-devkit/core/node');
 
-const POSITIONAL = { 'module-feature': ['name', 'layer'], route: ['name', 'method', 'routePath', 'access'] };
+const POSITIONAL = { 'module-feature': ['name', 'layer'], route: ['name', 'method', 'routePath', 'access'], subscriber: ['name', 'event'] };
 
 function parse(argv) {
   const [schematic, ...rest] = argv;

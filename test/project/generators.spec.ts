@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 
 /**
  * The generators (schematics/, README "Adding a module") on a throwaway copy of the tree: a module and a
- * route are generated with the commands the README gives, then the copy passes, unedited, the type check,
+ * route and a subscriber are generated with the commands the README gives, then the copy passes, unedited, the type check,
  * the dependency rules, the OpenAPI lint and, in ONE jest run, the generated e2e test, the schema-drift
  * test, the tenant-isolation sweep, the route conformance test (extension list), the statement snapshots
  * and the data-layer ratchet. Skipped when no PostgreSQL answers at TEST_DATABASE_URL (the e2e part needs one).
@@ -25,7 +25,7 @@ const ok = (cwd: string, cmd: string, args: string[]) => {
 
 const describeWithDb = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
-describeWithDb('generators: nest g module-feature and route on a copy of the tree', () => {
+describeWithDb('generators: nest g module-feature, route and subscriber on a copy of the tree', () => {
   let base: string;
   let repo: string;
   const started = Date.now();
@@ -43,12 +43,13 @@ describeWithDb('generators: nest g module-feature and route on a copy of the tre
     console.log(`generators: ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
   });
 
-  it('generates a module and a route with the README commands', () => {
+  it('generates a module, a route and a subscriber with the README commands', () => {
     // `nest g` admits two positional arguments: the layer is the second; `npm run g` takes the README's flags.
     const mod = ok(repo, 'npx', ['nest', 'g', 'module-feature', 'invoices', '6']);
     expect(mod).toContain('src/modules/invoices/invoices.module.ts');
     const route = ok(repo, 'npm', ['run', '-s', 'g', '--', 'route', 'invoices', 'GET', '/invoices', '--access', 'CO']);
     expect(route).toContain('GET /api/v1/invoices (CO) → InvoicesController#list');
+    expect(ok(repo, 'npx', ['nest', 'g', 'subscriber', 'invoices', 'order.placed'])).toContain('src/modules/invoices/order-placed.subscriber.ts');
     // A stock kind still comes from @nestjs/schematics (the collection extends it).
     expect(ok(repo, 'npx', ['nest', 'g', 'service', 'stock-probe', '--dry-run'])).toContain('stock-probe.service.ts');
 
