@@ -4,6 +4,8 @@ import { freshIp, TestApp } from './test-app';
 import { OutboxRelay } from '../../src/common/outbox/outbox-relay';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * A company with ONE record of every kind a mounted route takes as a path id, built through HTTP only
@@ -13,8 +15,27 @@ import { AddressInfo } from 'node:net';
  * fill the `*_id` fields of the bodies B sends.
  */
 
-/** Every kind of record a path parameter or a body `*_id` field can name. */
-export const RECORD_KINDS = [
+/**
+ * A module's own kinds of record in the sweep: its `test/<module>/tenant-kinds.ts` exports `TENANT_KINDS`
+ * (what `nest g module-feature` writes), loaded here, so that no list below names a generated module.
+ */
+export interface ModuleTenantKind {
+  kind: string;
+  /** Path parameters (`{invoice}`) that name it. */
+  params: string[];
+  /** Body or query fields (`invoice_id`, `invoice_ids`' singular) that name it. */
+  bodyIds?: string[];
+  /** Makes one record in the world (through HTTP, as its owner: `co(path, body, status = 201)` answers `data`) and returns its id. */
+  create(ctx: { t: TestApp; world: OrderWorld; co: (path: string, body: unknown, status?: number) => Promise<any> }): Promise<string>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+const TEST_DIR = join(__dirname, '..');
+export const MODULE_KINDS: ModuleTenantKind[] = readdirSync(TEST_DIR, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join(TEST_DIR, d.name, 'tenant-kinds.ts')))
+  .sort((a, b) => a.name.localeCompare(b.name))
+  .flatMap((d) => (require(join(TEST_DIR, d.name, 'tenant-kinds.ts')) as { TENANT_KINDS: ModuleTenantKind[] }).TENANT_KINDS);
+
+/** Every kind of record a path parameter or a body `*_id` field can name (the modules' own kinds last). */
+const CORE_KINDS = [
   'lot',
   'lotHoliday',
   'station',
@@ -62,7 +83,9 @@ export const RECORD_KINDS = [
   'webhookEndpoint',
   'webhookDelivery',
 ] as const;
-export type RecordKind = (typeof RECORD_KINDS)[number];
+/** A kind of this file's lists, or a module's own (MODULE_KINDS). */
+export type RecordKind = (typeof CORE_KINDS)[number] | (string & {});
+export const RECORD_KINDS: readonly RecordKind[] = [...CORE_KINDS, ...MODULE_KINDS.map((k) => k.kind)];
 
 export interface TenantWorld extends OrderWorld {
   name: string;
@@ -212,6 +235,10 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
   const customerNotification = await firstNotification('customer/notifications/get', w.customer.token);
   const driverNotification = await firstNotification('driver/notifications/get', w.driver.token);
 
+  // The modules' own kinds (test/<module>/tenant-kinds.ts).
+  const moduleIds: Record<string, string> = {};
+  for (const k of MODULE_KINDS) moduleIds[k.kind] = await k.create({ t, world: w, co });
+
   return {
     ...w,
     name,
@@ -265,6 +292,7 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
       driverNotification,
       webhookEndpoint: webhook.id,
       webhookDelivery: webhookPing.id,
+      ...moduleIds,
     },
   };
 }
@@ -318,6 +346,7 @@ export const PARAM_KINDS: Record<string, RecordKind> = {
   message: 'chatMessage',
   webhookEndpoint: 'webhookEndpoint',
   webhookDelivery: 'webhookDelivery',
+  ...Object.fromEntries(MODULE_KINDS.flatMap((k) => k.params.map((p) => [p, k.kind]))),
 };
 
 /**
@@ -381,6 +410,7 @@ export const BODY_ID_KINDS: Record<string, RecordKind> = {
   truck_id: 'truck',
   truck_type_id: 'truckType',
   waste_type_id: 'wasteType',
+  ...Object.fromEntries(MODULE_KINDS.flatMap((k) => (k.bodyIds ?? []).map((f) => [f, k.kind]))),
 };
 
 /** The kind of record a route's path parameter names (the path overrides first), or undefined. */

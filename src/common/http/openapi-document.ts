@@ -129,6 +129,15 @@ export const TAG_DOCS: Record<string, string> = {
   Documentation: 'docs/architecture.md',
 };
 
+/**
+ * A module's own tag description, declared beside its controller (what `nest g module-feature` writes),
+ * so that a new module edits no list of layer 0: `describeApiTag('Invoices', 'What they are.', 'docs/….md')`.
+ */
+export function describeApiTag(name: string, description: string, doc?: string): void {
+  API_TAGS[name] ??= description;
+  if (doc) TAG_DOCS[name] ??= doc;
+}
+
 /** A tag's description: what it covers, then where its area is described. */
 function tagDescription(name: string): string | undefined {
   const what = API_TAGS[name];
