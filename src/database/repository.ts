@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { preparedThrough } from './prepared-query';
+import { preparedThrough, statementName } from './prepared-query';
 import { UnitOfWork } from './unit-of-work';
 
 /**
@@ -39,52 +38,35 @@ export abstract class ModuleRepository {
   }
 
   /**
-   * A hot statement as a named prepared statement (parsed and planned once per connection), through the unit
-   * (or the pool): `name` unique per text. For statements on a hot path only; a report's statement is better
-   * planned for its values each time.
+   * A hot statement as a named prepared statement, named after its text (parsed and planned once per connection
+   * for each shape), through the unit (or the pool). For statements on a hot path, or built from a bounded set of
+   * shapes (the reports); never for text that embeds values.
    */
-  protected prepared<T>(name: string, text: string, params: unknown[] = []): Promise<T[]> {
-    return preparedThrough<T>(this.uow.ds, this.m, name, text, params);
+  protected prepared<T>(prefix: string, text: string, params: unknown[] = []): Promise<T[]> {
+    return preparedThrough<T>(this.uow.ds, this.m, statementName(prefix, text), text, params);
   }
 
   /** `prepared` for a statement that must run inside the caller's unit (a row lock, a write of several rows that belong together). */
-  protected preparedLocked<T>(name: string, text: string, params: unknown[] = []): Promise<T[]> {
-    return preparedThrough<T>(this.uow.ds, this.locked, name, text, params);
+  protected preparedLocked<T>(prefix: string, text: string, params: unknown[] = []): Promise<T[]> {
+    return preparedThrough<T>(this.uow.ds, this.locked, statementName(prefix, text), text, params);
   }
 
-  /** A hot query builder's raw rows, prepared as `prepared` does (named after its SQL text, which is fixed per shape). */
+  /** A hot query builder's raw rows, prepared as `prepared` does. */
   protected preparedRows<T>(prefix: string, qb: SelectQueryBuilder<ObjectLiteral>): Promise<T[]> {
     const [text, params] = qb.getQueryAndParameters();
-    return preparedThrough<T>(this.uow.ds, this.m, nameOf(prefix, text), text, params);
+    return this.prepared<T>(prefix, text, params);
   }
 
   /**
-   * A hot query builder whose statements are prepared (named after their SQL text) instead of sent unnamed; run
-   * it as usual (`getOne`, `getRawAndEntities`…): TypeORM still maps the rows to entities.
+   * A hot query builder whose statements are prepared as `prepared` does instead of sent unnamed; run it as usual
+   * (`getOne`, `getRawAndEntities`…): TypeORM still maps the rows to entities.
    */
   protected hot<Q extends SelectQueryBuilder<ObjectLiteral>>(prefix: string, qb: Q): Q {
-    const ds = this.uow.ds;
-    const m = this.m;
     return Object.assign(qb, {
       loadRawResults: (): Promise<unknown[]> => {
         const [text, params] = qb.getQueryAndParameters();
-        return preparedThrough(ds, m, nameOf(prefix, text), text, params);
+        return this.prepared(prefix, text, params);
       },
     });
   }
-}
-
-/** Names by SQL text (hashing the text on every call cost 1.5 % of a placement's CPU). */
-const names = new Map<string, string>();
-
-/** A prepared statement's name: the prefix and a hash of its text (one name per shape). */
-function nameOf(prefix: string, text: string): string {
-  let name = names.get(text);
-  if (!name) {
-    name = `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
-    // Shapes are few (fixed per query builder); a text that embedded values would grow this without end, so it is bounded.
-    if (names.size >= 2000) names.clear();
-    names.set(text, name);
-  }
-  return name;
 }

@@ -124,13 +124,14 @@ const flagColumns = (p: CallerSql) =>
 
 const adminTokenSql = (p: CallerSql) => `SELECT ${p.admin.columns}, t.expires_at FROM ${p.token.from} ${p.admin.join} WHERE ${p.token.adminWhere}`;
 
+/** An actor's flags when none is set (one frozen array for every caller). */
+const NO_FLAGS: readonly string[] = Object.freeze([]);
+
 /**
  * Resolves the caller of a verified token in one query (a prepared statement: it runs on every
  * request): the token row (revocation), the user or admin, the company's status and time zone, and
  * the role record.
  */
-const NO_FLAGS: readonly string[] = Object.freeze([]);
-
 @Injectable()
 export class ActorResolver {
   private flagNames?: string[];

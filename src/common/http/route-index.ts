@@ -47,24 +47,20 @@ export function indexRoutes(router: RouterFn, options: RouterOptions = {}): { gr
     const run: Layer[] = [];
     while (i < router.stack.length && router.stack[i].route) run.push(router.stack[i++]);
     routes += run.length;
-    const keys = new Set(run.map((l) => keyOf(l.route!.path, caseSensitive)));
-    const routerOf = (layers: Layer[]): RouterFn => {
-      const r = Router(options) as unknown as RouterFn;
-      r.stack = layers;
-      return r;
-    };
-    const unkeyed = run.filter((l) => keyOf(l.route!.path, caseSensitive) === null);
+    const routerOf = (layers: Layer[]): RouterFn => Object.assign(Router(options) as unknown as RouterFn, { stack: layers });
+    const keyed = run.map((layer) => ({ layer, key: keyOf(layer.route!.path, caseSensitive) }));
+    // A group: the routes of its key and those with no key (a parameter among the first segments), in their order.
     const byKey = new Map<string, RouterFn>();
-    for (const key of keys) if (key !== null) byKey.set(key, routerOf(run.filter((l) => [key, null].includes(keyOf(l.route!.path, caseSensitive)))));
-    const rest = routerOf(unkeyed);
+    for (const { key } of keyed) if (key !== null && !byKey.has(key)) byKey.set(key, routerOf(keyed.filter((k) => k.key === key || k.key === null).map((k) => k.layer)));
+    const rest = routerOf(keyed.filter((k) => k.key === null).map((k) => k.layer));
     // OPTIONS: only the routes that answer it themselves. A router answers an OPTIONS request that none of its
     // routes handles with the methods of those that match (Allow), which the app's router never does (Nest's 404
     // handler comes first): a group router must not either.
-    const options_ = routerOf(run.filter((l) => l.route!._handlesMethod('OPTIONS')));
+    const optionsOnly = routerOf(run.filter((l) => l.route!._handlesMethod('OPTIONS')));
     groups += byKey.size;
     const dispatch = Router(options) as unknown as RouterFn & { use: (fn: unknown) => void };
-    dispatch.use(function routeIndex(req: { path?: string; url?: string }, res: unknown, next: (err?: unknown) => void) {
-      if ((req as { method?: string }).method === 'OPTIONS') return options_(req, res, next);
+    dispatch.use(function routeIndex(req: { path?: string; url?: string; method?: string }, res: unknown, next: (err?: unknown) => void) {
+      if (req.method === 'OPTIONS') return optionsOnly(req, res, next);
       const path = req.path ?? req.url ?? '/';
       const key = keyOf(path, caseSensitive);
       (key === null ? rest : (byKey.get(key) ?? rest))(req, res, next);

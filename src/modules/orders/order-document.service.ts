@@ -83,7 +83,7 @@ export class OrderDocumentService {
     const scope = Scope.company(order.companyId);
     const [company, names, lines, history, payments] = await Promise.all([
       this.companies.letterhead(scope),
-      this.orders.names([order]),
+      this.orders.names(scope, [order]),
       this.orders.liveLines(scope, order.id),
       this.bill.history(scope, order.id),
       this.payments(order),

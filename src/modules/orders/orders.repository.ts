@@ -5,7 +5,6 @@ import { findScoped, platformQuery, PlatformReach, reachQuery, scopeConditions, 
 import { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate, type PageQuery } from '../../common/http/pagination';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
-import { preparedByText } from '../../database/prepared-query';
 import { ModuleRepository } from '../../database/repository';
 import { ONGOING_STATUSES, Order, OrderStatusCount, type OrderStatus } from './order.entity';
 import { parseOrderNumber } from './orders.dto';
@@ -176,11 +175,6 @@ const PLACEMENT_SAMPLE = (): NewOrder => ({
 
 @Injectable()
 export class OrdersRepository extends ModuleRepository {
-  @GenerateSql.skip('private: runs the statements of the methods below')
-  private async run(prefix: string, text: string, params: unknown[]): Promise<Raw[]> {
-    return this.uow.active ? this.sql<Raw>(text, params) : preparedByText<Raw>(this.uow.ds, prefix, text, params);
-  }
-
   /** `o`'s scope conditions, or null when the scope reaches no orders. */
   @GenerateSql.skip('private: builds a WHERE clause, no statement')
   private scoped(scope: Scope, p: Params, entity: typeof Order | typeof OrderStatusCount = Order, alias = 'o'): string | null {
@@ -197,7 +191,7 @@ export class OrdersRepository extends ModuleRepository {
     const p = new Params();
     const where = this.scoped(scope, p);
     if (!where) return null;
-    const rows = await this.run('order_read', `SELECT ${DTO_COLUMNS}${withLines ? `, ${LIVE_LINES_SQL} AS live_lines` : ''} FROM orders o WHERE ${where} AND o.id = ${p.add(id)}`, p.values);
+    const rows = await this.prepared<Raw>('order_read', `SELECT ${DTO_COLUMNS}${withLines ? `, ${LIVE_LINES_SQL} AS live_lines` : ''} FROM orders o WHERE ${where} AND o.id = ${p.add(id)}`, p.values);
     return rows[0] ? rowOf(rows[0]) : null;
   }
 
@@ -240,7 +234,7 @@ export class OrdersRepository extends ModuleRepository {
     }
     const dir = desc ? 'DESC' : 'ASC';
     const text = `SELECT ${DTO_COLUMNS}${total} FROM orders o WHERE ${where}${filters} ORDER BY ${sortColumn} ${dir}, o.id ${dir} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`;
-    return (await this.run('order_page', text, p.values)).map(rowOf);
+    return (await this.prepared<Raw>('order_page', text, p.values)).map(rowOf);
   }
 
   /** The exact number of orders `scope` reaches with these filters (count(*)). */
@@ -249,7 +243,7 @@ export class OrdersRepository extends ModuleRepository {
     const p = new Params();
     const where = this.scoped(scope, p);
     if (!where) return 0;
-    const [row] = await this.run('order_count', `SELECT count(*)::int AS n FROM orders o WHERE ${where}${this.filters(f, p)}`, p.values);
+    const [row] = await this.prepared<Raw>('order_count', `SELECT count(*)::int AS n FROM orders o WHERE ${where}${this.filters(f, p)}`, p.values);
     return Number(row?.n ?? 0);
   }
 
@@ -262,7 +256,7 @@ export class OrdersRepository extends ModuleRepository {
     if (!where) return 0;
     const byCustomer = customerId ? ` AND c.customer_id = ${p.add(customerId)}` : '';
     const byStatus = statuses ? ` AND c.status IN ${p.list(statuses)}` : '';
-    const [row] = await this.run('order_status_count', `SELECT coalesce(sum(c.n), 0)::int AS n FROM order_status_counts c WHERE ${where}${byCustomer}${byStatus}`, p.values);
+    const [row] = await this.prepared<Raw>('order_status_count', `SELECT coalesce(sum(c.n), 0)::int AS n FROM order_status_counts c WHERE ${where}${byCustomer}${byStatus}`, p.values);
     return Number(row?.n ?? 0);
   }
 

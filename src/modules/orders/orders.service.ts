@@ -400,11 +400,11 @@ export class OrdersService {
     return this.bill.live(scope, orderId);
   }
 
-  /** Names for a page of orders in three queries (customers, specifications, waste types); one at a time inside a unit of work (one connection). */
-  async names(orders: Order[]): Promise<(o: Order) => OrderNames> {
+  /** Names for a page of the scope's company's orders in three queries (customers, specifications, waste types); one at a time inside a unit of work (one connection). */
+  async names(scope: Scope, orders: Order[]): Promise<(o: Order) => OrderNames> {
     const ids = (f: (o: Order) => string) => [...new Set(orders.map(f))];
-    const customerNames = async () => (orders.length ? this.users.names(Scope.company(orders[0].companyId), ids((o) => o.customerId)) : new Map<string, string>());
-    const catalogueNames = async () => (orders.length ? this.catalogue.names(Scope.company(orders[0].companyId), ids((o) => o.assetSpecificationId), ids((o) => o.wasteTypeId)) : { specs: new Map<string, string>(), wasteTypes: new Map<string, string>() });
+    const customerNames = () => this.users.names(scope, ids((o) => o.customerId));
+    const catalogueNames = () => this.catalogue.names(scope, ids((o) => o.assetSpecificationId), ids((o) => o.wasteTypeId));
     const [customers, { specs, wasteTypes }] = this.uow.active ? [await customerNames(), await catalogueNames()] : await Promise.all([customerNames(), catalogueNames()]);
     return (o) => ({ customer: customers.get(o.customerId) ?? '', specification: specs.get(o.assetSpecificationId) ?? '', wasteType: wasteTypes.get(o.wasteTypeId) ?? '' });
   }

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
 import { PlatformReach } from '../../common/access/tenant-policy';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
-import { preparedByText } from '../../database/prepared-query';
 import { ModuleRepository } from '../../database/repository';
 import type { DateRange } from './report-range';
 import { ReportOrderFact, type ReportMetric } from './report.entities';
@@ -44,11 +43,6 @@ export interface OrderFactRow {
  */
 @Injectable()
 export class ReportCountersRepository extends ModuleRepository {
-  @GenerateSql.skip('private: runs the statements of the methods below')
-  private run<T>(text: string, params: unknown[]): Promise<T[]> {
-    return this.uow.active ? this.sql<T>(text, params) : preparedByText<T>(this.uow.ds, 'report_counters', text, params);
-  }
-
   /**
    * Adds `count` and `amount` to a cell (created at zero), and to its month's cell for the metrics kept
    * per month (one statement). No-op when both are 0. `prune`: a cell back at zero is removed (the dues:
@@ -95,7 +89,8 @@ export class ReportCountersRepository extends ModuleRepository {
   /** Several metrics of one dimension (a driver) over a range, per day: metric → rows. One statement. */
   @GenerateSql({ params: [SAMPLE_SCOPE, ['driver_jobs', 'worked'], SQL_SAMPLE.id, SAMPLE_RANGE] })
   async readDim(scope: Scope, metrics: readonly ReportMetric[], dim: string, r: DateRange): Promise<Map<ReportMetric, CounterRow[]>> {
-    const rows = await this.run<{ metric: ReportMetric; day: string; count: string; amount: string }>(
+    const rows = await this.prepared<{ metric: ReportMetric; day: string; count: string; amount: string }>(
+      'report_counters',
       `SELECT metric, day::text AS day, count::text AS count, amount::text AS amount
          FROM report_daily_counters
         WHERE company_id = $1 AND metric = ANY($2) AND day BETWEEN $3 AND $4 AND dim = $5
@@ -117,7 +112,8 @@ export class ReportCountersRepository extends ModuleRepository {
   async customerFigures(reach: PlatformReach, of: readonly { companyId: string; customerId: string }[], r: DateRange): Promise<Map<string, { count: number; billed: number; balance: number; overdue: number; points: number }>> {
     const customers = reach.companyId ? of.filter((c) => c.companyId === reach.companyId) : of;
     if (!customers.length) return new Map();
-    const rows = await this.run<{ id: string; count: string; billed: string; balance: string; overdue: string; demerit: { points: number } }>(
+    const rows = await this.prepared<{ id: string; count: string; billed: string; balance: string; overdue: string; demerit: { points: number } }>(
+      'report_counters',
       `SELECT c.id::text AS id, b.count, b.billed, d.balance, d.overdue, customers_demerit(c.company_id, c.id) AS demerit
          FROM unnest($1::uuid[], $2::uuid[]) AS c(company_id, id)
          CROSS JOIN LATERAL (SELECT coalesce(sum(x.count), 0)::bigint::text AS count, coalesce(sum(x.amount), 0)::bigint::text AS billed FROM report_daily_counters x
@@ -135,7 +131,8 @@ export class ReportCountersRepository extends ModuleRepository {
   async acrossCompanies(reach: PlatformReach, metric: ReportMetric, r: DateRange, ids: readonly string[]): Promise<Map<string, { count: number; amount: number }>> {
     const companyIds = reach.companyId ? ids.filter((id) => id === reach.companyId) : ids;
     if (!companyIds.length) return new Map();
-    const rows = await this.run<{ company_id: string; count: string; amount: string }>(
+    const rows = await this.prepared<{ company_id: string; count: string; amount: string }>(
+      'report_counters',
       `SELECT company_id, sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount
          FROM report_daily_counters
         WHERE company_id = ANY($1) AND metric = $2 AND day BETWEEN $3 AND $4
@@ -148,7 +145,8 @@ export class ReportCountersRepository extends ModuleRepository {
   /** A metric of every company the administrator's `reach` covers summed per day (the platform's figures; idx_report_daily_counters_metric_day). */
   @GenerateSql({ params: () => [new PlatformReach(), 'billed', SAMPLE_RANGE] }, { name: 'one company', params: () => [new PlatformReach(SQL_SAMPLE.companyId), 'billed', SAMPLE_RANGE] })
   async platformByDay(reach: PlatformReach, metric: ReportMetric, r: DateRange): Promise<CounterRow[]> {
-    const rows = await this.run<{ day: string; count: string; amount: string }>(
+    const rows = await this.prepared<{ day: string; count: string; amount: string }>(
+      'report_counters',
       `SELECT day::text AS day, sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount
          FROM report_daily_counters WHERE metric = $1 AND day BETWEEN $2 AND $3${reach.companyId ? ' AND company_id = $4' : ''} GROUP BY day ORDER BY day`,
       reach.companyId ? [metric, r.from, r.to, reach.companyId] : [metric, r.from, r.to],

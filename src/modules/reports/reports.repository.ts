@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
-import { preparedByText } from '../../database/prepared-query';
 import { ModuleRepository } from '../../database/repository';
 import type { JobStatus, JobType } from '../jobs';
 import type { OrderSummaryRow } from '../orders';
@@ -77,11 +76,6 @@ export interface CustomerDashboardRow {
  */
 @Injectable()
 export class ReportsRepository extends ModuleRepository {
-  @GenerateSql.skip('private: runs the statements of the methods below')
-  private run<T>(prefix: string, text: string, params: unknown[]): Promise<T[]> {
-    return this.uow.active ? this.sql<T>(text, params) : preparedByText<T>(this.uow.ds, prefix, text, params);
-  }
-
   /**
    * What a dashboard or report needs, in one statement (UNION ALL of the parts asked for, one row
    * shape): the counter cells of `metrics` over the range, summed in SQL per day (`perDay`, dimensions
@@ -156,7 +150,7 @@ export class ReportsRepository extends ModuleRepository {
     }
     if (want.currency) parts.push(`SELECT 'currency', NULL, '', '', companies_currency(${c}), '0', '0', 0`);
     if (!parts.length) return Promise.resolve([]);
-    return this.run<FigureRow>('report', `SELECT ${SERIAL}, * FROM (${parts.join('\n UNION ALL\n')}) AS x (part, metric, day, dim, name, count, amount, ord)`, params);
+    return this.prepared<FigureRow>('report', `SELECT ${SERIAL}, * FROM (${parts.join('\n UNION ALL\n')}) AS x (part, metric, day, dim, name, count, amount, ord)`, params);
   }
 
   /**
@@ -167,7 +161,7 @@ export class ReportsRepository extends ModuleRepository {
    */
   @GenerateSql({ params: [Scope.customer(SQL_SAMPLE.companyId, SQL_SAMPLE.id), SQL_SAMPLE.date, { active: 50, recent: 5, next: 10 }] })
   async customerDashboard(scope: Scope, today: string, limits: { active: number; recent: number; next: number }): Promise<CustomerDashboardRow> {
-    const [row] = await this.run<CustomerDashboardRow>(
+    const [row] = await this.prepared<CustomerDashboardRow>(
       'customer_dashboard',
       `SELECT (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM orders_of_customer($1::uuid, $2::uuid, $3::text[], $4::int) x) AS active,
               (SELECT coalesce(json_agg(x ORDER BY x.ord), '[]') FROM orders_of_customer($1::uuid, $2::uuid, NULL::text[], $5::int) x) AS recent,

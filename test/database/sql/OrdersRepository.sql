@@ -59,8 +59,6 @@ SELECT o.id, o.number, o.status, o.payment_status, o.customer_id, o.address_id, 
 -- OrdersRepository.redemptions
 SELECT count(*)::int AS "redemptions", (count(*) FILTER (WHERE "o"."customer_id" = $1))::int AS "customer_redemptions" FROM "orders" "o" WHERE "o"."company_id" = $2 AND "o"."promotion_id" = $3 AND "o"."status" NOT IN ($4, $5) AND "o"."id" <> $6;
 
--- OrdersRepository.run: skipped (private: runs the statements of the methods below)
-
 -- OrdersRepository.runningUses
 SELECT 1 AS "row_exists" FROM (SELECT 1 AS dummy_column) "dummy_table" WHERE EXISTS (SELECT 1 FROM "orders" "Order" WHERE (("Order"."address_id" = $1) AND ("Order"."status" IN ($2, $3, $4, $5)))) LIMIT 1;
 

@@ -27,8 +27,6 @@ SELECT day::text AS day, sum(count)::bigint::text AS count, sum(amount)::bigint:
 -- ReportCountersRepository.readDim
 SELECT metric, day::text AS day, count::text AS count, amount::text AS amount FROM report_daily_counters WHERE company_id = $1 AND metric = ANY($2) AND day BETWEEN $3 AND $4 AND dim = $5 ORDER BY metric, day;
 
--- ReportCountersRepository.run: skipped (private: runs the statements of the methods below)
-
 -- ReportCountersRepository.startOrderFacts
 INSERT INTO report_order_facts (order_id, company_id, customer_id, day, status) VALUES ($1, $2, $3, $4, 'none') ON CONFLICT (order_id) DO NOTHING;
 

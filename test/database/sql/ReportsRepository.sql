@@ -8,5 +8,3 @@ SELECT txid_current_if_assigned() AS serial, * FROM (SELECT 'cell'::text, g.metr
 
 -- ReportsRepository.figures (per day)
 SELECT txid_current_if_assigned() AS serial, * FROM (SELECT 'cell'::text, g.metric, g.day, g.dim, CASE WHEN g.dim = '' THEN NULL WHEN g.metric = ANY($6) THEN users_name(g.dim::uuid) WHEN g.metric = 'tonnage' THEN catalogue_waste_type_name(g.dim::uuid) END AS name, g.count, g.amount, 0 FROM (SELECT metric, CASE WHEN metric = ANY($2) THEN day::text ELSE '' END AS day, CASE WHEN metric = ANY($2) THEN '' ELSE dim END AS dim, sum(count)::bigint::text AS count, sum(amount)::bigint::text AS amount FROM (SELECT metric, day, dim, count, amount FROM report_daily_counters WHERE company_id = $1 AND metric = ANY($3) AND day BETWEEN $4 AND $5) s GROUP BY 1, 2, 3) g) AS x (part, metric, day, dim, name, count, amount, ord);
-
--- ReportsRepository.run: skipped (private: runs the statements of the methods below)
