@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { EventType } from '../common/outbox/event-catalogue';
+import { recordEvents, type DomainEvent } from '../common/outbox/outbox';
+import { GenerateSql } from './generate-sql';
 import { preparedThrough, statementName } from './prepared-query';
 import { UnitOfWork } from './unit-of-work';
 
@@ -30,6 +33,15 @@ export abstract class ModuleRepository {
   protected get locked(): EntityManager {
     if (!this.uow.active) throw new Error(`${this.constructor.name}: a row lock or a multi-statement write outside a unit of work (open it with UnitOfWork#transaction in the service)`);
     return this.uow.manager;
+  }
+
+  /**
+   * Records domain events in the caller's unit (the transaction that makes the change; outside one it throws):
+   * the outbox's INSERT, sent with the COMMIT where the unit can (src/common/outbox/outbox.ts).
+   */
+  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
+  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
+    await recordEvents(this.m, ...events);
   }
 
   /** SQL text with positional parameters, through the unit (or the pool). */

@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { Scope, SystemReach } from '../../common/access/scope';
 import { scopedQuery } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
-import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
-import type { EventType } from '../../common/outbox/event-catalogue';
 import { countRows, likePattern, paginate } from '../../common/http/pagination';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
@@ -53,11 +51,6 @@ export const DEMERIT_ORDER_SORTS = { last_violation_at: 'last', points: 'points'
  */
 @Injectable()
 export class DemeritRepository extends ModuleRepository {
-  /** Outbox events of the standings' changes, in the unit that makes them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.locked, ...events);
-  }
 
   /** The customer's standing row, locked (FOR UPDATE) for the caller's unit; made at the first violation. */
   async lockOrCreate(scope: Scope, customerId: string): Promise<CustomerDemerit> {

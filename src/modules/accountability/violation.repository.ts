@@ -3,8 +3,6 @@ import { EntityManager, FindOptionsWhere, In, SelectQueryBuilder } from 'typeorm
 import { Scope } from '../../common/access/scope';
 import { findScoped, scopedQuery, scopeWhere } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
-import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
-import type { EventType } from '../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import { PolicyViolation } from './accountability.entities';
@@ -44,11 +42,6 @@ const SAMPLE_VIOLATION = (): NewViolation => ({
 /** Violations recorded on orders (`customer_policy_violations`): the module's SQL for them (docs/data-layer.md). */
 @Injectable()
 export class ViolationRepository extends ModuleRepository {
-  /** Outbox events of the violations' and disputes' changes, in the unit that makes them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.locked, ...events);
-  }
 
   /** The order's live (not removed) violations that `scope` reaches, oldest first. */
   liveOf(scope: Scope, orderId: string): Promise<PolicyViolation[]> {

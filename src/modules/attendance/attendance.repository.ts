@@ -5,8 +5,6 @@ import { scopedQuery, scopeWhere } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
 import type { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate } from '../../common/http/pagination';
-import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
-import type { EventType } from '../../common/outbox/event-catalogue';
 import { jsonValue } from '../../database/json-value';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
@@ -174,12 +172,6 @@ export class AttendanceRepository extends ModuleRepository {
   /** Whether the driver is on a break now in the scope's company. */
   isOnBreak(scope: Scope, driverId: string): Promise<boolean> {
     return this.m.existsBy(Attendance, { companyId: scope.companyId, driverId, status: 'on_break' });
-  }
-
-  /** Outbox events of the days' changes, in the unit that makes them. */
-  @GenerateSql.skip('common\'s outbox insert (recordEvents), snapshotted with common')
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.m, ...events);
   }
 
   private withPausesQuery(scope: Scope): SelectQueryBuilder<Attendance> {

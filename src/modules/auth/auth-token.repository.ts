@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
-import type { EventType } from '../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import { AuthToken } from './auth-token.entity';
@@ -48,11 +46,5 @@ export class AuthTokenRepository extends ModuleRepository {
     return this.m
       .query(`UPDATE auth_tokens SET revoked_at = now() WHERE ${column} = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR jti <> $2::uuid) RETURNING jti, user_id`, [subject.id, keepJti])
       .then(updatedRows);
-  }
-
-  /** Outbox events of the tokens' changes, in the unit that makes them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.m, ...events);
   }
 }

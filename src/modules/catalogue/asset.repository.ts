@@ -5,8 +5,7 @@ import { Scope, SystemReach } from '../../common/access/scope';
 import { PlatformReach } from '../../common/access/tenant-policy';
 import type { Page } from '../../common/http/envelope';
 import { likePattern, paginate, type PageQuery } from '../../common/http/pagination';
-import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
-import type { EventNamed, EventPayload, EventType, EventVerb } from '../../common/outbox/event-catalogue';
+import type { EventNamed, EventPayload, EventVerb } from '../../common/outbox/event-catalogue';
 import { CompanyRecords, type WriteHooks } from '../../common/records/company-records';
 import { InUseRegistry } from '../../common/records/in-use';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
@@ -211,12 +210,6 @@ export class AssetRepository extends ModuleRepository {
   async countsByCompany(reach: PlatformReach, companyIds: readonly string[]): Promise<{ company_id: string; n: number }[]> {
     const ids = reach.companyId ? companyIds.filter((id) => id === reach.companyId) : [...companyIds];
     return this.sql(`SELECT company_id, count(*)::int AS n FROM assets WHERE company_id = ANY($1) AND deleted_at IS NULL GROUP BY company_id`, [ids]);
-  }
-
-  /** Outbox events of the assets' changes, in the unit that makes them. */
-  @GenerateSql.skip('common\'s outbox insert (recordEvents), snapshotted with common')
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.m, ...events);
   }
 }
 

@@ -3,8 +3,6 @@ import { Scope } from '../../common/access/scope';
 import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import { Page } from '../../common/http/envelope';
 import { likePattern, PageQuery, paginate } from '../../common/http/pagination';
-import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
-import type { EventType } from '../../common/outbox/event-catalogue';
 import { ModuleRepository } from '../../database/repository';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { UnitOfWork } from '../../database/unit-of-work';
@@ -26,12 +24,6 @@ export interface CompanyListFilter extends PageQuery {
 export class CompanyRepository extends ModuleRepository {
   constructor(uow: UnitOfWork) {
     super(uow);
-  }
-
-  /** Outbox events of the companies' changes (their records, settings and documents), in the unit that makes them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.locked, ...events);
   }
 
   /** The live company, or null; `select` limits the columns read. */

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
-import type { EventType } from '../../common/outbox/event-catalogue';
-import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import { JobEvidence, StationTicket } from './dispatch.entities';
@@ -19,11 +17,6 @@ export type TicketValues = Pick<StationTicket, 'stationId' | 'driverId' | 'ticke
  */
 @Injectable()
 export class JobEvidenceRepository extends ModuleRepository {
-  /** Outbox events of the evidence recorded, in the unit that records it. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.locked, ...events);
-  }
 
   /** Whether evidence of another company than the scope's uses the upload (one statement). */
   @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id] })

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
-import type { EventType } from '../../common/outbox/event-catalogue';
-import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 
@@ -24,11 +22,6 @@ const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
  */
 @Injectable()
 export class JobFactsRepository extends ModuleRepository {
-  /** Outbox events of dispatch's changes (assignment, route collapse, aborts), in the unit that makes them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.locked, ...events);
-  }
 
   /**
    * The names of the order's customer, specification and waste type (through the owning modules' SQL

@@ -3,8 +3,6 @@ import { In } from 'typeorm';
 import { Scope } from '../../common/access/scope';
 import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import type { Page } from '../../common/http/envelope';
-import type { EventType } from '../../common/outbox/event-catalogue';
-import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
 import { paginate } from '../../common/http/pagination';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
@@ -33,11 +31,6 @@ const named = (issue: JobIssue, raw: Record<string, unknown>): NamedIssue => ({ 
  */
 @Injectable()
 export class JobIssueRepository extends ModuleRepository {
-  /** Outbox events of the issues reported and resolved, in the unit that records them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.locked, ...events);
-  }
 
   /** A new issue of the scope's company (its id filled in). */
   @GenerateSql({ params: [SAMPLE_SCOPE, { jobId: SQL_SAMPLE.id, driverId: SQL_SAMPLE.otherId, type: 'blocked', blocking: true, description: null, status: 'open' }] })

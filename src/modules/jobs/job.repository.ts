@@ -4,8 +4,6 @@ import { Scope, SystemReach } from '../../common/access/scope';
 import { findScoped, scopedQuery } from '../../common/access/tenant-policy';
 import type { Page } from '../../common/http/envelope';
 import { countRows, paginate, type PageQuery } from '../../common/http/pagination';
-import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
-import type { EventType } from '../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import { Job, JobStatusChange, UNFINISHED_JOB_STATUSES, type JobStatus, type JobType } from './job.entity';
@@ -79,12 +77,6 @@ export class JobRepository extends ModuleRepository {
   @GenerateSql({ params: [SAMPLE_SCOPE, [{ jobId: SQL_SAMPLE.id, fromStatus: 'unassigned', toStatus: 'assigned', driverId: null, actorId: null, actorType: 'system', reason: null }]] })
   async insertStatusChanges(scope: Scope, rows: Omit<Partial<JobStatusChange>, 'companyId'>[]): Promise<void> {
     await this.m.insert(JobStatusChange, rows.map((r) => ({ ...r, companyId: scope.companyId })));
-  }
-
-  /** Outbox events of the jobs' changes, in the unit that makes them. */
-  @GenerateSql.skip('common\'s outbox insert (recordEvents), snapshotted with common')
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.m, ...events);
   }
 
   /** The order's latest unfinished job of a type, locked; null when none. */

@@ -5,8 +5,6 @@ import { findScoped, scopedQuery, scopeWhere } from '../../common/access/tenant-
 import { ApiError } from '../../common/http/api-error';
 import type { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate } from '../../common/http/pagination';
-import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
-import type { EventType } from '../../common/outbox/event-catalogue';
 import { jsonValue } from '../../database/json-value';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
@@ -130,12 +128,6 @@ export class LeaveRequestRepository extends ModuleRepository {
   async attachedOutside(scope: Scope, mediaId: string): Promise<boolean> {
     const [foreign] = await this.sql<{ one: number }>(`SELECT 1 AS one FROM leave_requests WHERE attachment_media_id = $1 AND company_id <> $2 LIMIT 1`, [mediaId, scope.companyId]);
     return !!foreign;
-  }
-
-  /** Outbox events of the requests' changes, in the unit that makes them. */
-  @GenerateSql.skip('common\'s outbox insert (recordEvents), snapshotted with common')
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.m, ...events);
   }
 
   private withDatesQuery(scope: Scope): SelectQueryBuilder<LeaveRequest> {

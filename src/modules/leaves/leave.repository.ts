@@ -5,8 +5,6 @@ import { findScoped, scopedQuery, scopeWhere } from '../../common/access/tenant-
 import { ApiError } from '../../common/http/api-error';
 import type { Page } from '../../common/http/envelope';
 import { countRows, likePattern, paginate } from '../../common/http/pagination';
-import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
-import type { EventType } from '../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import type { DriverLeaveQuery, LeaveQuery } from './leave.dto';
@@ -109,12 +107,6 @@ export class LeaveRepository extends ModuleRepository {
       .andWhere(ON_DATE, { date })
       .getRawMany();
     return new Set(rows.map((r) => r.driver_id));
-  }
-
-  /** Outbox events of the leaves' changes, in the unit that makes them. */
-  @GenerateSql.skip('common\'s outbox insert (recordEvents), snapshotted with common')
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.m, ...events);
   }
 }
 

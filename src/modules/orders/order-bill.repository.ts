@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
 import { Scope } from '../../common/access/scope';
-import { recordEvents, type DomainEvent } from '../../common/outbox/outbox';
-import type { EventType } from '../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import { OrderLine, OrderStatusChange, type LineSource } from './order.entity';
-import type { PricedLine } from './pricing-engine';
 
 /** The sums of an order's live lines (bigint, as text). */
 export interface LineSums {
@@ -25,11 +22,6 @@ const SAMPLE_SCOPE = () => Scope.company(SQL_SAMPLE.companyId);
  */
 @Injectable()
 export class OrderBillRepository extends ModuleRepository {
-  /** Outbox events of the orders' changes, in the unit that makes them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.m, ...events);
-  }
 
   /** A status history row of the scope's company. */
   @GenerateSql({ params: () => [SAMPLE_SCOPE(), { orderId: SQL_SAMPLE.id, fromStatus: 'pending', toStatus: 'approved', actorId: null, actorType: 'system', reason: null }] })

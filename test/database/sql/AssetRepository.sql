@@ -48,8 +48,6 @@ SELECT "e"."id" AS "e_id", "e"."created_at" AS "e_created_at", "e"."updated_at" 
 
 -- AssetRepository.recordEvent: skipped (common's outbox insert (recordEventOf), snapshotted with common)
 
--- AssetRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
-
 -- AssetRepository.releaseReserved
 UPDATE "assets" SET "status" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" IN ($2, $3) AND "company_id" = $4 AND "status" = $5);
 

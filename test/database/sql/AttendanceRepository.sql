@@ -50,8 +50,6 @@ SELECT count(*)::int AS "n" FROM "attendances" "a" WHERE "a"."company_id" = $1;
 SELECT "a"."id" AS "a_id", "a"."created_at" AS "a_created_at", "a"."updated_at" AS "a_updated_at", "a"."company_id" AS "a_company_id", "a"."driver_id" AS "a_driver_id", "a"."work_date" AS "a_work_date", "a"."status" AS "a_status", "a"."checked_in_at" AS "a_checked_in_at", "a"."checked_out_at" AS "a_checked_out_at", "a"."check_in_lat" AS "a_check_in_lat", "a"."check_in_lng" AS "a_check_in_lng", "a"."check_out_lat" AS "a_check_out_lat", "a"."check_out_lng" AS "a_check_out_lng", "a"."truck_id" AS "a_truck_id", (SELECT coalesce(json_agg(json_build_object('id', b.id, 'kind', b.kind, 'started_at', b.started_at, 'ended_at', b.ended_at) ORDER BY b.started_at, b.id), '[]'::json) FROM attendance_breaks b WHERE b.attendance_id = "a"."id") AS "pauses" FROM "attendances" "a" WHERE "a"."company_id" = $1 AND "a"."work_date" >= $2 AND "a"."work_date" <= $3 AND "a"."driver_id" = $4 AND "a"."status" = $5 AND EXISTS (SELECT 1 FROM users_matching($6) m WHERE m.id = "a"."driver_id") ORDER BY "a"."work_date" DESC, "a"."id" DESC LIMIT 20 OFFSET 0;
 SELECT count(*)::int AS "n" FROM "attendances" "a" WHERE "a"."company_id" = $1 AND "a"."work_date" >= $2 AND "a"."work_date" <= $3 AND "a"."driver_id" = $4 AND "a"."status" = $5 AND EXISTS (SELECT 1 FROM users_matching($6) m WHERE m.id = "a"."driver_id");
 
--- AttendanceRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
-
 -- AttendanceRepository.update
 UPDATE "attendances" SET "status" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE ("company_id" = $2 AND "id" = $3);
 

@@ -3,8 +3,6 @@
 -- AuthTokenRepository.insert
 INSERT INTO "auth_tokens"("jti", "user_id", "admin_id", "expires_at", "revoked_at", "created_at") VALUES ($1, $2, $3, $4, DEFAULT, DEFAULT) RETURNING "created_at";
 
--- AuthTokenRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
-
 -- AuthTokenRepository.revoke
 UPDATE auth_tokens SET revoked_at = now() WHERE jti = $1 AND revoked_at IS NULL RETURNING jti, user_id;
 

@@ -49,7 +49,5 @@ SELECT "c"."id" AS "c_id", "c"."created_at" AS "c_created_at", "c"."updated_at" 
 -- ChatRepository.reach (locked)
 SELECT "c"."id" AS "c_id", "c"."created_at" AS "c_created_at", "c"."updated_at" AS "c_updated_at", "c"."company_id" AS "c_company_id", "c"."order_id" AS "c_order_id", "c"."customer_id" AS "c_customer_id", "c"."order_number" AS "c_order_number", "c"."created_by" AS "c_created_by", "c"."last_activity_at" AS "c_last_activity_at" FROM "chats" "c" WHERE "c"."company_id" = $1 AND "c"."id" = $2 FOR UPDATE;
 
--- ChatRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
-
 -- ChatRepository.touch
 UPDATE "chats" SET "last_activity_at" = clock_timestamp(), "updated_at" = CURRENT_TIMESTAMP WHERE ("id" = $1 AND "company_id" = $2);

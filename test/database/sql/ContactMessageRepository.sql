@@ -5,5 +5,3 @@ SELECT "ContactMessage"."id" AS "ContactMessage_id", "ContactMessage"."created_a
 
 -- ContactMessageRepository.insert
 INSERT INTO "contact_messages"("id", "created_at", "updated_at", "user_id", "subject", "message") VALUES (DEFAULT, DEFAULT, DEFAULT, $1, $2, $3) RETURNING "id", "created_at", "updated_at";
-
--- ContactMessageRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)

@@ -33,7 +33,5 @@ SELECT count(*)::int AS "n" FROM "customer_demerits" "d" WHERE "d"."company_id" 
 SELECT "d"."id" AS "d_id", "d"."created_at" AS "d_created_at", "d"."updated_at" AS "d_updated_at", "d"."company_id" AS "d_company_id", "d"."customer_id" AS "d_customer_id", "d"."points" AS "d_points", "d"."warning_reached" AS "d_warning_reached", "d"."blocked" AS "d_blocked", "d"."violations_count" AS "d_violations_count", "d"."last_violation_at" AS "d_last_violation_at", "d"."points_change_at" AS "d_points_change_at" FROM "customer_demerits" "d" WHERE "d"."company_id" = $1 AND "d"."warning_reached" = $2 AND "d"."blocked" = $3 AND EXISTS (SELECT 1 FROM users_matching($4) m WHERE m.id = "d"."customer_id") ORDER BY "d"."last_violation_at" ASC, "d"."id" ASC LIMIT 20 OFFSET 0;
 SELECT count(*)::int AS "n" FROM "customer_demerits" "d" WHERE "d"."company_id" = $1 AND "d"."warning_reached" = $2 AND "d"."blocked" = $3 AND EXISTS (SELECT 1 FROM users_matching($4) m WHERE m.id = "d"."customer_id");
 
--- DemeritRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
-
 -- DemeritRepository.update
 UPDATE "customer_demerits" SET "points" = $1, "warning_reached" = $2, "blocked" = $3, "violations_count" = $4, "last_violation_at" = $5, "points_change_at" = $6, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" = $7 AND "company_id" = $8);

@@ -26,7 +26,5 @@ SELECT COUNT(1) AS "cnt" FROM "job_issues" "i" WHERE "i"."company_id" = $1;
 SELECT "i"."id" AS "i_id", "i"."created_at" AS "i_created_at", "i"."updated_at" AS "i_updated_at", "i"."company_id" AS "i_company_id", "i"."job_id" AS "i_job_id", "i"."driver_id" AS "i_driver_id", "i"."type" AS "i_type", "i"."blocking" AS "i_blocking", "i"."description" AS "i_description", "i"."status" AS "i_status", "i"."resolution_note" AS "i_resolution_note", "i"."resolved_at" AS "i_resolved_at", "i"."resolved_by" AS "i_resolved_by", users_name("i"."driver_id") AS "driver_name" FROM "job_issues" "i" WHERE "i"."company_id" = $1 AND "i"."status" = $2 AND "i"."blocking" = $3 AND "i"."driver_id" = $4 AND "i"."job_id" = $5 ORDER BY "i"."created_at" DESC, "i"."id" DESC LIMIT 20 OFFSET 0;
 SELECT COUNT(1) AS "cnt" FROM "job_issues" "i" WHERE "i"."company_id" = $1 AND "i"."status" = $2 AND "i"."blocking" = $3 AND "i"."driver_id" = $4 AND "i"."job_id" = $5;
 
--- JobIssueRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
-
 -- JobIssueRepository.update
 UPDATE "job_issues" SET "status" = $1, "resolution_note" = $2, "resolved_at" = $3, "resolved_by" = $4, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" = $5 AND "company_id" = $6);

@@ -86,8 +86,6 @@ SELECT count(*)::int AS "n" FROM "jobs" "j" WHERE "j"."company_id" = $1 AND "j".
 -- JobRepository.reached
 SELECT "j"."id" AS "j_id", "j"."created_at" AS "j_created_at", "j"."updated_at" AS "j_updated_at", "j"."company_id" AS "j_company_id", "j"."order_id" AS "j_order_id", "j"."type" AS "j_type", "j"."status" AS "j_status", "j"."scheduled_date" AS "j_scheduled_date", "j"."sequence" AS "j_sequence", "j"."driver_id" AS "j_driver_id", "j"."truck_id" AS "j_truck_id", "j"."asset_id" AS "j_asset_id", "j"."lot_id" AS "j_lot_id", "j"."destination_address_id" AS "j_destination_address_id", "j"."change_request_id" AS "j_change_request_id", "j"."notes" AS "j_notes", "j"."abort_reason" AS "j_abort_reason", "j"."started_at" AS "j_started_at", "j"."completed_at" AS "j_completed_at", "j"."aborted_at" AS "j_aborted_at", "j"."assigned_at" AS "j_assigned_at", "j"."removed_asset_id" AS "j_removed_asset_id", "j"."merged_into_job_id" AS "j_merged_into_job_id", "j"."last_lat" AS "j_last_lat", "j"."last_lng" AS "j_last_lng", "j"."last_location_at" AS "j_last_location_at", users_name("j"."driver_id") AS "driver_name" FROM "jobs" "j" WHERE "j"."company_id" = $1 AND "j"."id" IN ($2, $3);
 
--- JobRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
-
 -- JobRepository.setSequences
 UPDATE jobs SET sequence = v.sequence, updated_at = now() FROM (SELECT unnest($1::uuid[]) AS id, unnest($2::int[]) AS sequence) v WHERE jobs.id = v.id AND jobs.company_id = $3;
 

@@ -29,8 +29,6 @@ SELECT count(*)::int AS "n" FROM "leaves" "l" WHERE "l"."company_id" = $1;
 SELECT "l"."id" AS "l_id", "l"."created_at" AS "l_created_at", "l"."updated_at" AS "l_updated_at", "l"."company_id" AS "l_company_id", "l"."driver_id" AS "l_driver_id", "l"."leave_request_id" AS "l_leave_request_id", "l"."type" AS "l_type", "l"."status" AS "l_status", "l"."start_date" AS "l_start_date", "l"."end_date" AS "l_end_date", "l"."revoked_from" AS "l_revoked_from", "l"."revoked_to" AS "l_revoked_to", "l"."cancelled_at" AS "l_cancelled_at", "l"."revoked_at" AS "l_revoked_at", "l"."note" AS "l_note" FROM "leaves" "l" WHERE "l"."company_id" = $1 AND "l"."status" = $2 AND "l"."type" = $3 AND "l"."end_date" >= $4 AND "l"."start_date" <= $5 AND "l"."driver_id" = $6 AND "l"."leave_request_id" = $7 AND EXISTS (SELECT 1 FROM users_matching($8) m WHERE m.id = "l"."driver_id") ORDER BY "l"."start_date" DESC, "l"."id" DESC LIMIT 20 OFFSET 0;
 SELECT count(*)::int AS "n" FROM "leaves" "l" WHERE "l"."company_id" = $1 AND "l"."status" = $2 AND "l"."type" = $3 AND "l"."end_date" >= $4 AND "l"."start_date" <= $5 AND "l"."driver_id" = $6 AND "l"."leave_request_id" = $7 AND EXISTS (SELECT 1 FROM users_matching($8) m WHERE m.id = "l"."driver_id");
 
--- LeaveRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
-
 -- LeaveRepository.update
 UPDATE "leaves" SET "note" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE ("company_id" = $2 AND "id" = $3);
 

@@ -75,8 +75,6 @@ SELECT count(*)::int AS n FROM payment_transactions WHERE status = 'pending' AND
 -- LedgerRepository.pushBack
 UPDATE payment_transactions SET check_attempts = check_attempts + 1, next_check_at = $2 WHERE id = $1 AND company_id = $3;
 
--- LedgerRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
-
 -- LedgerRepository.refundRecorded
 SELECT 1 AS "row_exists" FROM (SELECT 1 AS dummy_column) "dummy_table" WHERE EXISTS (SELECT 1 FROM "payment_transactions" "PaymentTransaction" WHERE (("PaymentTransaction"."company_id" = $1) AND ("PaymentTransaction"."idempotency_key" LIKE $2))) LIMIT 1;
 

@@ -23,7 +23,5 @@ SELECT count(*)::int AS "n" FROM "notifications" "n" WHERE "n"."company_id" = $1
 SELECT "n"."id" AS "n_id", "n"."created_at" AS "n_created_at", "n"."updated_at" AS "n_updated_at", "n"."company_id" AS "n_company_id", "n"."user_id" AS "n_user_id", "n"."event_id" AS "n_event_id", "n"."type" AS "n_type", "n"."title" AS "n_title", "n"."body" AS "n_body", "n"."data" AS "n_data", "n"."read_at" AS "n_read_at" FROM "notifications" "n" WHERE "n"."company_id" = $1 AND "n"."user_id" = $2 AND "n"."read_at" IS NULL ORDER BY "n"."created_at" DESC, "n"."id" DESC LIMIT 20 OFFSET 0;
 SELECT count(*)::int AS "n" FROM "notifications" "n" WHERE "n"."company_id" = $1 AND "n"."user_id" = $2 AND "n"."read_at" IS NULL;
 
--- NotificationRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
-
 -- NotificationRepository.unreadCount
 SELECT count(*)::int AS "n" FROM "notifications" "n" WHERE "n"."company_id" = $1 AND "n"."user_id" = $2 AND "n"."read_at" IS NULL;

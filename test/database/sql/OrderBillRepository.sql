@@ -27,8 +27,6 @@ SELECT coalesce(max(position), -1) + 1 AS next FROM order_lines WHERE order_id =
 -- OrderBillRepository.ofChangeRequests
 SELECT "OrderLine"."id" AS "OrderLine_id", "OrderLine"."created_at" AS "OrderLine_created_at", "OrderLine"."updated_at" AS "OrderLine_updated_at", "OrderLine"."company_id" AS "OrderLine_company_id", "OrderLine"."order_id" AS "OrderLine_order_id", "OrderLine"."kind" AS "OrderLine_kind", "OrderLine"."source" AS "OrderLine_source", "OrderLine"."change_request_id" AS "OrderLine_change_request_id", "OrderLine"."description" AS "OrderLine_description", "OrderLine"."quantity" AS "OrderLine_quantity", "OrderLine"."unit_amount" AS "OrderLine_unit_amount", "OrderLine"."amount" AS "OrderLine_amount", "OrderLine"."position" AS "OrderLine_position", "OrderLine"."voided_at" AS "OrderLine_voided_at" FROM "order_lines" "OrderLine" WHERE (("OrderLine"."change_request_id" IN ($1)) AND ("OrderLine"."company_id" = $2)) ORDER BY "OrderLine"."position" ASC;
 
--- OrderBillRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
-
 -- OrderBillRepository.sums
 SELECT coalesce(sum(amount) FILTER (WHERE kind NOT IN ('discount', 'tax')), 0)::bigint::text AS subtotal, coalesce(-sum(amount) FILTER (WHERE kind = 'discount'), 0)::bigint::text AS discount, coalesce(sum(amount) FILTER (WHERE kind = 'tax'), 0)::bigint::text AS tax, coalesce(sum(amount), 0)::bigint::text AS total FROM order_lines WHERE order_id = $1 AND company_id = $2 AND voided_at IS NULL;
 

@@ -10,8 +10,6 @@ INSERT INTO "webhook_endpoints"("id", "created_at", "updated_at", "company_id", 
 SELECT "e"."id" AS "e_id", "e"."created_at" AS "e_created_at", "e"."updated_at" AS "e_updated_at", "e"."company_id" AS "e_company_id", "e"."url" AS "e_url", "e"."events" AS "e_events", "e"."secret" AS "e_secret", "e"."created_by" AS "e_created_by", "e"."previous_secret" AS "e_previous_secret", "e"."previous_secret_expires_at" AS "e_previous_secret_expires_at", "e"."disabled_at" AS "e_disabled_at", "e"."deleted_at" AS "e_deleted_at" FROM "webhook_endpoints" "e" WHERE ( "e"."company_id" = $1 ) AND ( "e"."deleted_at" IS NULL ) ORDER BY "e"."created_at" DESC, "e"."id" DESC LIMIT 20 OFFSET 0;
 SELECT count(*)::int AS "n" FROM "webhook_endpoints" "e" WHERE ( "e"."company_id" = $1 ) AND ( "e"."deleted_at" IS NULL );
 
--- WebhookEndpointRepository.recordEvents: skipped (common's outbox insert (recordEvents), snapshotted with common)
-
 -- WebhookEndpointRepository.softDelete
 UPDATE "webhook_endpoints" SET "deleted_at" = CURRENT_TIMESTAMP, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" = $1 AND "company_id" = $2) AND "deleted_at" IS NULL;
 

@@ -4,8 +4,6 @@ import { Scope } from '../../../common/access/scope';
 import { findScoped, scopedQuery } from '../../../common/access/tenant-policy';
 import { Page } from '../../../common/http/envelope';
 import { countRows, paginate } from '../../../common/http/pagination';
-import { recordEvents, type DomainEvent } from '../../../common/outbox/outbox';
-import type { EventType } from '../../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../../database/generate-sql';
 import { ModuleRepository } from '../../../database/repository';
 import type { ChatListQuery, MessageRow } from './chat.dto';
@@ -45,11 +43,6 @@ export type MessageColumns = Omit<MessageRow, 'author_name'>;
  */
 @Injectable()
 export class ChatRepository extends ModuleRepository {
-  /** Outbox events of the chats' changes, in the unit that makes them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.locked, ...events);
-  }
 
   // ------------------------------------------------------------ chats
 

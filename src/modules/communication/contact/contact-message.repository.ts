@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { recordEvents, type DomainEvent } from '../../../common/outbox/outbox';
-import type { EventType } from '../../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../../database/generate-sql';
 import { ModuleRepository } from '../../../database/repository';
 import { ContactMessage } from './contact-message.entity';
@@ -8,11 +6,6 @@ import { ContactMessage } from './contact-message.entity';
 /** Messages sent through the contact form (`contact_messages`): the module's SQL for them (docs/data-layer.md). */
 @Injectable()
 export class ContactMessageRepository extends ModuleRepository {
-  /** Outbox events of the contact messages, in the unit that keeps them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.locked, ...events);
-  }
 
   /** Keeps a message of the user's; answers it as stored. */
   @GenerateSql({ params: [SQL_SAMPLE.actorId, 'Invoice question', 'Where is my invoice?'] })

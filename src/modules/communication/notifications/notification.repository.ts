@@ -4,8 +4,6 @@ import { Scope } from '../../../common/access/scope';
 import { findScoped, scopedQuery } from '../../../common/access/tenant-policy';
 import { Page } from '../../../common/http/envelope';
 import { countRows, paginate } from '../../../common/http/pagination';
-import { recordEvents, type DomainEvent } from '../../../common/outbox/outbox';
-import type { EventType } from '../../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../../database/generate-sql';
 import { ModuleRepository } from '../../../database/repository';
 import type { NotificationQuery } from './notification.dto';
@@ -17,11 +15,6 @@ export type NewNotification = Pick<Notification, 'userId' | 'eventId' | 'type' |
 /** The caller's own notifications (`notifications`): the module's SQL for them (docs/data-layer.md). */
 @Injectable()
 export class NotificationRepository extends ModuleRepository {
-  /** Outbox events of the notifications' changes, in the unit that makes them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.locked, ...events);
-  }
 
   /** A page of the caller's notifications, newest first; `unread` filters. */
   @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId), { page: 1, per_page: 20 }] }, { name: 'unread', params: () => [Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId), { unread: true }] })

@@ -4,8 +4,6 @@ import { Scope, SystemReach } from '../../../common/access/scope';
 import { findScoped, scopedQuery } from '../../../common/access/tenant-policy';
 import type { Page } from '../../../common/http/envelope';
 import { paginate } from '../../../common/http/pagination';
-import { recordEvents, type DomainEvent } from '../../../common/outbox/outbox';
-import type { EventType } from '../../../common/outbox/event-catalogue';
 import { GenerateSql, SQL_SAMPLE } from '../../../database/generate-sql';
 import { ModuleRepository } from '../../../database/repository';
 import type { CustomerTransactionQuery, TransactionQuery } from './ledger.dto';
@@ -106,12 +104,6 @@ export class LedgerRepository extends ModuleRepository {
   /** A pending refund whose call had no answer: asked again at `nextAt` (no attempt counted: the claim counted it). */
   async deferPendingRefund(scope: Scope, id: string, nextAt: Date): Promise<void> {
     await this.sql(`UPDATE payment_transactions SET next_check_at = $2 WHERE id = $1 AND company_id = $3 AND status = 'pending'`, [id, nextAt, scope.companyId]);
-  }
-
-  /** Outbox events of the ledger's changes, in the unit that makes them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.m, ...events);
   }
 
   // ------------------------------------------------------------ reads and locks

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
 import { Scope, SystemReach } from '../../../common/access/scope';
-import type { EventType } from '../../../common/outbox/event-catalogue';
-import { recordEvents, type DomainEvent } from '../../../common/outbox/outbox';
 import { GenerateSql, SQL_SAMPLE } from '../../../database/generate-sql';
 import { ModuleRepository } from '../../../database/repository';
 import { MerchantAccount, MerchantTermsAcceptance } from './merchant-account.entity';
@@ -80,11 +78,5 @@ export class MerchantAccountRepository extends ModuleRepository {
   /** Withdraws an acceptance of the scope's company (kept, with who and when). */
   async withdrawAcceptance(scope: Scope, id: string, withdrawnAt: Date, withdrawnBy: string): Promise<void> {
     await this.m.update(MerchantTermsAcceptance, { id, companyId: scope.companyId }, { withdrawnAt, withdrawnBy });
-  }
-
-  /** Outbox events of onboarding's changes, in the unit that makes them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.m, ...events);
   }
 }

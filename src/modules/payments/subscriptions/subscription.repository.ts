@@ -3,8 +3,6 @@ import { In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Scope, SystemReach } from '../../../common/access/scope';
 import { findScoped, PlatformReach } from '../../../common/access/tenant-policy';
-import type { EventType } from '../../../common/outbox/event-catalogue';
-import { recordEvents, type DomainEvent } from '../../../common/outbox/outbox';
 import { GenerateSql, SQL_SAMPLE } from '../../../database/generate-sql';
 import { ModuleRepository } from '../../../database/repository';
 import { LIVE_STATES_SQL, LIVE_SUBSCRIPTION_STATES, Plan, Subscription, SubscriptionCharge } from './subscription.entities';
@@ -257,11 +255,5 @@ export class SubscriptionRepository extends ModuleRepository {
   async pendingChargesBefore(reach: SystemReach, before: Date): Promise<number> {
     const [{ n }] = await this.sql<{ n: number }>(`SELECT count(*)::int AS n FROM subscription_charges WHERE status = 'pending' AND created_at < $1`, [before]);
     return Number(n);
-  }
-
-  /** Outbox events of the subscriptions' changes, in the unit that makes them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.m, ...events);
   }
 }

@@ -3,8 +3,6 @@ import { Scope } from '../../../common/access/scope';
 import { findScoped, scopedQuery } from '../../../common/access/tenant-policy';
 import type { Page } from '../../../common/http/envelope';
 import { countRows, paginate, type PageQuery } from '../../../common/http/pagination';
-import type { EventType } from '../../../common/outbox/event-catalogue';
-import { recordEvents, type DomainEvent } from '../../../common/outbox/outbox';
 import { findRelayedEvent } from '../../../common/outbox/outbox-read';
 import type { RelayedEvent } from '../../../common/outbox/event-subscriber';
 import { GenerateSql, SQL_SAMPLE } from '../../../database/generate-sql';
@@ -83,12 +81,6 @@ export class WebhookEndpointRepository extends ModuleRepository {
         ORDER BY e.created_at, e.id`,
       [scope.companyId, type, eventId],
     );
-  }
-
-  /** Outbox events of the endpoints' changes, in the unit that makes them. */
-  @GenerateSql.skip("common's outbox insert (recordEvents), snapshotted with common")
-  async recordEvents<T extends EventType>(...events: DomainEvent<T>[]): Promise<void> {
-    await recordEvents(this.m, ...events);
   }
 }
 
