@@ -54,9 +54,10 @@ function active(ds: DataSource): OpenUnit | undefined {
   return t && t.open && t.ds === ds && !t.runner.isReleased ? t : undefined;
 }
 
-function openNew<T>(ds: DataSource, work: (m: EntityManager) => Promise<T>): Promise<T> {
-  return ds.transaction(async (m) => {
-    deferUntilCommit(ds, m.queryRunner!);
+async function openNew<T>(ds: DataSource, work: (m: EntityManager) => Promise<T>): Promise<T> {
+  let deferred: Deferred | undefined;
+  const result = await ds.transaction(async (m) => {
+    deferred = deferUntilCommit(ds, m.queryRunner!);
     const t: OpenUnit = { ds, runner: m.queryRunner!, open: true, request: false, tail: Promise.resolve() };
     try {
       return await current.run(t, () => insideWork.run(t, () => work(m)));
@@ -64,6 +65,9 @@ function openNew<T>(ds: DataSource, work: (m: EntityManager) => Promise<T>): Pro
       t.open = false;
     }
   });
+  // The deferral recognises TypeORM's COMMIT by its text: if it ever did not, say so loudly rather than lose events.
+  if (deferred?.statements.length) throw new Error('A unit committed without the statements deferred to its COMMIT (src/database/unit-of-work.ts, deferUntilCommit)');
+  return result;
 }
 
 const DEFERRED = Symbol('haulops.deferredToCommit');
@@ -82,8 +86,8 @@ interface Deferred {
  * of them on ROLLBACK. PostgreSQL through `pg` only (a simple-protocol query of several statements); on the
  * embedded database nothing is deferred.
  */
-function deferUntilCommit(ds: DataSource, runner: QueryRunner): void {
-  if (!(ds.options as { url?: string }).url) return;
+function deferUntilCommit(ds: DataSource, runner: QueryRunner): Deferred | undefined {
+  if (!(ds.options as { url?: string }).url) return undefined;
   const d: Deferred = { statements: [], marks: [] };
   const query = runner.query.bind(runner) as (text: string, params?: unknown[], structured?: boolean) => Promise<unknown>;
   const deferring = (text: string, params?: unknown[], structured?: boolean): Promise<unknown> => {
@@ -99,6 +103,7 @@ function deferUntilCommit(ds: DataSource, runner: QueryRunner): void {
     return query(text, params, structured);
   };
   Object.assign(runner, { query: deferring, [DEFERRED]: d });
+  return d;
 }
 
 /**
