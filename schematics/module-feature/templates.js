@@ -15,6 +15,7 @@ export { ${n.Module}Module } from './${n.module}.module';
 export { ${n.Module}Service } from './${n.module}.service';
 `,
     [`${d}/${n.module}.module.ts`]: `import './events'; // this module's domain events, declared into the event catalogue (src/common/outbox/event-catalogue.ts)
+import './notifications'; // this module's notification rules, registered (src/common/outbox/notification-rules.ts)
 import { Module } from '@nestjs/common';
 import { ${n.Module}Controller } from './${n.module}.controller';
 import { ${n.Thing}Repository } from './${n.thing}.repository';
@@ -32,6 +33,18 @@ export class ${n.Module}Module {}
  * the \`ENTITIES\` of each module's entities.ts); a new entity of the module is added to this list.
  */
 export const ENTITIES = [${n.Thing}];
+`,
+    [`${d}/notifications.ts`]: `import { notificationRules } from '../../common/outbox/notification-rules';
+
+/**
+ * Who is told of the ${n.whats} module's events, registered from here (src/common/outbox/notification-rules.ts;
+ * the communication module makes the notifications when the relay hands it the event). A new
+ * ${n.thing.replace(/-/g, ' ')} tells the company's users (not the one who made it: a ${n.thing.replace(/-/g, ' ')} a subscriber of this
+ * module records for the system tells them all).
+ */
+notificationRules({
+  '${n.thingSnake}.created': (e) => [{ to: ['company'], title: 'New ${n.thing.replace(/-/g, ' ')}', body: 'A ${n.thing.replace(/-/g, ' ')} was recorded.', data: { ${n.thingSnake}_id: e.aggregateId } }],
+});
 `,
     [`${d}/events.ts`]: `export {};
 

@@ -85,7 +85,7 @@ export class ${cls} implements EventHandler<'${event}'> {
       for (let i = 0; i < 10 && (await t.app.get(OutboxRelay).runOnce()).claimed > 0; i++);
     };
     const aggregateId = randomUUID();
-    await uow.transaction(() => recordEvents(uow.manager, { type: '${event}', aggregateType: '${ew[0]}', aggregateId, companyId: co.companyId, actorId: co.userId, payload: {} } as DomainEvent<'${event}'>));
+    await uow.transaction(() => recordEvents(uow.manager, { type: '${event}', aggregateType: '${ew[0]}', aggregateId, companyId: co.companyId, actorId: null, payload: {} } as DomainEvent<'${event}'>));
     await relay();
     const deliveries = await t.ds.query(
       \`SELECT d.status FROM outbox_deliveries d JOIN outbox_events e ON e.id = d.event_id WHERE e.aggregate_id = $1 AND d.subscriber = '${subscriberName}'\`,
@@ -94,8 +94,11 @@ export class ${cls} implements EventHandler<'${event}'> {
     expect(deliveries).toEqual([{ status: 'processed' }]);
     const rows = await t.ds.query(\`SELECT id, company_id FROM ${n.table} WHERE name = $1\`, [\`${event} \${aggregateId}\`]);
     expect(rows).toEqual([{ id: expect.any(String), company_id: co.companyId }]);
-    // The row is the company's like any other (its API shows it), and a second relay pass makes no second one.
+    // The row is the company's like any other (its API shows it); made by the system, its ${n.thingSnake}.created
+    // told the company's users (the module's notifications.ts); a second relay pass makes no second one.
     expect((await t.req('get', \`/api/v1/${n.module}/\${rows[0].id}\`, { token: co.token }).expect(200)).body.data).toMatchObject({ name: \`${event} \${aggregateId}\` });
+    const told = (await t.req('get', '/api/v1/notifications/get?per_page=100', { token: co.token }).expect(200)).body.data;
+    expect(told.filter((x: { data: Record<string, string> }) => x.data.${n.thingSnake}_id === rows[0].id)).toMatchObject([{ type: '${n.thingSnake}.created', title: 'New ${n.thing.replace(/-/g, ' ')}' }]);
     await relay();
     expect(await t.ds.query(\`SELECT count(*)::int AS n FROM ${n.table} WHERE name = $1\`, [\`${event} \${aggregateId}\`])).toEqual([{ n: 1 }]);
   });
