@@ -63,8 +63,22 @@ function parse(argv) {
   return { schematic, options };
 }
 
+/** `nest g <schematic> --help`: its arguments and options, from its schema. */
+function usage(schematic) {
+  const { schematics } = require(COLLECTION);
+  const schema = require(join(__dirname, schematics[schematic].schema));
+  const positional = POSITIONAL[schematic];
+  const lines = [`nest g ${schematic} ${positional.map((p) => `<${p}>`).join(' ')} [-d|--dry-run]   ${schematics[schematic].description}`];
+  for (const [name, p] of Object.entries(schema.properties)) lines.push(`  ${positional.includes(name) ? `<${name}> or --${name}` : `--${name}`}: ${p.description}${p.default !== undefined ? ` (default ${p.default})` : ''}`);
+  return lines.join('\n');
+}
+
 /** Runs one of our schematics on the project in the current directory; resolves to the exit code. */
 async function generate(argv) {
+  if (argv.slice(1).some((a) => a === '--help' || a === '-h') && canonical(argv[0])) {
+    console.log(usage(canonical(argv[0])));
+    return 0;
+  }
   const { NodeWorkflow } = require('@angular-devkit/schematics/tools');
   const { createConsoleLogger } = require('@angular-devkit/core/node');
   const logger = createConsoleLogger(false, process.stdout, process.stderr);
