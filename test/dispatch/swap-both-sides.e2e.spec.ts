@@ -1,18 +1,11 @@
 import { SwapCarriesPickup1764700100000 } from '../../migrations/1764700100000-SwapCarriesPickup';
 import { memberActor } from '../support/actors';
+import { tour } from '../support/dispatch-fixtures';
 import { assetState, approvedOrder, driverWorld, DriverWorld, orderJobs, uploadPng } from '../support/driver-fixtures';
 import { inDays } from '../support/order-fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type Row = Record<string, any>;
-
-const R = 6371;
-const rad = (d: number) => (d * Math.PI) / 180;
-const haversine = (a: { lat: number; lng: number }, b: { lat: number; lng: number }) => {
-  const h = Math.sin(rad(b.lat - a.lat) / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lng - a.lng) / 2) ** 2;
-  return 2 * R * Math.asin(Math.min(1, Math.sqrt(h)));
-};
-const tour = (points: { lat: number; lng: number }[]) => points.slice(1).reduce((km, p, i) => km + haversine(points[i], p), 0);
 
 /**
  * Issue #25, item 1: a swap carries both sides. A yard-waste order's pickup and a C&D order's delivery at
