@@ -1,4 +1,5 @@
 import { SwapCarriesPickup1764700100000 } from '../../migrations/1764700100000-SwapCarriesPickup';
+import { OutboxRelay } from '../../src/common/outbox/outbox-relay';
 import { memberActor } from '../support/actors';
 import { tour } from '../support/dispatch-fixtures';
 import { assetState, approvedOrder, driverWorld, DriverWorld, orderJobs, uploadPng } from '../support/driver-fixtures';
@@ -15,7 +16,7 @@ type Row = Record<string, any>;
  * 40.18,-89.00, the C&D-only "North transfer" at 40.30,-89.10, the yard-waste-only "Compost yard" at
  * 39.80,-89.20), then the migration that fixes swaps saved before the swap carried its pickup side.
  */
-describe('A swap carries both sides (route collapse → plan → ticket → bill → assets)', () => {
+describe('A swap carries both sides (route collapse → plan → ticket → bill → assets → tonnage)', () => {
   let t: TestApp;
   let w: DriverWorld;
   let mediaId: string;
@@ -150,6 +151,12 @@ describe('A swap carries both sides (route collapse → plan → ticket → bill
     expect(cdAfter).toMatchObject({ status: 'delivered', delivered_on: w.today });
     expect(cdAfter.lines).toEqual(before.cd.lines);
     expect(cdAfter.lines.some((l: Row) => l.kind === 'overage')).toBe(false);
+
+    // The tonnage report counts the ticket under the waste it weighed (the rollups follow the events).
+    const relay = t.app.get(OutboxRelay);
+    while ((await relay.runOnce()).claimed > 0);
+    const tonnage = (await co('get', `reports?from=${w.today}&to=${w.today}&report=tonnage`).expect(200)).body.data.rows;
+    expect(tonnage).toEqual([[w.otherWasteId, 'Yard waste', 1, 3500]]);
   });
 
   it('the migration gives swaps saved before it their pickup side (down, then up on the rows it left)', async () => {
