@@ -5,7 +5,7 @@ import { ApiError } from '../../common/http/api-error';
 import { CustomerAddressesService } from '../customers';
 import { DriversService } from '../drivers';
 import { TrucksService, type TruckForDispatch } from '../fleet';
-import { JobsService, type JobView } from '../jobs';
+import { JobsService, pickupSideOf, type JobView } from '../jobs';
 import { OrderOperations, type OrderForJobs } from '../orders';
 import { LotsService, StationsService, type SiteDay, type StationDay } from '../sites';
 import type { RouteCollapseDto, RoutePlanDto } from './company-jobs.dto';
@@ -28,14 +28,22 @@ export function dayPlaces(lots: readonly SiteDay[], stations: readonly StationDa
   };
 }
 
-/** A job as the planner sees it: its order's site (the address id and position), specification and waste type. */
-export function routeJobOf(j: JobView, order: OrderForJobs, destinations: ReadonlyMap<string, { latitude: number; longitude: number }>): RouteJob {
+/** The orders a day's jobs concern: each job's own order and, for a swap, the order whose container it takes back. */
+export const ordersOfJobs = (jobs: readonly JobView[]): string[] => [...new Set(jobs.flatMap((j) => [j.orderId, pickupSideOf(j)]))];
+
+/**
+ * A job as the planner sees it: its order's site (the address id and position) and specification (the
+ * container it brings), and the waste type of the container it takes to a station: a swap's side coming
+ * back (`pickupSideOf`: the merged pickup's order), else its own order's. `orders` holds `ordersOfJobs`.
+ */
+export function routeJobOf(j: JobView, orders: ReadonlyMap<string, OrderForJobs>, destinations: ReadonlyMap<string, { latitude: number; longitude: number }>): RouteJob {
+  const order = orders.get(j.orderId)!;
   const dest = j.destinationAddressId ? destinations.get(j.destinationAddressId) : undefined;
   return {
     id: j.id,
     type: j.type,
     specificationId: order.assetSpecificationId,
-    wasteTypeId: order.wasteTypeId,
+    wasteTypeId: orders.get(pickupSideOf(j))!.wasteTypeId,
     orderId: order.id,
     // A job under way keeps its type: only jobs not started yet merge into a swap.
     mergeable: j.status !== 'in_progress',
@@ -65,9 +73,10 @@ export function homeLotOf(truck: TruckForDispatch | undefined, lots: readonly Si
  * `PUT /order/jobs/route-collapse` (issue #11): loads a driver's unfinished jobs of a day (merged pickups
  * left out) with their orders' sites, specifications and waste types, the truck's home lot (the truck of
  * the day's first job in sequence), the active lots and the stations open that day, calls `planRoute`
- * (route-optimiser.ts) and, with `apply`, saves in one transaction: each merged delivery becomes a swap,
- * its pickup gets `merged_into_job_id` (both keep their orders) and the swap's sequence, and every stop
- * its new sequence (`job.updated` events).
+ * (route-optimiser.ts) and, with `apply`, saves in one transaction: each merged delivery becomes a swap
+ * carrying the pickup's order as its side coming back (`pickup_order_id`), its pickup gets
+ * `merged_into_job_id` (both keep their orders) and the swap's sequence, and every stop its new sequence
+ * (`job.updated` events).
  */
 @Injectable()
 export class RouteCollapseService {
@@ -96,7 +105,7 @@ export class RouteCollapseService {
       const truckId = jobs.find((j) => j.truckId)?.truckId;
       if (!truckId) throw ApiError.unprocessable('NO_TRUCK', "None of the driver's jobs of the day has a truck.", { driver_id: ['has no truck on that day'] });
       const [orders, fleet, lots, stations] = [
-        await this.orders.many(scope, jobs.map((j) => j.orderId)),
+        await this.orders.many(scope, ordersOfJobs(jobs)),
         await this.trucks.roster(scope),
         await this.lots.forDay(scope, dto.date),
         await this.stations.forDay(scope, dto.date),
@@ -106,7 +115,7 @@ export class RouteCollapseService {
       const destinations = await this.addresses.positions(scope, jobs.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
       let plan: RoutePlan;
       try {
-        plan = planRoute({ driverId, date: dto.date, homeLot: home, jobs: jobs.map((j) => routeJobOf(j, orders.get(j.orderId)!, destinations)), ...dayPlaces(lots, stations) });
+        plan = planRoute({ driverId, date: dto.date, homeLot: home, jobs: jobs.map((j) => routeJobOf(j, orders, destinations)), ...dayPlaces(lots, stations) });
       } catch (e) {
         if (e instanceof RouteError) throw ApiError.unprocessable('NO_STATION', e.message, { date: [`no station open that day accepts the waste of job ${e.jobId}`] });
         throw e;
@@ -124,11 +133,12 @@ export class RouteCollapseService {
     const note = (id: string, field: string) => (changed.get(id) ?? changed.set(id, new Set()).get(id)!).add(field);
     for (const { swap_job_id, from_job_ids } of plan.merged) {
       const swap = byId.get(swap_job_id)!;
-      if (swap.type !== 'swap') {
-        await this.jobs.change(swap, { type: 'swap' });
-        note(swap.id, 'type');
-      }
-      for (const id of from_job_ids.filter((x) => x !== swap_job_id)) {
+      const pickups = from_job_ids.filter((x) => x !== swap_job_id);
+      // The swap carries both sides: its own order's container goes out, the pickup's order's comes back.
+      await this.jobs.change(swap, { type: 'swap', pickupOrderId: byId.get(pickups[0])!.orderId });
+      note(swap.id, 'type');
+      note(swap.id, 'pickup_order_id');
+      for (const id of pickups) {
         await this.jobs.change(byId.get(id)!, { mergedIntoJobId: swap_job_id });
         note(id, 'merged_into_job_id');
         sequenceOf.set(id, sequenceOf.get(swap_job_id)!);
