@@ -37,7 +37,8 @@ export class ContainerCalendar1764700400000 implements MigrationInterface {
       )`);
     // One live hold per order; the calendar of a specification (from its start); an asset's pins; the lot's.
     await q.query(`CREATE UNIQUE INDEX uq_container_reservations_order ON container_reservations (order_id) WHERE released_at IS NULL`);
-    await q.query(`CREATE INDEX idx_container_reservations_spec ON container_reservations (company_id, asset_specification_id, starts_on) WHERE released_at IS NULL`);
+    // Covering: the calendar reads a specification's holds from the index alone.
+    await q.query(`CREATE INDEX idx_container_reservations_spec ON container_reservations (company_id, asset_specification_id, starts_on) INCLUDE (ends_on, lot_id, order_id) WHERE released_at IS NULL`);
     await q.query(`CREATE INDEX idx_container_reservations_asset ON container_reservations (asset_id, starts_on) WHERE released_at IS NULL AND asset_id IS NOT NULL`);
     await q.query(`CREATE INDEX idx_container_reservations_lot ON container_reservations (lot_id)`);
 
@@ -56,13 +57,18 @@ export class ContainerCalendar1764700400000 implements MigrationInterface {
     await q.query(`
       CREATE FUNCTION catalogue_container_days(company_id uuid, specification_id uuid, lot_id uuid, from_date date, to_date date, except_order_id uuid)
         RETURNS TABLE (day date, total integer, held integer) LANGUAGE sql STABLE AS $$
-        WITH r AS (
+        WITH r AS MATERIALIZED (
           SELECT greatest(r.starts_on, $4) AS s, r.ends_on AS e FROM container_reservations r
            WHERE r.company_id = $1 AND r.asset_specification_id = $2 AND r.released_at IS NULL
              AND ($3 IS NULL OR r.lot_id = $3) AND r.starts_on <= $5 AND (r.ends_on IS NULL OR r.ends_on >= $4)
              AND r.order_id IS DISTINCT FROM $6),
+        -- +n on the days n holds start (in the range), -n on the days after n holds end (inside it).
         changes AS (
-          SELECT d, sum(n)::int AS n FROM (SELECT s AS d, 1 AS n FROM r UNION ALL SELECT e + 1, -1 FROM r WHERE e < $5) x GROUP BY d),
+          SELECT d, sum(n)::int AS n FROM (
+            SELECT s AS d, count(*) AS n FROM r GROUP BY s
+            UNION ALL
+            SELECT e + 1, -count(*) FROM r WHERE e < $5 GROUP BY e) x
+           GROUP BY d),
         fleet AS (
           SELECT count(*)::int AS n FROM assets a
            WHERE a.company_id = $1 AND a.asset_specification_id = $2 AND a.deleted_at IS NULL
@@ -116,13 +122,17 @@ export class ContainerCalendar1764700400000 implements MigrationInterface {
         BEGIN
           busy := catalogue_hold_container($1, $2, $3, $4, $5, $6);
           IF cardinality(busy) > 0 THEN RETURN json_build_object('asset_id', NULL, 'from_status', NULL, 'busy', busy); END IF;
-          -- An asset is free for the order when no other live hold pins it on a day of the order's.
+          -- An asset is free for the order when no other live hold pins it on a day of the order's; one
+          -- out now (on its way, on a site, at a station) only when another order's hold says when it is back
+          -- (not the one out on this order: a swap brings another).
           SELECT a.id, a.status INTO chosen, prior FROM assets a
            WHERE a.company_id = $1 AND a.asset_specification_id = $3 AND a.deleted_at IS NULL AND a.status NOT IN ('maintenance', 'retired')
              AND ($7 IS NULL OR a.id = $7)
              AND NOT EXISTS (SELECT 1 FROM container_reservations r
                               WHERE r.asset_id = a.id AND r.released_at IS NULL AND r.order_id <> $2
                                 AND r.starts_on <= coalesce($6, 'infinity'::date) AND (r.ends_on IS NULL OR r.ends_on >= $5))
+             AND (a.status NOT IN ('in_transit', 'on_site', 'at_station')
+                  OR EXISTS (SELECT 1 FROM container_reservations r WHERE r.asset_id = a.id AND r.released_at IS NULL AND r.order_id <> $2))
            ORDER BY (a.home_lot_id IS NOT DISTINCT FROM $4) DESC, a.code, a.id
            LIMIT 1;
           IF chosen IS NULL THEN RETURN json_build_object('asset_id', NULL, 'from_status', NULL, 'busy', '{}'::date[]); END IF;

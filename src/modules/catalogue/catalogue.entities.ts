@@ -198,7 +198,8 @@ export class AssetHistory {
 @Entity('container_reservations')
 @ForeignKey('companies', ['companyId'], ['id'], { name: 'container_reservations_company_id_fkey' })
 @Index('uq_container_reservations_order', ['orderId'], { unique: true, where: 'released_at IS NULL' })
-@Index('idx_container_reservations_spec', ['companyId', 'assetSpecificationId', 'startsOn'], { where: 'released_at IS NULL' })
+// (company_id, asset_specification_id, starts_on) INCLUDE (ends_on, lot_id, order_id) WHERE released_at IS NULL: TypeORM cannot express INCLUDE, so it is declared by name and left alone.
+@Index('idx_container_reservations_spec', { synchronize: false })
 @Index('idx_container_reservations_asset', ['assetId', 'startsOn'], { where: 'released_at IS NULL AND asset_id IS NOT NULL' })
 @Check('container_reservations_dates_check', `ends_on IS NULL OR ends_on >= starts_on`)
 export class ContainerReservation extends BaseEntity {
