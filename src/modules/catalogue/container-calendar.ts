@@ -42,7 +42,14 @@ export class AvailabilityDto {
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) lot_id: string | null;
   @ApiProperty({ format: 'date', example: '2027-03-01' }) from: string;
   @ApiProperty({ format: 'date', example: '2027-03-31' }) to: string;
-  @ApiProperty({ type: [AvailabilityDayDto] }) days: AvailabilityDayDto[];
+  @ApiProperty({
+    type: [AvailabilityDayDto],
+    example: [
+      { date: '2027-03-15', total: 12, held: 9, free: 3 },
+      { date: '2027-03-16', total: 12, held: 12, free: 0 },
+    ],
+  })
+  days: AvailabilityDayDto[];
 }
 
 export class FreeDatesQuery {

@@ -39,14 +39,6 @@ export function paymentStatusOf(total: number, paid: number): PaymentStatus {
   return paid >= total ? 'paid' : 'partially_paid';
 }
 
-/**
- * The write side every order change goes through, inside the caller's unit of work: status moves
- * (checked, recorded in the history, with an event), bill lines and totals, and the jobs an order
- * owns (their rows are the jobs module's: this decides which jobs, `JobsService` writes them). The
- * dispatch module calls `move` for scheduled/delivered/completed. Each method takes the order row its
- * caller locked (or just inserted) with its scope, and writes within that row's company
- * (`Scope.company(order.companyId)`).
- */
 /** Statuses that end an order's hold on the container calendar. */
 const RELEASING: OrderStatus[] = ['completed', 'cancelled', 'rejected'];
 
@@ -58,6 +50,14 @@ const historyOf = (from: OrderStatus | null, to: OrderStatus, actor: ChangeActor
   reason,
 });
 
+/**
+ * The write side every order change goes through, inside the caller's unit of work: status moves
+ * (checked, recorded in the history, with an event), bill lines and totals, and the jobs an order
+ * owns (their rows are the jobs module's: this decides which jobs, `JobsService` writes them). The
+ * dispatch module calls `move` for scheduled/delivered/completed. Each method takes the order row its
+ * caller locked (or just inserted) with its scope, and writes within that row's company
+ * (`Scope.company(order.companyId)`).
+ */
 @Injectable()
 export class OrderLifecycle {
   constructor(
