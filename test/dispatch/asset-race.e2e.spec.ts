@@ -4,9 +4,10 @@ import { startTestApp, testDatabaseKind, TestApp } from '../support/test-app';
 /**
  * Reserving is race-free (issue #11): 50 concurrent assignments of 50 different orders of the same
  * specification compete for its last free asset. Exactly one gets it (the asset reserved, its job
- * assigned, its order scheduled); the 49 others answer 409 ASSET_UNAVAILABLE and leave nothing behind.
- * On PostgreSQL the requests run side by side (AssetsService.reserve: one UPDATE over a
- * `FOR UPDATE SKIP LOCKED` pick); on the embedded database (`npm run test:embedded`) they queue on its
+ * assigned, its order scheduled); the 49 others answer 409 NO_CONTAINER_AVAILABLE (issue #25: no container
+ * is free on their days) and leave nothing behind. On PostgreSQL the requests run side by side
+ * (AssetsService.reserve: one statement, `catalogue_pin_container`, queued on the specification's row
+ * lock); on the embedded database (`npm run test:embedded`) they queue on its
  * one connection, so the default run races on PostgreSQL only.
  */
 const DATABASES = process.env.TEST_DB === 'embedded' ? (['embedded'] as const) : (['postgres'] as const);
@@ -26,13 +27,13 @@ describe.each(DATABASES)('asset reservation race on the %s database', (db) => {
   }, 180_000);
   afterAll(async () => t?.close());
 
-  it(`${N} concurrent assignments for the last free asset: exactly one reserves it, ${N - 1} get 409 ASSET_UNAVAILABLE`, async () => {
+  it(`${N} concurrent assignments for the last free asset: exactly one reserves it, ${N - 1} get 409 NO_CONTAINER_AVAILABLE`, async () => {
     const [asset] = w.assetIds;
     const res = await Promise.all(orders.map((o) => t.req('post', `/api/v1/driver/assign/${o.id}`, { token: w.company.token, body: { driver_id: w.driver.id, truck_id: w.truckId } })));
     const won = res.filter((r) => r.status === 200);
     const lost = res.filter((r) => r.status !== 200);
     expect(won).toHaveLength(1);
-    expect(lost.map((r) => [r.status, r.body.code])).toEqual(Array.from({ length: N - 1 }, () => [409, 'ASSET_UNAVAILABLE']));
+    expect(lost.map((r) => [r.status, r.body.code])).toEqual(Array.from({ length: N - 1 }, () => [409, 'NO_CONTAINER_AVAILABLE']));
     const job = won[0].body.data.jobs[0];
     expect(job).toMatchObject({ status: 'assigned', asset_id: asset, driver_id: w.driver.id });
 

@@ -85,7 +85,7 @@ export async function assignJob(t: TestApp, w: DriverWorld, jobId: string, o: { 
     const order = await orders.lock(Scope.company(companyId), job.orderId);
     const assetId =
       job.type === 'delivery' || job.type === 'swap'
-        ? await assets.reserve({ companyId, specificationId: order.assetSpecificationId, lotId: job.lotId ?? order.lotId, assetId: o.assetId ?? null, jobId })
+        ? await assets.reserve({ companyId, orderId: order.id, specificationId: order.assetSpecificationId, lotId: job.lotId ?? order.lotId, assetId: o.assetId ?? null, jobId, from: order.deliveryDate, to: order.pickupDate })
         : null;
     await jobsService.move(job, 'assigned', 'system', { driverId: o.driverId ?? w.driver.id, truckId: o.truckId ?? w.truckId, scheduledDate: o.date ?? w.today, ...(assetId ? { assetId } : {}), ...o.set });
     if (job.type === 'delivery') await orders.scheduled(Scope.company(companyId), job.orderId, 'system');

@@ -13,6 +13,8 @@ export class ApiError extends HttpException {
     message: string,
     readonly errors?: FieldErrors,
     readonly headers?: Record<string, string>,
+    /** Machine-readable facts of the failure (the envelope's `details`), e.g. the dates of `NO_CONTAINER_AVAILABLE`. */
+    readonly details?: Record<string, unknown>,
   ) {
     super({ message, code, errors }, status);
   }
@@ -30,8 +32,8 @@ export class ApiError extends HttpException {
   static notFound(what = 'Resource') {
     return new ApiError(HttpStatus.NOT_FOUND, 'NOT_FOUND', `${what} not found.`);
   }
-  static conflict(code: string, message: string) {
-    return new ApiError(HttpStatus.CONFLICT, code, message);
+  static conflict(code: string, message: string, details?: Record<string, unknown>) {
+    return new ApiError(HttpStatus.CONFLICT, code, message, undefined, undefined, details);
   }
   static invalidTransition(from: string, to: string, what = 'Record') {
     return new ApiError(HttpStatus.CONFLICT, 'INVALID_TRANSITION', `${what} cannot move from ${from} to ${to}.`);

@@ -37,6 +37,7 @@ interface ErrorBody {
   message: string;
   code: string;
   errors?: Record<string, string[]>;
+  details?: Record<string, unknown>;
   request_id?: string;
 }
 
@@ -65,6 +66,7 @@ export class ErrorFilter implements ExceptionFilter {
     if (e instanceof ApiError) {
       const body: ErrorBody = { success: false, message: e.message, code: e.code };
       if (e.errors) body.errors = e.errors;
+      if (e.details) body.details = e.details;
       return { status: e.getStatus(), body, headers: e.headers };
     }
     if (e instanceof ThrottlerException) {

@@ -12,6 +12,13 @@ export class ErrorResponse {
     example: { email: ['must be an email'], phone: ['must be a phone number in E.164 format (+15125550123)'] },
   })
   errors?: Record<string, string[]>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Machine-readable facts of the failure, for the codes that carry them (`NO_CONTAINER_AVAILABLE`: `asset_specification_id` and the `dates` no container is free).',
+    example: { asset_specification_id: '6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d', dates: ['2027-03-15', '2027-03-16'] },
+  })
+  details?: Record<string, unknown>;
   @ApiProperty({ description: 'The `X-Request-Id` of the request (echoed when sane, else generated); quote it in support requests.', example: 'a3c1a7c2-8c2e-4f0b-9a53-0a4f5d1f2b7e' })
   request_id: string;
 }
@@ -49,7 +56,7 @@ const ERROR_TEXT: Record<number, string> = {
 };
 
 /** A realistic message (and field errors) per code, for the examples of the error responses. */
-const ERROR_EXAMPLES: Record<string, { message: string; errors?: Record<string, string[]> }> = {
+const ERROR_EXAMPLES: Record<string, { message: string; errors?: Record<string, string[]>; details?: Record<string, unknown> }> = {
   MALFORMED_JSON: { message: 'Malformed JSON body.' },
   JSON_TOO_DEEP: { message: 'The JSON body is nested deeper than 32 levels.' },
   BAD_REQUEST: { message: 'The request body could not be read.' },
@@ -131,6 +138,11 @@ const ERROR_EXAMPLES: Record<string, { message: string; errors?: Record<string, 
   // Inbound payment webhooks.
   INVALID_SIGNATURE: { message: 'The signature does not match.' },
   TERMS_VERSION_OUTDATED: { message: 'The current merchant terms are version 2025-06-01.', errors: { version: ['must be the current version 2025-06-01'] } },
+  // The container calendar (issue #25).
+  NO_CONTAINER_AVAILABLE: {
+    message: 'No 20 yd roll-off is free on 2027-03-15, 2027-03-16.',
+    details: { asset_specification_id: '6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d', dates: ['2027-03-15', '2027-03-16'] },
+  },
 };
 
 const EXAMPLE_REQUEST_ID = 'a3c1a7c2-8c2e-4f0b-9a53-0a4f5d1f2b7e';
@@ -138,7 +150,7 @@ const EXAMPLE_REQUEST_ID = 'a3c1a7c2-8c2e-4f0b-9a53-0a4f5d1f2b7e';
 /** The example of an error code (`components.examples[code]`, filled by `buildOpenApiDocument`). */
 export function errorExample(code: string) {
   const e = ERROR_EXAMPLES[code] ?? { message: 'Error.' };
-  return { summary: code, value: { success: false, message: e.message, code, ...(e.errors ? { errors: e.errors } : {}), request_id: EXAMPLE_REQUEST_ID } };
+  return { summary: code, value: { success: false, message: e.message, code, ...(e.errors ? { errors: e.errors } : {}), ...(e.details ? { details: e.details } : {}), request_id: EXAMPLE_REQUEST_ID } };
 }
 
 /** The error envelope of one status: `code` limited to `codes`, one example per code (a reference to `components.examples`). */

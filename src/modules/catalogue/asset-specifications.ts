@@ -37,6 +37,12 @@ export class CreateAssetSpecificationDto {
   @MaxLength(2000)
   image_url?: string | null;
   @BoolField({ optional: true, example: true }) active?: boolean;
+  @BoolField({
+    optional: true,
+    example: true,
+    description: 'The container calendar decides: placement, approval, change requests and assignment refuse (409 `NO_CONTAINER_AVAILABLE`) an order no container of this specification is free for. Default false (orders are held on the calendar, never refused).',
+  })
+  check_availability?: boolean;
 }
 export class UpdateAssetSpecificationDto extends PartialInput(CreateAssetSpecificationDto) {}
 
@@ -81,6 +87,7 @@ export class AssetSpecificationDto extends SpecificationSummaryDto {
   @ApiPropertyOptional({ nullable: true, type: Number }) width_mm: number | null;
   @ApiPropertyOptional({ nullable: true, type: Number }) height_mm: number | null;
   @ApiProperty() active: boolean;
+  @ApiProperty({ description: 'Orders no container of it is free for are refused (409 `NO_CONTAINER_AVAILABLE`).' }) check_availability: boolean;
   @ApiProperty() created_at: string;
   @ApiProperty() updated_at: string;
 
@@ -93,6 +100,7 @@ export class AssetSpecificationDto extends SpecificationSummaryDto {
       width_mm: s.widthMm,
       height_mm: s.heightMm,
       active: s.active,
+      check_availability: s.checkAvailability,
       created_at: s.createdAt.toISOString(),
       updated_at: s.updatedAt.toISOString(),
     };
@@ -114,6 +122,7 @@ const specValues = (dto: UpdateAssetSpecificationDto): Partial<AssetSpecificatio
   includedDays: dto.included_days,
   imageUrl: dto.image_url,
   active: dto.active,
+  checkAvailability: dto.check_availability,
 });
 
 /** The included weight cannot exceed the maximum weight. */

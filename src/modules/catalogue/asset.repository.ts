@@ -150,37 +150,23 @@ export class AssetRepository extends ModuleRepository {
     return this.m.existsBy(Asset, { locationType: 'station', locationId: stationId });
   }
 
-  /** The scope's company's reserved assets among `assetIds` back to available (one UPDATE; others keep their status). */
-  @GenerateSql({ params: () => [SAMPLE_SCOPE, [SQL_SAMPLE.id, SQL_SAMPLE.otherId]] })
-  async releaseReserved(scope: Scope, assetIds: readonly string[]): Promise<void> {
-    await this.m.update(Asset, { id: In([...assetIds]), companyId: scope.companyId, status: 'reserved' }, { status: 'available' });
-  }
-
   /**
-   * Reserves the chosen asset (`assetId`: the company's, of the specification, available) or else the
-   * first free one of the specification, preferring those based at `lotId`, then by code, race-free in
-   * one statement (`FOR UPDATE SKIP LOCKED`, re-checked `available`). The reserved id, or null.
+   * Unpins each asset from its order's live hold (`assetIds[i]` from `orderIds[i]`), and the scope's
+   * company's reserved assets among them that no other live hold pins back to available (one statement).
    */
-  async reserve(scope: Scope, specificationId: string, lotId: string | null, assetId: string | null): Promise<string | null> {
-    const rows: unknown[] = assetId
-      ? await this.sql(
-          `UPDATE assets SET status = 'reserved', updated_at = now()
-            WHERE id = $1 AND company_id = $2 AND asset_specification_id = $3 AND status = 'available' AND deleted_at IS NULL
-            RETURNING id, 'available' AS status`,
-          [assetId, scope.companyId, specificationId],
-        )
-      : await this.sql(
-          `UPDATE assets SET status = 'reserved', updated_at = now()
-            WHERE id = (SELECT id FROM assets
-                         WHERE company_id = $1 AND asset_specification_id = $2 AND status = 'available' AND deleted_at IS NULL
-                         ORDER BY (home_lot_id IS NOT DISTINCT FROM $3::uuid) DESC, code, id
-                         LIMIT 1 FOR UPDATE SKIP LOCKED)
-              AND status = 'available'
-            RETURNING id, 'available' AS status`,
-          [scope.companyId, specificationId, lotId],
-        );
-    const row = (Array.isArray(rows[0]) ? rows[0][0] : rows[0]) as { id: string } | undefined;
-    return row?.id ?? null;
+  @GenerateSql({ params: () => [SAMPLE_SCOPE, [SQL_SAMPLE.id], [SQL_SAMPLE.otherId]] })
+  async releaseReserved(scope: Scope, assetIds: readonly string[], orderIds: readonly string[]): Promise<void> {
+    await this.sql(
+      `WITH pins AS (SELECT * FROM unnest($2::uuid[], $3::uuid[]) AS p(asset_id, order_id)),
+            unpinned AS (
+              UPDATE container_reservations r SET asset_id = NULL, updated_at = now()
+                FROM pins WHERE r.company_id = $1 AND r.released_at IS NULL AND r.asset_id = pins.asset_id AND r.order_id = pins.order_id)
+       UPDATE assets a SET status = 'available', updated_at = now()
+        WHERE a.id = ANY($2::uuid[]) AND a.company_id = $1 AND a.status = 'reserved'
+          AND NOT EXISTS (SELECT 1 FROM container_reservations r
+                           WHERE r.asset_id = a.id AND r.released_at IS NULL AND NOT EXISTS (SELECT 1 FROM pins WHERE pins.asset_id = r.asset_id AND pins.order_id = r.order_id))`,
+      [scope.companyId, [...assetIds], [...orderIds]],
+    );
   }
 
   /** The company's assets among `ids` (live ones), locked. */

@@ -16,6 +16,7 @@ import { EnumField, EnumQuery, PartialInput, TextField, UuidField, UuidQuery } f
 import { CurrentScope, Scope, SystemReach } from '../../common/access/scope';
 import { AssetPlaces } from './asset-places';
 import { AssetRepository } from './asset.repository';
+import { ContainerCalendar } from './container-calendar';
 import { AssetSpecificationsService } from './asset-specifications';
 import { ASSET_CONDITIONS, ASSET_STATUSES, LOCATION_TYPES, type Asset, type AssetCondition, type AssetStatus, type LocationType } from './catalogue.entities';
 import { UnitOfWork } from '../../database/unit-of-work';
@@ -100,13 +101,18 @@ export class AssetDto {
   }
 }
 
-/** What a reservation for a job names (`AssetsService#reserve`). */
+/** What a reservation for a job names (`AssetsService#reserve`): the order's hold on the calendar and the job. */
 export interface AssetReservation {
   companyId: string;
+  orderId: string;
   specificationId: string;
   lotId: string | null;
   assetId?: string | null;
   jobId: string;
+  /** The first day the container is out (the order's delivery date). */
+  from: string;
+  /** The order's pickup date; null: open-ended. */
+  to: string | null;
 }
 
 /** An asset's move by a job: its new status and, when given, its new place. */
@@ -114,6 +120,13 @@ export interface AssetMove {
   assetId: string;
   to: AssetStatus;
   place: { type: LocationType; id: string; lat: number | null; lng: number | null } | null;
+}
+
+/** The days of [from, to], both included (a refusal names them). */
+function daysOf(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`), end = Date.parse(`${to}T00:00:00Z`); t <= end && out.length < 366; t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
 }
 
 /** The in-use registry names the lot or station by id only (its checks take no scope). */
@@ -129,6 +142,7 @@ export class AssetsService implements OnModuleInit {
     private readonly places: AssetPlaces,
     private readonly limits: PlanLimits,
     private readonly assets: AssetRepository,
+    private readonly calendar: ContainerCalendar,
   ) {}
 
   /** Live assets keep their home lot, and the lot or station they are at, from deletion. */
@@ -137,29 +151,35 @@ export class AssetsService implements OnModuleInit {
     this.inUse.register('station', 'catalogue', 'a live asset located at the station', (_m, id) => this.assets.atStation(IN_USE_CHECK, id));
   }
 
-  /** The scope's company's reserved assets back to available, in the caller's unit of work (an asset already out on site keeps its status). */
-  async releaseReserved(scope: Scope, assetIds: readonly string[]): Promise<void> {
-    if (assetIds.length) await this.assets.releaseReserved(scope, assetIds);
+  /**
+   * Takes assets off their orders' holds (`pins`: the asset and the order it was pinned for), in the caller's
+   * unit of work; a `reserved` asset no other order holds goes back to available (an asset already out on
+   * site keeps its status). One statement.
+   */
+  async releaseReserved(scope: Scope, pins: readonly { assetId: string; orderId: string }[]): Promise<void> {
+    if (pins.length) await this.assets.releaseReserved(scope, pins.map((p) => p.assetId), pins.map((p) => p.orderId));
   }
 
   /**
-   * Reserves an available asset of the specification for a job, race-free in one statement: the
-   * chosen one (`assetId`, it must be the company's, of the specification and available), or the first
-   * free one, preferring those based at `lotId`, then by code. Concurrent callers never get the same
-   * asset: the row is locked (`FOR UPDATE SKIP LOCKED`) and re-checked `available` by the UPDATE.
-   * 409 ASSET_UNAVAILABLE when none is free (or the chosen one is not). Records the history row and event.
+   * Reserves an asset of the specification for a job on the container calendar, in one statement: the
+   * order's hold is (re)set to its dates, then the chosen asset (`assetId`: the company's, of the
+   * specification, not in maintenance or retired, and no other order's hold on it meets the order's
+   * days), or else the first such one, preferring those based at `lotId`, then by code. An asset out on
+   * another order until before the order's first day is free for it. Concurrent callers queue on the
+   * specification's row lock (`catalogue_pin_container`). 409 `NO_CONTAINER_AVAILABLE` (the days) when no
+   * container is free, `ASSET_UNAVAILABLE` when the chosen one is not. An available asset becomes
+   * `reserved`, with its history row and event.
    */
   async reserve(r: AssetReservation): Promise<string> {
     const scope = Scope.company(r.companyId);
-    const id = await this.assets.reserve(scope, r.specificationId, r.lotId, r.assetId ?? null);
-    if (!id) {
-      throw ApiError.conflict(
-        'ASSET_UNAVAILABLE',
-        r.assetId ? 'The chosen asset is not available (another job holds it, or it is out, in maintenance or of another specification).' : 'No asset of the specification is available.',
-      );
+    const pin = await this.calendar.pin(scope, { orderId: r.orderId, specificationId: r.specificationId, lotId: r.lotId, from: r.from, to: r.to }, r.assetId ?? null);
+    if (pin.busy.length) throw ContainerCalendar.refusal(r.specificationId, pin.busy);
+    if (!pin.assetId) {
+      if (r.assetId) throw ApiError.conflict('ASSET_UNAVAILABLE', 'The chosen asset is not available (another order holds it on these dates, or it is in maintenance, retired or of another specification).');
+      throw ContainerCalendar.refusal(r.specificationId, r.to ? daysOf(r.from, r.to) : [r.from]);
     }
-    await this.recordJobMoves(scope, [{ assetId: id, from: 'available', to: 'reserved', place: null }], r.jobId);
-    return id;
+    if (pin.fromStatus === 'available') await this.recordJobMoves(scope, [{ assetId: pin.assetId, from: 'available', to: 'reserved', place: null }], r.jobId);
+    return pin.assetId;
   }
 
   /**

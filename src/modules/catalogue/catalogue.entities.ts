@@ -96,6 +96,8 @@ export class AssetSpecification extends CompanyOwned {
   @Column({ type: 'integer', nullable: true }) includedDays: number | null;
   @Column({ type: 'text', nullable: true }) imageUrl: string | null;
   @Column({ type: 'boolean', default: true }) active: boolean;
+  /** Placement, approval, change requests and assignment refuse an order no container of it is free for (the container calendar). */
+  @Column({ type: 'boolean', default: false }) checkAvailability: boolean;
 }
 
 /** Which waste types may go in a specification, with an optional price override (minor units). */
@@ -184,4 +186,30 @@ export class AssetHistory {
   /** The job that made the change (no foreign key: jobs are a higher layer's rows). */
   @Column({ type: 'uuid', nullable: true }) jobId: string | null;
   @CreateDateColumn({ type: 'timestamptz', default: () => 'clock_timestamp()' }) createdAt: Date;
+}
+
+/**
+ * The container calendar (migration 1764700400000-ContainerCalendar): an unfinished order's hold on one
+ * unit of its specification (at its lot) from `startsOn` to `endsOn` (null: open-ended until a pickup is
+ * scheduled), and the asset once dispatch pins one. Released (`releasedAt`) when the order completes, is
+ * cancelled or rejected. Written by catalogue's SQL API (`catalogue_hold_container`, `catalogue_pin_container`).
+ */
+@Tenant({ customer: false, driver: false })
+@Entity('container_reservations')
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'container_reservations_company_id_fkey' })
+@Index('uq_container_reservations_order', ['orderId'], { unique: true, where: 'released_at IS NULL' })
+// (company_id, asset_specification_id, starts_on) INCLUDE (ends_on, lot_id, order_id) WHERE released_at IS NULL: TypeORM cannot express INCLUDE, so it is declared by name and left alone.
+@Index('idx_container_reservations_spec', { synchronize: false })
+@Index('idx_container_reservations_asset', ['assetId', 'startsOn'], { where: 'released_at IS NULL AND asset_id IS NOT NULL' })
+@Check('container_reservations_dates_check', `ends_on IS NULL OR ends_on >= starts_on`)
+export class ContainerReservation extends BaseEntity {
+  @Column({ type: 'uuid' }) companyId: string;
+  /** The order (no foreign key: orders are a higher layer's rows). */
+  @Column({ type: 'uuid' }) orderId: string;
+  @ForeignKey('asset_specifications', { name: 'container_reservations_asset_specification_id_fkey' }) @Column({ type: 'uuid' }) assetSpecificationId: string;
+  @Index('idx_container_reservations_lot') @ForeignKey('lots', { name: 'container_reservations_lot_id_fkey' }) @Column({ type: 'uuid', nullable: true }) lotId: string | null;
+  @ForeignKey('assets', { name: 'container_reservations_asset_id_fkey' }) @Column({ type: 'uuid', nullable: true }) assetId: string | null;
+  @Column({ type: 'date' }) startsOn: string;
+  @Column({ type: 'date', nullable: true }) endsOn: string | null;
+  @Column({ type: 'timestamptz', nullable: true }) releasedAt: Date | null;
 }

@@ -7,6 +7,8 @@ import { AssetsController, AssetsService } from './assets';
 import { CustomerCatalogueController } from './customer';
 import { WasteTypesController, WasteTypesService } from './waste-types';
 import { CatalogueReadModel } from './catalogue-read-model';
+import { AvailabilityController, ContainerCalendar, CustomerAvailabilityController } from './container-calendar';
+import { ContainerCalendarRepository } from './container-calendar.repository';
 import { AssetRepository } from './asset.repository';
 import { SpecificationRepository } from './specification.repository';
 import { WasteTypeRepository } from './waste-type.repository';
@@ -14,8 +16,8 @@ import { AssetCategoryStyleRepository } from './asset-category-style.repository'
 
 /** Waste types, asset categories and styles, asset specifications (with their waste types), assets. */
 @Module({
-  controllers: [WasteTypesController, AssetCategoriesController, AssetStylesController, AssetSpecificationsController, AssetsController, CustomerCatalogueController],
-  providers: [WasteTypesService, AssetCategoriesService, AssetStylesService, AssetSpecificationsService, SpecWasteTypesService, CustomerCatalogueService, AssetsService, AssetPlaces, CatalogueReadModel, AssetRepository, SpecificationRepository, WasteTypeRepository, AssetCategoryStyleRepository],
-  exports: [AssetsService, WasteTypesService, AssetSpecificationsService, CustomerCatalogueService, AssetPlaces, CatalogueReadModel],
+  controllers: [WasteTypesController, AssetCategoriesController, AssetStylesController, AssetSpecificationsController, AssetsController, CustomerCatalogueController, AvailabilityController, CustomerAvailabilityController],
+  providers: [WasteTypesService, AssetCategoriesService, AssetStylesService, AssetSpecificationsService, SpecWasteTypesService, CustomerCatalogueService, AssetsService, AssetPlaces, CatalogueReadModel, AssetRepository, SpecificationRepository, WasteTypeRepository, AssetCategoryStyleRepository, ContainerCalendar, ContainerCalendarRepository],
+  exports: [AssetsService, ContainerCalendar, WasteTypesService, AssetSpecificationsService, CustomerCatalogueService, AssetPlaces, CatalogueReadModel],
 })
 export class CatalogueModule {}

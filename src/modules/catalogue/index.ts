@@ -1,6 +1,7 @@
 /** What other modules may use of the catalogue (never its entities). */
 export { CatalogueModule } from './catalogue.module';
 export { AssetsService } from './assets';
+export { ContainerCalendar, type ContainerHold } from './container-calendar';
 export { AssetSpecificationsService } from './asset-specifications';
 export { WasteTypesService } from './waste-types';
 export { AssetPlaces } from './asset-places';

@@ -19,4 +19,19 @@ export const SQL_API: SqlApi = {
     returns: 'TABLE(id text, name text, assets integer, owned_days integer, ord integer)',
     doc: 'Per live specification of the company: its assets and the days they were owned over [from_date, to_date] (from the local date of creation in `timezone` to the day before deletion; retired assets count while kept); ord is the rank by name then id. Set-returning, inlined.',
   },
+  catalogue_container_days: {
+    args: 'company_id uuid, specification_id uuid, lot_id uuid, from_date date, to_date date, except_order_id uuid',
+    returns: 'TABLE(day date, total integer, held integer)',
+    doc: "The container calendar of a specification, one row per day of [from_date, to_date]: its live assets not in maintenance or retired (based at lot_id when given) and the live holds on the day (at lot_id when given; except_order_id's left out). Read by catalogue's ContainerCalendarRepository.",
+  },
+  catalogue_hold_container: {
+    args: 'company_id uuid, order_id uuid, specification_id uuid, lot_id uuid, from_date date, to_date date',
+    returns: 'date[]',
+    doc: "Sets the order's hold on one unit of the specification to [from_date, to_date] (to_date null: open-ended), under the specification's row lock. With `check_availability`, the days no unit is free (the order's own hold left out) are returned and nothing changes; an empty array: held. Placement calls it in its one statement (OrdersRepository#insertPlacement).",
+  },
+  catalogue_pin_container: {
+    args: 'company_id uuid, order_id uuid, specification_id uuid, lot_id uuid, from_date date, to_date date, asset_id uuid',
+    returns: 'json',
+    doc: "catalogue_hold_container, then pins an asset on the order's hold: asset_id, or the first one no other hold pins on the order's days (based at lot_id first, then by code). {asset_id, from_status, busy}: asset_id null when none is free, busy the days no unit is.",
+  },
 };

@@ -11,12 +11,14 @@ import { AssignmentService } from './assignment.service';
 export const ASSIGNMENT_RULES =
   'Rules: the driver an active driver of the company (422 naming the field), not on leave that day (422 `DRIVER_ON_LEAVE` naming the field); the truck active and of a type that carries ' +
   "the order's asset specification (422 with the reason); a delivery or swap reserves an asset: the chosen one (`asset_id`, 422 when not the company's) or the first free " +
-  "one of the specification, those based at the job's lot first (409 `ASSET_UNAVAILABLE` when none, race-free); a new date today or later with the job's lot open that day " +
+  "one of the specification, those based at the job's lot first, free on the container calendar over the order's days (delivery to pickup date, open-ended without one: " +
+  "a container out on another order until before them is free); 409 `NO_CONTAINER_AVAILABLE` naming the days (`details.dates`) when none is, `ASSET_UNAVAILABLE` " +
+  "when the chosen one is not (race-free); a new date today or later with the job's lot open that day " +
   "(422 `HOLIDAY`, `CLOSED_DAY`, `INACTIVE`). The first assignment of the order's delivery moves the order to `scheduled`. Each job change is recorded (history, `job.assigned`, " +
   '`job.reassigned`, `job.updated`) in one transaction; the order is locked first, then its jobs.';
 
 /** 409 codes of the assignment rules. */
-export const ASSIGNMENT_409 = ['INVALID_TRANSITION', 'ORDER_STATE', 'ASSET_UNAVAILABLE'];
+export const ASSIGNMENT_409 = ['INVALID_TRANSITION', 'ORDER_STATE', 'ASSET_UNAVAILABLE', 'NO_CONTAINER_AVAILABLE'];
 /** 422 codes of the assignment rules. */
 export const ASSIGNMENT_422 = ['VALIDATION_FAILED', 'HOLIDAY', 'CLOSED_DAY', 'INACTIVE', 'DRIVER_ON_LEAVE'];
 

@@ -228,10 +228,10 @@ export class AssignmentService {
     let assetId = job.assetId;
     if (assetChanges) {
       await this.assertAssetOfCompany(c, t.assetId!, f('asset_id'));
-      if (job.assetId) await this.assets.releaseReserved(c.scope, [job.assetId]);
-      assetId = await this.assets.reserve({ companyId: c.companyId, specificationId: order.assetSpecificationId, lotId: job.lotId, assetId: t.assetId, jobId: job.id });
+      if (job.assetId) await this.assets.releaseReserved(c.scope, [{ assetId: job.assetId, orderId: order.id }]);
+      assetId = await this.reserveAsset(c, order, job, t.assetId!);
     } else if (assigning && RESERVING_TYPES.includes(job.type) && !job.assetId) {
-      assetId = await this.assets.reserve({ companyId: c.companyId, specificationId: order.assetSpecificationId, lotId: job.lotId, assetId: null, jobId: job.id });
+      assetId = await this.reserveAsset(c, order, job, null);
     }
 
     const set: JobChanges = {};
@@ -259,6 +259,15 @@ export class AssignmentService {
   }
 
   // ------------------------------------------------------------ helpers
+
+  /**
+   * The container calendar's one call of assignment: the asset a delivery or swap brings, pinned on its
+   * order's hold over the order's dates (the chosen one, or the first free one); 409 `NO_CONTAINER_AVAILABLE`
+   * naming the days when none is free, `ASSET_UNAVAILABLE` when the chosen one is not (AssetsService#reserve).
+   */
+  private reserveAsset(c: DispatchCtx, order: OrderForJobs, job: JobView, assetId: string | null): Promise<string> {
+    return this.assets.reserve({ companyId: c.companyId, orderId: order.id, specificationId: order.assetSpecificationId, lotId: job.lotId, assetId, jobId: job.id, from: order.deliveryDate, to: order.pickupDate });
+  }
 
   /** The company's order, locked; 404 otherwise; 409 `ORDER_STATE` when it is not approved, scheduled or delivered. */
   private async liveOrder(c: DispatchCtx, orderId: string): Promise<OrderForJobs> {

@@ -187,7 +187,7 @@ export class CompanyJobsService {
         if (job.type === 'delivery' && !others.length && !['delivered', 'completed'].includes(order.status)) throw refuse("It is the order's only delivery: the order's delivery date depends on it.");
         if (job.type === 'pickup' && !others.length && order.pickupDate) throw refuse("It is the order's only pickup: the order's pickup date depends on it.");
       }
-      if (job.assetId) await this.assets.releaseReserved(scope, [job.assetId]);
+      if (job.assetId) await this.assets.releaseReserved(scope, [{ assetId: job.assetId, orderId: job.orderId }]);
       await this.jobs.remove(job, actor);
     });
   }

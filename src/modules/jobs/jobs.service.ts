@@ -200,7 +200,7 @@ export class JobsService implements OnModuleInit {
       jobs.map((j) => j.id),
       { status: 'aborted', abortReason: reason, abortedAt: new Date() },
     );
-    await this.assets.releaseReserved(scope, jobs.map((j) => j.assetId).filter((a): a is string => !!a));
+    await this.assets.releaseReserved(scope, jobs.filter((j) => !!j.assetId).map((j) => ({ assetId: j.assetId!, orderId: j.orderId })));
     await this.recordMoves(scope, jobs.map((j) => ({ job: j, to: 'aborted' as const })), actor, reason);
   }
 
@@ -214,7 +214,7 @@ export class JobsService implements OnModuleInit {
   async unreserveAsset(job: JobView): Promise<void> {
     if (!job.assetId) return;
     await this.repo.update(Scope.company(job.companyId), job.id, { assetId: null });
-    await this.assets.releaseReserved(Scope.company(job.companyId), [job.assetId]);
+    await this.assets.releaseReserved(Scope.company(job.companyId), [{ assetId: job.assetId, orderId: job.orderId }]);
   }
 
   /** The order's jobs, by date then creation. */

@@ -43,7 +43,8 @@ const APPROVAL =
   'delivery and pickup jobs moved or created; a new unassigned swap, dump_return or relocate job on the date (relocate: the order\'s address and its snapshot become the new address, ' +
   'the job\'s destination); the new specification/waste type and its terms (an asset reserved for the delivery is released when the container changes); ' +
   'the bill lines are added to the order (source `change_request`) and the totals refreshed; a positive charge moves the due date to today + the payment term ' +
-  'when that is later. Event `order_change_request.approved`. ';
+  'when that is later. New dates or a new specification are held on the container calendar: when the specification checks availability and no container is free on ' +
+  'some of the days, 409 `NO_CONTAINER_AVAILABLE` with the days in `details.dates` (nothing changes). Event `order_change_request.approved`. ';
 
 const BILLING_FIELD =
   'Each request carries `billing`: for a pending one the difference as it would apply now (null when it can no longer be priced), for an approved one the lines ' +
@@ -150,7 +151,7 @@ export class CompanyChangeRequestsController {
     description: APPROVAL + PRICING + 'A request that is not pending is 409 `INVALID_TRANSITION`.',
     type: ChangeRequestDto,
     errors: [404, 409, 422],
-    codes: { 409: ['INVALID_TRANSITION', 'ORDER_STATE'], 422: CHANGE_CHECK_CODES },
+    codes: { 409: ['INVALID_TRANSITION', 'ORDER_STATE', 'NO_CONTAINER_AVAILABLE'], 422: CHANGE_CHECK_CODES },
   })
   approve(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('orderChangeRequest') id: string) {
     return this.requests.approve(actor, Scope.company(companyId), id);

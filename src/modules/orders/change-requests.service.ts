@@ -168,6 +168,8 @@ export class ChangeRequestsService {
       if (plan.changes.deliveryDate !== undefined || plan.changes.pickupDate !== undefined) await this.lifecycle.syncDateJobs(order, `change request ${request.type}`);
       if (plan.job) await this.lifecycle.createJob(order, plan.job.type, plan.job.date, { changeRequestId: request.id, destinationAddressId: plan.job.destinationAddressId });
       if (plan.releaseDeliveryAsset) await this.releaseDeliveryAsset(order);
+      // The container calendar: new dates or a new container are held (or refused: 409 NO_CONTAINER_AVAILABLE).
+      if (plan.changes.deliveryDate !== undefined || plan.changes.pickupDate !== undefined || plan.changes.assetSpecificationId !== undefined) await this.lifecycle.holdContainer(order);
 
       await this.lifecycle.addLines(order, plan.bill, 'change_request', request.id);
       await this.lifecycle.refreshTotals(order);

@@ -4,6 +4,7 @@ import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { INT4_MAX } from '../../common/validation/fields';
 import type { OrderStatusExtras } from './events';
+import { ContainerCalendar } from '../catalogue';
 import { JobsService, type JobType, type JobView, type NewJob } from '../jobs';
 import { OrderBillRepository } from './order-bill.repository';
 import { Order, type LineSource, type OrderStatus, type PaymentStatus } from './order.entity';
@@ -38,6 +39,17 @@ export function paymentStatusOf(total: number, paid: number): PaymentStatus {
   return paid >= total ? 'paid' : 'partially_paid';
 }
 
+/** Statuses that end an order's hold on the container calendar. */
+const RELEASING: OrderStatus[] = ['completed', 'cancelled', 'rejected'];
+
+const historyOf = (from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null) => ({
+  fromStatus: from,
+  toStatus: to,
+  actorId: actor === 'system' ? null : actor.id,
+  actorType: actor === 'system' ? 'system' : actor.type,
+  reason,
+});
+
 /**
  * The write side every order change goes through, inside the caller's unit of work: status moves
  * (checked, recorded in the history, with an event), bill lines and totals, and the jobs an order
@@ -52,6 +64,7 @@ export class OrderLifecycle {
     private readonly jobs: JobsService,
     private readonly orders: OrdersRepository,
     private readonly bill: OrderBillRepository,
+    private readonly calendar: ContainerCalendar,
   ) {}
 
   /** The order, locked for the rest of the unit of work; 404 when absent or not the caller's. Pass the locked row on to what follows. */
@@ -65,8 +78,19 @@ export class OrderLifecycle {
     if (!ORDER_TRANSITIONS[from].includes(to)) throw ApiError.invalidTransition(from, to, 'Order');
     order.status = to;
     Object.assign(order, set);
-    await this.orders.update(companyOf(order), order.id, { status: to, ...set });
-    await this.recordStatus(order, from, to, actor, reason, payload);
+    await this.orders.moveStatus(companyOf(order), order.id, { status: to, ...set }, historyOf(from, to, actor, reason));
+    await this.recordStatusEvent(order, from, to, actor, reason, payload);
+    // The container calendar: a finished order holds no container any more.
+    if (RELEASING.includes(to)) await this.calendar.release(companyOf(order), order.id);
+  }
+
+  /**
+   * The container calendar's hold of the order over its dates (delivery, or the day it was delivered, to
+   * pickup; open-ended without one), for approval and date or container changes: 409
+   * `NO_CONTAINER_AVAILABLE` naming the days when the specification checks availability and none is free.
+   */
+  holdContainer(order: Order): Promise<void> {
+    return this.calendar.hold(companyOf(order), { orderId: order.id, specificationId: order.assetSpecificationId, lotId: order.lotId, from: order.deliveredOn ?? order.deliveryDate, to: order.pickupDate });
   }
 
   /** History row and event for a status (also the initial `pending`, from null). */
@@ -77,7 +101,7 @@ export class OrderLifecycle {
 
   /** The history row of a status move. */
   async recordHistory(order: Order, from: OrderStatus | null, to: OrderStatus, actor: ChangeActor, reason: string | null): Promise<void> {
-    await this.bill.insertHistory(companyOf(order), { orderId: order.id, fromStatus: from, toStatus: to, actorId: actor === 'system' ? null : actor.id, actorType: actor === 'system' ? 'system' : actor.type, reason });
+    await this.bill.insertHistory(companyOf(order), { orderId: order.id, ...historyOf(from, to, actor, reason) });
   }
 
   /** The event of a status move (`order.placed` for the initial one); it carries the order's number. */
@@ -123,7 +147,9 @@ export class OrderLifecycle {
    */
   async insertPlacement(order: Order, bill: Bill, actor: Pick<Actor, 'id' | 'type'>, timezone: string): Promise<{ monthPlaced: number }> {
     assertStorable(bill.lines.flatMap((l) => [l.quantity, l.unit_amount, l.amount]));
-    const { monthPlaced, ...written } = await this.orders.insertPlacement(companyOf(order), order, bill.lines, actor, timezone);
+    const { monthPlaced, busy, ...written } = await this.orders.insertPlacement(companyOf(order), order, bill.lines, actor, timezone);
+    // The container calendar held the order in that statement, or named the days none is free.
+    if (busy.length) throw ContainerCalendar.refusal(order.assetSpecificationId, busy);
     Object.assign(order, written);
     return { monthPlaced };
   }

@@ -11,6 +11,10 @@ import { OrdersService } from './orders.service';
 
 /** The 422 codes of pricing an order (quote and placement). */
 const PLACEMENT_CODES = { 422: ['VALIDATION_FAILED', 'NOT_PRICED', 'NO_SERVING_LOT', 'HOLIDAY', 'CLOSED_DAY', 'INACTIVE', 'PROMOTION_INVALID'] };
+/** The container calendar's refusal (docs/orders-and-pricing.md "Container calendar"). */
+const CALENDAR_RULE =
+  ' The order holds one container of its specification from the delivery date to the pickup date (open-ended without one); when the specification checks availability ' +
+  '(`check_availability`) and none is free on some of those days, 409 `NO_CONTAINER_AVAILABLE` with the days in `details.dates`.';
 
 const PLACEMENT_RULES =
   'Checks (422 naming the field): the address is the customer\'s, the specification active, the waste type allowed in it, ' +
@@ -35,11 +39,11 @@ export class CustomerOrdersController {
   @Idempotent()
   @Endpoint({
     summary: 'Place an order',
-    description: PLACEMENT_RULES + ' Prices are frozen on the order. With the company\'s auto-approve setting the order is approved at once. A customer whose demerit points reached the company\'s block threshold is refused (403 `DEMERIT_BLOCKED`). Past the company\'s plan limit on orders placed this calendar month (its time zone): 403 `PLAN_LIMIT` (`errors.limit`, `errors.plan`).',
+    description: PLACEMENT_RULES + CALENDAR_RULE + ' Prices are frozen on the order. With the company\'s auto-approve setting the order is approved at once. A customer whose demerit points reached the company\'s block threshold is refused (403 `DEMERIT_BLOCKED`). Past the company\'s plan limit on orders placed this calendar month (its time zone): 403 `PLAN_LIMIT` (`errors.limit`, `errors.plan`).',
     type: OrderWithLinesDto,
     status: 201,
     errors: [403, 409, 422],
-    codes: { ...PLACEMENT_CODES, 403: ['DEMERIT_BLOCKED', 'PLAN_LIMIT'] },
+    codes: { ...PLACEMENT_CODES, 403: ['DEMERIT_BLOCKED', 'PLAN_LIMIT'], 409: ['NO_CONTAINER_AVAILABLE'] },
   })
   place(@CurrentActor() actor: Actor, @Body() dto: PlaceOrderDto) {
     return this.orders.place(actor, dto);
@@ -132,10 +136,10 @@ export class CompanyOrdersController {
   @ApiIdParam('order')
   @Endpoint({
     summary: 'Edit an order',
-    description: 'Dates, time window and notes until delivery; address, container and waste type while pending or approved. The bill is repriced with the pricing engine (placement lines replaced); jobs follow the dates. A closed order is 409 `ORDER_CLOSED`.',
+    description: 'Dates, time window and notes until delivery; address, container and waste type while pending or approved. The bill is repriced with the pricing engine (placement lines replaced); jobs follow the dates. A closed order is 409 `ORDER_CLOSED`.' + CALENDAR_RULE,
     type: OrderWithLinesDto,
     errors: [404, 409, 422],
-    codes: { 409: ['ORDER_CLOSED'], ...PLACEMENT_CODES },
+    codes: { 409: ['ORDER_CLOSED', 'NO_CONTAINER_AVAILABLE'], ...PLACEMENT_CODES },
   })
   update(@CurrentActor() actor: Actor, @CompanyId() companyId: string, @IdParam('order') id: string, @Body() dto: UpdateOrderDto) {
     return this.orders.update(actor, Scope.company(companyId), id, dto);
@@ -144,7 +148,13 @@ export class CompanyOrdersController {
   @Patch('approve/order/:orderId')
   @Access('CO')
   @ApiIdParam('orderId')
-  @Endpoint({ summary: 'Approve a pending order: creates its delivery job (and pickup job when a pickup date is set), unassigned', type: OrderDto, errors: [404, 409], codes: { 409: ['INVALID_TRANSITION'] } })
+  @Endpoint({
+    summary: 'Approve a pending order: creates its delivery job (and pickup job when a pickup date is set), unassigned',
+    description: 'Approval checks the order\'s hold on the container calendar again.' + CALENDAR_RULE,
+    type: OrderDto,
+    errors: [404, 409],
+    codes: { 409: ['INVALID_TRANSITION', 'NO_CONTAINER_AVAILABLE'] },
+  })
   approve(@CurrentActor() actor: Actor, @IdParam('orderId') id: string) {
     return this.orders.approve(actor, id);
   }

@@ -323,7 +323,10 @@ export class OrdersRepository extends ModuleRepository {
    * commit, so the count is also the plan limit's (`monthly_orders`): placements of one company take their
    * number and their place in the month one after the other, and only the event's INSERT and the COMMIT
    * follow under that lock. Numbers are gap-free: a transaction that fails gives its number back. Returns
-   * the order's id, number and timestamps and the month's placements with this one.
+   * the order's id, number and timestamps and the month's placements with this one, and `busy`: the
+   * container calendar's hold of the order (catalogue's `catalogue_hold_container`, under the
+   * specification's row lock), the days no container is free when the specification checks availability
+   * (then nothing is held: the caller refuses and rolls back), else empty.
    */
   @GenerateSql({
     params: () => [
@@ -334,8 +337,8 @@ export class OrdersRepository extends ModuleRepository {
       'Europe/Berlin',
     ],
   })
-  async insertPlacement(scope: Scope, order: NewOrder, lines: readonly PricedLine[], actor: { id: string; type: string }, timezone: string): Promise<{ id: string; number: number; createdAt: Date; updatedAt: Date; monthPlaced: number }> {
-    const [row] = await this.preparedLocked<{ id: string; number: number; created_at: Date; updated_at: Date; month_placed: number }>(
+  async insertPlacement(scope: Scope, order: NewOrder, lines: readonly PricedLine[], actor: { id: string; type: string }, timezone: string): Promise<{ id: string; number: number; createdAt: Date; updatedAt: Date; monthPlaced: number; busy: string[] }> {
+    const [row] = await this.preparedLocked<{ id: string; number: number; created_at: Date; updated_at: Date; month_placed: number; busy: string[] }>(
       'orders_insert_placement',
       `WITH next_number AS (
          INSERT INTO order_counters (company_id, last_number, month, month_placed) VALUES ($1, 1, date_trunc('month', now() AT TIME ZONE $2)::date, 1)
@@ -357,8 +360,10 @@ export class OrdersRepository extends ModuleRepository {
          INSERT INTO order_lines (company_id, order_id, kind, source, change_request_id, description, quantity, unit_amount, amount, position)
          SELECT $1, placed.id, l.kind, 'placement', NULL, l.description, l.quantity, l.unit_amount, l.amount, e.ord - 1
            FROM placed, jsonb_array_elements($27::jsonb) WITH ORDINALITY AS e(line, ord),
-                jsonb_to_record(e.line) AS l(kind text, description text, quantity int, unit_amount int, amount int))
-       SELECT placed.id, placed.number, placed.created_at, placed.updated_at, n.month_placed FROM placed, next_number n`,
+                jsonb_to_record(e.line) AS l(kind text, description text, quantity int, unit_amount int, amount int)),
+       hold AS (
+         SELECT catalogue_hold_container($1, placed.id, $9, $8, $11, $12)::text[] AS busy FROM placed)
+       SELECT placed.id, placed.number, placed.created_at, placed.updated_at, n.month_placed, hold.busy FROM placed, next_number n, hold`,
       [
         scope.companyId,
         timezone,
@@ -389,7 +394,7 @@ export class OrdersRepository extends ModuleRepository {
         JSON.stringify(lines),
       ],
     );
-    return { id: row.id, number: Number(row.number), createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at), monthPlaced: Number(row.month_placed) };
+    return { id: row.id, number: Number(row.number), createdAt: new Date(row.created_at), updatedAt: new Date(row.updated_at), monthPlaced: Number(row.month_placed), busy: row.busy };
   }
 
   /** Hours from now to the start of `date` in `timezone` (negative once it began). */
@@ -403,6 +408,32 @@ export class OrdersRepository extends ModuleRepository {
   @GenerateSql.skip('saves a loaded entity (an UPDATE of its changed columns); no sample row')
   async save(order: Order): Promise<void> {
     await this.m.save(order);
+  }
+
+  /**
+   * A status move in one statement: the order's columns (`values`: the status and what goes with it)
+   * and its status history row.
+   */
+  @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.id, { status: 'approved', approvedAt: SQL_SAMPLE.at }, { fromStatus: 'pending', toStatus: 'approved', actorId: SQL_SAMPLE.actorId, actorType: 'company', reason: null }] })
+  async moveStatus(
+    scope: Scope,
+    id: string,
+    values: Partial<Order>,
+    history: { fromStatus: string | null; toStatus: string; actorId: string | null; actorType: string; reason: string | null },
+  ): Promise<void> {
+    const meta = this.m.connection.getMetadata(Order);
+    const p = new Params();
+    const company = p.add(scope.companyId);
+    const order = p.add(id);
+    const sets = Object.entries(values)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${meta.findColumnWithPropertyName(k)!.databaseName} = ${p.add(v)}`);
+    await this.sql(
+      `WITH moved AS (UPDATE orders SET ${sets.join(', ')}, updated_at = CURRENT_TIMESTAMP WHERE company_id = ${company} AND id = ${order} RETURNING id)
+       INSERT INTO order_status_history (company_id, order_id, from_status, to_status, actor_id, actor_type, reason)
+       SELECT ${company}::uuid, moved.id, ${p.add(history.fromStatus)}::text, ${p.add(history.toStatus)}::text, ${p.add(history.actorId)}::uuid, ${p.add(history.actorType)}::text, ${p.add(history.reason)}::text FROM moved`,
+      p.values,
+    );
   }
 
   /** Sets columns of the scope's company's order `id`. */

@@ -184,6 +184,7 @@ export class OrdersService {
 
   /** pending → approved, and the order's jobs (delivery; pickup when dated). */
   private async approveLocked(order: Order, actor: Actor | 'system'): Promise<void> {
+    await this.lifecycle.holdContainer(order);
     await this.lifecycle.move(order, 'approved', actor, actor === 'system' ? 'auto-approved (company setting)' : null, {}, { approvedAt: new Date() });
     await this.lifecycle.createApprovalJobs(order);
   }
@@ -242,6 +243,7 @@ export class OrdersService {
         await this.lifecycle.addLines(order, bill, 'placement');
         await this.lifecycle.refreshTotals(order);
         await this.lifecycle.syncDateJobs(order, 'pickup date removed by the company');
+        await this.lifecycle.holdContainer(order);
       }
       await this.bill.recordEvents({ type: 'order.updated', aggregateType: 'order', aggregateId: order.id, companyId, actorId: actor.id, payload: { fields: Object.keys(dto), total_amount: order.totalAmount } });
     });

@@ -247,10 +247,22 @@ class BodyGenerator {
     }
   }
 
-  /** Query parameters of a list: the largest page, so nothing hides on page 2. */
-  listQuery(r: MountedRoute): string {
-    const names = new Set(((this.operation(r)?.parameters ?? []) as { name: string; in: string }[]).filter((p) => p.in === 'query').map((p) => p.name));
-    return names.has('per_page') ? '?per_page=100' : '';
+  /**
+   * Query parameters of a list: the largest page, so nothing hides on page 2; the required ones filled
+   * (an id with the caller's own record of its kind from `ids`, a date with one in the coming month), then `set`.
+   */
+  listQuery(r: MountedRoute, ids?: Partial<Record<RecordKind, string>>, set: Record<string, string> = {}): string {
+    const params = ((this.operation(r)?.parameters ?? []) as { name: string; in: string; required?: boolean; schema?: { format?: string } }[]).filter((p) => p.in === 'query');
+    const q = new URLSearchParams();
+    if (params.some((p) => p.name === 'per_page')) q.set('per_page', '100');
+    for (const p of params.filter((x) => x.required)) {
+      const kind = Object.hasOwn(BODY_ID_KINDS, p.name) ? BODY_ID_KINDS[p.name] : undefined;
+      if (kind && ids?.[kind]) q.set(p.name, ids[kind]!);
+      else if (p.schema?.format === 'date') q.set(p.name, inDays(p.name === 'to' ? 30 : 1));
+    }
+    for (const [k, v] of Object.entries(set)) q.set(k, v);
+    const text = q.toString();
+    return text ? `?${text}` : '';
   }
 
   /** The list's `*_id` query filters that name a record kind. */
@@ -321,7 +333,7 @@ describe('tenant isolation sweep (every mounted route, from the route inventory)
       // be refused by design (a driver without a job on the order).
       const readers = TOKEN_ACTORS.filter((w) => admits(r, w));
       for (const who of readers) {
-        const res = await send(r, fill(r.path, values) + (paramsOf(r.path).length ? '' : gen.listQuery(r)), callerOf(A, who), undefined);
+        const res = await send(r, fill(r.path, values) + (paramsOf(r.path).length ? '' : gen.listQuery(r, A.ids)), callerOf(A, who), undefined);
         if (res.status === 200) for (const u of uuidsIn(res.text)) if (!docIds.has(u)) aIds.add(u);
         if (res.status !== 200 && who === readers[0]) ownReadFailures.push(`${key(r)} as ${A.name} ${who} → ${describeRes(res)}`);
       }
@@ -425,15 +437,14 @@ describe('tenant isolation sweep (every mounted route, from the route inventory)
     for (const r of routes.filter((x) => x.method === 'GET' && paramsOf(x.path).length === 0)) {
       for (const who of ALL.filter((w) => admits(r, w))) {
         const caller = callerOf(B, who);
-        const res = await send(r, r.path + gen.listQuery(r), caller, undefined);
+        const res = await send(r, r.path + gen.listQuery(r, B.ids), caller, undefined);
         const what = `GET ${r.path} as ${caller.label}`;
         if (res.status < 200 || res.status >= 300) violations.push(`${what} → ${describeRes(res)} (expected 2xx)`);
         const leaked = leakedIds(res, []);
         if (leaked.length) violations.push(`${what} shows A's ids ${leaked.join(', ')}`);
         // A filter naming one of A's records must not open A's data either (empty page or 422).
         for (const [name, kind] of gen.idFilters(r)) {
-          const q = gen.listQuery(r);
-          const filtered = await send(r, `${r.path}${q ? q + '&' : '?'}${name}=${A.ids[kind]}`, caller, undefined);
+          const filtered = await send(r, r.path + gen.listQuery(r, B.ids, { [name]: A.ids[kind] }), caller, undefined);
           const fw = `GET ${r.path}?${name}=<A's ${kind}> as ${caller.label}`;
           if (![200, 404, 422].includes(filtered.status)) violations.push(`${fw} → ${describeRes(filtered)} (expected 200, 404 or 422)`);
           const fl = leakedIds(filtered, [A.ids[kind]]);
@@ -463,7 +474,7 @@ describe('tenant isolation sweep (every mounted route, from the route inventory)
     }
     for (const r of routes.filter((x) => x.method === 'GET' && paramsOf(x.path).length === 0)) {
       for (const caller of [neighbour, driver].filter((c) => admits(r, c.who))) {
-        const res = await send(r, r.path + gen.listQuery(r), caller, undefined);
+        const res = await send(r, r.path + gen.listQuery(r, A.ids), caller, undefined);
         const seen = uuidsIn(res.text).filter((u) => privateIds.has(u));
         if (seen.length) violations.push(`GET ${r.path} as ${caller.label} shows the first customer's ids ${seen.join(', ')}`);
       }

@@ -49,13 +49,10 @@ SELECT "e"."id" AS "e_id", "e"."created_at" AS "e_created_at", "e"."updated_at" 
 -- AssetRepository.recordEvent: skipped (common's outbox insert (recordEventOf), snapshotted with common)
 
 -- AssetRepository.releaseReserved
-UPDATE "assets" SET "status" = $1, "updated_at" = CURRENT_TIMESTAMP WHERE ("id" IN ($2, $3) AND "company_id" = $4 AND "status" = $5);
+WITH pins AS (SELECT * FROM unnest($2::uuid[], $3::uuid[]) AS p(asset_id, order_id)), unpinned AS ( UPDATE container_reservations r SET asset_id = NULL, updated_at = now() FROM pins WHERE r.company_id = $1 AND r.released_at IS NULL AND r.asset_id = pins.asset_id AND r.order_id = pins.order_id) UPDATE assets a SET status = 'available', updated_at = now() WHERE a.id = ANY($2::uuid[]) AND a.company_id = $1 AND a.status = 'reserved' AND NOT EXISTS (SELECT 1 FROM container_reservations r WHERE r.asset_id = a.id AND r.released_at IS NULL AND NOT EXISTS (SELECT 1 FROM pins WHERE pins.asset_id = r.asset_id AND pins.order_id = r.order_id));
 
 -- AssetRepository.remove
 SELECT "Asset"."id" AS "Asset_id", "Asset"."created_at" AS "Asset_created_at", "Asset"."updated_at" AS "Asset_updated_at", "Asset"."company_id" AS "Asset_company_id", "Asset"."deleted_at" AS "Asset_deleted_at", "Asset"."code" AS "Asset_code", "Asset"."serial" AS "Asset_serial", "Asset"."asset_specification_id" AS "Asset_asset_specification_id", "Asset"."home_lot_id" AS "Asset_home_lot_id", "Asset"."condition" AS "Asset_condition", "Asset"."status" AS "Asset_status", "Asset"."notes" AS "Asset_notes", "Asset"."lat" AS "Asset_lat", "Asset"."lng" AS "Asset_lng", "Asset"."location_type" AS "Asset_location_type", "Asset"."location_id" AS "Asset_location_id", "Asset"."location_updated_at" AS "Asset_location_updated_at" FROM "assets" "Asset" WHERE ( (("Asset"."company_id" = $1) AND ("Asset"."id" = $2)) ) AND ( "Asset"."deleted_at" IS NULL ) LIMIT 1 FOR UPDATE;
-
--- AssetRepository.reserve
-UPDATE assets SET status = 'reserved', updated_at = now() WHERE id = $1 AND company_id = $2 AND asset_specification_id = $3 AND status = 'available' AND deleted_at IS NULL RETURNING id, 'available' AS status;
 
 -- AssetRepository.save: skipped (an UPDATE of the changed columns of a loaded row; the sample has no row)
 

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { Scope } from '../../common/access/scope';
+import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
+import { ModuleRepository } from '../../database/repository';
+
+const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
+
+/** An order's hold on one container of its specification (`ContainerCalendar#hold`). */
+export interface ContainerHold {
+  orderId: string;
+  specificationId: string;
+  /** The order's lot (the unit's yard until an asset is pinned). */
+  lotId: string | null;
+  /** The delivery date. */
+  from: string;
+  /** The pickup date; null: open-ended until a pickup is scheduled. */
+  to: string | null;
+}
+
+const SAMPLE_HOLD: ContainerHold = { orderId: SQL_SAMPLE.id, specificationId: SQL_SAMPLE.otherId, lotId: null, from: SQL_SAMPLE.date, to: null };
+
+/**
+ * The `container_reservations` table (the container calendar, migration 1764700400000-ContainerCalendar):
+ * each statement goes through catalogue's SQL API functions, which take the specification's row lock
+ * before they count (docs/orders-and-pricing.md "Container calendar").
+ */
+@Injectable()
+export class ContainerCalendarRepository extends ModuleRepository {
+  /**
+   * Per day of [from, to]: the live assets of the company's specification not in maintenance or retired
+   * (based at `lotId` when given) and the live holds (at `lotId` when given). No rows when the
+   * specification is not the company's (or, `activeOnly`, not active). One statement.
+   */
+  @GenerateSql({ name: 'all lots', params: [SAMPLE_SCOPE, SQL_SAMPLE.id, null, SQL_SAMPLE.date, SQL_SAMPLE.date, false] }, { name: 'a lot, active only', params: [SAMPLE_SCOPE, SQL_SAMPLE.id, SQL_SAMPLE.otherId, SQL_SAMPLE.date, SQL_SAMPLE.date, true] })
+  days(scope: Scope, specificationId: string, lotId: string | null, from: string, to: string, activeOnly: boolean): Promise<{ day: string; total: number; held: number }[]> {
+    return this.sql(
+      `SELECT c.day::text AS day, c.total, c.held
+         FROM asset_specifications s
+        CROSS JOIN LATERAL catalogue_container_days(s.company_id, s.id, $3::uuid, $4::date, $5::date, NULL) c
+        WHERE s.id = $2 AND s.company_id = $1 AND s.deleted_at IS NULL${activeOnly ? ' AND s.active' : ''}
+        ORDER BY c.day`,
+      [scope.companyId, specificationId, lotId, from, to],
+    );
+  }
+
+  /** Sets the order's hold (`catalogue_hold_container`); the days no unit is free (nothing changed), or none. One statement. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SAMPLE_HOLD] })
+  async hold(scope: Scope, h: ContainerHold): Promise<string[]> {
+    const [row] = await this.sql<{ busy: string[] }>(`SELECT catalogue_hold_container($1, $2, $3, $4, $5, $6)::text[] AS busy`, [scope.companyId, h.orderId, h.specificationId, h.lotId, h.from, h.to]);
+    return row.busy;
+  }
+
+  /** The hold, then an asset pinned on it (`catalogue_pin_container`): `assetId`, or the first free one. One statement. */
+  @GenerateSql({ name: 'first free', params: [SAMPLE_SCOPE, SAMPLE_HOLD, null] }, { name: 'chosen', params: [SAMPLE_SCOPE, SAMPLE_HOLD, SQL_SAMPLE.id] })
+  async pin(scope: Scope, h: ContainerHold, assetId: string | null): Promise<{ assetId: string | null; fromStatus: string | null; busy: string[] }> {
+    const [row] = await this.sql<{ pin: { asset_id: string | null; from_status: string | null; busy: string[] } }>(
+      `SELECT catalogue_pin_container($1, $2, $3, $4, $5, $6, $7) AS pin`,
+      [scope.companyId, h.orderId, h.specificationId, h.lotId, h.from, h.to, assetId],
+    );
+    return { assetId: row.pin.asset_id, fromStatus: row.pin.from_status, busy: row.pin.busy ?? [] };
+  }
+
+  /** Releases the order's hold (it completed, was cancelled or rejected). One statement. */
+  async release(scope: Scope, orderId: string): Promise<void> {
+    await this.sql(`UPDATE container_reservations SET released_at = now(), updated_at = now() WHERE company_id = $1 AND order_id = $2 AND released_at IS NULL`, [scope.companyId, orderId]);
+  }
+}
