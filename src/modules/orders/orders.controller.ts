@@ -6,7 +6,7 @@ import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { Idempotent } from '../../common/idempotency/idempotent';
-import { CompanyOrderQuery, FeedbackDto, OrderDetailsDto, OrderDto, OrderFullDto, OrderQuery, OrderWithLinesDto, PlaceOrderDto, QuoteDto, ReasonDto, StatusChangeDto, UpdateOrderDto } from './orders.dto';
+import { ApprovedOrderDto, CompanyOrderQuery, FeedbackDto, OrderDetailsDto, OrderDto, OrderFullDto, OrderQuery, OrderWithLinesDto, PlaceOrderDto, QuoteDto, ReasonDto, StatusChangeDto, UpdateOrderDto } from './orders.dto';
 import { OrdersService } from './orders.service';
 
 /** The 422 codes of pricing an order (quote and placement). */
@@ -144,7 +144,13 @@ export class CompanyOrdersController {
   @Patch('approve/order/:orderId')
   @Access('CO')
   @ApiIdParam('orderId')
-  @Endpoint({ summary: 'Approve a pending order: creates its delivery job (and pickup job when a pickup date is set), unassigned', type: OrderDto, errors: [404, 409], codes: { 409: ['INVALID_TRANSITION'] } })
+  @Endpoint({
+    summary: 'Approve a pending order: creates its delivery job (and pickup job when a pickup date is set), unassigned',
+    description: 'The answer is the order with `jobs`: the jobs approval created (id, type, status `unassigned`, scheduled date, lot), ready to assign with `POST /order/jobs/{driverJob}/assign`.',
+    type: ApprovedOrderDto,
+    errors: [404, 409],
+    codes: { 409: ['INVALID_TRANSITION'] },
+  })
   approve(@CurrentActor() actor: Actor, @IdParam('orderId') id: string) {
     return this.orders.approve(actor, id);
   }

@@ -8,7 +8,7 @@ import { DEFAULT_PER_PAGE, pageMeta } from '../../common/http/pagination';
 import { PlanLimits } from '../../common/records/plan-limits';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { CompanySettingsService, type CompanySettingsDto } from '../companies';
-import { JobsService } from '../jobs';
+import { JobsService, type JobView } from '../jobs';
 import { OpeningCalendar } from '../sites';
 import { CustomerCatalogueService } from '../catalogue';
 import { CompaniesService } from '../companies';
@@ -20,6 +20,7 @@ import { ONGOING_STATUSES, Order, OrderLine, type FrozenTerms } from './order.en
 import { OrderLifecycle } from './order-lifecycle';
 import { OrderTerms, todayIn, type ResolvedTerms } from './order-terms';
 import {
+  ApprovedOrderDto,
   CompanyOrderQuery,
   FeedbackDto,
   JobSummaryDto,
@@ -173,19 +174,20 @@ export class OrdersService {
 
   // ------------------------------------------------------------ company decisions
 
-  async approve(actor: Actor, id: string): Promise<OrderDto> {
+  /** Approves the order; the answer carries the jobs approval created, as inserted (no read-back). */
+  async approve(actor: Actor, id: string): Promise<ApprovedOrderDto> {
     const scope = Scope.of(actor);
-    await this.uow.transaction(async () => {
+    const jobs = await this.uow.transaction(async () => {
       const order = await this.lifecycle.lock(scope, id);
-      await this.approveLocked(order, actor);
+      return this.approveLocked(order, actor);
     });
-    return this.get(scope, id);
+    return { ...(await this.get(scope, id)), jobs: jobs.map(JobSummaryDto.of) };
   }
 
-  /** pending → approved, and the order's jobs (delivery; pickup when dated). */
-  private async approveLocked(order: Order, actor: Actor | 'system'): Promise<void> {
+  /** pending → approved, and the order's jobs (delivery; pickup when dated), returned as inserted. */
+  private async approveLocked(order: Order, actor: Actor | 'system'): Promise<JobView[]> {
     await this.lifecycle.move(order, 'approved', actor, actor === 'system' ? 'auto-approved (company setting)' : null, {}, { approvedAt: new Date() });
-    await this.lifecycle.createApprovalJobs(order);
+    return this.lifecycle.createApprovalJobs(order);
   }
 
   async reject(actor: Actor, id: string, dto: ReasonDto): Promise<OrderDto> {
