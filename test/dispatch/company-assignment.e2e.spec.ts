@@ -121,6 +121,61 @@ describe('Dispatch (company): assigning and reassigning drivers', () => {
     });
   });
 
+  describe('POST /order/jobs/{driverJob}/assign (extension, issue #25)', () => {
+    it('assigns a pickup on its own (no asset reserved, the order stays approved), then the delivery (asset reserved, order scheduled)', async () => {
+      const o = await approvedOrder(t, w, { pickup_date: inDays(10) });
+      const res = await co('post', `order/jobs/${o.pickupJobId}/assign`, { driver_id: w.driver.id, truck_id: w.truckId, sequence: 3 }).expect(200);
+      const [pickup] = res.body.data.jobs as Row[];
+      expect(pickup).toMatchObject({ id: o.pickupJobId, type: 'pickup', status: 'assigned', driver_id: w.driver.id, truck_id: w.truckId, sequence: 3, asset_id: null, scheduled_date: inDays(10) });
+      expect((await orderRow(o.id)).status).toBe('approved');
+      const [{ n }] = await t.ds.query(`SELECT count(*)::int AS n FROM outbox_events WHERE type = 'job.assigned' AND aggregate_id = $1`, [o.pickupJobId]);
+      expect(n).toBe(1);
+
+      const [delivery] = (await co('post', `order/jobs/${o.deliveryJobId}/assign`, { driver_id: w.driver.id, truck_id: w.truckId }).expect(200)).body.data.jobs as Row[];
+      expect(delivery).toMatchObject({ id: o.deliveryJobId, type: 'delivery', status: 'assigned' });
+      expect(w.assetIds).toContain(delivery.asset_id);
+      expect((await assetRow(delivery.asset_id)).status).toBe('reserved');
+      expect((await orderRow(o.id)).status).toBe('scheduled');
+      // Assigned already: 409, with the routes that move it.
+      const again = await co('post', `order/jobs/${o.pickupJobId}/assign`, { driver_id: w.driver.id, truck_id: w.truckId }).expect(409);
+      expect(again.body.code).toBe('INVALID_TRANSITION');
+    });
+
+    it('follows the assignment rules: leave, truck, date (422), a cancelled order (409 ORDER_STATE)', async () => {
+      const o = await approvedOrder(t, w, { pickup_date: inDays(12) });
+      const other = await addDriver(t, w);
+      await approvedLeave(other, inDays(12));
+      const leave = await co('post', `order/jobs/${o.pickupJobId}/assign`, { driver_id: other.id, truck_id: w.truckId }).expect(422);
+      expect(leave.body.code).toBe('DRIVER_ON_LEAVE');
+      expect(Object.keys(leave.body.errors)).toEqual(['driver_id']);
+      const foreignTruck = await co('post', `order/jobs/${o.pickupJobId}/assign`, { driver_id: w.driver.id, truck_id: rival.truckId }).expect(422);
+      expect(foreignTruck.body.errors).toEqual({ truck_id: ['not found'] });
+      const past = await co('post', `order/jobs/${o.pickupJobId}/assign`, { driver_id: w.driver.id, truck_id: w.truckId, date: inDays(-1) }).expect(422);
+      expect(Object.keys(past.body.errors)).toEqual(['date']);
+      // A cancelled order's jobs are not assignable.
+      const cancelled = await approvedOrder(t, w);
+      await t.req('post', `/api/v1/customer/order/${cancelled.id}/cancel`, { token: w.customer.token, body: {} }).expect(200);
+      expect((await co('post', `order/jobs/${cancelled.deliveryJobId}/assign`, { driver_id: w.driver.id, truck_id: w.truckId }).expect(409)).body.code).toBe('ORDER_STATE');
+    });
+
+    it("answers 404 for another company's job or an absent one, 403 to customers and drivers, 422 for bad bodies", async () => {
+      const mine = await approvedOrder(t, w);
+      const theirs = await approvedOrder(t, rival);
+      const body = { driver_id: w.driver.id, truck_id: w.truckId };
+      expect((await co('post', `order/jobs/${theirs.deliveryJobId}/assign`, body).expect(404)).body.code).toBe('NOT_FOUND');
+      await co('post', `order/jobs/${ABSENT_ID}/assign`, body).expect(404);
+      await co('post', `order/jobs/not-a-uuid/assign`, body).expect(404);
+      await co('post', `order/jobs/${mine.deliveryJobId}/assign`, body, w.customer.token).expect(403);
+      await co('post', `order/jobs/${mine.deliveryJobId}/assign`, body, w.driver.token).expect(403);
+      const bad = await co('post', `order/jobs/${mine.deliveryJobId}/assign`, { driver_id: 'nope', truck_id: w.truckId, sequence: 0, extra: 1 }).expect(422);
+      expect(bad.body.code).toBe('VALIDATION_FAILED');
+      expect(Object.keys(bad.body.errors).sort()).toEqual(['driver_id', 'extra', 'sequence']);
+      // Nothing was assigned by the refused calls; the rival's job is untouched.
+      const theirJob = (await t.req('get', `/api/v1/jobs/${theirs.deliveryJobId}`, { token: rival.company.token }).expect(200)).body.data;
+      expect(theirJob.status).toBe('unassigned');
+    });
+  });
+
   describe('POST /driver/reassign/{order} and POST /multi/reassign', () => {
     it("moves the order's assigned jobs to another driver and truck, keeping the asset", async () => {
       const o = await approvedOrder(t, w, { pickup_date: inDays(10) });

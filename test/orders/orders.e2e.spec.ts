@@ -127,6 +127,11 @@ describe('Orders: placement, pricing, decisions, cancellation', () => {
       const o = await placeOrder(t, w, { delivery_date: inDays(4), pickup_date: inDays(9) });
       const approved = await co('patch', `approve/order/${o.id}`).expect(200);
       expect(approved.body.data.status).toBe('approved');
+      // Issue #25: the answer carries the jobs approval created (no second read for the client).
+      expect(approved.body.data.jobs.map((j: Row) => [j.type, j.status, j.scheduled_date, j.lot_id, j.driver_id])).toEqual([
+        ['delivery', 'unassigned', inDays(4), w.lotId, null],
+        ['pickup', 'unassigned', inDays(9), w.lotId, null],
+      ]);
       const again = await co('patch', `approve/order/${o.id}`).expect(409);
       expect(again.body.code).toBe('INVALID_TRANSITION');
       await co('patch', `reject/order/${o.id}`, { reason: 'late' }).expect(409);
@@ -136,6 +141,7 @@ describe('Orders: placement, pricing, decisions, cancellation', () => {
         ['delivery', 'unassigned', inDays(4), w.lotId],
         ['pickup', 'unassigned', inDays(9), w.lotId],
       ]);
+      expect(full.jobs.map((j: Row) => j.id).sort()).toEqual(approved.body.data.jobs.map((j: Row) => j.id).sort());
       expect(full.status_history.map((h: Row) => [h.from_status, h.to_status, h.actor_type])).toEqual([
         [null, 'pending', 'customer'],
         ['pending', 'approved', 'company'],

@@ -68,10 +68,9 @@ export interface ApprovedOrder {
 /** Places an order as the world's customer (delivery in 3 days unless `extra` says otherwise) and approves it; returns its ids and jobs. */
 export async function approvedOrder(t: TestApp, w: OrderWorld, extra: Record<string, unknown> = {}, customer: MemberActor = w.customer): Promise<ApprovedOrder> {
   const placed = await placeOrder(t, w, extra, customer);
-  await coPost(t, w, `approve/order/${placed.id}`, undefined, 200, 'patch');
-  const full = await t.req('get', `/api/v1/order/${placed.id}/full`, { token: w.company.token });
-  if (full.status !== 200) throw new Error(`order full → ${full.status}`);
-  const jobs = full.body.data.jobs as { id: string; type: string }[];
+  // Approval answers with the jobs it created (issue #25): no second read.
+  const approved = await coPost(t, w, `approve/order/${placed.id}`, undefined, 200, 'patch');
+  const jobs = approved.jobs as { id: string; type: string }[];
   return {
     id: placed.id,
     number: placed.number,

@@ -355,7 +355,8 @@ export const PARAM_KINDS: Record<string, RecordKind> = {
  * `{plan}` is a plan code (plans are global rows seeded by a migration; README "Subscriptions and plans").
  * `{provider}` is a payment provider's name (the inbound webhook route; README "Webhooks").
  */
-export const SHARED_PARAMS: Record<string, string> = { plan: 'starter', provider: 'sandbox' };
+// `{weekday}` and `{date}` are a lot's or station's weekday and dated opening exception (issue #25): values, not records.
+export const SHARED_PARAMS: Record<string, string> = { plan: 'starter', provider: 'sandbox', weekday: 'sun', date: '2099-06-01' };
 
 /** Ambiguous parameter names (`{holiday}`, `{id}`, …): the kind depends on the path. Checked before PARAM_KINDS. */
 export const PATH_OVERRIDES: { path: RegExp; param: string; kind: RecordKind }[] = [

@@ -11,6 +11,7 @@ import { recordEvents } from '../../common/outbox/outbox';
 import { AddressDto, AddressSnapshot, CreateAddressDto } from './customer-address.dto';
 import { CustomerAddressRepository } from './customer-address.repository';
 import { CustomerRepository } from './customer.repository';
+import { CustomersService } from './customers.service';
 
 type WithTerms = { address: AddressSnapshot; customer: { taxExempt: boolean; pricingProfileId: string | null } };
 
@@ -25,6 +26,7 @@ export class CustomerAddressesService {
     private readonly addresses: CustomerAddressRepository,
     private readonly customers: CustomerRepository,
     private readonly inUse: InUseRegistry,
+    private readonly members: CustomersService,
   ) {}
 
   /** The caller's addresses (a customer's scope: their own). */
@@ -33,13 +35,29 @@ export class CustomerAddressesService {
     return new Page(page.items.map(AddressDto.of), page.meta);
   }
 
+  /** The addresses of the company's customer `customerId`, for a company user (404 when not the company's; 409 `CUSTOMER_INACTIVE`). */
+  async listFor(scope: Scope, customerId: string, query: PageQuery): Promise<Page<AddressDto>> {
+    return this.list((await this.members.actingFor(scope, customerId)).scope, query);
+  }
+
+  /** A company user adds an address (a site) for the company's customer `customerId`, as the customer would (issue #25: phone orders). */
+  async createFor(actor: Actor, scope: Scope, customerId: string, dto: CreateAddressDto): Promise<AddressDto> {
+    return this.create(actor, (await this.members.actingFor(scope, customerId)).scope, dto);
+  }
+
+  /**
+   * A new address of the scope's customer (the caller, or the customer a company user acts for: `scope` is
+   * then that customer's, `actor` the user, named by the event). The first live one becomes the default.
+   */
   async create(actor: Actor, scope: Scope, dto: CreateAddressDto): Promise<AddressDto> {
+    const customerId = scope.customerId;
+    if (!customerId) throw ApiError.forbidden('WRONG_ACTOR', "Addresses are a customer's: add one as the customer or for a customer (POST /customer/{customerId}/addresses).");
     const saved = await this.uow.transaction(async (m) => {
-      await this.lockCustomer(scope, actor.id);
-      const isDefault = (await this.addresses.liveCount(scope, actor.id)) === 0 || dto.is_default === true;
-      if (isDefault) await this.addresses.clearDefault(scope, actor.id);
+      await this.lockCustomer(scope, customerId);
+      const isDefault = (await this.addresses.liveCount(scope, customerId)) === 0 || dto.is_default === true;
+      if (isDefault) await this.addresses.clearDefault(scope, customerId);
       const address = await this.addresses.insert(scope, {
-        customerId: actor.id,
+        customerId,
         label: dto.label ?? null,
         line1: dto.line1,
         line2: dto.line2 ?? null,
@@ -52,7 +70,7 @@ export class CustomerAddressesService {
         instructions: dto.instructions ?? null,
         isDefault,
       });
-      await recordEvents(m, { type: 'customer_address.created', aggregateType: 'customer_address', aggregateId: address.id, companyId: scope.companyId, actorId: actor.id, payload: { customer_id: actor.id, is_default: isDefault } });
+      await recordEvents(m, { type: 'customer_address.created', aggregateType: 'customer_address', aggregateId: address.id, companyId: scope.companyId, actorId: actor.id, payload: { customer_id: customerId, is_default: isDefault } });
       return address;
     });
     return AddressDto.of(saved);

@@ -9,6 +9,9 @@ import { CreateMemberDto, MemberDto } from './member.dto';
 import { MembersService } from './members.service';
 import { CustomerDto, CustomerListQuery, UpdateCustomerDto } from './customer.dto';
 import { CustomersService } from './customers.service';
+import { AddressDto, CreateAddressDto } from './customer-address.dto';
+import { CustomerAddressesService } from './customer-addresses.service';
+import { PageQuery } from '../../common/http/pagination';
 
 const STATUS_NOTE =
   'Activating an active or deactivating an inactive customer is 409 `INVALID_TRANSITION` (nothing changes). ' +
@@ -20,6 +23,7 @@ export class CustomersController {
   constructor(
     private readonly members: MembersService,
     private readonly customers: CustomersService,
+    private readonly addresses: CustomerAddressesService,
   ) {}
 
   @Post('customer/create')
@@ -41,6 +45,38 @@ export class CustomersController {
   @Endpoint({ summary: "The company's customers (`q` on name, e-mail, phone; `status`, `tax_exempt`, `pricing_profile_id` filters; sort created_at, name, email)", type: CustomerDto, list: true, errors: [422] })
   list(@CurrentScope() scope: Scope, @Query() query: CustomerListQuery) {
     return this.customers.list(scope, query);
+  }
+
+  @Get('customer/:customerId/addresses')
+  @Access('CO')
+  @ApiIdParam('customerId')
+  @Endpoint({
+    summary: "A customer's addresses (sites), for the office (extension)",
+    description: "The list the customer sees at `GET /customer/addresses`, for a company user taking an order by phone (issue #25). Another company's customer is 404, a deactivated one 409 `CUSTOMER_INACTIVE`.",
+    type: AddressDto,
+    list: true,
+    errors: [404, 409, 422],
+    codes: { 409: ['CUSTOMER_INACTIVE'] },
+  })
+  listAddresses(@CurrentScope() scope: Scope, @IdParam('customerId') id: string, @Query() query: PageQuery) {
+    return this.addresses.listFor(scope, id, query);
+  }
+
+  @Post('customer/:customerId/addresses')
+  @Access('CO')
+  @ApiIdParam('customerId')
+  @Endpoint({
+    summary: 'Add an address (a site) for a customer (extension)',
+    description:
+      "What the customer does with `POST /customer/addresses`, done by a company user (issue #25: orders taken by phone): the same body and rules (the customer's first address becomes the default), " +
+      'recorded with the user as actor (`customer_address.created`). Another company\'s customer is 404, a deactivated one 409 `CUSTOMER_INACTIVE`.',
+    type: AddressDto,
+    status: 201,
+    errors: [404, 409, 422],
+    codes: { 409: ['CUSTOMER_INACTIVE'] },
+  })
+  createAddress(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('customerId') id: string, @Body() dto: CreateAddressDto) {
+    return this.addresses.createFor(actor, scope, id, dto);
   }
 
   @Get('customer/:customerId')

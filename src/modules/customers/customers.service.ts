@@ -124,6 +124,18 @@ export class CustomersService implements OnModuleInit {
     return (await this.customers.demerit(scope, actor.id)).blocked;
   }
 
+  /**
+   * A company user acting for one of the company's customers (an order or a site taken by phone): the
+   * customer's own scope, so that what follows runs the customer's path (its addresses, its price book), with
+   * its name and demerit flag. One statement. 404 when `scope`'s company has no such customer; 409
+   * `CUSTOMER_INACTIVE` for a deactivated one (who could not act themself either).
+   */
+  async actingFor(scope: Scope, customerId: string): Promise<{ scope: Scope; name: string; orderingBlocked: boolean }> {
+    const customer = await this.customers.find(Scope.company(scope.companyId), customerId);
+    if (customer.user.status !== 'active') throw ApiError.conflict('CUSTOMER_INACTIVE', 'The customer is deactivated: activate them first.');
+    return { scope: Scope.customer(scope.companyId, customer.id), name: customer.user.name, orderingBlocked: customer.demeritBlocked };
+  }
+
   /** Written by accountability in the unit that changes the customer's violations (or when points leave the window). */
   async setDemerit(scope: Scope, customerId: string, standing: { points: number; blocked: boolean }): Promise<void> {
     await this.customers.setDemerit(scope, customerId, standing);

@@ -44,6 +44,24 @@ export class AssignmentController {
     return this.assignment.assign(actor, id, dto);
   }
 
+  @Post('order/jobs/:driverJob/assign')
+  @Access('CO')
+  @ApiIdParam('driverJob')
+  @Endpoint({
+    summary: 'Assign a driver and truck to one unassigned job, named by id (e.g. a pickup on its own)',
+    description:
+      `${ASSIGNMENT_RULES} \`date\` defaults to the job's date; \`sequence\` to after the driver's last job that day. ` +
+      'A job that is not unassigned is 409 `INVALID_TRANSITION` (move it with `POST /driver/reassign/{order}` or `PUT /order/jobs/{driverJob}`); a job of an order that is ' +
+      'not approved, scheduled or delivered 409 `ORDER_STATE`. Extension (issue #25): `POST /driver/assign/{order}` always takes the order\'s delivery first.',
+    type: AssignmentResultDto,
+    status: 200,
+    errors: [404, 409, 422],
+    codes: { 409: ASSIGNMENT_409, 422: ASSIGNMENT_422 },
+  })
+  assignJob(@CurrentActor() actor: Actor, @IdParam('driverJob') id: string, @Body() dto: AssignDriverDto) {
+    return this.assignment.assignJob(actor, id, dto);
+  }
+
   @Post('driver/reassign/:order')
   @Access('CO')
   @ApiIdParam('order')

@@ -3,7 +3,7 @@ import { ArrayMinSize } from 'class-validator';
 import { DateField, IntField, UuidField, UuidListField } from '../../common/validation/fields';
 import { CompanyJobDto } from './company-jobs.dto';
 
-/** `POST /driver/assign/{order}`: the order's next unassigned job (its delivery first, then by date). */
+/** `POST /driver/assign/{order}` (the order's next unassigned job, its delivery first, then by date) and `POST /order/jobs/{driverJob}/assign` (one job by id). */
 export class AssignDriverDto {
   @UuidField({ description: 'An active driver of the company, not on leave that day.' }) driver_id: string;
   @UuidField({ description: 'An active truck of the company whose type carries the order\'s asset specification.' }) truck_id: string;

@@ -94,6 +94,24 @@ export class AssignmentService {
     return { jobs: await this.views.render(c.scope, [id]) };
   }
 
+  /**
+   * `POST /order/jobs/{driverJob}/assign` (extension, issue #25): one unassigned job by id (a pickup on its own, say),
+   * with the assignment rules; the order locked first, then the job, as every dispatch write.
+   */
+  async assignJob(actor: Actor, jobId: string, dto: AssignDriverDto): Promise<AssignmentResultDto> {
+    const c = await this.ctx(actor);
+    await this.uow.transaction(async () => {
+      const found = await this.jobs.find(c.scope, jobId);
+      const order = await this.liveOrder(c, found.orderId);
+      const job = await this.jobs.lock(c.scope, jobId);
+      if (job.status !== 'unassigned') {
+        throw ApiError.conflict('INVALID_TRANSITION', `The job is ${job.status}, not unassigned: move an assigned job with POST /driver/reassign/{order} or PUT /order/jobs/{driverJob}.`);
+      }
+      await this.placeJob(c, order, job, { driverId: dto.driver_id, truckId: dto.truck_id, assetId: dto.asset_id, date: dto.date, sequence: dto.sequence });
+    });
+    return { jobs: await this.views.render(c.scope, [jobId]) };
+  }
+
   /** `POST /driver/reassign/{order}`: the order's assigned jobs, or the listed ones, to another driver (and truck). */
   async reassign(actor: Actor, orderId: string, dto: ReassignOrderDto): Promise<AssignmentResultDto> {
     const c = await this.ctx(actor);

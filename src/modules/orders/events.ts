@@ -9,13 +9,15 @@ export interface OrderStatusPayload {
   reason: string | null;
   /** `order.placed`: the order's total. */
   total_amount?: number;
+  /** `order.placed`: who placed it, the customer or a company user for the customer (a phone order; the event's actor is that user). */
+  placed_by?: 'customer' | 'company';
   /** `order.cancelled`: inside the free-cancellation window or not, and the fee charged. */
   late?: boolean;
   fee_amount?: number;
 }
 type OrderStatusEvents = { [K in 'order.placed' | `order.${OrderStatus}`]: OrderStatusPayload };
 /** What a status change adds to the order status payload. */
-export type OrderStatusExtras = Pick<OrderStatusPayload, 'total_amount' | 'late' | 'fee_amount'>;
+export type OrderStatusExtras = Pick<OrderStatusPayload, 'total_amount' | 'placed_by' | 'late' | 'fee_amount'>;
 
 /** The orders module's events (src/common/outbox/event-catalogue.ts: declaration merging). */
 declare module '../../common/outbox/event-catalogue' {

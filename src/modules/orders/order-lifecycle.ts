@@ -199,10 +199,10 @@ export class OrderLifecycle {
     return this.jobs.create(companyOf(order), { orderId: order.id, type, scheduledDate, lotId: order.lotId, ...extra });
   }
 
-  /** Approval's jobs: the delivery, and the pickup when a pickup date is set. */
-  async createApprovalJobs(order: Order): Promise<void> {
+  /** Approval's jobs: the delivery, and the pickup when a pickup date is set; the rows as inserted. */
+  createApprovalJobs(order: Order): Promise<JobView[]> {
     const job = (type: JobType, scheduledDate: string): NewJob => ({ orderId: order.id, type, scheduledDate, lotId: order.lotId });
-    await this.jobs.createMany(companyOf(order), order.pickupDate ? [job('delivery', order.deliveryDate), job('pickup', order.pickupDate)] : [job('delivery', order.deliveryDate)]);
+    return this.jobs.createMany(companyOf(order), order.pickupDate ? [job('delivery', order.deliveryDate), job('pickup', order.pickupDate)] : [job('delivery', order.deliveryDate)]);
   }
 
   /** Keeps the delivery and pickup jobs in step with the order's dates (after approval). */

@@ -6,7 +6,7 @@ import { Actor, CompanyId, CurrentActor } from '../../common/access/actor';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { Endpoint } from '../../common/http/openapi';
 import { Idempotent } from '../../common/idempotency/idempotent';
-import { CompanyOrderQuery, FeedbackDto, OrderDetailsDto, OrderDto, OrderFullDto, OrderQuery, OrderWithLinesDto, PlaceOrderDto, QuoteDto, ReasonDto, StatusChangeDto, UpdateOrderDto } from './orders.dto';
+import { ApprovedOrderDto, CompanyOrderQuery, FeedbackDto, OrderDetailsDto, OrderDto, OrderFullDto, OrderQuery, OrderWithLinesDto, PlaceOrderDto, QuoteDto, ReasonDto, StatusChangeDto, UpdateOrderDto } from './orders.dto';
 import { OrdersService } from './orders.service';
 
 /** The 422 codes of pricing an order (quote and placement). */
@@ -107,6 +107,42 @@ export class CompanyOrdersController {
     return this.orders.list(scope, q);
   }
 
+  @Post('customer/:customerId/orders')
+  @Access('CO')
+  @ApiIdParam('customerId')
+  @Idempotent()
+  @Endpoint({
+    summary: 'Place an order for a customer (a phone order; extension)',
+    description:
+      "The customer's placement (`POST /customer/orders`: the same body, checks, pricing with the customer's price book and taxes, promotion, plan limit, auto-approval and " +
+      '`Idempotency-Key` behaviour), done by a company user for the company\'s customer (issue #25). ' +
+      PLACEMENT_RULES +
+      " The address is one of the customer's (add one with `POST /customer/{customerId}/addresses`). The order is the customer's; its first status-history row and " +
+      "`order.placed` (`placed_by: company`) name the user. Another company's customer is 404, a deactivated one 409 `CUSTOMER_INACTIVE`, one whose demerit points reached the block threshold 403 `DEMERIT_BLOCKED`.",
+    type: OrderWithLinesDto,
+    status: 201,
+    errors: [403, 404, 409, 422],
+    codes: { ...PLACEMENT_CODES, 403: ['DEMERIT_BLOCKED', 'PLAN_LIMIT'], 409: ['CUSTOMER_INACTIVE'] },
+  })
+  placeFor(@CurrentActor() actor: Actor, @IdParam('customerId') customerId: string, @Body() dto: PlaceOrderDto) {
+    return this.orders.placeFor(actor, customerId, dto);
+  }
+
+  @Post('customer/:customerId/order/billing')
+  @Access('CO')
+  @ApiIdParam('customerId')
+  @Endpoint({
+    summary: "Billing preview for a customer: the lines placement would freeze, nothing saved (extension)",
+    description: "The customer's preview (`POST /customer/order/billing`) for a company user quoting by phone (issue #25). " + PLACEMENT_RULES + " Another company's customer is 404, a deactivated one 409 `CUSTOMER_INACTIVE`.",
+    type: QuoteDto,
+    status: 200,
+    errors: [404, 409, 422],
+    codes: { ...PLACEMENT_CODES, 409: ['CUSTOMER_INACTIVE'] },
+  })
+  billingFor(@CurrentActor() actor: Actor, @IdParam('customerId') customerId: string, @Body() dto: PlaceOrderDto) {
+    return this.orders.previewFor(actor, customerId, dto);
+  }
+
   @Get('order/:order')
   @Access('CO')
   @ApiIdParam('order')
@@ -150,8 +186,8 @@ export class CompanyOrdersController {
   @ApiIdParam('orderId')
   @Endpoint({
     summary: 'Approve a pending order: creates its delivery job (and pickup job when a pickup date is set), unassigned',
-    description: 'Approval checks the order\'s hold on the container calendar again.' + CALENDAR_RULE,
-    type: OrderDto,
+    description: 'Approval checks the order\'s hold on the container calendar again. The answer is the order with `jobs`: the jobs approval created (id, type, status `unassigned`, scheduled date, lot), ready to assign with `POST /order/jobs/{driverJob}/assign`.' + CALENDAR_RULE,
+    type: ApprovedOrderDto,
     errors: [404, 409],
     codes: { 409: ['INVALID_TRANSITION', 'NO_CONTAINER_AVAILABLE'] },
   })

@@ -246,6 +246,11 @@ export class JobSummaryDto {
   }
 }
 
+/** `PATCH /approve/order/{orderId}`: the approved order with the jobs approval created (no second read needed). */
+export class ApprovedOrderDto extends OrderDto {
+  @ApiProperty({ type: [JobSummaryDto], description: 'The jobs approval created, unassigned: the delivery, and the pickup when the order has a pickup date.' }) jobs: JobSummaryDto[];
+}
+
 /** Everything about an order for the back office. */
 export class OrderFullDto extends OrderWithLinesDto {
   @ApiProperty({ type: [StoredLineDto], description: 'Every line ever written, voided ones included.' }) all_lines: StoredLineDto[];

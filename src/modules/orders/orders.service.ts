@@ -8,7 +8,7 @@ import { DEFAULT_PER_PAGE, pageMeta } from '../../common/http/pagination';
 import { PlanLimits } from '../../common/records/plan-limits';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { CompanySettingsService, type CompanySettingsDto } from '../companies';
-import { JobsService } from '../jobs';
+import { JobsService, type JobView } from '../jobs';
 import { OpeningCalendar } from '../sites';
 import { CustomerCatalogueService } from '../catalogue';
 import { CompaniesService } from '../companies';
@@ -20,6 +20,7 @@ import { ONGOING_STATUSES, Order, OrderLine, type FrozenTerms } from './order.en
 import { OrderLifecycle } from './order-lifecycle';
 import { OrderTerms, todayIn, type ResolvedTerms } from './order-terms';
 import {
+  ApprovedOrderDto,
   CompanyOrderQuery,
   FeedbackDto,
   JobSummaryDto,
@@ -82,18 +83,43 @@ export class OrdersService {
    * and a placement that fails gives its number back (no gaps). With an Idempotency-Key this runs
    * inside the request's unit of work, which also stores the answer.
    */
-  async place(actor: Actor, dto: PlaceOrderDto): Promise<OrderWithLinesDto> {
-    const scope = Scope.of(actor);
-    const companyId = scope.companyId;
+  place(actor: Actor, dto: PlaceOrderDto): Promise<OrderWithLinesDto> {
+    return this.placeFor(actor, null, dto);
+  }
+
+  /**
+   * The billing preview of a company user for the company's customer `customerId` (a phone order): the
+   * customer's own preview (`preview`), run with the customer's scope.
+   */
+  async previewFor(actor: Actor, customerId: string, dto: PlaceOrderDto): Promise<QuoteDto> {
+    return this.uow.transaction(async () => quoteDto(await this.price((await this.customers.actingFor(Scope.of(actor), customerId)).scope, dto)));
+  }
+
+  /**
+   * Placement by the customer (`customerId` null: the caller is the customer), or by a company user for the
+   * company's customer `customerId` (a phone order, issue #25): the same checks, pricing and writes, run with
+   * the customer's scope (its addresses, its price book, its demerit block); the order is the customer's,
+   * its first history row and `order.placed` name the acting user (`placed_by`).
+   */
+  async placeFor(actor: Actor, customerId: string | null, dto: PlaceOrderDto): Promise<OrderWithLinesDto> {
+    const acting = Scope.of(actor);
+    const companyId = acting.companyId;
     const placed = await this.uow.transaction(async () => {
+      const customer = await this.orderer(actor, acting, customerId);
       // Demerit points (accountability keeps them on the customer): at or over the block threshold, no new orders.
-      if (await this.customers.orderingBlocked(Scope.company(companyId), actor)) {
-        throw ApiError.forbidden('DEMERIT_BLOCKED', "Your demerit points have reached the company's block threshold: new orders are refused until points leave the window or a violation is waived.");
+      if (customer.orderingBlocked) {
+        throw ApiError.forbidden(
+          'DEMERIT_BLOCKED',
+          customerId
+            ? "The customer's demerit points have reached the company's block threshold: new orders are refused until points leave the window or a violation is waived."
+            : "Your demerit points have reached the company's block threshold: new orders are refused until points leave the window or a violation is waived.",
+        );
       }
+      const scope = customer.scope;
       const p = await this.price(scope, dto);
       const order = Object.assign(new Order(), {
         companyId,
-        customerId: actor.id,
+        customerId: scope.customerId,
         status: 'pending',
         paymentStatus: 'unpaid',
         addressId: dto.address_id,
@@ -125,16 +151,22 @@ export class OrdersService {
       const limit = await this.limits.limitOf(scope, 'monthly_orders');
       const { monthPlaced } = await this.lifecycle.insertPlacement(order, p.bill, actor, p.settings.timezone);
       await this.limits.admit(scope, 'monthly_orders', limit, monthPlaced - 1, { actorId: actor.id });
-      await this.lifecycle.recordStatusEvent(order, null, 'pending', actor, null, { total_amount: order.totalAmount });
+      await this.lifecycle.recordStatusEvent(order, null, 'pending', actor, null, { total_amount: order.totalAmount, placed_by: customerId ? 'company' : 'customer' });
       if (p.settings.auto_approve_orders) {
         await this.approveLocked(order, 'system');
         return { id: order.id };
       }
       // The answer from what was just written: no read-back.
-      const names = { customer: actor.name, specification: p.resolved.specificationName, wasteType: p.resolved.wasteTypeName };
+      const names = { customer: customer.name, specification: p.resolved.specificationName, wasteType: p.resolved.wasteTypeName };
       return { id: order.id, dto: { ...OrderDto.of(order, names, todayIn(p.settings.timezone)), lines: p.bill.lines.map(OrderLineDto.of) } };
     });
-    return placed.dto ?? this.withLines(scope, placed.id);
+    return placed.dto ?? this.withLines(acting, placed.id);
+  }
+
+  /** Whom a placement is for: the calling customer (their flags came with the caller), or the company's customer a company user names. */
+  private async orderer(actor: Actor, acting: Scope, customerId: string | null): Promise<{ scope: Scope; name: string; orderingBlocked: boolean }> {
+    if (customerId !== null) return this.customers.actingFor(acting, customerId);
+    return { scope: acting, name: actor.name, orderingBlocked: await this.customers.orderingBlocked(Scope.company(acting.companyId), actor) };
   }
 
   /** Validation and pricing shared by placement and preview (for the customer of `scope`). */
@@ -173,20 +205,21 @@ export class OrdersService {
 
   // ------------------------------------------------------------ company decisions
 
-  async approve(actor: Actor, id: string): Promise<OrderDto> {
+  /** Approves the order; the answer carries the jobs approval created, as inserted (no read-back). */
+  async approve(actor: Actor, id: string): Promise<ApprovedOrderDto> {
     const scope = Scope.of(actor);
-    await this.uow.transaction(async () => {
+    const jobs = await this.uow.transaction(async () => {
       const order = await this.lifecycle.lock(scope, id);
-      await this.approveLocked(order, actor);
+      return this.approveLocked(order, actor);
     });
-    return this.get(scope, id);
+    return { ...(await this.get(scope, id)), jobs: jobs.map(JobSummaryDto.of) };
   }
 
-  /** pending → approved, and the order's jobs (delivery; pickup when dated). */
-  private async approveLocked(order: Order, actor: Actor | 'system'): Promise<void> {
+  /** pending → approved, and the order's jobs (delivery; pickup when dated), returned as inserted. */
+  private async approveLocked(order: Order, actor: Actor | 'system'): Promise<JobView[]> {
     await this.lifecycle.holdContainer(order);
     await this.lifecycle.move(order, 'approved', actor, actor === 'system' ? 'auto-approved (company setting)' : null, {}, { approvedAt: new Date() });
-    await this.lifecycle.createApprovalJobs(order);
+    return this.lifecycle.createApprovalJobs(order);
   }
 
   async reject(actor: Actor, id: string, dto: ReasonDto): Promise<OrderDto> {

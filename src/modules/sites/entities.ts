@@ -1,7 +1,7 @@
-import { Lot, LotHoliday, Station, StationHoliday, StationWasteType } from './site.entity';
+import { Lot, LotHoliday, LotOpeningException, Station, StationHoliday, StationOpeningException, StationWasteType } from './site.entity';
 
 /**
  * This module's entities (its tables). Every data source gets them from here (src/app.entities.ts loads
  * the `ENTITIES` of each module's entities.ts); a new entity of the module is added to this list.
  */
-export const ENTITIES = [Lot, LotHoliday, Station, StationHoliday, StationWasteType];
+export const ENTITIES = [Lot, LotHoliday, LotOpeningException, Station, StationHoliday, StationOpeningException, StationWasteType];

@@ -36,7 +36,7 @@ export function siteDay(r: SiteDayRow, date: string): SiteDay {
     name: r.name,
     latitude: r.latitude === null ? null : Number(r.latitude),
     longitude: r.longitude === null ? null : Number(r.longitude),
-    day: openResult({ active: true, opening_hours: r.opening_hours, holiday: r.holiday }, date),
+    day: openResult({ active: true, opening_hours: r.opening_hours, holiday: r.holiday, exception: r.exception }, date),
   };
 }
 
@@ -59,7 +59,7 @@ export class LotsService extends SiteService<Lot, LotHoliday, LotDto, CreateLotD
     const rows = await this.lots.servingRows(scope, onDate);
     const positioned = rows
       .filter((l) => l.latitude !== null && l.longitude !== null)
-      .map((l) => ({ id: l.id, latitude: Number(l.latitude), longitude: Number(l.longitude), day: onDate ? openResult({ active: true, opening_hours: l.opening_hours, holiday: l.holiday }, onDate) : null }));
+      .map((l) => ({ id: l.id, latitude: Number(l.latitude), longitude: Number(l.longitude), day: onDate ? openResult({ active: true, opening_hours: l.opening_hours, holiday: l.holiday, exception: l.exception }, onDate) : null }));
     return { active: rows.length, positioned };
   }
 

@@ -35,10 +35,31 @@ const MESSAGES: Record<ClosedReason, (label: string, date: string, holiday?: str
   INACTIVE: (label) => `${label} is inactive.`,
 };
 
-/** A site's day from what was read of it: closed when inactive, on a holiday (its name) or on a weekday its hours leave closed. */
-export function openResult(site: { active: boolean; opening_hours: OpeningHours | null; holiday: string | null }, date: string): OpenResult {
+/** A date's opening exception as read with its site (one jsonb value): special hours, or closed (`open` and `close` null). */
+export interface DateException {
+  open: string | null;
+  close: string | null;
+  note: string | null;
+}
+
+/** What the calendar reads of a site for a date. */
+export interface SiteOnDate {
+  active: boolean;
+  opening_hours: OpeningHours | null;
+  holiday: string | null;
+  /** The date's exception, when it has one (absent or null: none). */
+  exception?: DateException | null;
+}
+
+/**
+ * A site's day from what was read of it, the one place opening is decided: closed when inactive, on a
+ * holiday (its name); else the date's exception wins over the weekday's hours (special hours: open; closed:
+ * answered as a holiday named by its note); else closed on a weekday its hours leave closed.
+ */
+export function openResult(site: SiteOnDate, date: string): OpenResult {
   if (!site.active) return { open: false, reason: 'INACTIVE' };
   if (site.holiday !== null) return { open: false, reason: 'HOLIDAY', holiday: site.holiday };
+  if (site.exception) return site.exception.open !== null ? { open: true } : { open: false, reason: 'HOLIDAY', holiday: site.exception.note ?? 'closed on this date' };
   if (!openOnWeekday(site.opening_hours, date)) return { open: false, reason: 'CLOSED_DAY' };
   return { open: true };
 }
@@ -71,7 +92,7 @@ export class OpeningCalendar {
     if (!isDateOnly(date)) throw ApiError.validation({ date: [DATE_MESSAGE] });
     const site = await this.repo(kind).opening(scope, id, date);
     if (!site) throw ApiError.notFound(TABLES[kind].label);
-    return openResult({ active: site.active, opening_hours: site.opening_hours, holiday: site.holiday }, date);
+    return openResult(site, date);
   }
 
   /**
@@ -86,6 +107,6 @@ export class OpeningCalendar {
   async openIds(kind: SiteKindName, scope: Scope, date: string): Promise<string[]> {
     if (!isDateOnly(date)) throw ApiError.validation({ date: [DATE_MESSAGE] });
     const rows = await this.repo(kind).withoutHolidayOn(scope, date);
-    return rows.filter((r) => openOnWeekday(r.opening_hours, date)).map((r) => r.id);
+    return rows.filter((r) => openResult({ active: true, opening_hours: r.opening_hours, holiday: null, exception: r.exception }, date).open).map((r) => r.id);
   }
 }

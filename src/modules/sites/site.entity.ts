@@ -133,3 +133,51 @@ export class StationWasteType {
 
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }
+
+/**
+ * A date whose opening differs from its weekday's hours (issue #25): special hours (`openTime`..`closeTime`,
+ * `HH:MM`), or closed (both null). It wins over the weekday's hours; a holiday still closes the date. Unique per
+ * site and date (migration 1764700300000-SiteOpeningExceptions). Each table declares its own indexes, checks and
+ * foreign keys: their names carry the table's name.
+ */
+export abstract class OpeningExceptionEntity extends BaseEntity {
+  @Column({ type: 'uuid' })
+  companyId: string;
+
+  /** YYYY-MM-DD */
+  @Column({ type: 'date' })
+  date: string;
+
+  @Column({ type: 'text', nullable: true })
+  openTime: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  closeTime: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  note: string | null;
+}
+
+@Tenant()
+@Entity('lot_opening_exceptions')
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'lot_opening_exceptions_company_id_fkey' })
+@Index('idx_lot_opening_exceptions_company_id', ['companyId'])
+@Index('uq_lot_opening_exceptions_lot_id_date', ['lotId', 'date'], { unique: true })
+@Check('lot_opening_exceptions_hours_check', `(open_time IS NULL) = (close_time IS NULL)`)
+export class LotOpeningException extends OpeningExceptionEntity {
+  @ForeignKey('lots', { name: 'lot_opening_exceptions_lot_id_fkey', onDelete: 'CASCADE' })
+  @Column({ type: 'uuid' })
+  lotId: string;
+}
+
+@Tenant()
+@Entity('station_opening_exceptions')
+@ForeignKey('companies', ['companyId'], ['id'], { name: 'station_opening_exceptions_company_id_fkey' })
+@Index('idx_station_opening_exceptions_company_id', ['companyId'])
+@Index('uq_station_opening_exceptions_station_id_date', ['stationId', 'date'], { unique: true })
+@Check('station_opening_exceptions_hours_check', `(open_time IS NULL) = (close_time IS NULL)`)
+export class StationOpeningException extends OpeningExceptionEntity {
+  @ForeignKey('stations', { name: 'station_opening_exceptions_station_id_fkey', onDelete: 'CASCADE' })
+  @Column({ type: 'uuid' })
+  stationId: string;
+}

@@ -11,8 +11,9 @@ import { InUseRegistry } from '../../common/records/in-use';
 import { ModuleRepository } from '../../database/repository';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { HolidayEntity, Lot, LotHoliday, type OpeningHours, SiteEntity, Station, StationHoliday } from './site.entity';
-import { ALL_DAY_HOURS, HolidayDto, HolidayQuery, SiteQuery, StationQuery } from './sites.dto';
+import { HolidayEntity, Lot, LotHoliday, LotOpeningException, type OpeningExceptionEntity, type OpeningHours, SiteEntity, Station, StationHoliday, StationOpeningException } from './site.entity';
+import type { DateException } from './opening-calendar.service';
+import { ALL_DAY_HOURS, HolidayDto, HolidayQuery, OpeningExceptionDto, SiteQuery, StationQuery } from './sites.dto';
 
 export type SiteKind = 'lot' | 'station';
 /** The site events' verbs (`lot.created`, `station.holiday_deleted`, … in the event catalogue). */
@@ -26,13 +27,20 @@ export interface SiteConfig<S extends SiteEntity, H extends HolidayEntity> {
   holiday: EntityTarget<H>;
   /** The holiday's property pointing at its site (`lotId`, `stationId`). */
   parentKey: keyof H & string;
+  /** The dated opening exceptions (`lot_opening_exceptions`…), pointing at their site by the same property as holidays. */
+  exception: Type<OpeningExceptionEntity>;
 }
+
+/** The columns of a site's exception on the date of `param` as one jsonb value (null when none), for the site aliased `s`. */
+const EXCEPTION_SQL = (table: string, parentColumn: string, param: string) =>
+  `(SELECT jsonb_build_object('open', e.open_time, 'close', e.close_time, 'note', e.note) FROM ${table} e WHERE e.${parentColumn} = s.id AND e.date = CAST(:${param} AS date))`;
 
 /** A site's row as the opening calendar reads it (its holiday on the date asked for, or null). */
 export interface SiteOpening {
   active: boolean;
   opening_hours: OpeningHours | null;
   holiday: string | null;
+  exception: DateException | null;
 }
 
 /** A site's row on a dispatch day (raw: numbers may come back as text). */
@@ -43,6 +51,7 @@ export interface SiteDayRow {
   longitude: string | number | null;
   opening_hours: OpeningHours | null;
   holiday: string | null;
+  exception: DateException | null;
 }
 
 /**
@@ -160,23 +169,59 @@ export abstract class SiteRepository<S extends SiteEntity, H extends HolidayEnti
     return recordEvents(this.locked, { type: `${this.config.kind}.${verb}`, aggregateType: this.config.kind, aggregateId: siteId, companyId: scope.companyId, actorId, payload });
   }
 
+  // ------------------------------------------------------------------ opening exceptions (dated)
+
+  /** The subselect of the site's (alias `s`) exception on the date of parameter `param`, as one jsonb value. */
+  @GenerateSql.skip('a part of the opening reads: a subselect, no statement')
+  protected exceptionOn(param: string): string {
+    const md = this.m.getRepository(this.config.exception).metadata;
+    return EXCEPTION_SQL(md.tableName, md.findColumnWithPropertyName(this.config.parentKey as string)!.databaseName, param);
+  }
+
+  /** A page of the site's opening exceptions (filters: from, to), by date. */
+  listExceptions(scope: Scope, siteId: string, query: HolidayQuery): Promise<Page<OpeningExceptionDto>> {
+    const qb = scopedQuery(this.m, this.config.exception, scope, 'e').andWhere(`e.${this.config.parentKey} = :siteId`, { siteId });
+    if (query.from) qb.andWhere('e.date >= :from', { from: query.from });
+    if (query.to) qb.andWhere('e.date <= :to', { to: query.to });
+    return paginate(qb, query, { sortable: { date: 'e.date', created_at: 'e.createdAt' }, defaultSort: 'date', map: OpeningExceptionDto.of });
+  }
+
+  /** The site's exception on `date`, or null. */
+  exceptionAt(scope: Scope, siteId: string, date: string): Promise<OpeningExceptionEntity | null> {
+    return this.m.findOne(this.config.exception, { where: { companyId: scope.companyId, [this.config.parentKey]: siteId, date } as never });
+  }
+
+  /** Writes the site's exception on `date` (a new row, or the existing one changed); the saved row. The caller holds the site's row lock. */
+  saveException(scope: Scope, siteId: string, date: string, values: Pick<OpeningExceptionEntity, 'openTime' | 'closeTime' | 'note'>, existing: OpeningExceptionEntity | null): Promise<OpeningExceptionEntity> {
+    const row = existing ?? this.m.create(this.config.exception, { companyId: scope.companyId, [this.config.parentKey]: siteId, date } as never);
+    Object.assign(row, values);
+    return this.m.save(row);
+  }
+
+  /** Deletes the site's exception row. */
+  async deleteException(scope: Scope, row: OpeningExceptionEntity): Promise<void> {
+    await this.m.delete(this.config.exception, { id: row.id, companyId: scope.companyId });
+  }
+
   // ------------------------------------------------------------------ the opening calendar
 
-  /** The site's activity, opening hours and holiday on `date` (one statement); undefined when the scope reaches no such live site. */
+  /** The site's activity, opening hours, holiday and opening exception on `date` (one statement); undefined when the scope reaches no such live site. */
   opening(scope: Scope, id: string, date: string): Promise<SiteOpening | undefined> {
     return scopedQuery(this.m, this.config.site, scope, 's')
       .leftJoin(this.config.holiday as Type<H>, 'h', `h.${this.config.parentKey} = s.id AND h.date = CAST(:date AS date)`, { date })
       .select(['s.active AS active', 's.openingHours AS opening_hours', 'h.name AS holiday'])
+      .addSelect(this.exceptionOn('date'), 'exception')
       .andWhere('s.id = :id', { id })
       .getRawOne<SiteOpening>();
   }
 
-  /** The scope's active sites without a holiday on `date` (id, opening hours), by name. One statement. */
-  withoutHolidayOn(scope: Scope, date: string): Promise<{ id: string; opening_hours: OpeningHours }[]> {
+  /** The scope's active sites without a holiday on `date` (id, opening hours, the date's exception), by name. One statement. */
+  withoutHolidayOn(scope: Scope, date: string): Promise<{ id: string; opening_hours: OpeningHours; exception: DateException | null }[]> {
     const holidays = this.m.getRepository(this.config.holiday).metadata;
     const parent = holidays.findColumnWithPropertyName(this.config.parentKey)!.databaseName;
     return scopedQuery(this.m, this.config.site, scope, 's')
       .select(['s.id AS id', 's.openingHours AS opening_hours'])
+      .addSelect(this.exceptionOn('date'), 'exception')
       .andWhere('s.active')
       .andWhere(`NOT EXISTS (SELECT 1 FROM ${holidays.tableName} h WHERE h.${parent} = s.id AND h.date = CAST(:date AS date))`, { date })
       .orderBy('s.name')
@@ -190,7 +235,8 @@ export abstract class SiteRepository<S extends SiteEntity, H extends HolidayEnti
     const parent = holidays.findColumnWithPropertyName(this.config.parentKey)!.databaseName;
     const qb = scopedQuery(this.m, this.config.site, scope, 's')
       .select(['s.id AS id', 's.name AS name', 's.latitude AS latitude', 's.longitude AS longitude', 's.openingHours AS opening_hours'])
-      .addSelect(`(SELECT h.name FROM ${holidays.tableName} h WHERE h.${parent} = s.id AND h.date = CAST(:onDate AS date) LIMIT 1)`, 'holiday');
+      .addSelect(`(SELECT h.name FROM ${holidays.tableName} h WHERE h.${parent} = s.id AND h.date = CAST(:onDate AS date) LIMIT 1)`, 'holiday')
+      .addSelect(this.exceptionOn('onDate'), 'exception');
     extra?.(qb);
     return qb.andWhere('s.active').setParameters({ onDate: date }).orderBy('s.name', 'ASC').addOrderBy('s.id', 'ASC').getRawMany<R>();
   }
@@ -200,16 +246,17 @@ export abstract class SiteRepository<S extends SiteEntity, H extends HolidayEnti
 @Injectable()
 export class LotRepository extends SiteRepository<Lot, LotHoliday> {
   constructor(uow: UnitOfWork, inUse: InUseRegistry) {
-    super(uow, inUse, { kind: 'lot', label: 'Lot', site: Lot, holiday: LotHoliday, parentKey: 'lotId' });
+    super(uow, inUse, { kind: 'lot', label: 'Lot', site: Lot, holiday: LotHoliday, parentKey: 'lotId', exception: LotOpeningException });
   }
 
   /** The scope's active lots (position, opening hours) with, given `onDate`, each one's holiday that day. One statement. */
   @GenerateSql({ name: 'without a day', params: () => [Scope.company(SQL_SAMPLE.companyId)] }, { name: 'on a day', params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.date] })
-  servingRows(scope: Scope, onDate?: string): Promise<{ id: string; latitude: string | number | null; longitude: string | number | null; opening_hours: OpeningHours | null; holiday: string | null }[]> {
+  servingRows(scope: Scope, onDate?: string): Promise<{ id: string; latitude: string | number | null; longitude: string | number | null; opening_hours: OpeningHours | null; holiday: string | null; exception: DateException | null }[]> {
     // Placement's: prepared (planned once per connection).
     const qb = scopedQuery(this.m, Lot, scope, 's')
       .select(['s.id AS id', 's.latitude AS latitude', 's.longitude AS longitude', 's.openingHours AS opening_hours'])
       .addSelect(onDate ? '(SELECT h.name FROM lot_holidays h WHERE h.lot_id = s.id AND h.date = CAST(:onDate AS date) LIMIT 1)' : 'NULL::text', 'holiday')
+      .addSelect(onDate ? this.exceptionOn('onDate') : 'NULL::jsonb', 'exception')
       .andWhere('s.active')
       .setParameters(onDate ? { onDate } : {});
     return this.preparedRows('sites_serving', qb);
@@ -225,7 +272,7 @@ export class LotRepository extends SiteRepository<Lot, LotHoliday> {
 @Injectable()
 export class StationRepository extends SiteRepository<Station, StationHoliday> {
   constructor(uow: UnitOfWork, inUse: InUseRegistry) {
-    super(uow, inUse, { kind: 'station', label: 'Station', site: Station, holiday: StationHoliday, parentKey: 'stationId' });
+    super(uow, inUse, { kind: 'station', label: 'Station', site: Station, holiday: StationHoliday, parentKey: 'stationId', exception: StationOpeningException });
   }
 
   @GenerateSql.skip('a part of page(): adds its filters')

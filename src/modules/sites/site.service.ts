@@ -5,9 +5,10 @@ import { Page } from '../../common/http/envelope';
 import type { SiteEventPayloads } from './events';
 import { isUniqueViolation } from '../../database/pg-errors';
 import { UnitOfWork } from '../../database/unit-of-work';
-import { HolidayEntity, SiteEntity } from './site.entity';
+import { HolidayEntity, SiteEntity, WEEKDAYS } from './site.entity';
 import { type HolidayVerb, SiteRepository } from './site.repository';
-import { HolidayDto, HolidayInputDto, HolidayQuery, ReplaceHolidaysDto, SiteQuery, UpdateHolidayDto } from './sites.dto';
+import { HolidayDto, HolidayInputDto, HolidayQuery, OpeningExceptionDto, OpeningExceptionInputDto, ReplaceHolidaysDto, SiteQuery, UpdateHolidayDto, WeekdayHoursDto } from './sites.dto';
+import { DATE_MESSAGE, isDateOnly } from '../../common/validation/fields';
 
 export type { SiteConfig, SiteKind } from './site.repository';
 
@@ -104,6 +105,52 @@ export abstract class SiteService<S extends SiteEntity, H extends HolidayEntity,
       },
       after: (_m: unknown, site: S) => this.afterSave(scope, site, dto),
     };
+  }
+
+  // ------------------------------------------------------------------ one weekday, one date (issue #25)
+
+  /** One weekday's hours (null: closed), the other days as they are; the site as it now is. 422 for an unknown weekday. */
+  async setWeekdayHours(scope: Scope, actorId: string, id: string, weekday: string, dto: WeekdayHoursDto): Promise<D> {
+    if (!(WEEKDAYS as readonly string[]).includes(weekday)) throw ApiError.validation({ weekday: [`must be one of ${WEEKDAYS.join(', ')}`] });
+    return this.uow.transaction(async () => {
+      const site = await this.repo.find(scope, id, true);
+      const hours = dto.hours === null ? null : { open: dto.hours.open, close: dto.hours.close };
+      const saved = await this.update(scope, actorId, id, { opening_hours: { ...site.openingHours, [weekday]: hours } } as U);
+      await this.holidayEvent(scope, id, actorId, 'weekday_hours_set', { weekday, hours });
+      return saved;
+    });
+  }
+
+  /** The site's opening exceptions (filters: from, to), by date; 404 for a site the scope does not reach. */
+  async listExceptions(scope: Scope, siteId: string, query: HolidayQuery): Promise<Page<OpeningExceptionDto>> {
+    await this.repo.find(scope, siteId);
+    return this.repo.listExceptions(scope, siteId, query);
+  }
+
+  /** Sets the date's opening (special hours, or closed), replacing what the date had. */
+  async setException(scope: Scope, actorId: string, siteId: string, date: string, dto: OpeningExceptionInputDto): Promise<OpeningExceptionDto> {
+    if (!isDateOnly(date)) throw ApiError.validation({ date: [DATE_MESSAGE] });
+    return this.uow.transaction(async () => {
+      // The site's row lock serialises writes of its dates: read, then insert or change.
+      await this.repo.find(scope, siteId, true);
+      const existing = await this.repo.exceptionAt(scope, siteId, date);
+      const hours = dto.hours === null ? null : { open: dto.hours.open, close: dto.hours.close };
+      const saved = await this.repo.saveException(scope, siteId, date, { openTime: hours?.open ?? null, closeTime: hours?.close ?? null, note: dto.note ?? null }, existing);
+      await this.holidayEvent(scope, siteId, actorId, 'opening_exception_set', { date, hours, note: saved.note });
+      return OpeningExceptionDto.of(saved);
+    });
+  }
+
+  /** Removes the date's exception (its weekday's hours apply again); 404 when it has none. */
+  async removeException(scope: Scope, actorId: string, siteId: string, date: string): Promise<void> {
+    if (!isDateOnly(date)) throw ApiError.validation({ date: [DATE_MESSAGE] });
+    await this.uow.transaction(async () => {
+      await this.repo.find(scope, siteId, true);
+      const existing = await this.repo.exceptionAt(scope, siteId, date);
+      if (!existing) throw ApiError.notFound('Opening exception');
+      await this.repo.deleteException(scope, existing);
+      await this.holidayEvent(scope, siteId, actorId, 'opening_exception_deleted', { date });
+    });
   }
 
   // ------------------------------------------------------------------ holidays

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiParam } from '@nestjs/swagger';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
 import { Actor, CurrentActor } from '../../common/access/actor';
@@ -15,6 +16,8 @@ import {
   HolidayInputDto,
   HolidayQuery,
   LotDto,
+  OpeningExceptionDto,
+  OpeningExceptionInputDto,
   ReplaceHolidaysDto,
   SiteQuery,
   StationDto,
@@ -22,12 +25,24 @@ import {
   UpdateHolidayDto,
   UpdateLotDto,
   UpdateStationDto,
+  WeekdayHoursDto,
 } from './sites.dto';
 
 /** The whole replaced set as a single page. */
 const wholeSet = (items: HolidayDto[]) => new Page(items, { page: 1, per_page: Math.max(items.length, 1), total: items.length, last_page: 1 });
 
 const REPLACE_DOC = 'Replaces the whole set of holidays (dates unique; `[]` clears it) and answers with the new set, in date order, as one page.';
+
+/** The path's weekday and date (not ids: a bad one is 422 naming it). */
+const WEEKDAY_PARAM = ApiParam({ name: 'weekday', enum: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], example: 'sat', description: 'The weekday (`mon`..`sun`; another value is 422).' });
+const DATE_PARAM = ApiParam({ name: 'date', schema: { type: 'string', format: 'date', example: '2027-12-24' }, description: 'The date, `YYYY-MM-DD` (another form is 422).' });
+
+const WEEKDAY_DOC = (kind: string) =>
+  `Extension (issue #25): sets one weekday's hours of the ${kind} (\`{open, close}\`, or null: closed that weekday) and leaves the other days as they are, instead of replacing the whole \`opening_hours\`. ` +
+  `Answers with the ${kind}. A dated exception or a holiday still wins on its date.`;
+const EXCEPTION_DOC = (kind: string) =>
+  `Extension (issue #25): the ${kind}'s opening on one date, whatever its weekday's hours say: special hours (\`{open, close}\`: open that date), or \`hours: null\` (closed that date; placement, assignment, tickets and route collapse answer as for a holiday, \`HOLIDAY\` with the note as its name). ` +
+  'Replaces what the date had (200 either way). A holiday on the same date still closes it.';
 
 @ApiTags('Lots')
 @Controller('api/v1')
@@ -71,6 +86,42 @@ export class LotsController {
   async remove(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string) {
     await this.lots.remove(scope, actor.id, id);
     return withMessage(null, 'Lot deleted.');
+  }
+
+  @Put('lot/:lot/opening-hours/:weekday')
+  @Access('CO')
+  @ApiIdParam('lot')
+  @WEEKDAY_PARAM
+  @Endpoint({ summary: "Set one weekday's hours of a lot (extension)", description: WEEKDAY_DOC('lot'), type: LotDto, errors: [404, 422] })
+  setWeekday(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string, @Param('weekday') weekday: string, @Body() dto: WeekdayHoursDto) {
+    return this.lots.setWeekdayHours(scope, actor.id, id, weekday, dto);
+  }
+
+  @Get('lot/:lot/opening-exceptions')
+  @Access('CO')
+  @ApiIdParam('lot')
+  @Endpoint({ summary: "List a lot's dated opening exceptions (extension; filters: from, to; sort: date, created_at)", type: OpeningExceptionDto, list: true, errors: [404, 422] })
+  exceptions(@CurrentScope() scope: Scope, @IdParam('lot') id: string, @Query() query: HolidayQuery) {
+    return this.lots.listExceptions(scope, id, query);
+  }
+
+  @Put('lot/:lot/opening-exceptions/:date')
+  @Access('CO')
+  @ApiIdParam('lot')
+  @DATE_PARAM
+  @Endpoint({ summary: "Set a lot's opening on one date: special hours or closed (extension)", description: EXCEPTION_DOC('lot'), type: OpeningExceptionDto, errors: [404, 422] })
+  setException(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string, @Param('date') date: string, @Body() dto: OpeningExceptionInputDto) {
+    return this.lots.setException(scope, actor.id, id, date, dto);
+  }
+
+  @Delete('lot/:lot/opening-exceptions/:date')
+  @Access('CO')
+  @ApiIdParam('lot')
+  @DATE_PARAM
+  @Endpoint({ summary: "Remove a lot's opening exception on a date: its weekday's hours apply again (extension; 404 when the date has none)", errors: [404, 422], message: 'Opening exception deleted.' })
+  async removeException(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string, @Param('date') date: string) {
+    await this.lots.removeException(scope, actor.id, id, date);
+    return withMessage(null, 'Opening exception deleted.');
   }
 
   @Get('lot/:lot/holidays')
@@ -159,6 +210,42 @@ export class StationsController {
   async remove(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string) {
     await this.stations.remove(scope, actor.id, id);
     return withMessage(null, 'Station deleted.');
+  }
+
+  @Put('station/:station/opening-hours/:weekday')
+  @Access('CO')
+  @ApiIdParam('station')
+  @WEEKDAY_PARAM
+  @Endpoint({ summary: "Set one weekday's hours of a station (extension)", description: WEEKDAY_DOC('station'), type: StationDto, errors: [404, 422] })
+  setWeekday(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string, @Param('weekday') weekday: string, @Body() dto: WeekdayHoursDto) {
+    return this.stations.setWeekdayHours(scope, actor.id, id, weekday, dto);
+  }
+
+  @Get('station/:station/opening-exceptions')
+  @Access('CO')
+  @ApiIdParam('station')
+  @Endpoint({ summary: "List a station's dated opening exceptions (extension; filters: from, to; sort: date, created_at)", type: OpeningExceptionDto, list: true, errors: [404, 422] })
+  exceptions(@CurrentScope() scope: Scope, @IdParam('station') id: string, @Query() query: HolidayQuery) {
+    return this.stations.listExceptions(scope, id, query);
+  }
+
+  @Put('station/:station/opening-exceptions/:date')
+  @Access('CO')
+  @ApiIdParam('station')
+  @DATE_PARAM
+  @Endpoint({ summary: "Set a station's opening on one date: special hours or closed (extension)", description: EXCEPTION_DOC('station'), type: OpeningExceptionDto, errors: [404, 422] })
+  setException(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string, @Param('date') date: string, @Body() dto: OpeningExceptionInputDto) {
+    return this.stations.setException(scope, actor.id, id, date, dto);
+  }
+
+  @Delete('station/:station/opening-exceptions/:date')
+  @Access('CO')
+  @ApiIdParam('station')
+  @DATE_PARAM
+  @Endpoint({ summary: "Remove a station's opening exception on a date: its weekday's hours apply again (extension; 404 when the date has none)", errors: [404, 422], message: 'Opening exception deleted.' })
+  async removeException(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string, @Param('date') date: string) {
+    await this.stations.removeException(scope, actor.id, id, date);
+    return withMessage(null, 'Opening exception deleted.');
   }
 
   @Get('station/:station/holidays')

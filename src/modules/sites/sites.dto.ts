@@ -20,7 +20,7 @@ import {
 } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
 import { IsDateOnly, NestedList } from '../../common/validation/fields';
-import { HolidayEntity, Lot, OpeningHours, SiteEntity, Station, WEEKDAYS } from './site.entity';
+import { HolidayEntity, Lot, OpeningExceptionEntity, OpeningHours, SiteEntity, Station, WEEKDAYS } from './site.entity';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Optional, but not null (the column is required). */
@@ -32,21 +32,43 @@ export const ALL_DAY_HOURS: Required<OpeningHours> = Object.fromEntries(WEEKDAYS
 
 const TIME = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
 
+/** Why one day's hours (`{open, close}` or null) are invalid, or null when they are valid; `what` names them in the message. */
+export function dayHoursProblem(hours: unknown, what: string): string | null {
+  if (hours === null) return null;
+  if (typeof hours !== 'object' || Array.isArray(hours)) return `${what} must be {open, close} or null`;
+  const keys = Object.keys(hours).sort().join(',');
+  const { open, close } = hours as { open?: unknown; close?: unknown };
+  if (keys !== 'close,open' || typeof open !== 'string' || typeof close !== 'string' || !TIME.test(open) || !TIME.test(close)) {
+    return `${what} must be {open: 'HH:MM', close: 'HH:MM'} or null`;
+  }
+  if (open >= close) return `${what}: open must be before close`;
+  return null;
+}
+
 /** Why an opening-hours object is invalid, or null when it is valid. */
 export function openingHoursProblem(v: unknown): string | null {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be an object with keys mon..sun';
   for (const [day, hours] of Object.entries(v)) {
     if (!(WEEKDAYS as readonly string[]).includes(day)) return `unknown day ${day} (use ${WEEKDAYS.join(', ')})`;
-    if (hours === null) continue;
-    if (typeof hours !== 'object' || Array.isArray(hours)) return `${day} must be {open, close} or null`;
-    const keys = Object.keys(hours).sort().join(',');
-    const { open, close } = hours as { open?: unknown; close?: unknown };
-    if (keys !== 'close,open' || typeof open !== 'string' || typeof close !== 'string' || !TIME.test(open) || !TIME.test(close)) {
-      return `${day} must be {open: 'HH:MM', close: 'HH:MM'} or null`;
-    }
-    if (open >= close) return `${day}: open must be before close`;
+    const problem = dayHoursProblem(hours, day);
+    if (problem) return problem;
   }
   return null;
+}
+
+/** One day's hours: `{open: 'HH:MM', close: 'HH:MM'}` (open before close; close may be `24:00`), or null for closed; required. */
+function IsDayHours(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isDayHours',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options,
+      validator: {
+        validate: (v: unknown) => v !== undefined && dayHoursProblem(v, 'hours') === null,
+        defaultMessage: (args) => (args?.value === undefined ? 'hours is required: {open, close}, or null for closed' : (dayHoursProblem(args?.value, 'hours') ?? 'invalid hours')),
+      },
+    });
 }
 
 /** `{mon: {open: '07:00', close: '17:00'}, sun: null, ...}`; a day left out is closed. */
@@ -150,6 +172,33 @@ export class ReplaceHolidaysDto {
   holidays: HolidayInputDto[];
 }
 
+/** One day's hours in a body: `{open, close}`, or null for closed (inline, so that `nullable` admits null in OpenAPI 3.0). */
+const hoursBody = (description: string) =>
+  ApiProperty({
+    type: 'object',
+    nullable: true,
+    required: ['open', 'close'],
+    properties: { open: { type: 'string', pattern: '^\\d{2}:\\d{2}$', example: '07:00' }, close: { type: 'string', pattern: '^\\d{2}:\\d{2}$', example: '12:00' } },
+    example: { open: '07:00', close: '12:00' },
+    description,
+  } as never);
+
+/** `PUT /lot/{lot}/opening-hours/{weekday}` (and stations'): one weekday's hours, the other days unchanged. */
+export class WeekdayHoursDto {
+  @hoursBody('The weekday\'s hours, `HH:MM` (close may be `24:00`), or null: closed that weekday.') @IsDayHours() hours: DayHoursDto | null;
+}
+
+/** `PUT /lot/{lot}/opening-exceptions/{date}` (and stations'): one date's opening, whatever its weekday says. */
+export class OpeningExceptionInputDto {
+  @hoursBody('Special hours that date, `HH:MM`, or null: closed that date.') @IsDayHours() hours: DayHoursDto | null;
+  @ApiPropertyOptional({ example: 'Stocktaking', maxLength: 200, nullable: true, type: String, description: 'Why (shown as the reason when the date is closed).' })
+  @IsOptional()
+  @Transform(trim)
+  @IsString()
+  @MaxLength(200)
+  note?: string | null;
+}
+
 // ---------------------------------------------------------------- queries
 
 export class SiteQuery extends PageQuery {
@@ -209,6 +258,26 @@ export class StationDto extends SiteDto {
   @ApiProperty({ type: [WasteTypeRefDto] }) waste_types: WasteTypeRefDto[];
   static of(s: Station, wasteTypes: WasteTypeRefDto[] = []): StationDto {
     return { ...SiteDto.base(s), dump_cost_per_tonne_amount: s.dumpCostPerTonneAmount, waste_type_ids: wasteTypes.map((w) => w.id), waste_types: wasteTypes };
+  }
+}
+
+export class OpeningExceptionDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'date', example: '2027-12-24' }) date: string;
+  @ApiProperty({ type: 'object', nullable: true, required: ['open', 'close'], properties: { open: { type: 'string', example: '07:00' }, close: { type: 'string', example: '12:00' } }, example: { open: '07:00', close: '12:00' }, description: 'The hours that date, or null: closed.' } as never)
+  hours: DayHoursDto | null;
+  @ApiProperty({ nullable: true, type: String, example: 'Christmas Eve: mornings only' }) note: string | null;
+  @ApiProperty() created_at: string;
+  @ApiProperty() updated_at: string;
+  static of(e: OpeningExceptionEntity): OpeningExceptionDto {
+    return {
+      id: e.id,
+      date: e.date,
+      hours: e.openTime !== null && e.closeTime !== null ? { open: e.openTime, close: e.closeTime } : null,
+      note: e.note,
+      created_at: e.createdAt.toISOString(),
+      updated_at: e.updatedAt.toISOString(),
+    };
   }
 }
 

@@ -48,6 +48,9 @@ const FIELD_OVERRIDES: Record<string, unknown> = {
   'ChangeRequestBodyDto.asset_specification_id': OMIT,
   // location_id names a record of this type (BODY_ID_KINDS.location_id).
   'AssetLocationDto.location_type': 'lot',
+  // A required nullable object the generator leaves out: a weekday's or a date's hours (all day: the world's sites stay open).
+  'WeekdayHoursDto.hours': { open: '00:00', close: '24:00' },
+  'OpeningExceptionInputDto.hours': { open: '00:00', close: '24:00' },
 };
 
 /**
