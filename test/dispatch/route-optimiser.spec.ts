@@ -14,6 +14,7 @@ import {
   type RouteJob,
   type RouteJobType,
   type RoutePlan,
+  type RouteStation,
 } from '../../src/modules/dispatch/route-optimiser';
 
 /** A small seeded PRNG (mulberry32): the same days on every run. */
@@ -114,6 +115,9 @@ function expectPermutation(day: RouteDay, plan: RoutePlan) {
   expect(plan.stops.map((s) => s.job_id).sort()).toEqual([...ids].sort());
   expect(plan.stops.map((s) => s.sequence)).toEqual(ids.map((_, i) => i + 1));
 }
+
+/** A day whose only lot is the home lot. */
+const oneLotDay = (home: Place, stations: RouteStation[], jobs: RouteJob[]): RouteDay => ({ driverId: 'driver-1', date: '2026-12-01', homeLot: home, lots: [home], stations, jobs });
 
 const job = (id: string, type: RouteJobType, spec: string, at: Place, extra: Partial<RouteJob> = {}): RouteJob => ({
   id,
@@ -263,14 +267,7 @@ describe('route optimiser (pure)', () => {
       { id: 'gen-st', lat: 40.12, lng: -89.1, wasteTypeIds: ['gen'] },
       { id: 'yard-st', lat: 40.3, lng: -89.1, wasteTypeIds: ['yard'] },
     ];
-    const day: RouteDay = {
-      driverId: 'driver-1',
-      date: '2026-12-01',
-      homeLot: home,
-      lots: [home],
-      stations,
-      jobs: [job('p1', 'pickup', '20yd', site, { wasteTypeId: 'yard', orderId: 'o1' }), job('d1', 'delivery', '20yd', site, { orderId: 'o2' })],
-    };
+    const day = oneLotDay(home, stations, [job('p1', 'pickup', '20yd', site, { wasteTypeId: 'yard', orderId: 'o1' }), job('d1', 'delivery', '20yd', site, { orderId: 'o2' })]);
     const plan = planRoute(day);
     expect(plan.merged).toEqual([{ swap_job_id: 'd1', from_job_ids: ['d1', 'p1'] }]);
     expect(plan.stops).toEqual([
@@ -424,10 +421,9 @@ describe('route optimiser (pure)', () => {
       const home = { id: 'home', lat: 40, lng: -89 };
       const sites = Array.from({ length: 8 }, (_, i) => ({ id: `site-${i}`, lat: 40 + 0.05 * Math.cos(i), lng: -89 + 0.07 * Math.sin(i * 3) }));
       const jobs = sites.map((site, i) => job(`d${i}`, 'delivery', `spec-${i}`, site));
-      const day = (list: RouteJob[]): RouteDay => ({ driverId: 'driver-1', date: '2026-12-01', homeLot: home, lots: [home], stations: [], jobs: list });
       fc.assert(
         fc.property(fc.shuffledSubarray(jobs, { minLength: 1 }), fc.constantFrom(undefined, 0), (list, exactLimit) => {
-          const plan = planRoute(day(list), { exactLimit });
+          const plan = planRoute(oneLotDay(home, [], list), { exactLimit });
           expect(ids(plan)).toEqual(list.map((j) => j.id));
           expect(plan.moves).toBe(0);
         }),
@@ -435,38 +431,31 @@ describe('route optimiser (pure)', () => {
       );
     });
 
-    it('stable re-optimisation (exact days): a day saved from its plan plans to the same sequence, 0 moves, one plan id', () => {
+    it.each([
+      ['exact days (1–10 jobs): always 0 moves', 1, 10, 150],
+      ['heuristic days (13–30 jobs): moves only for a strictly shorter tour', 13, 30, 12],
+    ])('stable re-optimisation, %s: a day saved from its plan plans to the same sequence and plan id', (_, min, max, numRuns) => {
       fc.assert(
-        fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 10 }), fc.boolean(), (seed, n, mergeable) => {
+        fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min, max }), fc.boolean(), (seed, n, mergeable) => {
           const day = randomDay(seed, n, { mergeable });
           const plan = planRoute(day);
           const saved = applied(day, plan);
           const again = planRoute(saved);
-          expect(ids(again)).toEqual(ids(plan));
           expect(again.merged).toEqual([]);
-          expect(again.moves).toBe(0);
+          if (n <= EXACT_LIMIT) expect(again.moves).toBe(0);
+          if (again.moves > 0) {
+            const asSaved = { ...again, stops: saved.jobs.map((j, k) => ({ sequence: k + 1, job_id: j.id, job_type: j.type, legs: legsOf(j, saved) })) };
+            expect(planKm(saved, again)).toBeLessThan(planKm(saved, asSaved) - 1e-9);
+            return;
+          }
+          expect(ids(again)).toEqual(ids(plan));
           expect(again.distance_before_km).toBe(plan.distance_after_km);
           expect(again.distance_after_km).toBe(plan.distance_after_km);
           // Nothing changed: the same plan id, again and again.
           expect(planRoute(saved).plan_id).toBe(again.plan_id);
           expect(planRoute(applied(saved, again)).plan_id).toBe(again.plan_id);
         }),
-        { numRuns: 150, seed: 2025 },
-      );
-    });
-
-    it('stable re-optimisation (heuristic days): planning a saved day again changes it only for a strictly shorter tour', () => {
-      fc.assert(
-        fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 13, max: 40 }), fc.boolean(), (seed, n, mergeable) => {
-          const day = randomDay(seed, n, { mergeable });
-          const plan = planRoute(day);
-          const saved = applied(day, plan);
-          const again = planRoute(saved);
-          expect(again.merged).toEqual([]);
-          if (again.moves === 0) expect(ids(again)).toEqual(ids(plan));
-          else expect(planKm(saved, again)).toBeLessThan(planKm(saved, { ...again, stops: saved.jobs.map((j, k) => ({ sequence: k + 1, job_id: j.id, job_type: j.type, legs: legsOf(j, saved) })) }) - 1e-9);
-        }),
-        { numRuns: 15, seed: 2026 },
+        { numRuns, seed: 2025 },
       );
     });
 
@@ -497,18 +486,11 @@ describe('route optimiser (pure)', () => {
       const home = { id: 'home', lat: 40, lng: -89 };
       const stations = [{ id: 'st', lat: 40.12, lng: -89.1, wasteTypeIds: ['gen', 'yard'] }];
       const far = { id: 'site-far', lat: 40.4, lng: -89.5 };
-      const day: RouteDay = {
-        driverId: 'driver-1',
-        date: '2026-12-01',
-        homeLot: home,
-        lots: [home],
-        stations,
-        jobs: [
-          job('far', 'delivery', '20yd', far, { orderId: 'o0', sequence: 1 }),
-          job('p1', 'pickup', '20yd', site, { wasteTypeId: 'yard', orderId: 'o1', sequence: 2 }),
-          job('d1', 'delivery', '20yd', site, { orderId: 'o2', sequence: 3 }),
-        ],
-      };
+      const day = oneLotDay(home, stations, [
+        job('far', 'delivery', '20yd', far, { orderId: 'o0', sequence: 1 }),
+        job('p1', 'pickup', '20yd', site, { wasteTypeId: 'yard', orderId: 'o1', sequence: 2 }),
+        job('d1', 'delivery', '20yd', site, { orderId: 'o2', sequence: 3 }),
+      ]);
       const plan = planRoute(day);
       expect(plan.merged).toEqual([{ swap_job_id: 'd1', from_job_ids: ['d1', 'p1'] }]);
       const swapAt = plan.stops.find((s) => s.job_id === 'd1')!.sequence;
