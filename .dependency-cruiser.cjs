@@ -10,25 +10,39 @@
  * - No circular dependency between files, nor between modules (checked on the graph collapsed to
  *   one node per module: `npm run lint:deps` runs both passes).
  */
-const LAYERS = [
-  ['users', 'auth', 'admin'],
-  ['companies', 'customers', 'drivers', 'catalogue', 'fleet', 'sites', 'pricing', 'promotions', 'media', 'qr-codes', 'health', 'docs'],
-  ['jobs'],
-  ['orders'],
-  ['dispatch', 'attendance', 'leaves'],
-  ['payments', 'accountability'],
-  ['communication', 'reports', 'platform'],
-];
+const { existsSync, readdirSync, readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+/**
+ * The layers, from the modules themselves: each module folder declares its layer (1 = lowest) in its
+ * `module.json` (`{ "layer": 4 }`); no list here names a module. A folder without one, or with a layer
+ * that is not a whole number from 1, breaks the rule `module-in-a-layer` (the error names it).
+ */
+function moduleLayers(root = join(__dirname, 'src', 'modules')) {
+  const layers = [];
+  for (const d of readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) {
+    const file = join(root, d, 'module.json');
+    if (!existsSync(file)) continue;
+    const { layer } = JSON.parse(readFileSync(file, 'utf8'));
+    if (!Number.isInteger(layer) || layer < 1) continue;
+    (layers[layer - 1] ??= []).push(d);
+  }
+  return Array.from(layers, (l) => l ?? []);
+}
+
+const LAYERS = moduleLayers();
 
 const alt = (names) => `(${names.join('|')})`;
 
-const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
-  name: `layer-${i + 1}-imports-no-higher-layer`,
-  comment: `Modules of layer ${i + 1} (${layer.join(', ')}) may not import a module of a higher layer.`,
-  severity: 'error',
-  from: { path: `^src/modules/${alt(layer)}/` },
-  to: { path: `^src/modules/${alt(LAYERS.slice(i + 1).flat())}/` },
-}));
+const layerRules = LAYERS.map((layer, i) => ({ layer, i, higher: LAYERS.slice(i + 1).flat() }))
+  .filter(({ layer, higher }) => layer.length && higher.length)
+  .map(({ layer, i, higher }) => ({
+    name: `layer-${i + 1}-imports-no-higher-layer`,
+    comment: `Modules of layer ${i + 1} (${layer.join(', ')}) may not import a module of a higher layer.`,
+    severity: 'error',
+    from: { path: `^src/modules/${alt(layer)}/` },
+    to: { path: `^src/modules/${alt(higher)}/` },
+  }));
 
 const known = LAYERS.flat();
 
@@ -57,7 +71,7 @@ module.exports = {
     },
     {
       name: 'module-in-a-layer',
-      comment: 'Every module folder is placed in a layer in .dependency-cruiser.cjs (architecture.md).',
+      comment: 'Every module folder declares its layer in its module.json ({ "layer": <n> }, architecture.md).',
       severity: 'error',
       from: { path: `^src/modules/(?!${alt(known)}/)` },
       to: {},

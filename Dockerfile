@@ -5,6 +5,8 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The generators (a file: devDependency) and the postinstall that links their `nest` (schematics/install.js).
+COPY schematics ./schematics
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev

@@ -1,40 +1,26 @@
-import { Foundation1763700000000 } from './1763700000000-Foundation';
-import { CatalogueCore1763800000000 } from './1763800000000-CatalogueCore';
-import { LotsStations1763800001000 } from './1763800001000-LotsStations';
-import { StationWasteTypes1763800001500 } from './1763800001500-StationWasteTypes';
-import { Assets1763800002000 } from './1763800002000-Assets';
-import { PricingFleet1763800003000 } from './1763800003000-PricingFleet';
-import { MembersAddressesMedia1763800004000 } from './1763800004000-MembersAddressesMedia';
-import { OrdersJobs1763900000000 } from './1763900000000-OrdersJobs';
-import { OutboxRelay1764000000000 } from './1764000000000-OutboxRelay';
-import { OrderListIndexes1764100000000 } from './1764100000000-OrderListIndexes';
-import { OrderListCounts1764150000000 } from './1764150000000-OrderListCounts';
-import { AttendanceDay1764200000000 } from './1764200000000-AttendanceDay';
-import { Dispatch1764200001000 } from './1764200001000-Dispatch';
-import { DispatchCompany1764200002000 } from './1764200002000-DispatchCompany';
-import { DispatchDriver1764200003000 } from './1764200003000-DispatchDriver';
-import { Leaves1764300002000 } from './1764300002000-Leaves';
-import { Ledger1764300000000 } from './1764300000000-Ledger';
-import { MerchantOnboarding1764300001000 } from './1764300001000-MerchantOnboarding';
-import { LeaveAllowances1764300003000 } from './1764300003000-LeaveAllowances';
-import { Webhooks1764300005000 } from './1764300005000-Webhooks';
-import { Subscriptions1764300004000 } from './1764300004000-Subscriptions';
-import { MoneySchedule1764400000000 } from './1764400000000-MoneySchedule';
-import { Notifications1764400003000 } from './1764400003000-Notifications';
-import { Reports1764400006000 } from './1764400006000-Reports';
-import { ReportBillingBasis1764400006731 } from './1764400006731-ReportBillingBasis';
-import { Accountability1764400001000 } from './1764400001000-Accountability';
-import { InboundEventReason1764400005000 } from './1764400005000-InboundEventReason';
-import { Platform1764400004000 } from './1764400004000-Platform';
-import { Chats1764400002000 } from './1764400002000-Chats';
-import { WebhookEndpointManagement1764500028000 } from './1764500028000-WebhookEndpointManagement';
-import { RefundExcessSetting1764500029000 } from './1764500029000-RefundExcessSetting';
-import { MoneyReconciliation1764500022000 } from './1764500022000-MoneyReconciliation';
-import { SubscriptionPending1764500022500 } from './1764500022500-SubscriptionPending';
-import { ModuleSqlApi1764600000000 } from './1764600000000-ModuleSqlApi';
-import { MonthlyOrderCount1764600001000 } from './1764600001000-MonthlyOrderCount';
-import { ModuleSqlApiMore1764600002000 } from './1764600002000-ModuleSqlApiMore';
-import { PlacementInOneStatement1764600003000 } from './1764600003000-PlacementInOneStatement';
+import { readdirSync } from 'node:fs';
+import { extname, join } from 'node:path';
 
-/** Every migration, in order. `npm run migration:create -- migrations/<Name>` makes a new file; add it here. */
-export const MIGRATIONS = [Foundation1763700000000, CatalogueCore1763800000000, LotsStations1763800001000, StationWasteTypes1763800001500, Assets1763800002000, PricingFleet1763800003000, MembersAddressesMedia1763800004000, OrdersJobs1763900000000, OutboxRelay1764000000000, OrderListIndexes1764100000000, OrderListCounts1764150000000, AttendanceDay1764200000000, Dispatch1764200001000, DispatchCompany1764200002000, DispatchDriver1764200003000, Ledger1764300000000, MerchantOnboarding1764300001000, Leaves1764300002000, LeaveAllowances1764300003000, Subscriptions1764300004000, Webhooks1764300005000, MoneySchedule1764400000000, Accountability1764400001000, Chats1764400002000, Notifications1764400003000, Platform1764400004000, InboundEventReason1764400005000, Reports1764400006000, ReportBillingBasis1764400006731, MoneyReconciliation1764500022000, SubscriptionPending1764500022500, WebhookEndpointManagement1764500028000, RefundExcessSetting1764500029000, ModuleSqlApi1764600000000, MonthlyOrderCount1764600001000, ModuleSqlApiMore1764600002000, PlacementInOneStatement1764600003000];
+/** A migration file: `<13-digit timestamp>-<Name>` (`npm run migration:create -- migrations/<Name>` makes one). */
+const MIGRATION_FILE = /^(\d{13})-[\w-]+$/;
+
+/**
+ * Every migration, in timestamp order: from each `<timestamp>-<Name>` file of this folder (`.ts` when run
+ * from the sources, `.js` from dist/), the exported class whose name ends with that timestamp (as TypeORM
+ * requires; the file may export helpers beside it). No list to edit: a new file is a new migration
+ * (README "Adding a migration"); test/database/migrations.spec.ts checks the files.
+ */
+export function migrationClasses(dir = __dirname): Function[] {
+  const ext = extname(__filename);
+  return readdirSync(dir)
+    .filter((f) => extname(f) === ext && MIGRATION_FILE.test(f.slice(0, -ext.length)))
+    .sort()
+    .map((f) => {
+      const stamp = f.slice(0, 13);
+      const classes = Object.values(require(join(dir, f)) as Record<string, unknown>).filter((v): v is Function => typeof v === 'function' && v.name.endsWith(stamp));
+      if (classes.length !== 1) throw new Error(`migrations/${f}: exports ${classes.length} classes named …${stamp} (one migration class per file)`);
+      return classes[0];
+    });
+}
+
+export const MIGRATIONS: Function[] = migrationClasses();

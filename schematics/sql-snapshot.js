@@ -6,7 +6,7 @@
  */
 const cols = (a) => ['id', 'created_at', 'updated_at', 'company_id', 'name', 'deleted_at'].map((c) => `"${a}"."${c}" AS "${a}_${c}"`).join(', ');
 
-/** The sections (header → statements) of one method of a kind: create, find, list, update, remove. */
+/** The sections (header → statements) of one method of a kind: create, find, list, update, remove, findAny, platformList. */
 function sections(n, kind, fn) {
   const R = `${n.Thing}Repository`;
   const T = n.Thing;
@@ -20,6 +20,17 @@ function sections(n, kind, fn) {
     case 'update':
     case 'remove':
       return [[`-- ${R}.${fn}`, `${one} FOR UPDATE;`]];
+    case 'findAny':
+      return [[`-- ${R}.${fn}`, `${x}( 1 = 1 AND "x"."id" = $1 ) AND ( "x"."deleted_at" IS NULL );`]];
+    case 'platformList':
+      return [
+        [`-- ${R}.${fn} (no filter)`, `${x}( 1 = 1 ) AND ( "x"."deleted_at" IS NULL ) ORDER BY "x"."created_at" DESC, "x"."id" DESC LIMIT 20 OFFSET 0;`],
+        [
+          `-- ${R}.${fn} (with filters)`,
+          `${x}( 1 = 1 AND "x"."company_id" = $1 AND "x"."name" ILIKE $2 ) AND ( "x"."deleted_at" IS NULL ) ORDER BY "x"."name" ASC, "x"."id" ASC LIMIT 10 OFFSET 10;`,
+          `SELECT COUNT(1) AS "cnt" FROM "${n.table}" "x" WHERE ( 1 = 1 AND "x"."company_id" = $1 AND "x"."name" ILIKE $2 ) AND ( "x"."deleted_at" IS NULL );`,
+        ],
+      ];
     case 'list':
       return [
         [`-- ${R}.${fn} (no filter)`, `${x}( "x"."company_id" = $1 ) AND ( "x"."deleted_at" IS NULL ) ORDER BY "x"."created_at" DESC, "x"."id" DESC LIMIT 20 OFFSET 0;`],

@@ -2,13 +2,16 @@ import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import cors from 'cors';
 import helmet from 'helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppModule } from './app.module';
+import { EnvelopeExpressAdapter } from './common/http/envelope';
 import { checkRequestInput, JSON_MEDIA_TYPES, jsonBodiesOnly } from './common/http/request-input';
 import { buildOpenApiDocument } from './common/http/openapi-document';
 import { validationPipe } from './common/http/validation';
 import { accessLogger, appLogger, PinoNestLogger } from './common/logger';
-import { fixedHeadersOf, requestEdge } from './common/http/request-edge';
+import { corsHeadersOfActualRequests, fixedHeadersOf, requestEdge } from './common/http/request-edge';
 import { Metrics } from './common/metrics/metrics';
 import { setPasswordHashCost } from './common/security/passwords';
 import { httpDrainOf } from './common/shutdown/http-drain';
@@ -27,7 +30,7 @@ export async function createApp(config: AppConfig, extraModules: Type[] = [], op
   setPasswordHashCost(config.passwordHashCost);
   const pinoLogger = appLogger(config);
   const logger = new PinoNestLogger(pinoLogger);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules), new EnvelopeExpressAdapter(), {
     logger,
     bufferLogs: false,
     bodyParser: false,
@@ -42,16 +45,18 @@ export async function createApp(config: AppConfig, extraModules: Type[] = [], op
   httpDrainOf(app);
   // CORS: the middleware answers browser preflights (OPTIONS with Access-Control-Request-Method) itself, without a
   // token; any other OPTIONS request goes on to the routes (the OPTIONS routes of /psp/onboarding answer `Allow`).
-  const cors = { exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Idempotent-Replayed'] };
-  const [preflight, passOn] = [{ ...cors, preflightContinue: false }, { ...cors, preflightContinue: true }];
-  app.enableCors((req: { method?: string; headers: Record<string, unknown> }, cb: (e: Error | null, o: object) => void) =>
-    cb(null, req.method === 'OPTIONS' && !req.headers['access-control-request-method'] ? passOn : preflight),
+  // On every other request its headers are fixed (any origin): the request edge sets them, read once here.
+  const corsOptions = { exposedHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Idempotent-Replayed'] };
+  const [preflight, passOn] = [cors({ ...corsOptions, preflightContinue: false }), cors({ ...corsOptions, preflightContinue: true })];
+  const corsHeaders = corsHeadersOfActualRequests(cors(corsOptions));
+  app.use((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) =>
+    req.method !== 'OPTIONS' ? next() : (req.headers['access-control-request-method'] ? preflight : passOn)(req, res, next),
   );
 
   // Security headers (helmet's, fixed: read once, set by the request edge); the API documentation pages
   // (Swagger UI, its OAuth2 redirect page) need inline scripts and styles, the API none.
-  const strict = fixedHeadersOf(helmet());
-  const docs = fixedHeadersOf(helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'", "'unsafe-inline'"], 'style-src': ["'self'", "'unsafe-inline'", 'https:'], 'img-src': ["'self'", 'data:', 'https:'] } } }));
+  const strict = [...fixedHeadersOf(helmet()), ...corsHeaders];
+  const docs = [...fixedHeadersOf(helmet({ contentSecurityPolicy: { directives: { 'script-src': ["'self'", "'unsafe-inline'"], 'style-src': ["'self'", "'unsafe-inline'", 'https:'], 'img-src': ["'self'", 'data:', 'https:'] } } })), ...corsHeaders];
   // The request edge (src/common/http/request-edge.ts): the request id (from X-Request-Id when sane, else
   // generated; echoed back) on every log line, the security headers, then one access-log line per request and
   // the request metrics (GET /metrics) from one listener.

@@ -1,73 +1,53 @@
 'use strict';
 const { names } = require('../names');
 const { ensureImport, appendToOneLineArray, read } = require('../edit');
-const { extensionLine, templates } = require('./templates');
+const { templates } = require('./templates');
 const { addToSnapshot } = require('../sql-snapshot');
 
 /**
- * `nest g module-feature <name> <layer>` (or `npm run -s g -- module-feature <name> --layer <n>`): a module
- * folder in this project's shape, its migration, its line in the layer list, the feature-module list and
- * the migration index, and its e2e test (README "Adding a module").
+ * `nest g module-feature <name> --layer <n>`: a module folder in this project's shape (its layer in its
+ * module.json), its migration, its e2e test and sweep kinds, and its one registration line in
+ * src/app.module.ts (README "Adding a module").
  */
 function moduleFeature(options) {
   return (tree, context) => {
     const n = names(options.name);
-    const layer = Number(options.layer ?? options.path);
+    const layer = Number(options.layer);
     const dir = `src/modules/${n.module}`;
     if (tree.exists(`${dir}/index.ts`)) throw new Error(`${dir} exists already`);
-    const cruiser = read(tree, '.dependency-cruiser.cjs');
-    const rows = layerRows(cruiser);
-    if (!Number.isInteger(layer) || layer < 1 || layer > rows.length) throw new Error(`--layer must be one of 1..${rows.length} (architecture.md), not ${options.layer ?? options.path}`);
+    const top = Math.max(...moduleLayers(tree));
+    if (!Number.isInteger(layer) || layer < 1 || layer > top) throw new Error(`--layer must be one of 1..${top} (the layers of src/modules/*/module.json, architecture.md), not ${options.layer}`);
     const access = options.access || 'CO';
     const stamp = Date.now();
     const migration = `${n.Module}${stamp}`;
-    const files = templates(n, { access, migration, stamp, layer });
+    const files = templates(n, { access, migration, stamp, layer, seed: seedRoutes() });
     for (const [path, text] of Object.entries(files)) tree.create(path, text);
     addToSnapshot(tree, n, 'create', 'create');
     addToSnapshot(tree, n, 'find', 'find');
 
-    // The module's line in the layer list (one line of .dependency-cruiser.cjs).
-    const lines = cruiser.split('\n');
-    const row = rows[layer - 1];
-    lines[row] = lines[row].replace(/\](,?)\s*$/, (_, comma) => `, '${n.module}']${comma}`);
-    tree.overwrite('.dependency-cruiser.cjs', lines.join('\n'));
-
-    // The feature-module list (its import and the one-line FEATURE_MODULES array).
+    // The one registration outside its folder: the feature-module list (its import and its FEATURE_MODULES entry).
     let app = read(tree, 'src/app.module.ts');
     app = ensureImport(app, `${n.Module}Module`, `./modules/${n.module}`);
     app = appendToOneLineArray(app, /^export const FEATURE_MODULES = \[/, `${n.Module}Module`, 'src/app.module.ts');
     tree.overwrite('src/app.module.ts', app);
-
-    // The migration index (its import and the one-line MIGRATIONS array).
-    let idx = read(tree, 'migrations/index.ts');
-    idx = ensureImport(idx, migration, `./${stamp}-${n.Module}`);
-    idx = appendToOneLineArray(idx, /^export const MIGRATIONS = \[/, migration, 'migrations/index.ts');
-    tree.overwrite('migrations/index.ts', idx);
-
-    // The generated routes in the extension list (they are not seed routes).
-    const seed = seedRoutes(tree);
-    let ext = read(tree, 'test/routes-extensions.txt');
-    for (const [method, path] of [['POST', `/api/v1/${n.module}`], ['GET', `/api/v1/${n.module}/{${n.thingCamel}}`]]) {
-      if (!seed.has(`${method} ${path}`)) ext = ext.replace(/\n*$/, '\n') + extensionLine(method, path, access, n) + '\n';
-    }
-    tree.overwrite('test/routes-extensions.txt', ext);
-    context.logger.info(`module ${n.module} (layer ${layer}): ${Object.keys(files).length} files; edited .dependency-cruiser.cjs, src/app.module.ts, migrations/index.ts, test/routes-extensions.txt`);
+    context.logger.info(`module ${n.module} (layer ${layer}): ${Object.keys(files).length} files; registered in src/app.module.ts (FEATURE_MODULES)`);
     return tree;
   };
 }
 
-/** Line numbers of the rows of `const LAYERS = [` (one row per layer, in order). */
-function layerRows(text) {
-  const lines = text.split('\n');
-  const start = lines.findIndex((l) => /^const LAYERS = \[/.test(l));
-  if (start < 0) throw new Error('.dependency-cruiser.cjs: no `const LAYERS = [`');
-  const rows = [];
-  for (let i = start + 1; i < lines.length && !/^\];/.test(lines[i]); i++) if (/^\s*\[.*\],?\s*$/.test(lines[i])) rows.push(i);
-  return rows;
+/** The layers the modules declare (src/modules/<module>/module.json). */
+function moduleLayers(tree) {
+  const layers = [];
+  tree.getDir('src/modules').subdirs.forEach((d) => {
+    const b = tree.read(`src/modules/${d}/module.json`);
+    if (b) layers.push(JSON.parse(b.toString('utf8')).layer);
+  });
+  if (!layers.length) throw new Error('no src/modules/*/module.json (run the generator at the project root)');
+  return layers;
 }
 
 /** The seed's routes (../shared/spec/routes.tsv, METHOD PATH), when the file is there. */
-function seedRoutes(tree) {
+function seedRoutes() {
   const fs = require('node:fs');
   const path = require('node:path');
   const file = path.resolve(process.cwd(), '..', 'shared', 'spec', 'routes.tsv');

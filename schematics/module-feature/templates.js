@@ -1,11 +1,12 @@
 'use strict';
 /* The files of a generated module (names from ../names.js). Mirrors src/modules/promotions (a small module). */
 
-const extensionLine = (method, path, access, n) => `${method}\t${path}\t${access}\tgenerated module ${n.module} (nest g; README "Adding a module")`;
+/** `@Extension(why)` on a generated route that the seed (../shared/spec/routes.tsv) does not have (README "Extensions"). */
+const extension = (seed, method, path, n) => (seed.has(`${method} ${path}`) ? '' : `  @Extension('generated module ${n.module} (README "Adding a module")')\n`);
 
 const tag = (n) => n.Module.replace(/([a-z])([A-Z])/g, '$1 $2');
 
-function templates(n, { access, migration, stamp, layer }) {
+function templates(n, { access, migration, stamp, layer, seed }) {
   const d = `src/modules/${n.module}`;
   const cmd = `nest g module-feature ${n.module} --layer ${layer}`;
   return {
@@ -14,6 +15,7 @@ export { ${n.Module}Module } from './${n.module}.module';
 export { ${n.Module}Service } from './${n.module}.service';
 `,
     [`${d}/${n.module}.module.ts`]: `import './events'; // this module's domain events, declared into the event catalogue (src/common/outbox/event-catalogue.ts)
+import './notifications'; // this module's notification rules, registered (src/common/outbox/notification-rules.ts)
 import { Module } from '@nestjs/common';
 import { ${n.Module}Controller } from './${n.module}.controller';
 import { ${n.Thing}Repository } from './${n.thing}.repository';
@@ -23,6 +25,7 @@ import { ${n.Module}Service } from './${n.module}.service';
 @Module({ controllers: [${n.Module}Controller], providers: [${n.Module}Service, ${n.Thing}Repository], exports: [${n.Module}Service] })
 export class ${n.Module}Module {}
 `,
+    [`${d}/module.json`]: `{ "layer": ${layer} }\n`,
     [`${d}/entities.ts`]: `import { ${n.Thing} } from './${n.thing}.entity';
 
 /**
@@ -30,6 +33,18 @@ export class ${n.Module}Module {}
  * the \`ENTITIES\` of each module's entities.ts); a new entity of the module is added to this list.
  */
 export const ENTITIES = [${n.Thing}];
+`,
+    [`${d}/notifications.ts`]: `import { notificationRules } from '../../common/outbox/notification-rules';
+
+/**
+ * Who is told of the ${n.whats} module's events, registered from here (src/common/outbox/notification-rules.ts;
+ * the communication module makes the notifications when the relay hands it the event). A new
+ * ${n.thing.replace(/-/g, ' ')} tells the company's users (not the one who made it: a ${n.thing.replace(/-/g, ' ')} a subscriber of this
+ * module records for the system tells them all).
+ */
+notificationRules({
+  '${n.thingSnake}.created': (e) => [{ to: ['company'], title: 'New ${n.thing.replace(/-/g, ' ')}', body: 'A ${n.thing.replace(/-/g, ' ')} was recorded.', data: { ${n.thingSnake}_id: e.aggregateId } }],
+});
 `,
     [`${d}/events.ts`]: `export {};
 
@@ -55,9 +70,8 @@ export class ${n.Thing} extends BaseEntity {
 }
 `,
     [`${d}/${n.thing}.repository.ts`]: `import { Injectable } from '@nestjs/common';
-import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
-import { CompanyRecords } from '../../common/records/company-records';
+import { CompanyRecords, type ActorRef } from '../../common/records/company-records';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import { UnitOfWork } from '../../database/unit-of-work';
@@ -84,7 +98,7 @@ export class ${n.Thing}Repository extends ModuleRepository {
 
   /** A new row of the scope's company (and its \`${n.thingSnake}.created\` event, in the same unit). */
   @GenerateSql({ params: [SAMPLE_ACTOR, SAMPLE_SCOPE, { name: 'Sample' }] })
-  create(actor: Pick<Actor, 'id'>, scope: Scope, values: Partial<${n.Thing}>): Promise<${n.Thing}> {
+  create(actor: ActorRef, scope: Scope, values: Partial<${n.Thing}>): Promise<${n.Thing}> {
     return this.records.create(actor, scope.companyId, values);
   }
 
@@ -141,7 +155,7 @@ export class ${n.Module}Service {
 `,
     [`${d}/${n.module}.controller.ts`]: `import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Access } from '../../common/access/access.decorator';
+import { Access, Extension } from '../../common/access/access.decorator';
 import { Actor, CurrentActor } from '../../common/access/actor';
 import { CurrentScope, Scope } from '../../common/access/scope';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
@@ -159,14 +173,14 @@ export class ${n.Module}Controller {
 
   @Post('${n.module}')
   @Access('${access}')
-  @Endpoint({ summary: 'Create a ${n.thing.replace(/-/g, ' ')} (extension: generated module ${n.module})', type: ${n.Thing}Dto, status: 201, errors: [422] })
+${extension(seed, 'POST', `/api/v1/${n.module}`, n)}  @Endpoint({ summary: 'Create a ${n.thing.replace(/-/g, ' ')} (extension: generated module ${n.module})', type: ${n.Thing}Dto, status: 201, errors: [422] })
   create(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @Body() dto: Create${n.Thing}Dto) {
     return this.${n.moduleCamel}.create(actor, scope, dto);
   }
 
   @Get('${n.module}/:${n.thingCamel}')
   @Access('${access}')
-  @ApiIdParam('${n.thingCamel}')
+${extension(seed, 'GET', `/api/v1/${n.module}/{${n.thingCamel}}`, n)}  @ApiIdParam('${n.thingCamel}')
   @Endpoint({ summary: 'Show a ${n.thing.replace(/-/g, ' ')} (extension: generated module ${n.module})', type: ${n.Thing}Dto, errors: [404] })
   show(@CurrentScope() scope: Scope, @IdParam('${n.thingCamel}') id: string) {
     return this.${n.moduleCamel}.get(scope, id);
@@ -214,6 +228,9 @@ export const TENANT_KINDS: ModuleTenantKind[] = [
     [`test/${n.module}/${n.module}.e2e.spec.ts`]: `import { ABSENT_ID, Cast, startWithCast } from '../support/fixtures';
 import type { CompanyActor } from '../support/actors';
 
+/** Administrators register with it (\`AD\` routes: test/support/admin.ts). */
+const ADMIN_KEY = 'generated-module-admin-key';
+
 /** The ${n.whats} module's routes (\`${cmd}\`; \`nest g route\` adds its tests above the marker). */
 describe('${n.module} routes', () => {
   let { t, co, other, customer, driver } = {} as Cast;
@@ -221,7 +238,7 @@ describe('${n.module} routes', () => {
   const create = async (actor: CompanyActor, body: Record<string, unknown> = {}) =>
     (await t.req('post', '/api/v1/${n.module}', { token: actor.token, body: { name: 'First ${n.thing.replace(/-/g, ' ')}', ...body } }).expect(201)).body.data;
 
-  beforeAll(async () => ({ t, co, other, customer, driver } = await startWithCast()));
+  beforeAll(async () => ({ t, co, other, customer, driver } = await startWithCast({}, { env: { ADMIN_REGISTRATION_KEY: ADMIN_KEY } })));
   afterAll(async () => t?.close());
 
   it('creates and shows a ${n.thing.replace(/-/g, ' ')}', async () => {
@@ -264,4 +281,4 @@ describe('${n.module} routes', () => {
   };
 }
 
-module.exports = { templates, extensionLine };
+module.exports = { templates, extension };

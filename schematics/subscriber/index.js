@@ -3,10 +3,11 @@ const { names, words, cap } = require('../names');
 const { ensureImport, beforeMarker, read } = require('../edit');
 
 /**
- * `nest g subscriber <module> <event>` (or `npm run -s g -- subscriber <module> <event>`): an
- * `@EventSubscriber` of a catalogue event in a module made by module-feature, provided by its module (so
- * the relay finds it at start), calling a service method that takes the event's company Scope, and a
- * test that records the event and runs the relay.
+ * `nest g subscriber <module> <event>`: an `@EventSubscriber` of a catalogue event in a module made by
+ * module-feature, provided by its module (so the relay finds it at start), calling a service method with
+ * the event's company Scope that records a row of the module's table for the event (a working reaction to
+ * edit), and a test that records the event, runs the relay, and finds the delivery processed and the row
+ * made once.
  */
 function subscriber(options) {
   return (tree, context) => {
@@ -53,10 +54,14 @@ export class ${cls} implements EventHandler<'${event}'> {
     service = beforeMarker(
       service,
       'nest g route: service methods go above this line',
-      `  /** \`${event}\` (relayed, in the delivery's unit of work: ${cls}): what the ${n.whats} module does about it. */
-  async ${fn}(scope: Scope, event: RelayedEvent<'${event}'>): Promise<void> {
-    void scope;
-    void event;
+      `  /**
+   * \`${event}\` (relayed, in the delivery's unit of work: ${cls}): records a ${n.thing.replace(/-/g, ' ')} of the event's
+   * company named after the event (by its actor; the system when it has none), with its
+   * \`${n.thingSnake}.created\` event. Once per event: the relay commits it with the delivery.
+   */
+  async ${fn}(scope: Scope, event: RelayedEvent<'${event}'>): Promise<${n.Thing}Dto> {
+    const row = await this.uow.transaction(() => this.${n.moduleCamel}.create({ id: event.actorId }, scope, { name: \`\${event.type} \${event.aggregateId}\` }));
+    return ${n.Thing}Dto.of(row);
   }
 `,
       files.service,
@@ -74,16 +79,28 @@ export class ${cls} implements EventHandler<'${event}'> {
     test = beforeMarker(
       test,
       'nest g route: tests go above this line',
-      `  it('handles ${event} through the relay (${subscriberName})', async () => {
+      `  it('records a ${n.thing.replace(/-/g, ' ')} for each ${event} through the relay, once (${subscriberName})', async () => {
     const uow = t.app.get(UnitOfWork);
+    const relay = async () => {
+      for (let i = 0; i < 10 && (await t.app.get(OutboxRelay).runOnce()).claimed > 0; i++);
+    };
     const aggregateId = randomUUID();
-    await uow.transaction(() => recordEvents(uow.manager, { type: '${event}', aggregateType: '${ew[0]}', aggregateId, companyId: co.companyId, payload: {} } as DomainEvent<'${event}'>));
-    for (let i = 0; i < 10 && (await t.app.get(OutboxRelay).runOnce()).claimed > 0; i++);
-    const rows = await t.ds.query(
+    await uow.transaction(() => recordEvents(uow.manager, { type: '${event}', aggregateType: '${ew[0]}', aggregateId, companyId: co.companyId, actorId: null, payload: {} } as DomainEvent<'${event}'>));
+    await relay();
+    const deliveries = await t.ds.query(
       \`SELECT d.status FROM outbox_deliveries d JOIN outbox_events e ON e.id = d.event_id WHERE e.aggregate_id = $1 AND d.subscriber = '${subscriberName}'\`,
       [aggregateId],
     );
-    expect(rows).toEqual([{ status: 'processed' }]);
+    expect(deliveries).toEqual([{ status: 'processed' }]);
+    const rows = await t.ds.query(\`SELECT id, company_id FROM ${n.table} WHERE name = $1\`, [\`${event} \${aggregateId}\`]);
+    expect(rows).toEqual([{ id: expect.any(String), company_id: co.companyId }]);
+    // The row is the company's like any other (its API shows it); made by the system, its ${n.thingSnake}.created
+    // told the company's users (the module's notifications.ts); a second relay pass makes no second one.
+    expect((await t.req('get', \`/api/v1/${n.module}/\${rows[0].id}\`, { token: co.token }).expect(200)).body.data).toMatchObject({ name: \`${event} \${aggregateId}\` });
+    const told = (await t.req('get', '/api/v1/notifications/get?per_page=100', { token: co.token }).expect(200)).body.data;
+    expect(told.filter((x: { data: Record<string, string> }) => x.data.${n.thingSnake}_id === rows[0].id)).toMatchObject([{ type: '${n.thingSnake}.created', title: 'New ${n.thing.replace(/-/g, ' ')}' }]);
+    await relay();
+    expect(await t.ds.query(\`SELECT count(*)::int AS n FROM ${n.table} WHERE name = $1\`, [\`${event} \${aggregateId}\`])).toEqual([{ n: 1 }]);
   });
 `,
       files.test,

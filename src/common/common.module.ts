@@ -1,6 +1,6 @@
 import { RouteIndex } from './http/route-index';
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
@@ -9,7 +9,6 @@ import { AppConfig } from '../config/app-config';
 import { AccessGuard } from './access/access.guard';
 import { ActorResolver, JwtStrategy, jwtSecretKey } from './access/jwt.strategy';
 import { ErrorFilter } from './http/error.filter';
-import { EnvelopeInterceptor } from './http/envelope';
 import { IdempotencyInterceptor } from './idempotency/idempotent';
 import { MailService } from './mail/mail.service';
 import { OutboxRelay } from './outbox/outbox-relay';
@@ -66,7 +65,6 @@ export class CommonModule {
         RouteIndex,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
       exports: [AppConfig, UnitOfWork, JwtModule, ActorResolver, MailService, OutboxRelay, OutboundHttpClient, IdempotencyInterceptor, ThrottleGuard, InUseRegistry, DriverLocations, PlanLimits, Metrics, ...(redisStorage ? [RedisThrottlerStorage] : [])],
     };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager, type ObjectLiteral, QueryFailedError, type SelectQueryBuilder } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /**
@@ -52,4 +52,78 @@ export async function preparedThrough<T>(ds: DataSource, manager: EntityManager,
     ds.logger.logQueryError(e as Error, text, params, runner);
     throw new QueryFailedError(text, params, e as Error);
   }
+}
+
+/**
+ * `qb.getQueryAndParameters()` with the text kept per call site (`prefix`) and shape (`hotQueryText`).
+ *
+ * A hot query builder's SQL text (`getQuery`, named parameters), kept per call site and shape: TypeORM
+ * builds the text anew on every call, which was 10–11 % of a placement's Node CPU for its four entity reads
+ * (docs/performance.md). The shape is what the text is built from (the query's aliases, selections, joins,
+ * conditions, order, paging and locking, as the builder holds them); the parameters' values are not part
+ * of the text (TypeORM puts them in positionally afterwards). A builder this cannot describe (common table
+ * expressions, relation ids) is built every time. Under jest (or HOT_SQL_VERIFY=1) every kept text is
+ * checked against a fresh build, so a shape this key missed fails a test instead of running another
+ * query's text.
+ */
+export function hotQueryAndParameters(prefix: string, qb: SelectQueryBuilder<ObjectLiteral>): [string, unknown[]] {
+  return qb.dataSource.driver.escapeQueryWithParameters(hotQueryText(prefix, qb), qb.getParameters());
+}
+
+function hotQueryText(prefix: string, qb: SelectQueryBuilder<ObjectLiteral>): string {
+  const shape = shapeOf(qb);
+  if (shape === null) return qb.getQuery();
+  const key = `${prefix}\u0000${shape}`;
+  const kept = hotTexts.get(key);
+  if (kept === undefined) {
+    const text = qb.getQuery();
+    if (hotTexts.size >= 2000) hotTexts.clear();
+    hotTexts.set(key, text);
+    return text;
+  }
+  if (VERIFY_HOT_TEXTS) {
+    const fresh = qb.getQuery();
+    if (fresh !== kept) throw new Error(`hotQueryText(${prefix}): the kept text differs from the builder's (a shape the key does not describe):\n${kept}\n---\n${fresh}`);
+  }
+  return kept;
+}
+
+const hotTexts = new Map<string, string>();
+const VERIFY_HOT_TEXTS = process.env.HOT_SQL_VERIFY === '1' || process.env.JEST_WORKER_ID !== undefined;
+
+/** What a select builder's text is made of, as a string; null when it holds something this does not describe. */
+function shapeOf(qb: SelectQueryBuilder<ObjectLiteral>): string | null {
+  const em = qb.expressionMap;
+  if (em.queryType !== 'select' || em.commonTableExpressions.length || em.relationIdAttributes.length || em.subQuery) return null;
+  const nameOf = (x: unknown) => (typeof x === 'string' ? x : typeof x === 'function' ? x.name : null);
+  const joins = em.joinAttributes.map((j) => [j.direction, j.alias.name, nameOf(j.entityOrProperty), j.condition ?? null, j.mapToProperty ?? null, j.isMappingMany ?? null, nameOf(j.mapAsEntity)]);
+  if (joins.some((j) => j[2] === null)) return null;
+  return JSON.stringify([
+    em.mainAlias?.name,
+    em.mainAlias?.hasMetadata ? em.mainAlias.metadata.tablePath : (em.mainAlias?.tablePath ?? null),
+    em.selects,
+    em.selectDistinct,
+    em.selectDistinctOn,
+    joins,
+    em.wheres,
+    em.havings,
+    em.orderBys,
+    em.groupBys,
+    em.limit ?? null,
+    em.offset ?? null,
+    em.skip ?? null,
+    em.take ?? null,
+    em.lockMode ?? null,
+    em.lockTables ?? null,
+    em.onLocked ?? null,
+    em.withDeleted,
+    em.comment ?? null,
+    em.useIndex ?? null,
+    em.maxExecutionTime,
+    em.aliasNamePrefixingEnabled,
+    em.disableEscaping,
+    em.extraAppendedAndWhereCondition,
+    em.timeTravel ?? null,
+    em.aliases.map((a) => [a.name, a.type, a.hasMetadata ? a.metadata.tablePath : (a.tablePath ?? null), a.subQuery ?? null]),
+  ]);
 }

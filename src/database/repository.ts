@@ -3,7 +3,7 @@ import { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { EventType } from '../common/outbox/event-catalogue';
 import { recordEvents, type DomainEvent } from '../common/outbox/outbox';
 import { GenerateSql } from './generate-sql';
-import { preparedThrough, statementName } from './prepared-query';
+import { hotQueryAndParameters, preparedThrough, statementName } from './prepared-query';
 import { UnitOfWork } from './unit-of-work';
 
 /**
@@ -65,18 +65,19 @@ export abstract class ModuleRepository {
 
   /** A hot query builder's raw rows, prepared as `prepared` does. */
   protected preparedRows<T>(prefix: string, qb: SelectQueryBuilder<ObjectLiteral>): Promise<T[]> {
-    const [text, params] = qb.getQueryAndParameters();
+    const [text, params] = hotQueryAndParameters(prefix, qb);
     return this.prepared<T>(prefix, text, params);
   }
 
   /**
    * A hot query builder whose statements are prepared as `prepared` does instead of sent unnamed; run it as usual
-   * (`getOne`, `getRawAndEntities`…): TypeORM still maps the rows to entities.
+   * (`getOne`, `getRawAndEntities`…): TypeORM still maps the rows to entities. Its SQL text is built once per
+   * shape (`hotQueryAndParameters`).
    */
   protected hot<Q extends SelectQueryBuilder<ObjectLiteral>>(prefix: string, qb: Q): Q {
     return Object.assign(qb, {
       loadRawResults: (): Promise<unknown[]> => {
-        const [text, params] = qb.getQueryAndParameters();
+        const [text, params] = hotQueryAndParameters(prefix, qb);
         return this.prepared(prefix, text, params);
       },
     });

@@ -188,6 +188,31 @@ describe('auth routes (/api/v1/auth/*)', () => {
       expect(r.body.code).toBe('TOKEN_EXPIRED');
     });
 
+    it('a token verified once (the strategy keeps its claims) is refused from the second of its expiry, and when revoked', async () => {
+      const co = await companyActor(t);
+      const { JwtService } = await import('@nestjs/jwt');
+      const { randomUUID } = await import('node:crypto');
+      const jwt = t.app.get(JwtService);
+      const jti = randomUUID();
+      const exp = Math.floor(Date.now() / 1000) + 60;
+      await t.ds.query(`INSERT INTO auth_tokens (jti, user_id, expires_at) VALUES ($1, $2, to_timestamp($3))`, [jti, co.userId, exp]);
+      const token = jwt.sign({ sub: co.userId, typ: 'company', jti, iat: exp - 3600, exp });
+      await t.req('get', '/api/v1/auth/me', { token }).expect(200);
+      await t.req('get', '/api/v1/auth/me', { token }).expect(200);
+      const now = jest.spyOn(Date, 'now').mockReturnValue(exp * 1000);
+      try {
+        const r = await t.req('get', '/api/v1/auth/me', { token }).expect(401);
+        expect(r.body.code).toBe('TOKEN_EXPIRED');
+      } finally {
+        now.mockRestore();
+      }
+      // Verified again, kept again: a revocation still takes effect at once (the token row is read on every request).
+      await t.req('get', '/api/v1/auth/me', { token }).expect(200);
+      await t.req('post', '/api/v1/auth/logout', { token }).expect(200);
+      const revoked = await t.req('get', '/api/v1/auth/me', { token }).expect(401);
+      expect(revoked.body.code).toBe('TOKEN_REVOKED');
+    });
+
     it('refuses a missing or forged token with 401', async () => {
       await t.req('post', '/api/v1/auth/refresh-token', {}).expect(401);
       await t.req('post', '/api/v1/auth/refresh-token', { body: { token: 'not.a.jwt' } }).expect(401);

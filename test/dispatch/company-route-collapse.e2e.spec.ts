@@ -1,15 +1,7 @@
-import { addDriver, approvedOrder, assignOrder, dispatchWorld, DispatchWorld, inDays } from '../support/dispatch-fixtures';
+import { addDriver, approvedOrder, assignOrder, dispatchWorld, DispatchWorld, inDays, tour } from '../support/dispatch-fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type Row = Record<string, any>;
-
-const R = 6371;
-const rad = (d: number) => (d * Math.PI) / 180;
-const haversine = (a: { lat: number; lng: number }, b: { lat: number; lng: number }) => {
-  const h = Math.sin(rad(b.lat - a.lat) / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lng - a.lng) / 2) ** 2;
-  return 2 * R * Math.asin(Math.min(1, Math.sqrt(h)));
-};
-const tour = (points: { lat: number; lng: number }[]) => points.slice(1).reduce((km, p, i) => km + haversine(points[i], p), 0);
 
 describe('Dispatch (company): PUT /order/jobs/route-collapse', () => {
   let t: TestApp;

@@ -248,7 +248,7 @@ describe('Driver jobs: the day, start, evidence, completion', () => {
     const oldAsset = await deliver(a);
     const b = await approvedOrder(t, w, {});
     // What route collapse does: the new order's delivery becomes a swap, the old order's pickup is merged into it.
-    await changeJob(t, w.company.companyId, b.delivery, { type: 'swap' });
+    await changeJob(t, w.company.companyId, b.delivery, { type: 'swap', pickupOrderId: a.id });
     await changeJob(t, w.company.companyId, a.pickup!, { mergedIntoJobId: b.delivery });
     const newAsset = (await assignJob(t, w, b.delivery))!;
     await assignJob(t, w, a.pickup!);

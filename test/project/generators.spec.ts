@@ -1,14 +1,19 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 /**
- * The generators (schematics/, README "Adding a module") on a throwaway copy of the tree: a module and a
- * route and a subscriber are generated with the commands the README gives, then the copy passes, unedited, the type check,
- * the dependency rules, the OpenAPI lint and, in ONE jest run, the generated e2e test, the schema-drift
- * test, the tenant-isolation sweep, the route conformance test (extension list), the statement snapshots
- * and the data-layer ratchet. Skipped when no PostgreSQL answers at TEST_DATABASE_URL (the e2e part needs one).
+ * The generators (schematics/, README "Adding a module") on a throwaway copy of the tree: the README's
+ * literal commands (`npx nest g module-feature invoices --layer 6`, `npx nest g route invoices GET
+ * /invoices --access CO`, `npx nest g subscriber invoices order.placed`) and routes with several path
+ * parameters and other access codes (CU, DR-IN, AD, PUB) are generated, then the copy passes, unedited,
+ * the type check, the dependency rules and the OpenAPI lint (at once), and in ONE jest run the generated
+ * e2e test, the schema-drift test, the tenant-isolation sweep, route conformance, the statement snapshots,
+ * the data-layer ratchet and the migrations check. Also: `npm ci` links node_modules/.bin/nest to
+ * schematics/nest.js (the postinstall schematics/install.js), and `nest g` exits 1 when a schematic fails.
+ * The copy's part is skipped when no PostgreSQL answers at TEST_DATABASE_URL (the e2e part needs one).
  */
 const ROOT = join(__dirname, '..', '..');
 const SKIP_TOP = new Set(['node_modules', 'dist', 'data', 'coverage', '.git']);
@@ -17,17 +22,73 @@ function run(cwd: string, cmd: string, args: string[]): { out: string; status: n
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 });
   return { out: `${r.stdout ?? ''}${r.stderr ?? ''}`, status: r.status };
 }
+const outcome = (cmd: string, args: string[], r: { out: string; status: number | null }) => ({ cmd: [cmd, ...args].join(' '), status: r.status, tail: r.status === 0 ? '' : r.out.slice(-4000) });
 const ok = (cwd: string, cmd: string, args: string[]) => {
   const r = run(cwd, cmd, args);
-  expect({ cmd: [cmd, ...args].join(' '), status: r.status, tail: r.status === 0 ? '' : r.out.slice(-4000) }).toEqual({ cmd: [cmd, ...args].join(' '), status: 0, tail: '' });
+  expect(outcome(cmd, args, r)).toEqual({ cmd: [cmd, ...args].join(' '), status: 0, tail: '' });
   return r.out;
 };
+/** Several commands at once (they wait on different things); resolves to their outcomes. */
+const together = (cwd: string, cmds: [string, string[]][]) =>
+  Promise.all(
+    cmds.map(
+      ([cmd, args]) =>
+        new Promise<ReturnType<typeof outcome>>((resolve) => {
+          const child = spawn(cmd, args, { cwd, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
+          let out = '';
+          child.stdout.on('data', (d) => (out += d));
+          child.stderr.on('data', (d) => (out += d));
+          child.on('close', (status) => resolve(outcome(cmd, args, { out, status })));
+        }),
+    ),
+  );
+
+/** Every file of the tree (but node_modules) with a hash of its content. */
+function files(dir: string, base = dir, acc = new Map<string, string>()): Map<string, string> {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === 'node_modules') continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) files(p, base, acc);
+    else if (e.isFile()) acc.set(relative(base, p), createHash('sha1').update(readFileSync(p)).digest('hex'));
+  }
+  return acc;
+}
+/** The files added or changed since `before`. */
+const touched = (before: Map<string, string>, dir: string) => [...files(dir)].filter(([f, h]) => before.get(f) !== h).map(([f]) => f).sort();
+
+describe('nest (node_modules/.bin/nest)', () => {
+  it('is schematics/nest.js after npm ci (the postinstall links it)', () => {
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.postinstall).toBe('node schematics/install.js');
+    expect(realpathSync(join(ROOT, 'node_modules', '.bin', 'nest'))).toBe(realpathSync(join(ROOT, 'schematics', 'nest.js')));
+  });
+
+  it('schematics/install.js links the bin, idempotently, and leaves a tree without devDependencies alone', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'haulops-bin-'));
+    try {
+      const nm = join(dir, 'node_modules');
+      mkdirSync(join(nm, '@nestjs', 'cli', 'bin'), { recursive: true });
+      mkdirSync(join(nm, '.bin'));
+      writeFileSync(join(nm, '@nestjs', 'cli', 'bin', 'nest.js'), '');
+      symlinkSync('../@nestjs/cli/bin/nest.js', join(nm, '.bin', 'nest'));
+      const install = (m: string) => ok(ROOT, 'node', ['schematics/install.js', m]).trim();
+      expect(install(join(dir, 'none'))).toBe('nest: skipped (no devDependencies)');
+      expect(install(nm)).toBe('nest: skipped (no devDependencies)'); // haulops-schematics not installed
+      symlinkSync(join(ROOT, 'schematics'), join(nm, 'haulops-schematics'));
+      expect(install(nm)).toMatch(/^nest: linked .*node_modules\/\.bin\/nest -> \.\.\/haulops-schematics\/nest\.js$/);
+      expect(readlinkSync(join(nm, '.bin', 'nest'))).toBe('../haulops-schematics/nest.js');
+      expect(install(nm)).toBe('nest: already linked');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 const describeWithDb = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
 describeWithDb('generators: nest g module-feature, route and subscriber on a copy of the tree', () => {
   let base: string;
   let repo: string;
+  let nest: string; // what `npx nest` runs, called directly past the README's three commands (no npm start-up each time)
   const started = Date.now();
 
   beforeAll(() => {
@@ -35,6 +96,7 @@ describeWithDb('generators: nest g module-feature, route and subscriber on a cop
     repo = join(base, 'repo');
     cpSync(ROOT, repo, { recursive: true, filter: (src) => !SKIP_TOP.has(relative(ROOT, src).split(/[\\/]/)[0]) });
     symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(repo, 'node_modules'), 'dir');
+    nest = join(repo, 'node_modules', '.bin', 'nest');
     const shared = join(ROOT, '..', 'shared');
     if (existsSync(shared)) symlinkSync(realpathSync(shared), join(base, 'shared'), 'dir'); // the seed's routes (route conformance)
   });
@@ -43,36 +105,75 @@ describeWithDb('generators: nest g module-feature, route and subscriber on a cop
     console.log(`generators: ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
   });
 
-  it('generates a module, a route and a subscriber with the README commands', () => {
-    // `nest g` admits two positional arguments: the layer is the second; `npm run g` takes the README's flags.
-    const mod = ok(repo, 'npx', ['nest', 'g', 'module-feature', 'invoices', '6']);
-    expect(mod).toContain('src/modules/invoices/invoices.module.ts');
-    const route = ok(repo, 'npm', ['run', '-s', 'g', '--', 'route', 'invoices', 'GET', '/invoices', '--access', 'CO']);
-    expect(route).toContain('GET /api/v1/invoices (CO) → InvoicesController#list');
-    expect(ok(repo, 'npx', ['nest', 'g', 'subscriber', 'invoices', 'order.placed'])).toContain('src/modules/invoices/order-placed.subscriber.ts');
-    // A stock kind still comes from @nestjs/schematics (the collection extends it).
-    expect(ok(repo, 'npx', ['nest', 'g', 'service', 'stock-probe', '--dry-run'])).toContain('stock-probe.service.ts');
+  it("generates with the README's literal commands, touching only the module's own files and one registration", () => {
+    const before = files(repo);
+    const mod = ok(repo, 'npx', ['nest', 'g', 'module-feature', 'invoices', '--layer', '6']);
+    expect(mod).toContain('CREATE src/modules/invoices/module.json');
+    const added = touched(before, repo);
+    const stamp = added.find((f) => f.startsWith('migrations/'))!.slice('migrations/'.length, -'-Invoices.ts'.length);
+    expect(added).toEqual(
+      [
+        `migrations/${stamp}-Invoices.ts`,
+        'src/app.module.ts',
+        ...['entities.ts', 'events.ts', 'index.ts', 'invoice.entity.ts', 'invoice.repository.ts', 'invoices.controller.ts', 'invoices.dto.ts', 'invoices.module.ts', 'invoices.service.ts', 'module.json', 'notifications.ts'].map((f) => `src/modules/invoices/${f}`),
+        'test/database/sql/InvoiceRepository.sql',
+        'test/invoices/invoices.e2e.spec.ts',
+        'test/invoices/tenant-kinds.ts',
+      ].sort(),
+    );
+    // The one registration: its import and its FEATURE_MODULES entry in src/app.module.ts.
+    const app = readFileSync(join(repo, 'src/app.module.ts'), 'utf8').split('\n');
+    expect(app.filter((l) => l.includes('Invoices'))).toEqual(["import { InvoicesModule } from './modules/invoices';", expect.stringMatching(/^export const FEATURE_MODULES = \[.*, InvoicesModule\];$/)]);
+    expect(readFileSync(join(repo, 'src/modules/invoices/module.json'), 'utf8')).toBe('{ "layer": 6 }\n');
 
-    // Outside its folder, its migration and its e2e files, the module touched one line of each central list.
-    const changed = (f: string) => readFileSync(join(repo, f), 'utf8').split('\n').filter((l) => l.includes('invoices') || l.includes('Invoices'));
-    expect(changed('.dependency-cruiser.cjs')).toEqual([`  ['payments', 'accountability', 'invoices'],`]);
-    expect(changed('test/routes-extensions.txt')).toHaveLength(3);
-    expect(changed('src/app.module.ts')).toHaveLength(2); // its import and the FEATURE_MODULES line
-    expect(changed('migrations/index.ts')).toHaveLength(2); // its import and the MIGRATIONS line
-    // The same route again is refused (and writes nothing).
-    expect(run(repo, 'npm', ['run', '-s', 'g', '--', 'route', 'invoices', 'GET', '/invoices', '--access', 'CO']).status).toBe(1);
-  }, 120_000);
+    const afterModule = files(repo);
+    expect(ok(repo, 'npx', ['nest', 'g', 'route', 'invoices', 'GET', '/invoices', '--access', 'CO'])).toContain('GET /api/v1/invoices (CO) → InvoicesController#list');
+    expect(ok(repo, 'npx', ['nest', 'g', 'subscriber', 'invoices', 'order.placed'])).toContain('CREATE src/modules/invoices/order-placed.subscriber.ts');
+    // Several path parameters, and access codes other than CO.
+    for (const [method, path, access] of [
+      ['GET', '/invoices/{invoice}/lines/{line}', 'CU'],
+      ['PATCH', '/invoices/{invoice}/lines/{line}', 'DR-IN'],
+      ['GET', '/admin/invoices', 'AD'],
+      ['GET', '/admin/invoices/{invoice}', 'AD'],
+      ['GET', '/invoices-about', 'PUB'],
+      ['DELETE', '/invoices/{invoice}', 'CO'],
+      ['POST', '/invoices/{invoice}/copies', 'CO'],
+    ]) {
+      expect(ok(repo, nest, ['g', 'route', 'invoices', method, path, '--access', access])).toContain(`${method} /api/v1${path} (${access})`);
+    }
+    // Routes and subscribers stay in the module's files (and its statement snapshot).
+    expect(touched(afterModule, repo).filter((f) => !f.startsWith('src/modules/invoices/') && !f.startsWith('test/invoices/') && f !== 'test/database/sql/InvoiceRepository.sql')).toEqual([]);
 
-  it('type-checks, keeps the dependency rules and a valid OpenAPI document', () => {
-    ok(repo, 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-    ok(repo, 'npm', ['run', '-s', 'lint:deps']);
-    ok(repo, 'npm', ['run', '-s', 'lint:openapi']);
+    // A failing schematic exits 1 and writes nothing: the same route again, an unknown option, a bad code, an open route with an id.
+    const unchanged = files(repo);
+    for (const args of [
+      ['route', 'invoices', 'GET', '/invoices', '--access', 'CO'],
+      ['module-feature', 'bills', '--lyer', '6'],
+      ['module-feature', 'bills', '--layer', '99'],
+      ['route', 'invoices', 'GET', '/invoices/{invoice}/x', '--access', 'XX'],
+      ['route', 'invoices', 'GET', '/invoices/{invoice}/public', '--access', 'PUB'],
+    ]) {
+      expect({ args, status: run(repo, nest, ['g', ...args]).status }).toEqual({ args, status: 1 });
+    }
+    expect(touched(unchanged, repo)).toEqual([]);
+    // Stock kinds still come from @nestjs/schematics (the collection extends it), with the Nest CLI's exit code made honest.
+    expect(ok(repo, nest, ['g', 'service', 'stock-probe', '--dry-run'])).toContain('stock-probe.service.ts');
+    expect(run(repo, nest, ['g', 'no-such-kind', 'x']).status).toBe(1);
+  }, 180_000);
+
+  it('type-checks, keeps the dependency rules and a valid OpenAPI document', async () => {
+    const results = await together(repo, [
+      ['npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
+      ['npm', ['run', '-s', 'lint:deps']],
+      ['npm', ['run', '-s', 'lint:openapi']],
+    ]);
+    expect(results).toEqual(results.map((r) => ({ ...r, status: 0, tail: '' })));
   }, 300_000);
 
-  it('passes its generated tests, the drift test, the tenant sweep, route conformance, the SQL snapshots and the ratchet', () => {
-    const specs = ['test/invoices', 'test/database/schema-drift.spec.ts', 'test/common/access/tenant-isolation.e2e.spec.ts', 'test/common/access/routes.spec.ts', 'test/database/sql-snapshots.spec.ts', 'test/project/data-layer.spec.ts'];
+  it('passes its generated tests, the drift test, the tenant sweep, route conformance, the SQL snapshots, the ratchet and the migrations check', () => {
+    const specs = ['test/invoices', 'test/database/schema-drift.spec.ts', 'test/common/access/tenant-isolation.e2e.spec.ts', 'test/common/access/routes.spec.ts', 'test/database/sql-snapshots.spec.ts', 'test/project/data-layer.spec.ts', 'test/database/migrations.spec.ts'];
     const out = ok(repo, 'npx', ['jest', '--maxWorkers=1', '--ci', ...specs]);
-    expect(out).toMatch(/Test Suites: 6 passed, 6 total/);
+    expect(out).toMatch(/Test Suites: 7 passed, 7 total/);
     expect(out).toContain('PASS test/invoices/invoices.e2e.spec.ts');
-  }, 600_000);
+  }, 900_000);
 });

@@ -89,3 +89,16 @@ export async function assignOrder(t: TestApp, w: DispatchWorld, orderId: string,
 }
 
 export { inDays };
+
+/**
+ * The length in km of a path through the points in order, by haversine (Earth radius 6,371 km): what the
+ * tests expect of the route planner's distances, computed independently of it.
+ */
+export function tour(points: readonly { lat: number; lng: number }[]): number {
+  const rad = (d: number) => (d * Math.PI) / 180;
+  const haversine = (a: { lat: number; lng: number }, b: { lat: number; lng: number }) => {
+    const h = Math.sin(rad(b.lat - a.lat) / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lng - a.lng) / 2) ** 2;
+    return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
+  };
+  return points.slice(1).reduce((km, p, i) => km + haversine(points[i], p), 0);
+}

@@ -49,3 +49,16 @@ export async function insertLot(t: TestApp, companyId: string, name: string, at?
   const [l] = await t.ds.query(`INSERT INTO lots (company_id, name, latitude, longitude) VALUES ($1, $2, $3, $4) RETURNING id`, [companyId, name, at?.lat ?? null, at?.lng ?? null]);
   return l.id;
 }
+
+/**
+ * Checks the company's driver in (what `DR-IN` routes need: an open attendance): a truck type and a truck
+ * at a new lot, then `POST /driver/check-in` with it.
+ */
+export async function checkInDriver(t: TestApp, co: CompanyActor, driver: MemberActor): Promise<void> {
+  const specId = await insertSpec(t, co.companyId, `Check-in spec ${Date.now()}`);
+  const lotId = await insertLot(t, co.companyId, 'Check-in lot', { lat: 40.0, lng: -89.0 });
+  const post = async (path: string, body: unknown) => (await t.req('post', `/api/v1/${path}`, { token: co.token, body }).expect(201)).body.data;
+  const type = await post('truck-types', { name: 'Check-in hoist', capacity_kg: 15000, asset_specification_ids: [specId] });
+  const truck = await post('trucks', { plate: `CK-${String(Date.now()).slice(-6)}`, name: 'Check-in truck', truck_type_id: type.id, home_lot_id: lotId });
+  await t.req('post', '/api/v1/driver/check-in', { token: driver.token, body: { lat: 40.0, lng: -89.0, truck_id: truck.id } }).expect(201);
+}

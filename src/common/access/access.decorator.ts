@@ -4,6 +4,7 @@ import { ApiErrors } from '../http/openapi';
 import { ACCESS_RULES, AccessCode, OPEN_CODES, THROTTLED_CODES } from './access-codes';
 
 export const ACCESS_METADATA = 'haulops:access';
+export const EXTENSION_METADATA = 'haulops:extension';
 
 /** The 401 codes of a token route (AccessGuard, ActorResolver). */
 export const TOKEN_FAILURE_CODES = ['UNAUTHENTICATED', 'INVALID_TOKEN', 'TOKEN_EXPIRED', 'TOKEN_REVOKED'] as const;
@@ -33,6 +34,16 @@ export function Access(code: AccessCode) {
   }
   if (THROTTLED_CODES.has(code)) decorators.push(ApiErrors({ 429: ['THROTTLED'] }));
   return applyDecorators(...decorators);
+}
+
+/**
+ * Marks a route that is not in the seed (../shared/spec/routes.tsv) as a documented extension, with why
+ * it exists, next to the route itself (README "Extensions"). The route conformance test
+ * (test/common/access/routes.spec.ts) admits a mounted route outside the seed only with this decorator or
+ * a line in test/routes-extensions.txt (routes no controller method declares), and refuses it on a seed route.
+ */
+export function Extension(why: string) {
+  return SetMetadata(EXTENSION_METADATA, why);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { ACCESS_METADATA } from './access.decorator';
+import { ACCESS_METADATA, EXTENSION_METADATA } from './access.decorator';
 import { AccessCode } from './access-codes';
 
 export interface MountedRoute {
@@ -9,6 +9,8 @@ export interface MountedRoute {
   path: string;
   access: AccessCode | undefined;
   handler: string;
+  /** Why the route exists, when `@Extension(why)` declares it an extension of the seed. */
+  extension?: string;
 }
 
 /** Routes registered on the HTTP adapter outside controllers (Swagger UI and its JSON). */
@@ -38,6 +40,7 @@ export function mountedRoutes(app: INestApplication): MountedRoute[] {
       const verb: RequestMethod | undefined = Reflect.getMetadata(METHOD_METADATA, handler);
       if (sub === undefined || verb === undefined) continue;
       const access: AccessCode | undefined = Reflect.getMetadata(ACCESS_METADATA, handler) ?? classAccess;
+      const extension: string | undefined = Reflect.getMetadata(EXTENSION_METADATA, handler);
       for (const b of [base].flat()) {
         for (const s of [sub].flat()) {
           routes.push({
@@ -45,6 +48,7 @@ export function mountedRoutes(app: INestApplication): MountedRoute[] {
             path: join(b, s).replace(/:(\w+)/g, '{$1}'),
             access,
             handler: `${type.name}.${name}`,
+            ...(extension ? { extension } : {}),
           });
         }
       }

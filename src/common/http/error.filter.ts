@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ThrottlerException } from '@nestjs/throttler';
 import { currentRequestId } from '../logger';
 import { ApiError } from './api-error';
+import { Enveloped } from './envelope';
 import { isDatabaseBusy, sqlState } from '../../database/pg-errors';
 
 const DEFAULT_CODES: Record<number, string> = {
@@ -57,7 +58,7 @@ export class ErrorFilter implements ExceptionFilter {
       this.logger.error(exception instanceof Error ? exception : String(exception), (exception as Error)?.stack);
     }
     for (const [k, v] of Object.entries(headers ?? {})) httpAdapter.setHeader(response, k, v);
-    httpAdapter.reply(response, body, status);
+    httpAdapter.reply(response, new Enveloped(body), status);
   }
 
   private describe(e: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {

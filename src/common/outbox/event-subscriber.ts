@@ -36,7 +36,8 @@ export interface EventHandler<T extends EventType = EventType> {
 }
 
 export interface EventSubscriberOptions<T extends EventType> {
-  events: readonly T[];
+  /** The events; or a function answering them when the relay starts (a list other modules register into at import). */
+  events: readonly T[] | (() => readonly T[]);
   /** Stable name kept with each delivery (default: the class name); renaming it redelivers unpublished events. */
   name?: string;
   /**
@@ -51,7 +52,7 @@ export interface EventSubscriberOptions<T extends EventType> {
 }
 
 export interface EventSubscriberMeta {
-  events: readonly EventType[];
+  events: readonly EventType[] | (() => readonly EventType[]);
   name?: string;
   outside?: boolean;
 }
@@ -72,13 +73,14 @@ export const EVENT_SUBSCRIBER_META = Symbol('outbox:event-subscriber');
 export function EventSubscriber<T extends EventType>(...args: [T, ...T[]] | [EventSubscriberOptions<T>]) {
   const first = args[0];
   const meta: EventSubscriberMeta = typeof first === 'string' ? { events: args.filter((a): a is T => typeof a === 'string') } : first;
-  if (!meta.events.length) throw new Error('@EventSubscriber needs at least one event name');
+  if (typeof meta.events !== 'function' && !meta.events.length) throw new Error('@EventSubscriber needs at least one event name');
   return (target: Type<EventHandler<T>>): void => {
     Reflect.defineMetadata(EVENT_SUBSCRIBER_META, meta, target);
   };
 }
 
-/** The `@EventSubscriber` metadata of a class, if any. */
-export function eventSubscriberMeta(target: unknown): EventSubscriberMeta | undefined {
-  return typeof target === 'function' ? (Reflect.getMetadata(EVENT_SUBSCRIBER_META, target) as EventSubscriberMeta | undefined) : undefined;
+/** The `@EventSubscriber` metadata of a class, if any, with its events as they are now. */
+export function eventSubscriberMeta(target: unknown): (EventSubscriberMeta & { events: readonly EventType[] }) | undefined {
+  const meta = typeof target === 'function' ? (Reflect.getMetadata(EVENT_SUBSCRIBER_META, target) as EventSubscriberMeta | undefined) : undefined;
+  return meta && { ...meta, events: typeof meta.events === 'function' ? meta.events() : meta.events };
 }

@@ -2,7 +2,6 @@ import { Type } from '@nestjs/common';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import { Scope } from '../access/scope';
 import { assertReachable, type BodyRef, companyOfRow, findScoped, PlatformReach, reachQuery } from '../access/tenant-policy';
-import type { Actor } from '../access/actor';
 import { ApiError } from '../http/api-error';
 import { snake } from '../../database/snake-naming.strategy';
 import type { EventNamed, EventPayload, EventVerb, RecordEventPrefix } from '../outbox/event-catalogue';
@@ -64,6 +63,9 @@ export function defined<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/** Who made a change: a caller (an `Actor`), or `{ id: null }` for the system (a relayed event without an actor). */
+export type ActorRef = { readonly id: string | null };
+
 /**
  * Create, read, update and soft delete of one company-owned table: tenancy (another company's row is
  * a 404), required fields, unique text, the single default flag, IN_USE on delete, and events in the
@@ -98,7 +100,7 @@ export class CompanyRecords<E extends CompanyRow, P extends RecordEventPrefix = 
     return assertReachable(m, this.o.entity, Scope.company(companyId), refs);
   }
 
-  async create(actor: Pick<Actor, 'id'>, companyId: string, values: Partial<E>, hooks: WriteHooks<E, null> = {}): Promise<E> {
+  async create(actor: ActorRef, companyId: string, values: Partial<E>, hooks: WriteHooks<E, null> = {}): Promise<E> {
     return this.write(async (m) => {
       await hooks.before?.(m, null);
       await this.beforeWrite(m, companyId, null, values);
@@ -113,7 +115,7 @@ export class CompanyRecords<E extends CompanyRow, P extends RecordEventPrefix = 
     });
   }
 
-  async update(actor: Pick<Actor, 'id'>, companyId: string, id: string, values: Partial<E>, hooks: WriteHooks<E, E> = {}): Promise<E> {
+  async update(actor: ActorRef, companyId: string, id: string, values: Partial<E>, hooks: WriteHooks<E, E> = {}): Promise<E> {
     const nulls = Object.entries(values)
       .filter(([k, v]) => v === null && !this.o.nullable?.includes(k as keyof E & string))
       .map(([k]) => snake(k));
@@ -135,7 +137,7 @@ export class CompanyRecords<E extends CompanyRow, P extends RecordEventPrefix = 
   }
 
   /** Soft delete (409 IN_USE while `inUse` says so). */
-  async remove(actor: Pick<Actor, 'id'>, companyId: string, id: string): Promise<void> {
+  async remove(actor: ActorRef, companyId: string, id: string): Promise<void> {
     await this.write(async (m) => {
       const row = await this.find(companyId, id, m, true);
       if (await this.o.inUse?.(m, row)) throw ApiError.inUse(this.o.what);
@@ -145,12 +147,12 @@ export class CompanyRecords<E extends CompanyRow, P extends RecordEventPrefix = 
   }
 
   /** Records `<event>.<what>` (e.g. `asset.status_changed`, a catalogue name) about a row, in the caller's transaction. */
-  recordEvent<V extends EventVerb<P>>(m: EntityManager, actor: Pick<Actor, 'id'>, row: Pick<CompanyRow, 'id' | 'companyId'>, what: V, payload: EventPayload<EventNamed<P, V>>): Promise<void> {
+  recordEvent<V extends EventVerb<P>>(m: EntityManager, actor: ActorRef, row: Pick<CompanyRow, 'id' | 'companyId'>, what: V, payload: EventPayload<EventNamed<P, V>>): Promise<void> {
     return recordEventOf(m, this.o.event, what, payload, { aggregateType: this.o.event, aggregateId: row.id, companyId: row.companyId, actorId: actor.id });
   }
 
   /** `<event>.created|updated|deleted`, which every prefix has. */
-  private recordOwnEvent(m: EntityManager, actor: Pick<Actor, 'id'>, row: Pick<CompanyRow, 'id' | 'companyId'>, what: 'created' | 'updated' | 'deleted', payload: { fields: string[] } | Record<string, never> = {}): Promise<void> {
+  private recordOwnEvent(m: EntityManager, actor: ActorRef, row: Pick<CompanyRow, 'id' | 'companyId'>, what: 'created' | 'updated' | 'deleted', payload: { fields: string[] } | Record<string, never> = {}): Promise<void> {
     const prefix: RecordEventPrefix = this.o.event;
     return recordEvents(m, { type: `${prefix}.${what}`, aggregateType: prefix, aggregateId: row.id, companyId: row.companyId, actorId: actor.id, payload });
   }

@@ -4,6 +4,16 @@ import type { SqlApi } from '../../database/sql-api';
 export const SQL_API: SqlApi = {
   catalogue_specification_name: { args: 'specification_id uuid', returns: 'text', doc: "The asset specification's name." },
   catalogue_waste_type_name: { args: 'waste_type_id uuid', returns: 'text', doc: "The waste type's name." },
+  catalogue_specification_named: {
+    args: 'specification_id uuid',
+    returns: 'TABLE(name text)',
+    doc: "The asset specification's name as a row, for lists and hot reads: `LEFT JOIN LATERAL catalogue_specification_named(o.asset_specification_id) ns ON true`, inlined by the planner.",
+  },
+  catalogue_waste_type_named: {
+    args: 'waste_type_id uuid',
+    returns: 'TABLE(name text)',
+    doc: "The waste type's name as a row, for lists and hot reads: `LEFT JOIN LATERAL catalogue_waste_type_named(o.waste_type_id) nw ON true`, inlined by the planner.",
+  },
   catalogue_owned_days: {
     args: 'company_id uuid, from_date date, to_date date, timezone text',
     returns: 'TABLE(id text, name text, assets integer, owned_days integer, ord integer)',

@@ -117,8 +117,8 @@ export class CompanyJobsController {
     summary: "Optimise a driver's day: merge pickups and deliveries into swaps, order the stops (and save the sequence)",
     description:
       "The driver's unfinished jobs of the date (pickups already merged left out). A pickup and a delivery of the same specification at the same address (of different orders) merge into a " +
-      'swap (the delivery becomes the swap; the pickup keeps its order and gets `merged_into_job_id`). Each job is a block of legs (delivery lot → site; pickup site → station → lot; ' +
-      'swap lot → site → station; dump_return site → station → site; relocate site → new site), the station the nearest open one accepting the waste, the lot the nearest active one open that day. ' +
+      'swap (the delivery becomes the swap and carries the pickup\'s order as `pickup_order_id`, the container it takes back; the pickup keeps its order and gets `merged_into_job_id`). Each job is a block of legs (delivery lot → site; pickup site → station → lot; ' +
+      'swap lot → site → station; dump_return site → station → site; relocate site → new site), the station the nearest open one accepting the waste (a swap\'s: the waste of the container it takes back), the lot the nearest active one open that day. ' +
       "The tour starts and ends at the home lot of the day's truck (the truck of the day's first job); the order of stops minimises the haversine length (exact up to 12 stops); " +
       'among equally short orders the current sequence wins, so planning a day saved from an optimal plan again changes nothing (`moves: 0`). The same day always gives the same plan (no time limit decides it). ' +
       '`apply` (default true) saves the merges and every sequence in one transaction, the jobs locked; `false` previews. ' +

@@ -169,6 +169,15 @@ export class CompanyJobFieldsDto {
   @ApiPropertyOptional({ nullable: true, type: String, format: 'uuid', description: 'A relocation\'s new address.' }) destination_address_id: string | null;
   @ApiPropertyOptional({ nullable: true, type: String, format: 'uuid' }) change_request_id: string | null;
   @ApiPropertyOptional({ nullable: true, type: String, format: 'uuid', description: 'A pickup merged into this swap by route collapse (it completes with it).' }) merged_into_job_id: string | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    format: 'uuid',
+    description:
+      "A swap's side coming back: the order whose on-site container it takes away and dumps (its waste type chooses the station and must be accepted by the ticket's station; its final bill takes the ticket's overage). The swap's own order, or, for a swap made by route collapse, the merged pickup's order. Null for other job types. The side going out is `order_id` (specification, `asset_id`).",
+    example: '0b8f3c2e-5a7d-4e4b-9d7e-2f1c6a9b8e10',
+  })
+  pickup_order_id: string | null;
   @ApiPropertyOptional({ nullable: true, type: String, format: 'uuid', description: 'The asset a pickup or swap took away.' }) removed_asset_id: string | null;
   @ApiPropertyOptional({ nullable: true, type: String }) notes: string | null;
   @ApiPropertyOptional({ nullable: true, type: String }) abort_reason: string | null;
@@ -201,6 +210,7 @@ export class CompanyJobDto extends CompanyJobFieldsDto {
       destination_address_id: j.destinationAddressId,
       change_request_id: j.changeRequestId,
       merged_into_job_id: j.mergedIntoJobId,
+      pickup_order_id: j.pickupOrderId,
       removed_asset_id: j.removedAssetId,
       notes: j.notes,
       abort_reason: j.abortReason,

@@ -7,7 +7,7 @@ import { AssetsService } from '../catalogue';
 import { CustomerAddressesService } from '../customers';
 import { DriversService } from '../drivers';
 import { TrucksService, type TruckForDispatch } from '../fleet';
-import { JobsService, type JobRow } from '../jobs';
+import { JobsService, pickupSideOf, type JobRow } from '../jobs';
 import { OrderOperations, type OrderForJobs } from '../orders';
 import { LotsService, StationsService, type SiteDay, type StationDay } from '../sites';
 import { DriverLeaveCheck } from './assignment-leave-check';
@@ -26,7 +26,7 @@ import {
   FreeAssetsDto,
   OrderAssetsDto,
 } from './dispatch-context.dto';
-import { dayPlaces, homeLotOf, plannedKm, routeJobOf } from './route-collapse.service';
+import { dayPlaces, homeLotOf, ordersOfJobs, plannedKm, routeJobOf } from './route-collapse.service';
 
 const site = (s: SiteDay): DispatchSiteDto => ({
   id: s.id,
@@ -80,7 +80,7 @@ export class DispatchContextService {
       this.stations.forDay(company, day),
       this.assets.freeCounts(company),
     ]);
-    const [orders, onLeave] = await Promise.all([this.orders.many(company, rows.map((j) => j.orderId)), this.leave.onLeaveAmong(company, roster.map((d) => d.id), day)]);
+    const [orders, onLeave] = await Promise.all([this.orders.many(company, ordersOfJobs(rows)), this.leave.onLeaveAmong(company, roster.map((d) => d.id), day)]);
     const jobs = rows.map((j) => CompanyJobDto.of(j, orders.get(j.orderId)));
     const loads = await this.loads(company, rows, orders, fleet, lots, stations);
     const drivers: DispatchDriverDto[] = roster.map((d) => {
@@ -146,11 +146,11 @@ export class DispatchContextService {
         fleet.find((t) => t.id === jobs.find((j) => j.truckId)?.truckId),
         lots,
       );
-      const routable = stops.every((j) => orders.has(j.orderId));
+      const routable = stops.every((j) => orders.has(j.orderId) && orders.has(pickupSideOf(j)));
       out.set(driverId, {
         jobs: jobs.length,
         stops: stops.length,
-        planned_km: home && routable ? plannedKm(home, stops.map((j) => routeJobOf(j, orders.get(j.orderId)!, destinations)), places) : null,
+        planned_km: home && routable ? plannedKm(home, stops.map((j) => routeJobOf(j, orders, destinations)), places) : null,
       });
     }
     return out;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
-import { JobsService, type JobType } from '../jobs';
+import { JobsService, pickupSideOf, type JobType } from '../jobs';
 import { OrderOperations } from '../orders';
 import { JobFactsRepository } from './job-facts.repository';
 
@@ -14,7 +14,7 @@ export interface CompletedJobFacts {
   completedOn: string;
   /** The station ticket's net weight (null without one). */
   netKg: number | null;
-  /** The order's waste type (what the ticket weighed). */
+  /** The waste type of what the ticket weighed: the order's, a swap's pickup side's (`pickupSideOf`). */
   wasteTypeId: string | null;
   /** The distance along the location points the driver sent for the job (haversine between consecutive points, by `recorded_at`). */
   meters: number;
@@ -29,12 +29,12 @@ export class DispatchReadModel {
     private readonly facts: JobFactsRepository,
   ) {}
 
-  /** A completed job's facts (null when absent or not completed): the job, its order's waste type, its ticket and its track. */
+  /** A completed job's facts (null when absent or not completed): the job, the waste type it dumped, its ticket and its track. */
   async completedJobFacts(company: Scope, jobId: string, timezone: string): Promise<CompletedJobFacts | null> {
     const scope = Scope.company(company.companyId);
     const job = await this.jobs.find(scope, jobId).catch(() => null);
     if (!job || job.status !== 'completed' || !job.completedAt) return null;
-    const order = (await this.orderOps.many(scope, [job.orderId])).get(job.orderId);
+    const order = (await this.orderOps.many(scope, [pickupSideOf(job)])).get(pickupSideOf(job));
     const row = await this.facts.track(scope, jobId);
     return {
       type: job.type,

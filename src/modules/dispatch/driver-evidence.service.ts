@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Scope } from '../../common/access/scope';
 import { ApiError, type FieldErrors } from '../../common/http/api-error';
-import { JobsService, type JobView } from '../jobs';
+import { JobsService, pickupSideOf, type JobView } from '../jobs';
 import { MediaService } from '../media';
-import { OrderOperations } from '../orders';
+import { OrderOperations, orderNumber } from '../orders';
 import { QrCodesService } from '../qr-codes';
 import { OpeningCalendar, StationsService } from '../sites';
 import type { EvidenceKind, StationTicket } from './dispatch.entities';
@@ -74,7 +74,8 @@ export class DriverEvidenceService {
   /**
    * The scanned code must be a genuine code of the company (422 on `code` otherwise) naming the job's
    * asset: the one it brings (delivery, swap) or the one its order has on site (and, for a swap, the
-   * on-site assets of the pickups merged into it). Another asset's code is 422 `QR_MISMATCH`.
+   * on-site asset of its side coming back: the merged pickup's order's). Another asset's code is 422
+   * `QR_MISMATCH`.
    */
   private async checkQr(job: JobView, code: string): Promise<void> {
     const scanned = await this.qr.assetIdOf(Scope.company(job.companyId), code);
@@ -82,8 +83,7 @@ export class DriverEvidenceService {
     const expected = new Set<string>();
     if (job.assetId) expected.add(job.assetId);
     const company = Scope.company(job.companyId);
-    const orderIds = [job.orderId, ...(await this.jobs.mergedInto(company, [job.id])).map((p) => p.orderId)];
-    for (const orderId of orderIds) {
+    for (const orderId of new Set([job.orderId, pickupSideOf(job)])) {
       const onSite = (await this.jobs.onSiteAssets(company, orderId)).at(-1);
       if (onSite) expected.add(onSite);
     }
@@ -96,8 +96,8 @@ export class DriverEvidenceService {
   /**
    * The job's station ticket (one per job; a later one replaces it): only for a job that dumps
    * (pickup, swap, dump_return); the station must be the company's (422 `not found`), accept the
-   * order's waste type (422 `WASTE_NOT_ACCEPTED`) and be open today (422 `HOLIDAY`, `CLOSED_DAY`,
-   * `INACTIVE`).
+   * waste type of the container the job dumps (422 `WASTE_NOT_ACCEPTED`: its order's, a swap's side
+   * coming back, `pickupSideOf`) and be open today (422 `HOLIDAY`, `CLOSED_DAY`, `INACTIVE`).
    */
   private async recordTicket(job: JobView, d: AddEvidenceDto, today: string): Promise<StationTicket> {
     const company = Scope.company(job.companyId);
@@ -106,9 +106,9 @@ export class DriverEvidenceService {
     await this.stations.find(company, stationId).catch((e) => {
       throw e instanceof ApiError && e.code === 'NOT_FOUND' ? ApiError.validation({ station_id: ['not found'] }) : e;
     });
-    const order = (await this.orderOps.many(company, [job.orderId])).get(job.orderId)!;
-    if (!(await this.stations.accepts(company, stationId, order.wasteTypeId))) {
-      const message = 'This station does not accept the order\'s waste type.';
+    const dumped = (await this.orderOps.many(company, [pickupSideOf(job)])).get(pickupSideOf(job))!;
+    if (!(await this.stations.accepts(company, stationId, dumped.wasteTypeId))) {
+      const message = job.orderId === dumped.id ? 'This station does not accept the order\'s waste type.' : `This station does not accept the waste type of the container this swap takes back (order ${orderNumber(dumped.number)}).`;
       throw ApiError.unprocessable('WASTE_NOT_ACCEPTED', message, { station_id: [message] });
     }
     await this.calendar.assertOpen('station', stationId, company, today, 'station_id');

@@ -221,7 +221,21 @@ export class DriverJobDto {
   @ApiProperty({ type: AddressSnapshotDto, description: 'The site: the order\'s address.' }) address: AddressSnapshotDto;
   @ApiProperty({ nullable: true, type: String, format: 'uuid', description: 'A relocation\'s new address.' }) destination_address_id: string | null;
   @ApiProperty({ type: DriverJobNamedDto }) specification: DriverJobNamedDto;
-  @ApiProperty({ type: DriverJobNamedDto }) waste_type: DriverJobNamedDto;
+  @ApiProperty({ type: DriverJobNamedDto, description: "The order's waste type (what the container the job brings or serves is for)." }) waste_type: DriverJobNamedDto;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'uuid',
+    description: "A swap's side coming back: the order whose container it takes away (its own, or the merged pickup's for a swap made by route collapse); null for other types.",
+    example: '0b8f3c2e-5a7d-4e4b-9d7e-2f1c6a9b8e10',
+  })
+  pickup_order_id: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: DriverJobNamedDto,
+    description: "What the job takes to a station (pickup, swap, dump_return): the waste type of the container it takes away, a swap's pickup side's. The station ticket's station must accept it. Null for a delivery or relocation.",
+  })
+  dump_waste_type: DriverJobNamedDto | null;
   @ApiProperty({ nullable: true, type: String }) notes: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) assigned_at: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) started_at: string | null;

@@ -9,7 +9,7 @@ import { AttendanceService } from '../attendance';
 import { AssetsService, CustomerCatalogueService } from '../catalogue';
 import { CustomerAddressesService } from '../customers';
 import { TrucksService } from '../fleet';
-import { JobsService, type JobView } from '../jobs';
+import { JobsService, pickupSideOf, type JobView } from '../jobs';
 import { OrderOperations, OrdersService, orderNumber, type OrderForJobs } from '../orders';
 import {
   DriverHistoryQuery,
@@ -88,7 +88,8 @@ export class DriverJobsService {
     const ticket = await this.evidence.ticketOf(company, job.id);
     const lastTicket = evidence.filter((e) => e.kind === 'ticket').at(-1);
     const issues = await this.issues(company, [job.id, ...merged], true);
-    const onSite = job.type === 'delivery' ? [] : await this.jobs.onSiteAssets(company, job.orderId);
+    // The container the job takes or works on: its order's, a swap's pickup side's (the merged pickup's order's).
+    const onSite = job.type === 'delivery' ? [] : await this.jobs.onSiteAssets(company, pickupSideOf(job));
     const onSiteId = onSite.at(-1) ?? null;
     const onSiteAsset = onSiteId ? ((await this.assets.summaries(Scope.company(scope.companyId), [onSiteId])).get(onSiteId) ?? null) : null;
     const destination = job.destinationAddressId ? await this.addresses.snapshot(Scope.company(scope.companyId), job.destinationAddressId) : null;
@@ -178,12 +179,14 @@ export class DriverJobsService {
   async views(scope: Scope, jobs: readonly JobView[]): Promise<DriverJobDto[]> {
     if (!jobs.length) return [];
     const merged = await this.jobs.mergedInto(Scope.company(scope.companyId), jobs.filter((j) => j.type === 'swap').map((j) => j.id));
-    const orders = await this.orderOps.many(Scope.company(scope.companyId), [...jobs, ...merged].map((j) => j.orderId));
+    const orders = await this.orderOps.many(Scope.company(scope.companyId), [...new Set([...jobs, ...merged].flatMap((j) => [j.orderId, pickupSideOf(j)]))]);
     const list = [...orders.values()];
     const names = await this.catalogue.names(Scope.company(scope.companyId), [...new Set(list.map((o) => o.assetSpecificationId))], [...new Set(list.map((o) => o.wasteTypeId))]);
     const assets = await this.assets.summaries(Scope.company(scope.companyId), jobs.map((j) => j.assetId).filter((a): a is string => !!a));
     return jobs.map((j) => {
       const o = orders.get(j.orderId) as OrderForJobs;
+      // What the job takes to a station: the waste of the container it takes back (a swap's pickup side).
+      const dumped = DUMPING_TYPES.includes(j.type) ? (orders.get(pickupSideOf(j)) as OrderForJobs) : null;
       return {
         id: j.id,
         order_id: j.orderId,
@@ -200,6 +203,8 @@ export class DriverJobsService {
         destination_address_id: j.destinationAddressId,
         specification: { id: o.assetSpecificationId, name: names.specs.get(o.assetSpecificationId) ?? '' },
         waste_type: { id: o.wasteTypeId, name: names.wasteTypes.get(o.wasteTypeId) ?? '' },
+        pickup_order_id: j.pickupOrderId,
+        dump_waste_type: dumped ? { id: dumped.wasteTypeId, name: names.wasteTypes.get(dumped.wasteTypeId) ?? '' } : null,
         notes: j.notes,
         ...jobTimes(j),
         abort_reason: j.abortReason,

@@ -5,7 +5,7 @@ import { ApiError } from '../../common/http/api-error';
 import { AssetsService } from '../catalogue';
 import { CustomerAddressesService } from '../customers';
 import { TrucksService } from '../fleet';
-import { JobsService, type JobChanges, type JobStatus, type JobView } from '../jobs';
+import { JobsService, pickupSideOf, type JobChanges, type JobStatus, type JobView } from '../jobs';
 import { OrderOperations, type OrderForJobs } from '../orders';
 import { LotsService, StationsService } from '../sites';
 import type { StationTicket } from './dispatch.entities';
@@ -32,11 +32,13 @@ const nothingOnSite = (order: OrderForJobs) => ApiError.conflict('NOTHING_ON_SIT
  *   delivery → asset `on_site` at the order's address, order `delivered` (the company's local date);
  *   pickup → the order's on-site asset `at_station` (the ticket's station), then `available` at the lot,
  *   and the order `completed` with its final bill when nothing of it is left on site;
- *   swap → the new asset `on_site`, the old one `at_station` then `available` at the lot;
+ *   swap → the new asset (its own order's) `on_site`, the old one (its pickup side's) `at_station` then
+ *   `available` at the lot;
  *   dump_return → the same asset `at_station`, then back `on_site`;
  *   relocate → the asset `on_site` at the job's destination address.
- *   A swap made by route collapse completes the pickups merged into it, with their orders' effects
- *   (the old asset is theirs; the swap's own order is delivered).
+ *   A swap made by route collapse completes the pickup merged into it, with its order's effects (the
+ *   old asset and the final bill are the pickup's order's, `pickup_order_id`; the swap's own order is
+ *   delivered).
  */
 @Injectable()
 export class JobCompletion {
@@ -112,27 +114,22 @@ export class JobCompletion {
           break;
         }
         case 'swap': {
+          // Both sides: the container going out is the swap's own order's (the asset reserved at
+          // assignment); the one coming back is its pickup side's (`pickup_order_id`: the swap's own order,
+          // or the merged pickup's order for a swap made by route collapse), which the ticket weighed.
           const newAssetId = this.broughtAsset(job);
-          // The old asset: the merged pickups' (route collapse), else the swap's own order's.
-          const olds: { pickup: JobView | null; order: OrderForJobs }[] = merged.length ? [] : [{ pickup: null, order }];
-          // An order locked once in this unit is passed on (the swap's own, or one with several merged pickups), not locked and read again.
-          const lockedOrders = new Map([[order.id, order]]);
-          for (const p of merged) {
-            const pickupOrder = lockedOrders.get(p.orderId) ?? (await this.orderOps.lock(Scope.company(job.companyId), p.orderId));
-            lockedOrders.set(p.orderId, pickupOrder);
-            olds.push({ pickup: p, order: pickupOrder });
-          }
-          const removed: string[] = [];
-          for (const o of olds) removed.push(await this.onSite(o.order));
-          await this.assets.moveForJob(Scope.company(job.companyId), job.id, [{ assetId: newAssetId, to: 'on_site', place: siteOf(order) }]);
-          for (const assetId of removed) await this.dump(job, order, assetId, ticket!);
-          await this.jobs.move(job, 'completed', actor, { removedAssetId: removed[0] });
+          const backId = pickupSideOf(job);
+          // An order locked once in this unit is passed on, not locked and read again.
+          const back = backId === order.id ? order : await this.orderOps.lock(company, backId);
+          const removed = await this.onSite(back);
+          await this.assets.moveForJob(company, job.id, [{ assetId: newAssetId, to: 'on_site', place: siteOf(order) }]);
+          await this.dump(job, order, removed, ticket!);
+          await this.jobs.move(job, 'completed', actor, { removedAssetId: removed });
           await this.delivered(order, effects);
-          for (const [i, o] of olds.entries()) {
-            if (!o.pickup) continue;
-            await this.advance(o.pickup, 'completed', actor, job, { removedAssetId: removed[i] });
-            await this.finishIfEmpty(o.order, o.pickup, effects);
-          }
+          // The merged pickup completes with the swap; its order, with nothing left on site, is completed
+          // with its final bill (the swap's ticket: the weight and overage are the pickup order's).
+          for (const p of merged) await this.advance(p, 'completed', actor, job, p.orderId === backId ? { removedAssetId: removed } : {});
+          if (back !== order) await this.finishIfEmpty(back, merged.find((p) => p.orderId === backId) ?? job, effects);
           break;
         }
         case 'dump_return': {

@@ -5,7 +5,7 @@ import { ApiError } from '../../common/http/api-error';
 import { CustomerAddressesService } from '../customers';
 import { DriversService } from '../drivers';
 import { TrucksService, type TruckForDispatch } from '../fleet';
-import { JobsService, type JobView } from '../jobs';
+import { JobsService, pickupSideOf, type JobView } from '../jobs';
 import { OrderOperations, type OrderForJobs } from '../orders';
 import { LotsService, StationsService, type SiteDay, type StationDay } from '../sites';
 import type { RouteCollapseDto } from './company-jobs.dto';
@@ -28,14 +28,22 @@ export function dayPlaces(lots: readonly SiteDay[], stations: readonly StationDa
   };
 }
 
-/** A job as the planner sees it: its order's site (the address id and position), specification and waste type. */
-export function routeJobOf(j: JobView, order: OrderForJobs, destinations: ReadonlyMap<string, { latitude: number; longitude: number }>): RouteJob {
+/** The orders a day's jobs concern: each job's own order and, for a swap, the order whose container it takes back. */
+export const ordersOfJobs = (jobs: readonly JobView[]): string[] => [...new Set(jobs.flatMap((j) => [j.orderId, pickupSideOf(j)]))];
+
+/**
+ * A job as the planner sees it: its order's site (the address id and position) and specification (the
+ * container it brings), and the waste type of the container it takes to a station: a swap's side coming
+ * back (`pickupSideOf`: the merged pickup's order), else its own order's. `orders` holds `ordersOfJobs`.
+ */
+export function routeJobOf(j: JobView, orders: ReadonlyMap<string, OrderForJobs>, destinations: ReadonlyMap<string, { latitude: number; longitude: number }>): RouteJob {
+  const order = orders.get(j.orderId)!;
   const dest = j.destinationAddressId ? destinations.get(j.destinationAddressId) : undefined;
   return {
     id: j.id,
     type: j.type,
     specificationId: order.assetSpecificationId,
-    wasteTypeId: order.wasteTypeId,
+    wasteTypeId: orders.get(pickupSideOf(j))!.wasteTypeId,
     orderId: order.id,
     // A job under way keeps its type: only jobs not started yet merge into a swap.
     mergeable: j.status !== 'in_progress',
@@ -65,15 +73,16 @@ export function homeLotOf(truck: TruckForDispatch | undefined, lots: readonly Si
  * `PUT /order/jobs/route-collapse` (issue #11): loads a driver's unfinished jobs of a day (merged pickups
  * left out) with their orders' sites, specifications and waste types, the truck's home lot (the truck of
  * the day's first job in sequence), the active lots and the stations open that day, calls `planRoute`
- * (route-optimiser.ts) and, with `apply`, saves in one transaction: each merged delivery becomes a swap,
- * its pickup gets `merged_into_job_id` (both keep their orders) and the swap's sequence, and every stop
- * its new sequence (`job.updated` events).
+ * (route-optimiser.ts) and, with `apply`, saves in one transaction: each merged delivery becomes a swap
+ * carrying the pickup's order as its side coming back (`pickup_order_id`), its pickup gets
+ * `merged_into_job_id` (both keep their orders) and the swap's sequence, and every stop its new sequence
+ * (`job.updated` events).
  *
  * Plan ids (issue #25): the plan is made from the jobs as they stand (each with its stored sequence and
  * `updated_at`), and `planRoute` is deterministic, so a preview's `plan_id` comes back from an apply
  * exactly when the day is unchanged. With `plan_id`, the apply (made from the jobs locked and read again)
  * saves only a plan with that id, else 409 `PLAN_STALE` before any write. Nothing is stored between
- * preview and apply: the plan is derived again (docs/dispatch.md, "Plan ids").
+ * preview and apply: the plan is derived again (docs/dispatch.md, "Plans that mean what they say").
  */
 @Injectable()
 export class RouteCollapseService {
@@ -103,7 +112,7 @@ export class RouteCollapseService {
       const truckId = jobs.find((j) => j.truckId)?.truckId;
       if (!truckId) throw ApiError.unprocessable('NO_TRUCK', "None of the driver's jobs of the day has a truck.", { driver_id: ['has no truck on that day'] });
       const [orders, fleet, lots, stations] = [
-        await this.orders.many(scope, jobs.map((j) => j.orderId)),
+        await this.orders.many(scope, ordersOfJobs(jobs)),
         await this.trucks.roster(scope),
         await this.lots.forDay(scope, dto.date),
         await this.stations.forDay(scope, dto.date),
@@ -113,7 +122,7 @@ export class RouteCollapseService {
       const destinations = await this.addresses.positions(scope, jobs.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
       let plan: RoutePlan;
       try {
-        const routeJobs = jobs.map((j) => ({ ...routeJobOf(j, orders.get(j.orderId)!, destinations), sequence: j.sequence, version: j.updatedAt.toISOString() }));
+        const routeJobs = jobs.map((j) => ({ ...routeJobOf(j, orders, destinations), sequence: j.sequence, version: j.updatedAt.toISOString() }));
         plan = planRoute({ driverId, date: dto.date, homeLot: home, jobs: routeJobs, ...dayPlaces(lots, stations) });
       } catch (e) {
         if (e instanceof RouteError) throw ApiError.unprocessable('NO_STATION', e.message, { date: [`no station open that day accepts the waste of job ${e.jobId}`] });
@@ -130,7 +139,8 @@ export class RouteCollapseService {
     const byId = new Map(jobs.map((j) => [j.id, j]));
     const changes = planChanges(jobs, plan);
     for (const c of changes) {
-      if (c.fields.includes('type')) await this.jobs.change(byId.get(c.job_id)!, { type: 'swap' });
+      // The swap carries both sides: its own order's container goes out, the pickup's order's comes back.
+      if (c.pickup_order_id) await this.jobs.change(byId.get(c.job_id)!, { type: 'swap', pickupOrderId: c.pickup_order_id });
       if (c.merged_into_job_id) await this.jobs.change(byId.get(c.job_id)!, { mergedIntoJobId: c.merged_into_job_id });
     }
     await this.jobs.setSequences(scope, changes.filter((c) => c.fields.includes('sequence')).map((c) => ({ id: c.job_id, sequence: c.sequence })));

@@ -124,13 +124,15 @@ export interface RoutePlan {
   stops: PlannedStop[];
 }
 
-/** What saving a plan changes on one job: its type (a delivery that becomes a swap), its merge, its sequence. */
+/** What saving a plan changes on one job: its type and side coming back (a delivery that becomes a swap), its merge, its sequence. */
 export interface JobChange {
   job_id: string;
   /** The changed fields, as `job.updated` names them. */
-  fields: ('type' | 'merged_into_job_id' | 'sequence')[];
+  fields: ('type' | 'pickup_order_id' | 'merged_into_job_id' | 'sequence')[];
   /** The job's sequence in the plan (a merged pickup takes its swap's). */
   sequence: number;
+  /** Set on a merged delivery (the swap): the order of the pickup merged into it, the container it takes back. */
+  pickup_order_id?: string;
   /** Set when the job is merged into this swap. */
   merged_into_job_id?: string;
 }
@@ -738,23 +740,26 @@ export function planRoute(day: RouteDay, options: PlanOptions = {}): RoutePlan {
 
 /**
  * What saving `plan` changes on the day's `jobs` (in their order): each merged delivery becomes a swap
- * (unless it is one), each merged pickup is merged into its swap and takes its sequence, and every job
- * whose sequence differs from its stored one (`RouteJob.sequence`) gets the plan's. Jobs left as they are
- * are not listed.
+ * (unless it is one) taking back its pickup's order (`pickup_order_id`), each merged pickup is merged
+ * into its swap and takes its sequence, and every job whose sequence differs from its stored one
+ * (`RouteJob.sequence`) gets the plan's. Jobs left as they are are not listed.
  */
-export function planChanges(jobs: readonly Pick<RouteJob, 'id' | 'type' | 'sequence'>[], plan: Pick<RoutePlan, 'merged' | 'stops'>): JobChange[] {
+export function planChanges(jobs: readonly Pick<RouteJob, 'id' | 'type' | 'sequence' | 'orderId'>[], plan: Pick<RoutePlan, 'merged' | 'stops'>): JobChange[] {
   const sequenceOf = new Map(plan.stops.map((s) => [s.job_id, s.sequence]));
-  const swaps = new Set(plan.merged.map((m) => m.swap_job_id));
+  const orderOf = new Map(jobs.map((j) => [j.id, j.orderId]));
+  // A merged delivery's side coming back: the order of the (first) pickup merged into it.
+  const swaps = new Map(plan.merged.map((m) => [m.swap_job_id, orderOf.get(m.from_job_ids.find((id) => id !== m.swap_job_id)!)]));
   const mergedInto = new Map(plan.merged.flatMap((m) => m.from_job_ids.filter((id) => id !== m.swap_job_id).map((id) => [id, m.swap_job_id] as const)));
   const changes: JobChange[] = [];
   jobs.forEach((j, k) => {
     const into = mergedInto.get(j.id);
     const sequence = sequenceOf.get(into ?? j.id)!;
     const fields: JobChange['fields'] = [];
-    if (swaps.has(j.id) && j.type !== 'swap') fields.push('type');
+    const pickupOrderId = swaps.get(j.id);
+    if (swaps.has(j.id)) fields.push(...(j.type !== 'swap' ? (['type'] as const) : []), 'pickup_order_id');
     if (into) fields.push('merged_into_job_id');
     if (sequence !== (j.sequence === undefined ? k + 1 : j.sequence)) fields.push('sequence');
-    if (fields.length) changes.push({ job_id: j.id, fields, sequence, ...(into ? { merged_into_job_id: into } : {}) });
+    if (fields.length) changes.push({ job_id: j.id, fields, sequence, ...(pickupOrderId ? { pickup_order_id: pickupOrderId } : {}), ...(into ? { merged_into_job_id: into } : {}) });
   });
   return changes;
 }

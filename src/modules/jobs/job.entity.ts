@@ -25,6 +25,7 @@ export { JOB_STATUSES, JOB_TYPES, UNFINISHED_JOB_STATUSES, type JobStatus, type 
 @Check('jobs_status_check', `status IN ('unassigned', 'assigned', 'in_progress', 'completed', 'aborted')`)
 @Check('jobs_last_lat_check', `last_lat BETWEEN -90 AND 90`)
 @Check('jobs_last_lng_check', `last_lng BETWEEN -180 AND 180`)
+@Check('jobs_pickup_order_check', `(type = 'swap') = (pickup_order_id IS NOT NULL)`)
 export class Job extends BaseEntity {
   @ForeignKey('companies', { name: 'jobs_company_id_fkey' }) @Column({ type: 'uuid' }) companyId: string;
   @Index('idx_jobs_order') @ForeignKey('orders', { name: 'jobs_order_id_fkey' }) @Column({ type: 'uuid' }) orderId: string;
@@ -72,6 +73,17 @@ export class Job extends BaseEntity {
   @ForeignKey('jobs', { name: 'jobs_merged_into_job_id_fkey' })
   @Column({ type: 'uuid', nullable: true })
   mergedIntoJobId: string | null;
+  /**
+   * A swap's side coming back (migration SwapCarriesPickup): the order whose on-site container it takes
+   * away and dumps (its waste type chooses the station and the ticket; its final bill takes the overage).
+   * The swap's own order for a swap added to one order; the merged pickup's order for a swap made by
+   * route collapse. Every swap has one, other types none. The side going out is the job's own order
+   * (specification, the reserved `asset_id`).
+   */
+  @Index('idx_jobs_pickup_order', { where: 'pickup_order_id IS NOT NULL' })
+  @ForeignKey('orders', { name: 'jobs_pickup_order_id_fkey' })
+  @Column({ type: 'uuid', nullable: true })
+  pickupOrderId: string | null;
   /** The latest location the driver sent for the job. */
   @Column({ type: 'double precision', nullable: true }) lastLat: number | null;
   @Column({ type: 'double precision', nullable: true }) lastLng: number | null;

@@ -34,12 +34,20 @@ export interface JobView {
   readonly assignedAt: Date | null;
   readonly removedAssetId: string | null;
   readonly mergedIntoJobId: string | null;
+  /** A swap's side coming back: the order whose container it takes away (its own, or the merged pickup's); null for other types. */
+  readonly pickupOrderId: string | null;
   readonly lastLat: number | null;
   readonly lastLng: number | null;
   readonly lastLocationAt: Date | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
+
+/**
+ * The order whose on-site container a job takes away or works on: a swap's side coming back (its own
+ * order, or the merged pickup's), else the job's own order. Its waste type is what the job dumps.
+ */
+export const pickupSideOf = (j: Pick<JobView, 'orderId' | 'pickupOrderId'>): string => j.pickupOrderId ?? j.orderId;
 
 /** A job with its driver's display name (lists and the job tree). */
 export type JobRow = JobView & { readonly driverName: string | null };
@@ -57,7 +65,7 @@ export const JOB_TRANSITIONS: Readonly<Record<JobStatus, readonly JobStatus[]>> 
 export type JobActor = Pick<Actor, 'id' | 'type'> | 'system';
 
 /** Columns a job change may set besides its status (never status or the timestamps of moves). */
-export type JobChanges = Partial<Pick<Job, 'driverId' | 'truckId' | 'assetId' | 'scheduledDate' | 'sequence' | 'notes' | 'removedAssetId' | 'mergedIntoJobId' | 'lastLat' | 'lastLng' | 'lastLocationAt' | 'lotId' | 'type'>>;
+export type JobChanges = Partial<Pick<Job, 'driverId' | 'truckId' | 'assetId' | 'scheduledDate' | 'sequence' | 'notes' | 'removedAssetId' | 'mergedIntoJobId' | 'pickupOrderId' | 'lastLat' | 'lastLng' | 'lastLocationAt' | 'lotId' | 'type'>>;
 
 /** The timestamp column a status move stamps. */
 const STAMP: Partial<Record<JobStatus, 'assignedAt' | 'startedAt' | 'completedAt' | 'abortedAt'>> = {
@@ -102,6 +110,7 @@ const view = (j: Job): JobView => ({
   assignedAt: j.assignedAt,
   removedAssetId: j.removedAssetId,
   mergedIntoJobId: j.mergedIntoJobId,
+  pickupOrderId: j.pickupOrderId,
   lastLat: j.lastLat,
   lastLng: j.lastLng,
   lastLocationAt: j.lastLocationAt,
@@ -155,6 +164,8 @@ export class JobsService implements OnModuleInit {
         lotId: j.lotId,
         changeRequestId: j.changeRequestId ?? null,
         destinationAddressId: j.destinationAddressId ?? null,
+        // A swap added to one order takes that order's container back.
+        pickupOrderId: j.type === 'swap' ? j.orderId : null,
       })),
     );
     await this.repo.recordEvents(

@@ -62,14 +62,22 @@ export interface OrderListFilters {
 /** The sortable columns of the lists (API name → column of `orders o`). */
 export const ORDER_SORT_COLUMNS: Record<string, string> = { created_at: 'o.created_at', delivery_date: 'o.delivery_date', number: 'o.number', total_amount: 'o.total_amount', status: 'o.status' };
 
-/** The DTO's columns (dates as text, as the entity holds them) and the names, as subqueries of the modules that own them. */
+/** The DTO's columns (dates as text, as the entity holds them) and the names (of DTO_FROM's joins). */
 const DTO_COLUMNS = `o.id, o.number, o.status, o.payment_status, o.customer_id, o.address_id, o.address, o.lot_id, o.asset_specification_id, o.waste_type_id,
        o.delivery_date::text AS delivery_date, o.pickup_date::text AS pickup_date, o.time_window, o.notes, o.promotion_code, o.currency,
        o.subtotal_amount, o.discount_amount, o.tax_amount, o.total_amount, o.paid_amount, o.due_date::text AS due_date,
        o.delivered_on::text AS delivered_on, o.rejection_reason, o.cancellation_reason, o.feedback_rating, o.feedback_comment,
        o.created_at, o.updated_at,
-       users_name(o.customer_id) AS name_customer, catalogue_specification_name(o.asset_specification_id) AS name_specification,
-       catalogue_waste_type_name(o.waste_type_id) AS name_waste_type`;
+       nc.name AS name_customer, ns.name AS name_specification, nw.name AS name_waste_type`;
+
+/**
+ * `orders o` with what DTO_COLUMNS names of other modules: the names, through the owners' SQL API in its
+ * inlined form (a join per name, not a function planned and called per row; 1764600004000-NamesInlined).
+ */
+const DTO_FROM = `orders o
+       LEFT JOIN LATERAL users_named(o.customer_id) nc ON true
+       LEFT JOIN LATERAL catalogue_specification_named(o.asset_specification_id) ns ON true
+       LEFT JOIN LATERAL catalogue_waste_type_named(o.waste_type_id) nw ON true`;
 
 /** The order's live bill lines, in order, as the DTO shows them (a JSON array). */
 const LIVE_LINES_SQL = `(SELECT coalesce(json_agg(json_build_object('kind', l.kind, 'description', l.description, 'quantity', l.quantity, 'unit_amount', l.unit_amount, 'amount', l.amount) ORDER BY l.position), '[]'::json)
@@ -191,7 +199,7 @@ export class OrdersRepository extends ModuleRepository {
     const p = new Params();
     const where = this.scoped(scope, p);
     if (!where) return null;
-    const rows = await this.prepared<Raw>('order_read', `SELECT ${DTO_COLUMNS}${withLines ? `, ${LIVE_LINES_SQL} AS live_lines` : ''} FROM orders o WHERE ${where} AND o.id = ${p.add(id)}`, p.values);
+    const rows = await this.prepared<Raw>('order_read', `SELECT ${DTO_COLUMNS}${withLines ? `, ${LIVE_LINES_SQL} AS live_lines` : ''} FROM ${DTO_FROM} WHERE ${where} AND o.id = ${p.add(id)}`, p.values);
     return rows[0] ? rowOf(rows[0]) : null;
   }
 
@@ -233,7 +241,7 @@ export class OrdersRepository extends ModuleRepository {
       total = `, (SELECT coalesce(sum(c.n), 0)::int FROM order_status_counts c WHERE ${c}${byCustomer}${byStatus}) AS total_count`;
     }
     const dir = desc ? 'DESC' : 'ASC';
-    const text = `SELECT ${DTO_COLUMNS}${total} FROM orders o WHERE ${where}${filters} ORDER BY ${sortColumn} ${dir}, o.id ${dir} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`;
+    const text = `SELECT ${DTO_COLUMNS}${total} FROM ${DTO_FROM} WHERE ${where}${filters} ORDER BY ${sortColumn} ${dir}, o.id ${dir} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`;
     return (await this.prepared<Raw>('order_page', text, p.values)).map(rowOf);
   }
 

@@ -1,5 +1,6 @@
+import cors from 'cors';
 import helmet from 'helmet';
-import { fixedHeadersOf } from '../../../src/common/http/request-edge';
+import { corsHeadersOfActualRequests, fixedHeadersOf } from '../../../src/common/http/request-edge';
 
 /** The security headers are read once from helmet (src/common/http/request-edge.ts), and only from a middleware whose headers are fixed. */
 describe('fixedHeadersOf', () => {
@@ -13,5 +14,18 @@ describe('fixedHeadersOf', () => {
     expect(() => fixedHeadersOf((req, res, next) => (res.setHeader('x-for', String(req.headers.host)), next()))).toThrow(/reads the request/);
     expect(() => fixedHeadersOf(() => undefined)).toThrow(/did not call next/);
     expect(() => fixedHeadersOf((_req, _res, next) => next(new Error('no')))).toThrow('no');
+  });
+});
+
+describe('corsHeadersOfActualRequests', () => {
+  it('reads the headers CORS sets on a request that is not a preflight', () => {
+    expect(corsHeadersOfActualRequests(cors({ exposedHeaders: ['X-Request-Id'] }))).toEqual([
+      ['Access-Control-Allow-Origin', '*'],
+      ['Access-Control-Expose-Headers', 'X-Request-Id'],
+    ]);
+  });
+
+  it('refuses options whose headers depend on the request (an origin list)', () => {
+    expect(() => corsHeadersOfActualRequests(cors({ origin: ['https://app.example.com'] }))).toThrow(/depend on the request/);
   });
 });

@@ -83,6 +83,17 @@ describe('running like production: logs, metrics, security headers, readiness', 
     const docs = await t.http.get('/api/documentation/').expect(200);
     expect(docs.headers['content-security-policy']).toContain("script-src 'self' 'unsafe-inline'");
   });
+
+  it('sends the CORS headers on actual requests (any origin) and answers preflights', async () => {
+    for (const res of [await t.req('get', '/health').expect(200), await t.http.post('/api/v1/auth/login').set('Origin', 'https://app.example.test').send({}).expect(422)]) {
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['access-control-expose-headers']).toBe('X-Request-Id,Retry-After,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,Idempotent-Replayed');
+    }
+    const preflight = await t.http.options('/api/v1/psp/onboarding/tos').set('Origin', 'https://app.example.test').set('Access-Control-Request-Method', 'PUT').set('Access-Control-Request-Headers', 'authorization').expect(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(preflight.headers['access-control-allow-headers']).toBe('authorization');
+    expect(preflight.headers['access-control-allow-methods']).toContain('PATCH');
+  });
 });
 
 describe('GET /metrics with METRICS_TOKEN', () => {

@@ -1,25 +1,6 @@
-import type { EventType } from '../../../common/outbox/event-catalogue';
-import type { RelayedEvent } from '../../../common/outbox/event-subscriber';
+import { notificationRules, type NotificationRules } from '../../../common/outbox/notification-rules';
 import { currencyDigits, formatMinor } from '../../../common/money';
 import { orderNumber } from '../../orders';
-
-/** Who is told: the company (its active company users) or named users (a customer's or driver's user id is their customer/driver id). */
-export type Recipient = 'company' | string;
-
-/** A notification to make for some recipients. */
-export interface Draft {
-  to: readonly (Recipient | null | undefined)[];
-  title: string;
-  body: string;
-  data: Record<string, string | null | undefined>;
-}
-
-/** What a rule may need besides the event: the driver a job is with now (null when none or gone). */
-export interface RuleContext {
-  jobDriver(jobId: string): Promise<string | null>;
-}
-
-type Rule<T extends EventType> = (e: RelayedEvent<T>, ctx: RuleContext) => Draft[] | Promise<Draft[]>;
 
 const money = (amount: number, currency: string) => `${formatMinor(amount, currencyDigits(currency))} ${currency.toUpperCase()}`;
 const num = (n: number) => orderNumber(n);
@@ -29,10 +10,12 @@ const jobName = (type: string) => JOB_NAMES[type] ?? type;
 
 /**
  * Event → who is told, with what title, body and ids (README "Notifications and live push" has the same
- * table). The actor of an event is never told of what they did themselves. Events not listed make no
+ * table), for the events of the modules below communication; a module may also register rules of its own
+ * from its folder (`notificationRules` in its `notifications.ts`, src/common/outbox/notification-rules.ts).
+ * The actor of an event is never told of what they did themselves. Events no rule names make no
  * notification.
  */
-export const NOTIFICATION_RULES: { [K in EventType]?: Rule<K> } = {
+export const NOTIFICATION_RULES: NotificationRules = {
   'order.placed': (e) => [{ to: ['company'], title: `New order ${num(e.payload.number)}`, body: `Order ${num(e.payload.number)} was placed and waits for your approval.`, data: { order_id: e.aggregateId, customer_id: e.payload.customer_id } }],
   'order.approved': (e) => [{ to: [e.payload.customer_id], title: `Order ${num(e.payload.number)} approved`, body: `Your order ${num(e.payload.number)} was approved; we will tell you when its delivery is scheduled.`, data: { order_id: e.aggregateId } }],
   'order.rejected': (e) => [
@@ -161,5 +144,4 @@ export const NOTIFICATION_RULES: { [K in EventType]?: Rule<K> } = {
   ],
 };
 
-/** The events that make notifications. */
-export const NOTIFIED_EVENTS = Object.keys(NOTIFICATION_RULES) as EventType[];
+notificationRules(NOTIFICATION_RULES);

@@ -8,16 +8,18 @@ import { UsersService } from '../../users';
 import { afterCommit } from '../push/after-commit';
 import { LivePush } from '../push/live-push';
 import { NotificationDto } from './notification.dto';
-import { NOTIFICATION_RULES, NOTIFIED_EVENTS, type Draft, type RuleContext } from './notification-rules';
+import { notificationRulesOf, notifiedEvents, type RuleContext } from '../../../common/outbox/notification-rules';
+import './notification-rules'; // this module's own rules, registered
 import { NotificationDraft, NotificationsService } from './notifications.service';
 
 /**
- * Makes the notifications of an event (NOTIFICATION_RULES) inside the relay's transaction, then, once
+ * Makes the notifications of an event (the rules registered for it: NOTIFICATION_RULES and the modules'
+ * own, src/common/outbox/notification-rules.ts) inside the relay's transaction, then, once
  * they are committed, pushes each to its user's live connections (`notification`, the row as the list
  * shows it). A redelivered event makes no second row and pushes nothing again.
  */
 @Injectable()
-@EventSubscriber({ name: 'notifications', events: NOTIFIED_EVENTS })
+@EventSubscriber({ name: 'notifications', events: notifiedEvents })
 export class MakeNotifications implements EventHandler {
   constructor(
     private readonly uow: UnitOfWork,
@@ -29,9 +31,9 @@ export class MakeNotifications implements EventHandler {
 
   /** Runs in the delivery's unit of work (the rows it makes join it; pushes wait for its commit). */
   async handle(event: RelayedEvent): Promise<void> {
-    const rule = NOTIFICATION_RULES[event.type] as ((e: RelayedEvent, ctx: RuleContext) => Draft[] | Promise<Draft[]>) | undefined;
+    const rules = notificationRulesOf(event.type);
     const companyId = event.companyId;
-    if (!rule || !companyId) return;
+    if (!rules.length || !companyId) return;
     const ctx: RuleContext = {
       jobDriver: async (jobId) => {
         try {
@@ -41,7 +43,7 @@ export class MakeNotifications implements EventHandler {
         }
       },
     };
-    const drafts = await rule(event, ctx);
+    const drafts = (await Promise.all(rules.map((rule) => rule(event, ctx)))).flat();
     let companyUsers: string[] | undefined;
     const resolved: NotificationDraft[] = [];
     for (const d of drafts) {
