@@ -11,7 +11,7 @@
 // - a 12-job day (EXACT_LIMIT, the largest exact day): exact time;
 // - 60- and 100-job days (--runs days each, after a warm-up): planRoute time (median, p95, max), the
 //   shortening against the current sequence, and on --reference-days of them the gap to a long run of
-//   the same search (2,000 kicks per start, no time guard), the best known tour.
+//   the same search (2,000 kicks per start, no budget), the best known tour.
 // Prints one table. See docs/performance.md ("Route optimisation").
 'use strict';
 const { execSync } = require('node:child_process');
@@ -45,7 +45,7 @@ if (!fs.existsSync(BUILT)) {
   console.error(`${path.relative(ROOT, BUILT)} is missing: run npm run build first (or drop --skip-build).`);
   process.exit(1);
 }
-const { planRoute, orderCosts, EXACT_LIMIT, DEFAULT_KICKS } = require(BUILT);
+const { planRoute, orderCosts, EXACT_LIMIT, DEFAULT_KICKS, DEFAULT_BUDGET } = require(BUILT);
 
 // ------------------------------------------------------------------ days
 
@@ -158,7 +158,7 @@ for (const [n, base] of [
   for (let s = 0; s < Math.min(REFERENCE_DAYS, RUNS); s++) {
     const day = randomDay(base + s, n);
     const found = orderCosts(day).heuristic();
-    const reference = orderCosts(day, { kicks: 2000, timeLimitMs: Infinity }).heuristic();
+    const reference = orderCosts(day, { kicks: 2000, budget: Infinity }).heuristic();
     refGaps.push((found - reference) / reference);
   }
   rows.push([
@@ -176,7 +176,7 @@ for (const [n, base] of [
 const header = ['days', 'median', 'p95', 'max', 'quality', 'note'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
 const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
-console.log(`route optimiser, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; ` + `exact up to ${EXACT_LIMIT} blocks, heuristic ${DEFAULT_KICKS} kicks per start`);
+console.log(`route optimiser, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; ` + `exact up to ${EXACT_LIMIT} blocks, heuristic ${DEFAULT_KICKS} kicks per start within a budget of ${DEFAULT_BUDGET} priced moves`);
 console.log(line(header));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const r of rows) console.log(line(r));

@@ -18,8 +18,8 @@ import { OpenAPIObject } from '@nestjs/swagger';
 const UUID = '3f2b9c1e-7a4d-4e8b-9c21-5d6f7a8b9c0d';
 /** Integer columns by name: amounts (minor units), basis points, counts and whole units of days, hours, kg, mm. */
 const INTEGER = /(_amount|_bps|_days|_hours|_kg|_mm|_points|_threshold)$|^(quantity|rating|feedback_rating|size|days|pending|approved|rejected|total|page|per_page|last_page)$/;
-/** `…_id` names that are not record ids: the request id is the client's `X-Request-Id` when sane. */
-const NOT_UUID = new Set(['request_id']);
+/** `…_id` names that are not record ids: the request id is the client's `X-Request-Id` when sane; a route plan's id is a digest (32 hex digits). */
+const NOT_UUID = new Set(['request_id', 'plan_id']);
 /** Ids that are another system's, by schema: the payment provider's event id (inbound webhooks). */
 const NOT_UUID_IN: Record<string, readonly string[]> = { InboundEventDto: ['id'] };
 const AT = '2027-03-15T14:30:00.000Z';

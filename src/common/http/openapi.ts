@@ -126,6 +126,8 @@ const ERROR_EXAMPLES: Record<string, { message: string; errors?: Record<string, 
   LOCATION_LIMIT: { message: 'This job has 10000 location points already.' },
   QR_MISMATCH: { message: "The scanned QR code belongs to another asset than this job's.", errors: { code: ["The scanned QR code belongs to another asset than this job's."] } },
   WASTE_NOT_ACCEPTED: { message: "This station does not accept the order's waste type.", errors: { station_id: ["This station does not accept the order's waste type."] } },
+  // Route collapse: a previewed plan whose day changed (issue #25).
+  PLAN_STALE: { message: "The driver's day changed since plan 9f2c4e7a1b3d5f60718293a4b5c6d7e8 was made: nothing was saved; preview the day again." },
   // Merchant onboarding (payments).
   TERMS_NOT_ACCEPTED: { message: 'Accept the merchant terms (version 2025-06-01) first: PUT /api/v1/psp/onboarding/tos.' },
   ONBOARDING_NOT_STARTED: { message: 'Merchant onboarding has not started: PUT /api/v1/psp/onboarding/complete starts it.' },

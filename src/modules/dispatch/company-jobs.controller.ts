@@ -119,12 +119,15 @@ export class CompanyJobsController {
       "The driver's unfinished jobs of the date (pickups already merged left out). A pickup and a delivery of the same specification at the same address (of different orders) merge into a " +
       'swap (the delivery becomes the swap and carries the pickup\'s order as `pickup_order_id`, the container it takes back; the pickup keeps its order and gets `merged_into_job_id`). Each job is a block of legs (delivery lot → site; pickup site → station → lot; ' +
       'swap lot → site → station; dump_return site → station → site; relocate site → new site), the station the nearest open one accepting the waste (a swap\'s: the waste of the container it takes back), the lot the nearest active one open that day. ' +
-      "The tour starts and ends at the home lot of the day's truck (the truck of the day's first job); the order of stops minimises the haversine length (exact up to 12 stops). " +
-      '`apply` (default true) saves the merges and every sequence in one transaction; `false` previews. No unfinished job that day is 422; a truck without a usable home lot 422 `NO_HOME_LOT`; ' +
-      'a job whose waste no open station accepts 422 `NO_STATION`.',
+      "The tour starts and ends at the home lot of the day's truck (the truck of the day's first job); the order of stops minimises the haversine length (exact up to 12 stops); " +
+      'among equally short orders the current sequence wins, so planning a day saved from an optimal plan again changes nothing (`moves: 0`). The same day always gives the same plan (no time limit decides it). ' +
+      '`apply` (default true) saves the merges and every sequence in one transaction, the jobs locked; `false` previews. ' +
+      "Every plan has a `plan_id`, a digest of the day's inputs and of the plan: `apply` with the `plan_id` of a preview saves exactly that plan, or answers 409 `PLAN_STALE` and saves nothing when the day changed since " +
+      '(a job added, removed, moved or edited, an order\'s site, a lot or station opened or closed, or the same plan already applied); without `plan_id` the plan of the day as it stands is saved. ' +
+      'No unfinished job that day is 422; a truck without a usable home lot 422 `NO_HOME_LOT`; a job whose waste no open station accepts 422 `NO_STATION`.',
     type: RoutePlanDto,
-    errors: [422],
-    codes: { 422: ['VALIDATION_FAILED', 'NO_TRUCK', 'NO_HOME_LOT', 'NO_STATION'] },
+    errors: [409, 422],
+    codes: { 409: ['PLAN_STALE'], 422: ['VALIDATION_FAILED', 'NO_TRUCK', 'NO_HOME_LOT', 'NO_STATION'] },
   })
   collapse(@CurrentActor() actor: Actor, @Body() dto: RouteCollapseDto) {
     return this.routes.collapse(actor, dto);

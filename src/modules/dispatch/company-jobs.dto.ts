@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { ArrayMinSize } from 'class-validator';
+import { ArrayMinSize, IsString, Matches } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
-import { BoolField, BoolQuery, DateField, EnumField, EnumQuery, IntField, NestedList, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
+import { BoolField, BoolQuery, DateField, EnumField, Given, EnumQuery, IntField, NestedList, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
 import { JOB_STATUSES, JOB_TYPES, type JobRow, type JobStatus, type JobType, type JobView } from '../jobs';
 import type { OrderForJobs } from '../orders';
 
@@ -79,10 +79,25 @@ export class AbortCompanyJobDto {
 }
 
 /** `PUT /order/jobs/route-collapse`. */
+/** A plan id as `planIdOf` makes it: 32 lower-case hex digits. */
+export const PLAN_ID = /^[0-9a-f]{32}$/;
+
 export class RouteCollapseDto {
   @UuidField({ description: 'A driver of the company.' }) driver_id: string;
   @DateField() date: string;
   @BoolField({ optional: true, default: true, description: 'false previews the plan without saving it.' }) apply?: boolean;
+  @ApiPropertyOptional({
+    type: String,
+    pattern: PLAN_ID.source,
+    example: '9f2c4e7a1b3d5f60718293a4b5c6d7e8',
+    description:
+      'The `plan_id` of a preview: the plan is saved only if the day still gives exactly that plan, else 409 `PLAN_STALE` and nothing is saved. ' +
+      'Without it the plan of the day as it stands is saved (the same plan a preview of that day shows).',
+  })
+  @Given()
+  @IsString()
+  @Matches(PLAN_ID, { message: 'must be the plan_id of a preview (32 hexadecimal digits)' })
+  plan_id?: string;
 }
 
 // ---------------------------------------------------------------- responses
@@ -280,11 +295,19 @@ export class RouteMergeDto {
 }
 
 export class RoutePlanDto {
+  @ApiProperty({
+    example: '9f2c4e7a1b3d5f60718293a4b5c6d7e8',
+    description:
+      "A digest of the day's inputs (its jobs with their stored state, the driver, the home lot, the lots and stations open that day, the optimiser's settings) and of this plan. " +
+      'The same while nothing changes; pass it back with `apply` to save exactly this plan.',
+  })
+  plan_id: string;
   @ApiProperty({ format: 'uuid' }) driver_id: string;
   @ApiProperty({ format: 'date' }) date: string;
   @ApiProperty({ type: RoutePlaceDto }) home_lot: RoutePlaceDto;
   @ApiProperty({ type: [RouteMergeDto] }) merged: RouteMergeDto[];
   @ApiProperty({ example: 84.512, description: 'The tour of the jobs as they stood (unmerged, in their sequence), km.' }) distance_before_km: number;
   @ApiProperty({ example: 61.204, description: 'Home lot → every leg of every stop in order → home lot (haversine, R = 6,371 km).' }) distance_after_km: number;
+  @ApiProperty({ example: 3, description: 'The jobs saving this plan changes (merged, turned into a swap, or given another sequence); 0: the day already is this plan.' }) moves: number;
   @ApiProperty({ type: [RouteStopDto], description: 'In the new order.' }) stops: RouteStopDto[];
 }

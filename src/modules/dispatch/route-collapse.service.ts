@@ -8,8 +8,8 @@ import { TrucksService, type TruckForDispatch } from '../fleet';
 import { JobsService, pickupSideOf, type JobView } from '../jobs';
 import { OrderOperations, type OrderForJobs } from '../orders';
 import { LotsService, StationsService, type SiteDay, type StationDay } from '../sites';
-import type { RouteCollapseDto, RoutePlanDto } from './company-jobs.dto';
-import { legsOf, pathKm, planRoute, RouteError, type Place, type RouteJob, type RoutePlan, type RouteStation } from './route-optimiser';
+import type { RouteCollapseDto } from './company-jobs.dto';
+import { legsOf, pathKm, planChanges, planRoute, RouteError, type Place, type RouteJob, type RoutePlan, type RouteStation } from './route-optimiser';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { JobFactsRepository } from './job-facts.repository';
 
@@ -77,6 +77,12 @@ export function homeLotOf(truck: TruckForDispatch | undefined, lots: readonly Si
  * carrying the pickup's order as its side coming back (`pickup_order_id`), its pickup gets
  * `merged_into_job_id` (both keep their orders) and the swap's sequence, and every stop its new sequence
  * (`job.updated` events).
+ *
+ * Plan ids (issue #25): the plan is made from the jobs as they stand (each with its stored sequence and
+ * `updated_at`), and `planRoute` is deterministic, so a preview's `plan_id` comes back from an apply
+ * exactly when the day is unchanged. With `plan_id`, the apply (made from the jobs locked and read again)
+ * saves only a plan with that id, else 409 `PLAN_STALE` before any write. Nothing is stored between
+ * preview and apply: the plan is derived again (docs/dispatch.md, "Plans that mean what they say").
  */
 @Injectable()
 export class RouteCollapseService {
@@ -92,7 +98,7 @@ export class RouteCollapseService {
     private readonly events: JobFactsRepository,
   ) {}
 
-  async collapse(actor: Actor, dto: RouteCollapseDto): Promise<RoutePlanDto> {
+  async collapse(actor: Actor, dto: RouteCollapseDto): Promise<RoutePlan> {
     const scope = Scope.company(Scope.of(actor).companyId);
     const apply = dto.apply !== false;
     const driverId = dto.driver_id.toLowerCase();
@@ -100,7 +106,8 @@ export class RouteCollapseService {
       await this.drivers.assertOwned(scope, [{ field: 'driver_id', id: driverId }]);
       const listed = (await this.jobs.ofDriverDay(scope, driverId, dto.date, ['assigned', 'in_progress'])).filter((j) => !j.mergedIntoJobId);
       // With apply the jobs are locked (id order) and read again: the plan is made from what will be saved.
-      const jobs = apply ? order(await this.jobs.lockMany(scope, listed.map((j) => j.id)), listed).filter((j) => j.driverId === driverId && j.scheduledDate === dto.date && (j.status === 'assigned' || j.status === 'in_progress') && !j.mergedIntoJobId) : listed;
+      // Both ways they are put in the day's order here (not by the SQL), so that a preview and an apply of one day see the same.
+      const jobs = inSequence(apply ? (await this.jobs.lockMany(scope, listed.map((j) => j.id))).filter((j) => j.driverId === driverId && j.scheduledDate === dto.date && (j.status === 'assigned' || j.status === 'in_progress') && !j.mergedIntoJobId) : listed);
       if (!jobs.length) throw ApiError.validation({ date: [`the driver has no unfinished job on ${dto.date}`] });
       const truckId = jobs.find((j) => j.truckId)?.truckId;
       if (!truckId) throw ApiError.unprocessable('NO_TRUCK', "None of the driver's jobs of the day has a truck.", { driver_id: ['has no truck on that day'] });
@@ -115,45 +122,36 @@ export class RouteCollapseService {
       const destinations = await this.addresses.positions(scope, jobs.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
       let plan: RoutePlan;
       try {
-        plan = planRoute({ driverId, date: dto.date, homeLot: home, jobs: jobs.map((j) => routeJobOf(j, orders, destinations)), ...dayPlaces(lots, stations) });
+        const routeJobs = jobs.map((j) => ({ ...routeJobOf(j, orders, destinations), sequence: j.sequence, version: j.updatedAt.toISOString() }));
+        plan = planRoute({ driverId, date: dto.date, homeLot: home, jobs: routeJobs, ...dayPlaces(lots, stations) });
       } catch (e) {
         if (e instanceof RouteError) throw ApiError.unprocessable('NO_STATION', e.message, { date: [`no station open that day accepts the waste of job ${e.jobId}`] });
         throw e;
       }
+      if (dto.plan_id && dto.plan_id !== plan.plan_id) throw ApiError.conflict('PLAN_STALE', `The driver's day changed since plan ${dto.plan_id} was made: nothing was saved; preview the day again.`);
       if (apply) await this.save(actor, scope, jobs, plan);
       return plan;
     });
   }
 
-  /** Saves a plan: merges (delivery → swap, pickup → merged into it) and every job's sequence, with `job.updated` events. */
-  private async save(actor: Actor, scope: Scope, jobs: readonly JobView[], plan: RoutePlanDto): Promise<void> {
+  /** Saves a plan: merges (delivery → swap, pickup → merged into it) and every job's sequence (`planChanges`), with `job.updated` events. */
+  private async save(actor: Actor, scope: Scope, jobs: readonly JobView[], plan: RoutePlan): Promise<void> {
     const byId = new Map(jobs.map((j) => [j.id, j]));
-    const sequenceOf = new Map(plan.stops.map((s) => [s.job_id, s.sequence]));
-    const changed = new Map<string, Set<string>>();
-    const note = (id: string, field: string) => (changed.get(id) ?? changed.set(id, new Set()).get(id)!).add(field);
-    for (const { swap_job_id, from_job_ids } of plan.merged) {
-      const swap = byId.get(swap_job_id)!;
-      const pickups = from_job_ids.filter((x) => x !== swap_job_id);
+    const changes = planChanges(jobs, plan);
+    for (const c of changes) {
       // The swap carries both sides: its own order's container goes out, the pickup's order's comes back.
-      await this.jobs.change(swap, { type: 'swap', pickupOrderId: byId.get(pickups[0])!.orderId });
-      note(swap.id, 'type');
-      note(swap.id, 'pickup_order_id');
-      for (const id of pickups) {
-        await this.jobs.change(byId.get(id)!, { mergedIntoJobId: swap_job_id });
-        note(id, 'merged_into_job_id');
-        sequenceOf.set(id, sequenceOf.get(swap_job_id)!);
-      }
+      if (c.pickup_order_id) await this.jobs.change(byId.get(c.job_id)!, { type: 'swap', pickupOrderId: c.pickup_order_id });
+      if (c.merged_into_job_id) await this.jobs.change(byId.get(c.job_id)!, { mergedIntoJobId: c.merged_into_job_id });
     }
-    const sequences = [...sequenceOf.entries()].map(([id, sequence]) => ({ id, sequence })).filter((s) => byId.get(s.id)?.sequence !== s.sequence);
-    for (const s of sequences) note(s.id, 'sequence');
-    await this.jobs.setSequences(scope, sequences);
-    if (changed.size) {
+    await this.jobs.setSequences(scope, changes.filter((c) => c.fields.includes('sequence')).map((c) => ({ id: c.job_id, sequence: c.sequence })));
+    if (changes.length) {
       await this.events.recordEvents(
-        ...[...changed.entries()].map(([id, fields]) => ({ type: 'job.updated' as const, aggregateType: 'job', aggregateId: id, companyId: scope.companyId, actorId: actor.id, payload: { order_id: byId.get(id)!.orderId, fields: [...fields] } })),
+        ...changes.map((c) => ({ type: 'job.updated' as const, aggregateType: 'job', aggregateId: c.job_id, companyId: scope.companyId, actorId: actor.id, payload: { order_id: byId.get(c.job_id)!.orderId, fields: c.fields } })),
       );
     }
   }
 }
 
-/** `locked` in the order of `listed` (the day's sequence). */
-const order = (locked: readonly JobView[], listed: readonly JobView[]) => listed.map((l) => locked.find((j) => j.id === l.id)).filter((j): j is JobView => !!j);
+/** Jobs in the day's order, as `JobsService.ofDriverDay` lists them: by sequence (none last), then creation, then id. */
+const inSequence = (jobs: readonly JobView[]) =>
+  [...jobs].sort((a, b) => (a.sequence ?? Infinity) - (b.sequence ?? Infinity) || a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -19,14 +19,25 @@
  *    nearest-neighbour and cheapest-insertion constructions, each taken to a local optimum by 2-opt and
  *    or-opt (runs of 1–3 blocks, both directions) and then perturbed DEFAULT_KICKS times by double-bridge
  *    kicks from a seeded PRNG, each kick followed by local search and kept when not longer; the shorter
- *    of the two wins. Deterministic (same day, same plan) unless the DEFAULT_TIME_LIMIT_MS guard stops
- *    the kicks, which only very large days reach. The costs are asymmetric (a block ends elsewhere than
+ *    of the two wins. The kicks stop early only on very large days, once the local search has priced
+ *    DEFAULT_BUDGET moves: a count, not a clock. The costs are asymmetric (a block ends elsewhere than
  *    it starts), so a reversed run is priced with its own edges reversed.
+ * 4. Ties go to the current sequence: among orders equally short (within TIE_KM) the exact search returns
+ *    the one nearest the jobs' current order (lexicographically, by current position), and the heuristic
+ *    keeps the current order when what it found is not shorter. Re-planning a day saved from an optimal
+ *    plan therefore changes nothing.
+ *
+ * Deterministic: the same day and options always give the same plan, on any machine under any load.
+ * The plan carries `plan_id` (`planIdOf`: the inputs, the settings and the result digested) and `moves`
+ * (`planChanges`: the jobs saving it would change), so the service can save exactly a previewed plan or
+ * refuse when its day changed.
  *
  * Distances are computed unrounded and reported in km with 3 decimals. `distance_before_km` is the tour
  * of the jobs as they stand (unmerged, in their current sequence); `distance_after_km` the tour of the
  * returned stops, leg by leg.
  */
+
+import { createHash } from 'node:crypto';
 
 export const EARTH_RADIUS_KM = 6371;
 /** Days of up to this many blocks are solved exactly. */
@@ -56,6 +67,16 @@ export interface RouteJob {
   site: Place;
   /** A relocation's new address. */
   destination?: Place | null;
+  /**
+   * The job's stored sequence (null: none); `moves` and `planChanges` compare the plan with it. Omitted:
+   * the job's place in the day's list (1, 2, …).
+   */
+  sequence?: number | null;
+  /**
+   * The job's stored state as the caller read it (the service passes its `updated_at`): part of the plan
+   * id, so that any change of the job makes a plan of its day stale.
+   */
+  version?: string;
 }
 
 export interface RouteStation extends Place {
@@ -90,13 +111,30 @@ export interface PlannedStop {
 }
 
 export interface RoutePlan {
+  /** A digest of the day's inputs, the optimiser's settings and the result (see `planIdOf`). */
+  plan_id: string;
   driver_id: string;
   date: string;
   home_lot: Place;
   merged: { swap_job_id: string; from_job_ids: string[] }[];
   distance_before_km: number;
   distance_after_km: number;
+  /** The jobs the plan changes (`planChanges`): 0 when the day already is the plan. */
+  moves: number;
   stops: PlannedStop[];
+}
+
+/** What saving a plan changes on one job: its type and side coming back (a delivery that becomes a swap), its merge, its sequence. */
+export interface JobChange {
+  job_id: string;
+  /** The changed fields, as `job.updated` names them. */
+  fields: ('type' | 'pickup_order_id' | 'merged_into_job_id' | 'sequence')[];
+  /** The job's sequence in the plan (a merged pickup takes its swap's). */
+  sequence: number;
+  /** Set on a merged delivery (the swap): the order of the pickup merged into it, the container it takes back. */
+  pickup_order_id?: string;
+  /** Set when the job is merged into this swap. */
+  merged_into_job_id?: string;
 }
 
 /** A job the day cannot route: no station accepts its waste type (the service answers 422 naming it). */
@@ -115,6 +153,12 @@ export interface PlanOptions extends HeuristicOptions {
   /** Blocks up to which the order is exact (default EXACT_LIMIT); 0 forces the heuristic (tests, benchmark). */
   exactLimit?: number;
 }
+
+/**
+ * Bumped with every change of `planRoute` that can give another plan for the same day: plan ids made by
+ * an older version (another instance during a deployment) are then stale rather than silently different.
+ */
+export const OPTIMISER_VERSION = 2;
 
 // ------------------------------------------------------------------ geometry
 
@@ -258,47 +302,65 @@ function costsOf(blocks: readonly Block[], home: Place): Costs {
   return { n, fromHome, toHome, between };
 }
 
-/** Held–Karp: the exact optimum over all orders, O(n² 2ⁿ). */
+/**
+ * Two orders whose lengths differ by at most this much (km, over the whole tour: a micrometre) are
+ * equally short, and the one nearer the current sequence wins. Far below any real difference, far above
+ * the rounding of sums of doubles (about 1e-13 km on a day of 1,000 km).
+ */
+export const TIE_KM = 1e-9;
+
+/**
+ * Held–Karp: the exact optimum over all orders, O(n² 2ⁿ). Among equally short orders (within TIE_KM)
+ * the one nearest the current sequence wins: block indexes are the current order, and the order is
+ * rebuilt from the first stop on, each time taking the lowest index that still completes an optimal
+ * tour, so the lexicographically smallest optimal order is returned (the current one when it is optimal).
+ *
+ * `rest[S·n + i]`: the shortest drive from the end of block i through every block of S (i ∉ S) and home.
+ */
 export function exactOrder(c: Costs): number[] {
   const { n } = c;
   if (n === 0) return [];
   const full = (1 << n) - 1;
-  const best = new Float64Array((1 << n) * n).fill(Infinity);
-  const prev = new Int8Array((1 << n) * n).fill(-1);
-  for (let i = 0; i < n; i++) best[(1 << i) * n + i] = c.fromHome[i];
+  const rest = new Float64Array((1 << n) * n).fill(Infinity);
+  for (let i = 0; i < n; i++) rest[i] = c.toHome[i];
   for (let set = 1; set <= full; set++) {
-    for (let last = 0; last < n; last++) {
-      if (!(set & (1 << last))) continue;
-      const here = best[set * n + last];
-      if (here === Infinity) continue;
-      for (let next = 0; next < n; next++) {
-        if (set & (1 << next)) continue;
-        const to = set | (1 << next);
-        const km = here + c.between[last * n + next];
-        if (km < best[to * n + next]) {
-          best[to * n + next] = km;
-          prev[to * n + next] = last;
-        }
+    for (let i = 0; i < n; i++) {
+      if (set & (1 << i)) continue;
+      let km = Infinity;
+      for (let j = 0; j < n; j++) {
+        if (!(set & (1 << j))) continue;
+        const via = c.between[i * n + j] + rest[(set & ~(1 << j)) * n + j];
+        if (via < km) km = via;
       }
+      rest[set * n + i] = km;
     }
   }
-  let last = 0;
   let bestKm = Infinity;
-  for (let i = 0; i < n; i++) {
-    const km = best[full * n + i] + c.toHome[i];
-    if (km < bestKm) {
-      bestKm = km;
-      last = i;
-    }
-  }
+  for (let j = 0; j < n; j++) bestKm = Math.min(bestKm, c.fromHome[j] + rest[(full & ~(1 << j)) * n + j]);
+  // The slack left for ties is spent along the way, so the whole tour stays within TIE_KM of the optimum.
+  let slack = TIE_KM;
+  let target = bestKm;
   const order: number[] = [];
-  for (let set = full, at = last; at !== -1; ) {
-    order.push(at);
-    const p = prev[set * n + at];
-    set &= ~(1 << at);
-    at = p;
+  for (let set = full, at = -1; set; ) {
+    // The lowest index within the slack; the shortest one (which always exists) should rounding leave none.
+    let pick = -1;
+    let pickKm = Infinity;
+    let shortest = -1;
+    let shortestKm = Infinity;
+    for (let j = 0; j < n && pick < 0; j++) {
+      if (!(set & (1 << j))) continue;
+      const km = (at < 0 ? c.fromHome[j] : c.between[at * n + j]) + rest[(set & ~(1 << j)) * n + j];
+      if (km <= target + slack) [pick, pickKm] = [j, km];
+      else if (km < shortestKm) [shortest, shortestKm] = [j, km];
+    }
+    if (pick < 0) [pick, pickKm] = [shortest, shortestKm];
+    slack = Math.max(0, slack - Math.max(0, pickKm - target));
+    set &= ~(1 << pick);
+    target = rest[set * n + pick];
+    order.push(pick);
+    at = pick;
   }
-  return order.reverse();
+  return order;
 }
 
 function nearestNeighbour(c: Costs): number[] {
@@ -354,16 +416,20 @@ const EPS = 1e-9;
 export const DEFAULT_KICKS = 40;
 /** Candidate neighbours per block in the local search (all of them on days of up to this many blocks). */
 export const NEIGHBOURS = 10;
-/** The perturbations stop after this long: a guard for very large days (60 jobs finish well before). */
-export const DEFAULT_TIME_LIMIT_MS = 120;
+/**
+ * The perturbations stop once the local search has priced this many moves (over both starts): a guard
+ * for very large days that depends on the day only, never on the clock, so the same day always gives
+ * the same plan, however busy the machine (days of 100 jobs finish their kicks well before it).
+ */
+export const DEFAULT_BUDGET = 2_000_000;
 
 export interface HeuristicOptions {
   /** Double-bridge perturbations of the iterated local search, per start (default DEFAULT_KICKS). */
   kicks?: number;
   /** Seed of the perturbations' PRNG (default 1): the same day always gives the same order. */
   seed?: number;
-  /** Wall-clock guard on the perturbations (default DEFAULT_TIME_LIMIT_MS); the constructions and their first local search always run. */
-  timeLimitMs?: number;
+  /** Moves the local search may price before the perturbations stop (default DEFAULT_BUDGET); the constructions and their first local search always run. */
+  budget?: number;
 }
 
 /** mulberry32: a small deterministic PRNG. */
@@ -429,6 +495,8 @@ interface Work {
   queue: Int32Array;
   /** The nodes an applied move touched. */
   touched: number[];
+  /** Moves priced so far (the budget's measure). */
+  priced: number;
 }
 
 function workOf(m: number): Work {
@@ -440,6 +508,7 @@ function workOf(m: number): Work {
     queued: new Uint8Array(m),
     queue: new Int32Array(m),
     touched: [],
+    priced: 0,
   };
 }
 
@@ -471,6 +540,7 @@ function localSearch(g: Atsp, t: Int32Array, w: Work, seeds: readonly number[] |
   /** 2-opt: reverse t[i..j] if that is shorter. */
   const reverse = (i: number, j: number): boolean => {
     if (j <= i) return false;
+    w.priced++;
     const a = t[i - 1];
     const b = t[i];
     const c = t[j];
@@ -490,6 +560,7 @@ function localSearch(g: Atsp, t: Int32Array, w: Work, seeds: readonly number[] |
   /** Or-opt: move t[i..j] after t[x] (as it is or reversed) if that is shorter. */
   const move = (i: number, j: number, x: number, gain: number, turn: number): boolean => {
     if (x >= i - 1 && x <= j) return false;
+    w.priced++;
     const s = t[i];
     const e = t[j];
     const a = t[x];
@@ -607,14 +678,15 @@ function doubleBridge(t: Int32Array, out: Int32Array, random: () => number): num
 /**
  * Step 3 beyond the exact limit: the nearest-neighbour and cheapest-insertion constructions, each taken
  * to a local optimum and then improved by an iterated local search (a double-bridge kick from the PRNG,
- * local search from the kick's edges, kept when not longer); the shorter tour wins. Deterministic for a
- * given day and options, unless the time guard stops the kicks early.
+ * local search from the kick's edges, kept when not longer); the shorter tour wins, unless the current
+ * order (the blocks' indexes) is as short (within TIE_KM): then it stays. Deterministic: the same costs and
+ * options give the same order (the kicks stop on the budget of priced moves, never on the clock).
  */
 export function heuristicOrder(c: Costs, options: HeuristicOptions = {}): number[] {
   const { n } = c;
   if (n <= 1) return n ? [0] : [];
   const kicks = options.kicks ?? DEFAULT_KICKS;
-  const deadline = performance.now() + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS);
+  const budget = options.budget ?? DEFAULT_BUDGET;
   const random = prng(options.seed ?? 1);
   const g = atspOf(c);
   const m = g.m;
@@ -627,8 +699,7 @@ export function heuristicOrder(c: Costs, options: HeuristicOptions = {}): number
     current.set([n, ...start]);
     localSearch(g, current, w, null);
     let currentKm = tourCost(g, current);
-    // The clock is read every 8 kicks.
-    for (let kick = 0; kick < kicks && ((kick & 7) !== 0 || performance.now() < deadline); kick++) {
+    for (let kick = 0; kick < kicks && w.priced < budget; kick++) {
       localSearch(g, trial, w, doubleBridge(current, trial, random));
       const km = tourCost(g, trial);
       if (km <= currentKm + EPS) {
@@ -641,7 +712,8 @@ export function heuristicOrder(c: Costs, options: HeuristicOptions = {}): number
       bestKm = currentKm;
     }
   }
-  return Array.from(best.subarray(1));
+  const asIs = Int32Array.from({ length: m }, (_, x) => (x === 0 ? n : x - 1));
+  return Array.from((tourCost(g, asIs) <= bestKm + TIE_KM ? asIs : best).subarray(1));
 }
 
 // ------------------------------------------------------------------ the plan
@@ -653,15 +725,82 @@ export function planRoute(day: RouteDay, options: PlanOptions = {}): RoutePlan {
   const costs = costsOf(blocks, day.homeLot);
   const order = blocks.length <= (options.exactLimit ?? EXACT_LIMIT) ? exactOrder(costs) : heuristicOrder(costs, options);
   const stops = order.map((i, k) => ({ sequence: k + 1, job_id: blocks[i].job.id, job_type: blocks[i].job.type, legs: blocks[i].legs }));
-  return {
+  const plan = {
     driver_id: day.driverId,
     date: day.date,
     home_lot: { id: day.homeLot.id, lat: day.homeLot.lat, lng: day.homeLot.lng },
     merged,
     distance_before_km: round3(pathKm([day.homeLot, ...before.flatMap((b) => b.legs), day.homeLot])),
     distance_after_km: round3(pathKm([day.homeLot, ...stops.flatMap((s) => s.legs), day.homeLot])),
+    moves: planChanges(day.jobs, { merged, stops }).length,
     stops,
   };
+  return { plan_id: planIdOf(day, options, plan), ...plan };
+}
+
+/**
+ * What saving `plan` changes on the day's `jobs` (in their order): each merged delivery becomes a swap
+ * (unless it is one) taking back its pickup's order (`pickup_order_id`), each merged pickup is merged
+ * into its swap and takes its sequence, and every job whose sequence differs from its stored one
+ * (`RouteJob.sequence`) gets the plan's. Jobs left as they are are not listed.
+ */
+export function planChanges(jobs: readonly Pick<RouteJob, 'id' | 'type' | 'sequence' | 'orderId'>[], plan: Pick<RoutePlan, 'merged' | 'stops'>): JobChange[] {
+  const sequenceOf = new Map(plan.stops.map((s) => [s.job_id, s.sequence]));
+  const orderOf = new Map(jobs.map((j) => [j.id, j.orderId]));
+  // A merged delivery's side coming back: the order of the (first) pickup merged into it.
+  const swaps = new Map(plan.merged.map((m) => [m.swap_job_id, orderOf.get(m.from_job_ids.find((id) => id !== m.swap_job_id)!)]));
+  const mergedInto = new Map(plan.merged.flatMap((m) => m.from_job_ids.filter((id) => id !== m.swap_job_id).map((id) => [id, m.swap_job_id] as const)));
+  const changes: JobChange[] = [];
+  jobs.forEach((j, k) => {
+    const into = mergedInto.get(j.id);
+    const sequence = sequenceOf.get(into ?? j.id)!;
+    const fields: JobChange['fields'] = [];
+    const pickupOrderId = swaps.get(j.id);
+    if (swaps.has(j.id)) fields.push(...(j.type !== 'swap' ? (['type'] as const) : []), 'pickup_order_id');
+    if (into) fields.push('merged_into_job_id');
+    if (sequence !== (j.sequence === undefined ? k + 1 : j.sequence)) fields.push('sequence');
+    if (fields.length) changes.push({ job_id: j.id, fields, sequence, ...(pickupOrderId ? { pickup_order_id: pickupOrderId } : {}), ...(into ? { merged_into_job_id: into } : {}) });
+  });
+  return changes;
+}
+
+/**
+ * The plan id: SHA-256 (first 128 bits, hex) of the optimiser's version and settings, the day's inputs
+ * (driver, date, home lot; every job with its type, order, specification, waste type, site, destination,
+ * whether it may merge, stored sequence and version; the lots and stations open that day with their
+ * positions and waste types) and the result (merges, stops with their legs, distances). Equal ids: the
+ * same day planned the same way; any change of an input or of the result gives another id.
+ */
+export function planIdOf(day: RouteDay, options: PlanOptions, plan: Omit<RoutePlan, 'plan_id' | 'moves'>): string {
+  const place = (p: Place) => [p.id, p.lat, p.lng];
+  const byId = <T extends Place>(xs: readonly T[]) => [...xs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const budget = options.budget ?? DEFAULT_BUDGET;
+  const digest = [
+    OPTIMISER_VERSION,
+    [options.exactLimit ?? EXACT_LIMIT, options.kicks ?? DEFAULT_KICKS, options.seed ?? 1, Number.isFinite(budget) ? budget : 'unbounded', TIE_KM],
+    day.driverId,
+    day.date,
+    place(day.homeLot),
+    day.jobs.map((j, k) => [
+      j.id,
+      j.type,
+      j.orderId ?? null,
+      j.specificationId,
+      j.wasteTypeId,
+      j.mergeable !== false,
+      place(j.site),
+      j.destination ? place(j.destination) : null,
+      j.sequence === undefined ? k + 1 : j.sequence,
+      j.version ?? null,
+    ]),
+    byId(day.lots).map(place),
+    byId(day.stations).map((st) => [...place(st), [...st.wasteTypeIds].sort()]),
+    plan.merged.map((m) => [m.swap_job_id, m.from_job_ids]),
+    plan.stops.map((st) => [st.sequence, st.job_id, st.job_type, st.legs.map((l) => [l.kind, ...place(l)])]),
+    plan.distance_before_km,
+    plan.distance_after_km,
+  ];
+  return createHash('sha256').update(JSON.stringify(digest)).digest('hex').slice(0, 32);
 }
 
 /**
