@@ -55,7 +55,7 @@ describe('throttle counts shared between two instances through Redis', () => {
     const env = { REDIS_URL };
     a = await startTestApp({ env, configure: (c) => (c.redisPrefix = prefix) });
     b = await startTestApp({ env, configure: (c) => (c.redisPrefix = prefix) });
-  });
+  }, 180_000); // two app starts, beside whatever the suite's other worker runs
   afterAll(async () => {
     await a?.close();
     await b?.close();
