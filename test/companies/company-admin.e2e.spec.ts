@@ -17,6 +17,16 @@ const DEFAULTS = {
   unpaid_leave_allowance_days: 0,
   other_leave_allowance_days: 0,
   refund_excess_to: 'customer',
+  shift_start_time: '07:00',
+  shift_minutes: 600,
+  average_speed_kmh: 40,
+  service_minutes_delivery: 15,
+  service_minutes_pickup: 15,
+  service_minutes_swap: 25,
+  service_minutes_dump_return: 20,
+  service_minutes_relocate: 20,
+  station_minutes: 20,
+  arrival_slip_minutes: 15,
 };
 
 describe('company back office (/api/v1/company/update, user/update, documents, settings)', () => {
@@ -172,6 +182,16 @@ describe('company back office (/api/v1/company/update, user/update, documents, s
       const order = await t.req('post', '/api/v1/company/settings', { token: co.token, body: { demerit_warning_threshold: 30 } }).expect(422);
       expect(order.body.errors).toHaveProperty('demerit_block_threshold');
       expect((await t.req('get', '/api/v1/company/settings', { token: co.token }).expect(200)).body.data.demerit_warning_threshold).toBe(10);
+    });
+
+    it('keeps the planning settings (issue #26): shift, speed, minutes per stop, arrival slip; bad ones are 422', async () => {
+      const fresh = await companyActor(t, 'Planning Hauling');
+      const body = { shift_start_time: '06:30', shift_minutes: 540, average_speed_kmh: 35, service_minutes_swap: 30, station_minutes: 25, arrival_slip_minutes: 10 };
+      const upd = await t.req('post', '/api/v1/company/settings', { token: fresh.token, body }).expect(200);
+      expect(upd.body.data).toMatchObject({ ...body, service_minutes_delivery: 15, service_minutes_pickup: 15 });
+      const bad = await t.req('post', '/api/v1/company/settings', { token: fresh.token, body: { shift_start_time: '24:00', shift_minutes: 10, average_speed_kmh: 0, service_minutes_pickup: 601, arrival_slip_minutes: 0 } }).expect(422);
+      expect(Object.keys(bad.body.errors).sort()).toEqual(['arrival_slip_minutes', 'average_speed_kmh', 'service_minutes_pickup', 'shift_minutes', 'shift_start_time']);
+      expect((await t.req('get', '/api/v1/company/settings', { token: fresh.token }).expect(200)).body.data.shift_start_time).toBe('06:30');
     });
   });
 });

@@ -92,6 +92,16 @@ export const SETTINGS_DEFAULTS = {
   unpaid_leave_allowance_days: 0,
   other_leave_allowance_days: 0,
   refund_excess_to: 'customer' as RefundExcessTo,
+  shift_start_time: '07:00',
+  shift_minutes: 600,
+  average_speed_kmh: 40,
+  service_minutes_delivery: 15,
+  service_minutes_pickup: 15,
+  service_minutes_swap: 25,
+  service_minutes_dump_return: 20,
+  service_minutes_relocate: 20,
+  station_minutes: 20,
+  arrival_slip_minutes: 15,
 } as const;
 
 const REFUND_EXCESS_DOC =
@@ -121,6 +131,16 @@ export class UpdateSettingsDto {
   @ApiPropertyOptional({ minimum: 0, maximum: 366, default: 0, example: 5, description: 'Unpaid leave days a driver is allowed per calendar year.' }) @Given() @IsInt() @Min(0) @Max(366) unpaid_leave_allowance_days?: number;
   @ApiPropertyOptional({ minimum: 0, maximum: 366, default: 0, example: 2, description: 'Other leave days a driver is allowed per calendar year.' }) @Given() @IsInt() @Min(0) @Max(366) other_leave_allowance_days?: number;
   @ApiPropertyOptional({ enum: REFUND_EXCESS_TO, default: 'customer', example: 'instrument', description: REFUND_EXCESS_DOC }) @Given() @IsIn(REFUND_EXCESS_TO) refund_excess_to?: RefundExcessTo;
+  @ApiPropertyOptional({ default: '07:00', example: '06:30', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'When drivers set off from their home lot (HH:MM, company time): the start of planned arrival times and of the shift.' }) @Given() @IsString() @Matches(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, { message: 'must be a time HH:MM' }) shift_start_time?: string;
+  @ApiPropertyOptional({ minimum: 30, maximum: 1440, default: 600, description: "A driver's shift in minutes: the day's plan never makes a driver's day longer." }) @Given() @IsInt() @Min(30) @Max(1440) shift_minutes?: number;
+  @ApiPropertyOptional({ minimum: 5, maximum: 130, default: 40, description: 'Average speed of a truck in km/h, for driving minutes from straight-line legs.' }) @Given() @IsInt() @Min(5) @Max(130) average_speed_kmh?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 600, default: 15, description: 'Minutes at the stop to drop a container.' }) @Given() @IsInt() @Min(0) @Max(600) service_minutes_delivery?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 600, default: 15, description: 'Minutes at the stop to load a container.' }) @Given() @IsInt() @Min(0) @Max(600) service_minutes_pickup?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 600, default: 25, description: 'Minutes at the stop to swap a container.' }) @Given() @IsInt() @Min(0) @Max(600) service_minutes_swap?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 600, default: 20, description: 'Minutes at the stop for a dump and return (each of the two visits).' }) @Given() @IsInt() @Min(0) @Max(600) service_minutes_dump_return?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 600, default: 20, description: 'Minutes at the stop to move a container to another address.' }) @Given() @IsInt() @Min(0) @Max(600) service_minutes_relocate?: number;
+  @ApiPropertyOptional({ minimum: 0, maximum: 600, default: 20, description: 'Minutes at a transfer station or landfill to weigh and dump.' }) @Given() @IsInt() @Min(0) @Max(600) station_minutes?: number;
+  @ApiPropertyOptional({ minimum: 1, maximum: 600, default: 15, description: 'Minutes an arrival may slip past the time the customer was last told before they are told again.' }) @Given() @IsInt() @Min(1) @Max(600) arrival_slip_minutes?: number;
 }
 
 export class CompanySettingsDto {
@@ -138,5 +158,15 @@ export class CompanySettingsDto {
   @ApiProperty({ example: 0, description: 'Yearly leave allowance per driver, in days, for unpaid leave.' }) unpaid_leave_allowance_days: number;
   @ApiProperty({ example: 0, description: 'Yearly leave allowance per driver, in days, for other leave.' }) other_leave_allowance_days: number;
   @ApiProperty({ enum: REFUND_EXCESS_TO, example: 'customer', description: REFUND_EXCESS_DOC }) refund_excess_to: RefundExcessTo;
+  @ApiProperty({ example: '07:00' }) shift_start_time: string;
+  @ApiProperty({ example: 600 }) shift_minutes: number;
+  @ApiProperty({ example: 40 }) average_speed_kmh: number;
+  @ApiProperty({ example: 15 }) service_minutes_delivery: number;
+  @ApiProperty({ example: 15 }) service_minutes_pickup: number;
+  @ApiProperty({ example: 25 }) service_minutes_swap: number;
+  @ApiProperty({ example: 20 }) service_minutes_dump_return: number;
+  @ApiProperty({ example: 20 }) service_minutes_relocate: number;
+  @ApiProperty({ example: 20 }) station_minutes: number;
+  @ApiProperty({ example: 15 }) arrival_slip_minutes: number;
   @ApiProperty({ nullable: true, type: String, description: 'null while every setting has its default (never saved).' }) updated_at: string | null;
 }

@@ -46,6 +46,16 @@ export type RefundExcessTo = (typeof REFUND_EXCESS_TO)[number];
 @Check('company_settings_unpaid_leave_allowance_days_check', `unpaid_leave_allowance_days >= 0`)
 @Check('company_settings_other_leave_allowance_days_check', `other_leave_allowance_days >= 0`)
 @Check('company_settings_refund_excess_to_check', `refund_excess_to IN ('customer', 'wallet', 'instrument')`)
+@Check('company_settings_shift_start_time_check', `shift_start_time ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`)
+@Check('company_settings_shift_minutes_check', `shift_minutes BETWEEN 30 AND 1440`)
+@Check('company_settings_average_speed_kmh_check', `average_speed_kmh BETWEEN 5 AND 130`)
+@Check('company_settings_service_minutes_delivery_check', `service_minutes_delivery BETWEEN 0 AND 600`)
+@Check('company_settings_service_minutes_pickup_check', `service_minutes_pickup BETWEEN 0 AND 600`)
+@Check('company_settings_service_minutes_swap_check', `service_minutes_swap BETWEEN 0 AND 600`)
+@Check('company_settings_service_minutes_dump_return_check', `service_minutes_dump_return BETWEEN 0 AND 600`)
+@Check('company_settings_service_minutes_relocate_check', `service_minutes_relocate BETWEEN 0 AND 600`)
+@Check('company_settings_station_minutes_check', `station_minutes BETWEEN 0 AND 600`)
+@Check('company_settings_arrival_slip_minutes_check', `arrival_slip_minutes BETWEEN 1 AND 600`)
 export class CompanySettings {
   @ForeignKey('companies', { name: 'company_settings_company_id_fkey' })
   @PrimaryColumn({ type: 'uuid' })
@@ -92,6 +102,36 @@ export class CompanySettings {
 
   @Column({ type: 'text', default: 'customer' })
   refundExcessTo: RefundExcessTo;
+
+  @Column({ type: 'text', default: '07:00' })
+  shiftStartTime: string;
+
+  @Column({ type: 'int', default: 600 })
+  shiftMinutes: number;
+
+  @Column({ type: 'int', default: 40 })
+  averageSpeedKmh: number;
+
+  @Column({ type: 'int', default: 15 })
+  serviceMinutesDelivery: number;
+
+  @Column({ type: 'int', default: 15 })
+  serviceMinutesPickup: number;
+
+  @Column({ type: 'int', default: 25 })
+  serviceMinutesSwap: number;
+
+  @Column({ type: 'int', default: 20 })
+  serviceMinutesDumpReturn: number;
+
+  @Column({ type: 'int', default: 20 })
+  serviceMinutesRelocate: number;
+
+  @Column({ type: 'int', default: 20 })
+  stationMinutes: number;
+
+  @Column({ type: 'int', default: 15 })
+  arrivalSlipMinutes: number;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;
