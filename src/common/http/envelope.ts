@@ -16,6 +16,24 @@ export class Page<T> {
   ) {}
 }
 
+/**
+ * A page whose items a statement rendered as JSON text (one document per item): the reply joins them
+ * into the envelope as they are, so Node neither parses nor serialises the rows (issue #24, the order
+ * lists). `toJSON` gives the same value to anything that serialises it as an object.
+ */
+export class RenderedPage {
+  constructor(
+    readonly docs: readonly string[],
+    readonly meta: PageMeta,
+  ) {}
+  toJSON(): unknown {
+    return { success: true, data: this.docs.map((d) => JSON.parse(d) as unknown), meta: this.meta };
+  }
+  get text(): string {
+    return `{"success":true,"data":[${this.docs.join(',')}],"meta":${JSON.stringify(this.meta)}}`;
+  }
+}
+
 /** Data with a human message (`{"success": true, "data": ..., "message": "..."}`). */
 export class WithMessage<T> {
   constructor(
@@ -38,6 +56,12 @@ export class Enveloped {
  */
 export class EnvelopeExpressAdapter extends ExpressAdapter {
   override reply(response: unknown, body: unknown, statusCode?: number): unknown {
+    if (body instanceof RenderedPage) {
+      const res = response as { status(code: number): void; getHeader(name: string): unknown; setHeader(name: string, value: string): void; send(body: string): unknown };
+      if (statusCode !== undefined) res.status(statusCode);
+      if (!res.getHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      return res.send(body.text);
+    }
     return super.reply(response, envelope(body), statusCode);
   }
 }
@@ -45,6 +69,7 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
 export function envelope(result: unknown): unknown {
   if (result instanceof StreamableFile) return result;
   if (result instanceof Enveloped) return result.body;
+  if (result instanceof RenderedPage) return result.toJSON();
   if (result instanceof Page) return { success: true, data: result.items, meta: result.meta };
   if (result instanceof WithMessage) return { success: true, data: result.data ?? null, message: result.message };
   return { success: true, data: result ?? null };

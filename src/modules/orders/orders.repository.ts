@@ -24,8 +24,6 @@ export interface OrderReadRow {
   order: OrderDtoRow;
   names: { customer: string; specification: string; wasteType: string };
   liveLines?: unknown;
-  /** The list's total (`page` with a counted total), when the statement brought it. */
-  total?: number;
 }
 
 /** `billedOn` in SQL, of the `orders` row `o`, with the company's time zone `tz` (SQL). Used by the facts and by the rollups' backfill. */
@@ -78,6 +76,34 @@ const DTO_FROM = `orders o
        LEFT JOIN LATERAL users_named(o.customer_id) nc ON true
        LEFT JOIN LATERAL catalogue_specification_named(o.asset_specification_id) ns ON true
        LEFT JOIN LATERAL catalogue_waste_type_named(o.waste_type_id) nw ON true`;
+
+/** Text as JSON (escaped; `null` for NULL). Ids, enums (checked), currency codes, numbers and dates need no escaping: they go in as they are. */
+const j = (sql: string) => `coalesce(to_json(${sql})::text, 'null')`;
+/** A nullable date as JSON (`"YYYY-MM-DD"`, the session's ISO DateStyle, as DTO_COLUMNS' `::text`). */
+const dateJ = (sql: string) => `CASE WHEN ${sql} IS NULL THEN 'null' ELSE '"' || ${sql} || '"' END`;
+/** A timestamp (NOT NULL) as `Date#toISOString` writes it (UTC, milliseconds, `Z`): three arguments of `concat`. */
+const isoJ = (sql: string) => `'"', to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), '"'`;
+
+/**
+ * `OrderDto.of` of the row of DTO_FROM as JSON text, rendered by the statement (issue #24: a page of the
+ * list is then neither parsed by pg nor serialised by Node). Keys in `OrderDto.of`'s order; `today` (SQL)
+ * is the company's date, for `overdue`. `test/orders/order-json.e2e.spec.ts` compares it with `OrderDto.of`
+ * on orders with every nullable field set and unset, and text that needs escaping.
+ */
+const dtoJson = (today: string) => `concat('{"id":"', o.id, '","number":"ORD-', lpad(o.number::text, 6, '0'),
+  '","status":"', o.status, '","payment_status":"', o.payment_status,
+  '","customer":{"id":"', o.customer_id, '","name":', ${j(`coalesce(nc.name, '')`)},
+  '},"address_id":"', o.address_id, '","address":', o.address::text, ',"lot_id":"', o.lot_id,
+  '","asset_specification":{"id":"', o.asset_specification_id, '","name":', ${j(`coalesce(ns.name, '')`)},
+  '},"waste_type":{"id":"', o.waste_type_id, '","name":', ${j(`coalesce(nw.name, '')`)},
+  '},"delivery_date":"', o.delivery_date, '","pickup_date":', ${dateJ('o.pickup_date')}, ',"time_window":"', o.time_window,
+  '","notes":', ${j('o.notes')}, ',"promotion_code":', ${j('o.promotion_code')}, ',"currency":"', o.currency,
+  '","subtotal_amount":', o.subtotal_amount, ',"discount_amount":', o.discount_amount, ',"tax_amount":', o.tax_amount,
+  ',"total_amount":', o.total_amount, ',"paid_amount":', o.paid_amount, ',"balance_amount":', o.total_amount - o.paid_amount,
+  ',"due_date":"', o.due_date, '","overdue":', (o.total_amount > o.paid_amount AND o.due_date < ${today}::date)::text,
+  ',"delivered_on":', ${dateJ('o.delivered_on')}, ',"rejection_reason":', ${j('o.rejection_reason')},
+  ',"cancellation_reason":', ${j('o.cancellation_reason')}, ',"feedback_rating":', coalesce(o.feedback_rating::text, 'null'),
+  ',"feedback_comment":', ${j('o.feedback_comment')}, ',"created_at":', ${isoJ('o.created_at')}, ',"updated_at":', ${isoJ('o.updated_at')}, '}')`;
 
 /** The order's live bill lines, in order, as the DTO shows them (a JSON array). */
 const LIVE_LINES_SQL = `(SELECT coalesce(json_agg(json_build_object('kind', l.kind, 'description', l.description, 'quantity', l.quantity, 'unit_amount', l.unit_amount, 'amount', l.amount) ORDER BY l.position), '[]'::json)
@@ -137,7 +163,6 @@ function rowOf(r: Raw): OrderReadRow {
     },
     names: { customer: (r.name_customer as string | null) ?? '', specification: (r.name_specification as string | null) ?? '', wasteType: (r.name_waste_type as string | null) ?? '' },
     ...(r.live_lines !== undefined ? { liveLines: json(r.live_lines) } : {}),
-    ...(r.total_count !== undefined && r.total_count !== null ? { total: Number(r.total_count) } : {}),
   };
 }
 
@@ -219,30 +244,37 @@ export class OrdersRepository extends ModuleRepository {
 
   /**
    * A page of the orders `scope` reaches (filtered), sorted by `sortColumn` (of ORDER_SORT_COLUMNS; `id`
-   * last, in the same direction). `countedStatuses` (undefined: none): the page's rows also carry the
-   * total from the counter rows (order_status_counts, kept by a trigger) of the scope, the customer
+   * last, in the same direction), each row's `OrderDto` rendered by the statement as JSON text (`dtoJson`;
+   * `today`: the company's date, for `overdue`). `countedStatuses` (undefined: none): the rows also carry
+   * the total from the counter rows (order_status_counts, kept by a trigger) of the scope, the customer
    * filter and these statuses (null: all), so that a full page needs no second statement.
    */
   @GenerateSql(
-    { name: 'first page', params: () => [Scope.company(SQL_SAMPLE.companyId), {}, 'o.created_at', true, 20, 0] },
-    { name: 'filtered, with the counted total', params: () => [Scope.company(SQL_SAMPLE.companyId), { customerId: SQL_SAMPLE.id, status: 'pending', from: SQL_SAMPLE.date }, 'o.delivery_date', false, 20, 40, ['pending']] },
+    { name: 'first page', params: () => [Scope.company(SQL_SAMPLE.companyId), {}, 'o.created_at', true, 20, 0, SQL_SAMPLE.date] },
+    { name: 'filtered, with the counted total', params: () => [Scope.company(SQL_SAMPLE.companyId), { customerId: SQL_SAMPLE.id, status: 'pending', from: SQL_SAMPLE.date }, 'o.delivery_date', false, 20, 40, SQL_SAMPLE.date, ['pending']] },
   )
-  async page(scope: Scope, f: OrderListFilters, sortColumn: string, desc: boolean, limit: number, offset: number, countedStatuses?: readonly string[] | null): Promise<OrderReadRow[]> {
+  async pageJson(scope: Scope, f: OrderListFilters, sortColumn: string, desc: boolean, limit: number, offset: number, today: string, countedStatuses?: readonly string[] | null): Promise<{ docs: string[]; total?: number }> {
     const p = new Params();
     const where = this.scoped(scope, p);
-    if (!where) return [];
+    if (!where) return { docs: [] };
     const filters = this.filters(f, p);
-    let total = '';
-    if (countedStatuses?.length === 0) total = ', 0 AS total_count';
-    else if (countedStatuses !== undefined) {
-      const c = this.scoped(scope, p, OrderStatusCount, 'c') ?? 'false';
-      const byCustomer = f.customerId ? ` AND c.customer_id = ${p.add(f.customerId)}` : '';
-      const byStatus = countedStatuses?.length ? ` AND c.status IN ${p.list(countedStatuses)}` : '';
-      total = `, (SELECT coalesce(sum(c.n), 0)::int FROM order_status_counts c WHERE ${c}${byCustomer}${byStatus}) AS total_count`;
-    }
+    const total = this.totalColumn(scope, f, p, countedStatuses);
     const dir = desc ? 'DESC' : 'ASC';
-    const text = `SELECT ${DTO_COLUMNS}${total} FROM ${DTO_FROM} WHERE ${where}${filters} ORDER BY ${sortColumn} ${dir}, o.id ${dir} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`;
-    return (await this.prepared<Raw>('order_page', text, p.values)).map(rowOf);
+    const text = `SELECT ${dtoJson(p.add(today))} AS doc${total} FROM ${DTO_FROM} WHERE ${where}${filters} ORDER BY ${sortColumn} ${dir}, o.id ${dir} LIMIT ${p.add(limit)} OFFSET ${p.add(offset)}`;
+    const rows = await this.prepared<Raw>('order_page_json', text, p.values);
+    const t = rows[0]?.total_count;
+    return { docs: rows.map((r) => r.doc as string), ...(t !== undefined && t !== null ? { total: Number(t) } : {}) };
+  }
+
+  /** `, … AS total_count` of `pageJson`'s statement, or ''. */
+  @GenerateSql.skip('private: builds a column, no statement')
+  private totalColumn(scope: Scope, f: OrderListFilters, p: Params, countedStatuses?: readonly string[] | null): string {
+    if (countedStatuses === undefined) return '';
+    if (countedStatuses?.length === 0) return ', 0 AS total_count';
+    const c = this.scoped(scope, p, OrderStatusCount, 'c') ?? 'false';
+    const byCustomer = f.customerId ? ` AND c.customer_id = ${p.add(f.customerId)}` : '';
+    const byStatus = countedStatuses?.length ? ` AND c.status IN ${p.list(countedStatuses)}` : '';
+    return `, (SELECT coalesce(sum(c.n), 0)::int FROM order_status_counts c WHERE ${c}${byCustomer}${byStatus}) AS total_count`;
   }
 
   /** The exact number of orders `scope` reaches with these filters (count(*)). */

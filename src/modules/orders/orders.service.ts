@@ -3,7 +3,7 @@ import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { PlatformReach } from '../../common/access/tenant-policy';
 import { ApiError } from '../../common/http/api-error';
-import { Page } from '../../common/http/envelope';
+import { Page, RenderedPage } from '../../common/http/envelope';
 import { DEFAULT_PER_PAGE, pageMeta } from '../../common/http/pagination';
 import { PlanLimits } from '../../common/records/plan-limits';
 import { UnitOfWork } from '../../database/unit-of-work';
@@ -326,7 +326,7 @@ export class OrdersService {
 
   // ------------------------------------------------------------ reads
 
-  async list(scope: Scope, q: CompanyOrderQuery, ongoing = false): Promise<Page<OrderDto>> {
+  async list(scope: Scope, q: CompanyOrderQuery, ongoing = false): Promise<Page<OrderDto> | RenderedPage> {
     // Filtered by nothing but status (or ongoing) and customer, the total is a sum of counter rows; else an exact count(*).
     const counted = !q.payment_status && !q.asset_specification_id && !q.date && !q.from && !q.to && !q.q;
     const statuses = q.status ? (ongoing && !(ONGOING_STATUSES as readonly string[]).includes(q.status) ? [] : [q.status]) : ongoing ? ONGOING_STATUSES : null;
@@ -347,17 +347,17 @@ export class OrdersService {
     const perPage = q.per_page ?? DEFAULT_PER_PAGE;
     const page = q.page ?? 1;
     const filters: OrderListFilters = { ...filtersOf(q), statusIn: ongoing ? ONGOING_STATUSES : undefined };
-    const rows = await this.repository.page(scope, filters, column, desc, perPage, (page - 1) * perPage, counted ? statuses : undefined);
-    const items = rows.map((r) => OrderDto.of(r.order as Order, r.names, today));
-    const last = rows.length > 0 && rows.length < perPage;
+    // Its rows come as JSON text rendered by the statement (`OrderDto.of`'s shape), joined into the reply as they are.
+    const { docs, total: countedTotal } = await this.repository.pageJson(scope, filters, column, desc, perPage, (page - 1) * perPage, today, counted ? statuses : undefined);
+    const last = docs.length > 0 && docs.length < perPage;
     const total = last
-      ? (page - 1) * perPage + rows.length
-      : rows[0]?.total !== undefined
-        ? rows[0].total
+      ? (page - 1) * perPage + docs.length
+      : countedTotal !== undefined
+        ? countedTotal
         : counted
           ? await this.repository.countByStatus(scope, q.customer_id ?? null, statuses)
           : await this.repository.count(scope, filters);
-    return new Page(items, pageMeta(total, q));
+    return new RenderedPage(docs, pageMeta(total, q));
   }
 
   /**
