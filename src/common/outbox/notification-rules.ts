@@ -43,3 +43,24 @@ export function notificationRulesOf(type: EventType): readonly NotificationRule[
 export function notifiedEvents(): EventType[] {
   return [...registered.keys()];
 }
+
+/** The drafts of every rule registered for an event, in registration order (the notifications subscriber's and the mail subscriber's). */
+export async function draftsOf(event: RelayedEvent, ctx: RuleContext): Promise<Draft[]> {
+  return (await Promise.all(notificationRulesOf(event.type).map((rule) => rule(event, ctx)))).flat();
+}
+
+const mailed = new Set<EventType>();
+
+/**
+ * Events whose notifications are also mailed to their recipients who are people (a customer, a driver;
+ * not `company`), at least once, by communication's `MailNotifications` (an `outside` relay subscriber:
+ * no transaction is open while it sends). A module names them beside its rules (issue #26: the arrival times).
+ */
+export function mailNotifications(...types: EventType[]): void {
+  for (const t of types) mailed.add(t);
+}
+
+/** Every event whose notifications are mailed. */
+export function mailedEvents(): EventType[] {
+  return [...mailed];
+}

@@ -94,9 +94,24 @@ export class FreeAssetsDto {
   @ApiProperty({ type: [FreeAssetsAtLotDto] }) by_home_lot: FreeAssetsAtLotDto[];
 }
 
+/** A stop's arrival (issue #26; docs/dispatch.md, "Arrival times"). */
+export class StopArrivalDto {
+  @ApiPropertyOptional({ nullable: true, type: String, example: '2027-03-15T13:30:01.000Z', description: "The arrival the day's plan gives the stop: from the truck's home lot at the shift start, the stops in sequence (legs at the average speed, service and station minutes)." }) planned_at: string | null;
+  @ApiProperty({ example: '2027-03-15T13:42:00.000Z', description: "The expected arrival, from the driver's progress and last position (the arrival itself once the driver is at the site)." }) expected_at: string;
+  @ApiProperty({ example: '2027-03-15T13:27:00.000Z', description: 'Start of the arrival window: 30 minutes centred on expected_at.' }) window_start: string;
+  @ApiProperty({ example: '2027-03-15T13:57:00.000Z', description: 'End of the arrival window.' }) window_end: string;
+  @ApiPropertyOptional({ nullable: true, type: Number, example: 12, description: 'Lateness: minutes expected_at is past planned_at (0 when on time or early).' }) late_minutes: number | null;
+  @ApiPropertyOptional({ nullable: true, type: String, example: null, description: 'When the driver reached the site (a point within 150 m of it); null: not yet.' }) arrived_at: string | null;
+}
+
+/** A job of the day with a driver, with its arrival. */
+export class DispatchStopDto extends CompanyJobDto {
+  @ApiPropertyOptional({ nullable: true, type: StopArrivalDto, description: "The stop's arrival and lateness (null until the relay timed the day, or when it cannot be timed: no truck with a usable home lot, no open station for its waste)." }) arrival: StopArrivalDto | null;
+}
+
 export class DispatchDayJobsDto {
   @ApiProperty({ type: [CompanyJobDto], description: 'Unassigned jobs of the day.' }) unassigned: CompanyJobDto[];
-  @ApiProperty({ type: [CompanyJobDto], description: 'Jobs of the day with a driver (assigned, in progress, completed), by driver and sequence.' }) assigned: CompanyJobDto[];
+  @ApiProperty({ type: [DispatchStopDto], description: 'Jobs of the day with a driver (assigned, in progress, completed), by driver and sequence, each with its arrival.' }) assigned: DispatchStopDto[];
 }
 
 /** Everything a dispatcher needs for one day, in a handful of statements. */

@@ -7,7 +7,7 @@ import { AssetsService } from '../catalogue';
 import { CustomerAddressesService } from '../customers';
 import { DriversService } from '../drivers';
 import { TrucksService, type TruckForDispatch } from '../fleet';
-import { JobsService, pickupSideOf, type JobRow } from '../jobs';
+import { arrivalView, JobsService, pickupSideOf, type JobRow } from '../jobs';
 import { OrderOperations, type OrderForJobs } from '../orders';
 import { LotsService, StationsService, type SiteDay, type StationDay } from '../sites';
 import { DriverLeaveCheck } from './assignment-leave-check';
@@ -74,14 +74,14 @@ export class DispatchContextService {
     const [roster, states, rows, fleet, lots, stations, free] = await Promise.all([
       this.drivers.roster(company, { activeOnly: true }),
       this.attendance.statesOn(company, day),
-      this.jobs.between(company, day, day, { statuses: ['unassigned', 'assigned', 'in_progress', 'completed'] }),
+      this.jobs.between(company, day, day, { statuses: ['unassigned', 'assigned', 'in_progress', 'completed'], arrivals: true }),
       this.trucks.roster(company),
       this.lots.forDay(company, day),
       this.stations.forDay(company, day),
       this.assets.freeCounts(company),
     ]);
     const [orders, onLeave] = await Promise.all([this.orders.many(company, ordersOfJobs(rows)), this.leave.onLeaveAmong(company, roster.map((d) => d.id), day)]);
-    const jobs = rows.map((j) => CompanyJobDto.of(j, orders.get(j.orderId)));
+    const jobs = rows.map((j) => ({ ...CompanyJobDto.of(j, orders.get(j.orderId)), arrival: arrivalView(j.arrival) }));
     const loads = await this.loads(company, rows, orders, fleet, lots, stations);
     const drivers: DispatchDriverDto[] = roster.map((d) => {
       const state = states.get(d.id);
@@ -117,7 +117,7 @@ export class DispatchContextService {
         lat: t.lat,
         lng: t.lng,
       })),
-      jobs: { unassigned: jobs.filter((j) => j.status === 'unassigned'), assigned: jobs.filter((j) => j.status !== 'unassigned') },
+      jobs: { unassigned: jobs.filter((j) => j.status === 'unassigned').map(({ arrival: _none, ...j }) => j), assigned: jobs.filter((j) => j.status !== 'unassigned') },
       lots: lots.map(site),
       stations: stations.filter((s) => s.day.open).map((s) => ({ ...site(s), waste_type_ids: s.wasteTypeIds })),
       free_assets: [...bySpec.values()],

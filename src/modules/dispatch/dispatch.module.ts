@@ -1,4 +1,5 @@
 import './events'; // this module's domain events, declared into the event catalogue (src/common/outbox/event-catalogue.ts)
+import './notifications'; // who is told of its events (src/common/outbox/notification-rules.ts)
 import { Module, Type } from '@nestjs/common';
 import { CatalogueModule } from '../catalogue';
 import { CustomersModule } from '../customers';
@@ -19,7 +20,7 @@ import { JobIssuesController } from './job-issues.controller';
 import { JobIssuesService } from './job-issues.service';
 import { OrderJobsController } from './order-jobs.controller';
 import { OrderJobsService } from './order-jobs.service';
-import { CompaniesModule } from '../companies';
+import { CompaniesModule, CompanyAdminModule } from '../companies';
 import { AssignmentController } from './assignment.controller';
 import { DriverLeaveCheck } from './assignment-leave-check';
 import { AssignmentService } from './assignment.service';
@@ -28,6 +29,7 @@ import { CompanyJobsService } from './company-jobs.service';
 import { DispatchContextController } from './dispatch-context.controller';
 import { DispatchContextService } from './dispatch-context.service';
 import { RouteCollapseService } from './route-collapse.service';
+import { ArrivalTimesService, RecomputeArrivals } from './arrival-times.service';
 import { DispatchReadModel } from './dispatch-read-model';
 import { JobEvidenceRepository } from './job-evidence.repository';
 import { JobFactsRepository } from './job-facts.repository';
@@ -55,9 +57,10 @@ const DRIVER_SIDE = {
 };
 
 @Module({
-  imports: [JobsModule, OrdersModule, CatalogueModule, SitesModule, FleetModule, DriversModule, CustomersModule, AttendanceModule, MediaModule, QrCodesModule, UsersModule, CompaniesModule],
+  imports: [JobsModule, OrdersModule, CatalogueModule, SitesModule, FleetModule, DriversModule, CustomersModule, AttendanceModule, MediaModule, QrCodesModule, UsersModule, CompaniesModule, CompanyAdminModule],
   controllers: [...COMPANY_SIDE.controllers, ...DRIVER_SIDE.controllers],
-  providers: [...REPOSITORIES, ...COMPANY_SIDE.providers, ...DRIVER_SIDE.providers, DispatchReadModel],
+  // Arrival times (issue #26): recomputed in the relay after the day's changes (arrival-times.service.ts).
+  providers: [...REPOSITORIES, ...COMPANY_SIDE.providers, ...DRIVER_SIDE.providers, DispatchReadModel, ArrivalTimesService, RecomputeArrivals],
   // The leave hook of assignment: the leaves module registers its calendar with it (assignment-leave-check.ts).
   exports: [DriverLeaveCheck, DispatchReadModel],
 })

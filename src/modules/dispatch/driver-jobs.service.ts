@@ -29,6 +29,8 @@ import { UnitOfWork } from '../../database/unit-of-work';
 import { JobEvidenceRepository } from './job-evidence.repository';
 import { JobIssueRepository } from './job-issue.repository';
 import { JobLocationRepository } from './job-location.repository';
+import { JobFactsRepository } from './job-facts.repository';
+import { startsSample } from './arrival-times';
 
 /** Job types that go to a station and need a station ticket to complete. */
 export const DUMPING_TYPES: readonly string[] = ['pickup', 'swap', 'dump_return'];
@@ -48,6 +50,7 @@ export class DriverJobsService {
     private readonly evidence: JobEvidenceRepository,
     private readonly issueRows: JobIssueRepository,
     private readonly points: JobLocationRepository,
+    private readonly facts: JobFactsRepository,
     private readonly jobs: JobsService,
     private readonly orderOps: OrderOperations,
     private readonly orders: OrdersService,
@@ -158,6 +161,17 @@ export class DriverJobsService {
       if (!job.lastLocationAt || recordedAt >= job.lastLocationAt) {
         await this.jobs.change(job, { lastLat: d.lat, lastLng: d.lng, lastLocationAt: recordedAt });
         if (job.truckId) await this.trucks.follow(company, job.truckId, d.lat, d.lng, recordedAt);
+        // Arrival times follow the driver: the first point of each ARRIVAL_SAMPLE_SECONDS slot has the relay recompute the day (issue #26).
+        if (startsSample(job.lastLocationAt, recordedAt)) {
+          await this.facts.recordEvents({
+            type: 'job.position_sampled',
+            aggregateType: 'job',
+            aggregateId: job.id,
+            companyId: job.companyId,
+            actorId: driverId,
+            payload: { order_id: job.orderId, driver_id: driverId, lat: d.lat, lng: d.lng, recorded_at: recordedAt.toISOString() },
+          });
+        }
       }
       const saved = await this.points.get(company, point.id);
       return { saved, orderId: job.orderId };

@@ -4,3 +4,5 @@ export { JobsService, JOB_TRANSITIONS, pickupSideOf, type JobActor, type JobChan
 export { JOB_STATUSES, JOB_TYPES, UNFINISHED_JOB_STATUSES, type JobStatus, type JobType } from './job.types';
 // Company-side dispatch reads.
 export type { JobFilters, JobRow } from './jobs.service';
+export { ARRIVAL_WINDOW_MINUTES, arrivalView, type ArrivalTimes, type ArrivalView } from './arrivals';
+export type { ArrivalWrite } from './job-arrival.repository';

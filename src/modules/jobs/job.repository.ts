@@ -6,6 +6,8 @@ import type { Page } from '../../common/http/envelope';
 import { countRows, paginate, type PageQuery } from '../../common/http/pagination';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
+import type { ArrivalTimes } from './arrivals';
+import { JobArrival } from './job-arrival.entity';
 import { Job, JobStatusChange, UNFINISHED_JOB_STATUSES, type JobStatus, type JobType } from './job.entity';
 
 const SAMPLE_SCOPE = Scope.company(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId);
@@ -29,6 +31,8 @@ const LOCK = { mode: 'pessimistic_write' as const };
 export interface NamedJob {
   job: Job;
   driverName: string | null;
+  /** Its arrival times, when the read asked for them (`between` with `arrivals`). */
+  arrival?: ArrivalTimes | null;
 }
 
 /**
@@ -145,8 +149,12 @@ export class JobRepository extends ModuleRepository {
   }
 
   /** The jobs `scope` reaches scheduled from `from` to `to` (inclusive), by date, driver, sequence and creation. */
-  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, SQL_SAMPLE.date, {}] }, { name: 'statuses and drivers', params: [SAMPLE_SCOPE, SQL_SAMPLE.date, SQL_SAMPLE.date, { statuses: ['assigned'], driverIds: [SQL_SAMPLE.id] }] })
-  async between(scope: Scope, from: string, to: string, o: { statuses?: readonly JobStatus[]; driverIds?: readonly string[] }): Promise<NamedJob[]> {
+  @GenerateSql(
+    { params: [SAMPLE_SCOPE, SQL_SAMPLE.date, SQL_SAMPLE.date, {}] },
+    { name: 'statuses and drivers', params: [SAMPLE_SCOPE, SQL_SAMPLE.date, SQL_SAMPLE.date, { statuses: ['assigned'], driverIds: [SQL_SAMPLE.id] }] },
+    { name: 'with arrivals', params: [SAMPLE_SCOPE, SQL_SAMPLE.date, SQL_SAMPLE.date, { arrivals: true }] },
+  )
+  async between(scope: Scope, from: string, to: string, o: { statuses?: readonly JobStatus[]; driverIds?: readonly string[]; arrivals?: boolean }): Promise<NamedJob[]> {
     const qb = scopedQuery(this.m, Job, scope, 'j')
       .andWhere('j.scheduledDate BETWEEN :from AND :to', { from, to })
       .addSelect(DRIVER_NAME, 'driver_name')
@@ -157,8 +165,14 @@ export class JobRepository extends ModuleRepository {
       .addOrderBy('j.id', 'ASC');
     if (o.statuses) qb.andWhere('j.status IN (:...statuses)', { statuses: o.statuses });
     if (o.driverIds) qb.andWhere('j.driverId IN (:...driverIds)', { driverIds: o.driverIds });
+    // The arrival times (issue #26) in the same statement: the dispatch context's count stays as it was.
+    if (o.arrivals) qb.leftJoin(JobArrival, 'a', 'a.job_id = j.id').addSelect('a.planned_at', 'a_planned_at').addSelect('a.expected_at', 'a_expected_at').addSelect('a.arrived_at', 'a_arrived_at');
     const { entities, raw } = await qb.getRawAndEntities();
-    return entities.map((j, i) => named(j, raw[i]));
+    const at = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
+    return entities.map((j, i) => ({
+      ...named(j, raw[i]),
+      ...(o.arrivals ? { arrival: { plannedAt: at(raw[i].a_planned_at), expectedAt: at(raw[i].a_expected_at), arrivedAt: at(raw[i].a_arrived_at) } } : {}),
+    }));
   }
 
   /** Per driver, the dates (ascending) of their jobs that were not aborted, optionally from/to. */

@@ -7,6 +7,8 @@ import type { PageQuery } from '../../common/http/pagination';
 import { InUseRegistry } from '../../common/records/in-use';
 import { AssetsService } from '../catalogue';
 import type { Job, JobStatus, JobType } from './job.entity';
+import type { ArrivalTimes } from './arrivals';
+import { JobArrivalRepository, type ArrivalWrite } from './job-arrival.repository';
 import { JobRepository, type JobFilters, type NamedJob } from './job.repository';
 
 export type { JobFilters } from './job.repository';
@@ -49,8 +51,8 @@ export interface JobView {
  */
 export const pickupSideOf = (j: Pick<JobView, 'orderId' | 'pickupOrderId'>): string => j.pickupOrderId ?? j.orderId;
 
-/** A job with its driver's display name (lists and the job tree). */
-export type JobRow = JobView & { readonly driverName: string | null };
+/** A job with its driver's display name (lists and the job tree), and its arrival times when the read asked for them. */
+export type JobRow = JobView & { readonly driverName: string | null; readonly arrival?: ArrivalTimes | null };
 
 /** The only status moves of a job (domain.md §5); anything else is 409 INVALID_TRANSITION. */
 export const JOB_TRANSITIONS: Readonly<Record<JobStatus, readonly JobStatus[]>> = {
@@ -119,7 +121,7 @@ const view = (j: Job): JobView => ({
   updatedAt: j.updatedAt,
 });
 
-const row = (n: NamedJob): JobRow => ({ ...view(n.job), driverName: n.driverName });
+const row = (n: NamedJob): JobRow => ({ ...view(n.job), driverName: n.driverName, ...(n.arrival !== undefined ? { arrival: n.arrival } : {}) });
 
 /**
  * The job rows (domain.md §5): every read and write of the `jobs` table goes through here (its SQL in
@@ -133,6 +135,7 @@ const row = (n: NamedJob): JobRow => ({ ...view(n.job), driverName: n.driverName
 export class JobsService implements OnModuleInit {
   constructor(
     private readonly repo: JobRepository,
+    private readonly arrivals: JobArrivalRepository,
     private readonly assets: AssetsService,
     private readonly inUse: InUseRegistry,
   ) {}
@@ -286,9 +289,10 @@ export class JobsService implements OnModuleInit {
 
   /**
    * The jobs `scope` reaches scheduled from `from` to `to` (inclusive), with their drivers' names, by date,
-   * driver, sequence and creation (one statement). `statuses` limits them; `driverIds` too.
+   * driver, sequence and creation (one statement). `statuses` limits them; `driverIds` too; `arrivals`
+   * adds each job's arrival times (`arrival`, null when none was computed) in the same statement.
    */
-  async between(scope: Scope, from: string, to: string, o: { statuses?: readonly JobStatus[]; driverIds?: readonly string[] } = {}): Promise<JobRow[]> {
+  async between(scope: Scope, from: string, to: string, o: { statuses?: readonly JobStatus[]; driverIds?: readonly string[]; arrivals?: boolean } = {}): Promise<JobRow[]> {
     if (o.driverIds && !o.driverIds.length) return [];
     return (await this.repo.between(scope, from, to, o)).map(row);
   }
@@ -430,6 +434,24 @@ export class JobsService implements OnModuleInit {
     return onSite;
   }
   // ── end of driver-side reads ──
+
+  // ── Arrival times (issue #26): dispatch recomputes a driver's day in the relay and keeps them here ──
+
+  /** Serialises the recomputations of a driver's day (of the scope's company) until the unit commits. */
+  serialiseArrivals(scope: Scope, driverId: string, date: string): Promise<void> {
+    return this.arrivals.serialiseDay(scope, driverId, date);
+  }
+
+  /** The arrival rows of a driver's day (null: none) and of `jobIds` whatever day they were computed for (one statement). */
+  arrivalsOf(scope: Scope, day: { driverId: string; date: string } | null, jobIds: readonly string[]): Promise<ArrivalWrite[]> {
+    return this.arrivals.ofDay(scope, day?.driverId ?? null, day?.date ?? null, jobIds);
+  }
+
+  /** Writes recomputed arrival rows (one statement) and deletes those of `gone` (jobs that left the day). */
+  async saveArrivals(scope: Scope, rows: readonly ArrivalWrite[], gone: readonly string[] = []): Promise<void> {
+    await this.arrivals.save(scope, rows);
+    await this.arrivals.remove(scope, gone);
+  }
 
   /** History rows (one INSERT) and `job.<status>` events (one more) for status moves of the scope's company's jobs. */
   private async recordMoves(scope: Scope, moves: { job: JobView; to: JobStatus; from?: JobStatus }[], actor: JobActor, reason: string | null): Promise<void> {

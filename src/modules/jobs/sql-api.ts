@@ -17,4 +17,9 @@ export const SQL_API: SqlApi = {
     returns: 'TABLE(id uuid, order_id uuid, type text, status text, scheduled_date text, ord integer)',
     doc: "The orders' unfinished jobs from a date on (not merged into another), by date, sequence (unsequenced last) and id, at most max_rows; ord is the rank. idx_jobs_order.",
   },
+  jobs_next_arrival: {
+    args: 'order_id uuid',
+    returns: 'TABLE(job_id uuid, kind text, expected_at timestamp with time zone, window_start timestamp with time zone, window_end timestamp with time zone, late_minutes integer, arrived_at timestamp with time zone)',
+    doc: "The order's next arrival (issue #26; migration ArrivalTimes): its assigned or in-progress job with an expected arrival, the earliest by date and time; the window is 30 minutes centred on it (on arrived_at once there); late_minutes past the planned arrival. `LEFT JOIN LATERAL jobs_next_arrival(o.id) na ON true`.",
+  },
 };

@@ -5,6 +5,7 @@ import { DateField, EnumField, EnumQuery, TextField, UuidField, UuidQuery } from
 import { JOB_STATUSES, JOB_TYPES, type JobView } from '../jobs';
 import { LINE_KINDS, ORDER_STATUSES, PAYMENT_STATUSES, TIME_WINDOWS, type Order, type OrderLine, type OrderStatusChange, type TimeWindow } from './order.entity';
 import type { Bill, PricedLine } from './pricing-engine';
+import type { OrderArrivalRow } from './orders.repository';
 
 export const orderNumber = (n: number) => `ORD-${String(n).padStart(6, '0')}`;
 /** The order number a search text names (`ORD-000042`, `ord42`, `42`), or null. */
@@ -203,8 +204,26 @@ export class OrderDto {
   }
 }
 
+/** An order's next arrival (issue #26): its next assigned job's expected arrival and window (docs/dispatch.md, "Arrival times"). */
+export class OrderArrivalDto {
+  @ApiProperty({ format: 'uuid', description: 'The job the driver comes for.' }) job_id: string;
+  @ApiProperty({ enum: JOB_TYPES, example: 'delivery' }) kind: string;
+  @ApiProperty({ example: '2027-03-15T15:40:00.000Z', description: 'When the driver is expected at the site (when they got there, once there): recomputed from the day\'s plan, the driver\'s progress and position.' }) expected_at: string;
+  @ApiProperty({ example: '2027-03-15T15:25:00.000Z', description: 'Start of the arrival window: 30 minutes centred on expected_at.' }) window_start: string;
+  @ApiProperty({ example: '2027-03-15T15:55:00.000Z', description: 'End of the arrival window.' }) window_end: string;
+  @ApiProperty({ nullable: true, type: Number, example: 10, description: 'Minutes expected_at is past the planned arrival (0 when on time or early).' }) late_minutes: number | null;
+  @ApiProperty({ nullable: true, type: String, example: null, description: 'When the driver reached the site (null: not yet).' }) arrived_at: string | null;
+
+  static of(a: OrderArrivalRow | null | undefined): OrderArrivalDto | null {
+    return a
+      ? { job_id: a.jobId, kind: a.kind, expected_at: a.expectedAt.toISOString(), window_start: a.windowStart.toISOString(), window_end: a.windowEnd.toISOString(), late_minutes: a.lateMinutes, arrived_at: a.arrivedAt?.toISOString() ?? null }
+      : null;
+  }
+}
+
 export class OrderWithLinesDto extends OrderDto {
   @ApiProperty({ type: [OrderLineDto], description: 'The live lines of the bill; they add up to total_amount.' }) lines: OrderLineDto[];
+  @ApiProperty({ nullable: true, type: OrderArrivalDto, description: "The order's next arrival: its next assigned or in-progress job's expected arrival and window (null: none assigned yet)." }) arrival: OrderArrivalDto | null;
 }
 
 export class StatusChangeDto {

@@ -24,7 +24,41 @@ export interface OrderReadRow {
   order: OrderDtoRow;
   names: { customer: string; specification: string; wasteType: string };
   liveLines?: unknown;
+  /** The order's next arrival (the read only; null when no assigned job has one). */
+  arrival?: OrderArrivalRow | null;
 }
+
+/** An order's next arrival, as the jobs module's `jobs_next_arrival` gives it (issue #26). */
+export interface OrderArrivalRow {
+  jobId: string;
+  kind: string;
+  expectedAt: Date;
+  windowStart: Date;
+  windowEnd: Date;
+  lateMinutes: number | null;
+  arrivedAt: Date | null;
+}
+
+/**
+ * The read's next arrival: the jobs module's SQL API, inlined into the read's one statement (a join, not a
+ * query per order), so the order read keeps its statement count (test/database/statements-per-request.e2e.spec.ts).
+ */
+const ARRIVAL_FROM = `LEFT JOIN LATERAL jobs_next_arrival(o.id) na ON true`;
+const ARRIVAL_COLUMNS = `na.job_id AS arrival_job_id, na.kind AS arrival_kind, na.expected_at AS arrival_expected_at, na.window_start AS arrival_window_start,
+       na.window_end AS arrival_window_end, na.late_minutes AS arrival_late_minutes, na.arrived_at AS arrival_arrived_at`;
+
+const arrivalOf = (r: Raw): OrderArrivalRow | null =>
+  r.arrival_job_id
+    ? {
+        jobId: r.arrival_job_id as string,
+        kind: r.arrival_kind as string,
+        expectedAt: date(r.arrival_expected_at),
+        windowStart: date(r.arrival_window_start),
+        windowEnd: date(r.arrival_window_end),
+        lateMinutes: int(r.arrival_late_minutes),
+        arrivedAt: r.arrival_arrived_at ? date(r.arrival_arrived_at) : null,
+      }
+    : null;
 
 /** `billedOn` in SQL, of the `orders` row `o`, with the company's time zone `tz` (SQL). Used by the facts and by the rollups' backfill. */
 const billedOnSql = (tz: string) =>
@@ -163,6 +197,7 @@ function rowOf(r: Raw): OrderReadRow {
     },
     names: { customer: (r.name_customer as string | null) ?? '', specification: (r.name_specification as string | null) ?? '', wasteType: (r.name_waste_type as string | null) ?? '' },
     ...(r.live_lines !== undefined ? { liveLines: json(r.live_lines) } : {}),
+    ...('arrival_job_id' in r ? { arrival: arrivalOf(r) } : {}),
   };
 }
 
@@ -218,13 +253,13 @@ export class OrdersRepository extends ModuleRepository {
     return parts.join(' AND ');
   }
 
-  /** The order `id` as `scope` reaches it, with its names (and its live lines), or null. */
+  /** The order `id` as `scope` reaches it, with its names and next arrival (and its live lines), or null. */
   @GenerateSql({ name: 'without lines', params: () => [Scope.company(SQL_SAMPLE.companyId), SQL_SAMPLE.id, false] }, { name: 'with lines', params: () => [Scope.customer(SQL_SAMPLE.companyId, SQL_SAMPLE.actorId), SQL_SAMPLE.id, true] })
   async read(scope: Scope, id: string, withLines: boolean): Promise<OrderReadRow | null> {
     const p = new Params();
     const where = this.scoped(scope, p);
     if (!where) return null;
-    const rows = await this.prepared<Raw>('order_read', `SELECT ${DTO_COLUMNS}${withLines ? `, ${LIVE_LINES_SQL} AS live_lines` : ''} FROM ${DTO_FROM} WHERE ${where} AND o.id = ${p.add(id)}`, p.values);
+    const rows = await this.prepared<Raw>('order_read', `SELECT ${DTO_COLUMNS}, ${ARRIVAL_COLUMNS}${withLines ? `, ${LIVE_LINES_SQL} AS live_lines` : ''} FROM ${DTO_FROM} ${ARRIVAL_FROM} WHERE ${where} AND o.id = ${p.add(id)}`, p.values);
     return rows[0] ? rowOf(rows[0]) : null;
   }
 

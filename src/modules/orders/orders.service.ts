@@ -24,6 +24,7 @@ import {
   CompanyOrderQuery,
   FeedbackDto,
   JobSummaryDto,
+  OrderArrivalDto,
   OrderDto,
   OrderFullDto,
   OrderLineDto,
@@ -158,7 +159,7 @@ export class OrdersService {
       }
       // The answer from what was just written: no read-back.
       const names = { customer: customer.name, specification: p.resolved.specificationName, wasteType: p.resolved.wasteTypeName };
-      return { id: order.id, dto: { ...OrderDto.of(order, names, todayIn(p.settings.timezone)), lines: p.bill.lines.map(OrderLineDto.of) } };
+      return { id: order.id, dto: { ...OrderDto.of(order, names, todayIn(p.settings.timezone)), lines: p.bill.lines.map(OrderLineDto.of), arrival: null } };
     });
     return placed.dto ?? this.withLines(acting, placed.id);
   }
@@ -392,7 +393,7 @@ export class OrdersService {
   async withLines(scope: Scope, id: string): Promise<OrderWithLinesDto> {
     const row = await this.repository.read(scope, id, true);
     if (!row) throw ApiError.notFound('Order');
-    return { ...OrderDto.of(row.order as Order, row.names, await this.today(scope)), lines: row.liveLines as OrderLineDto[] };
+    return { ...OrderDto.of(row.order as Order, row.names, await this.today(scope)), lines: row.liveLines as OrderLineDto[], arrival: OrderArrivalDto.of(row.arrival) };
   }
 
   /** The order with every line, its history, jobs and change request counts (a company user, or an administrator acting on the company). */

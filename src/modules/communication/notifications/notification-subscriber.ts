@@ -8,7 +8,7 @@ import { UsersService } from '../../users';
 import { afterCommit } from '../push/after-commit';
 import { LivePush } from '../push/live-push';
 import { NotificationDto } from './notification.dto';
-import { notificationRulesOf, notifiedEvents, type RuleContext } from '../../../common/outbox/notification-rules';
+import { draftsOf, notificationRulesOf, notifiedEvents, type RuleContext } from '../../../common/outbox/notification-rules';
 import './notification-rules'; // this module's own rules, registered
 import { NotificationDraft, NotificationsService } from './notifications.service';
 
@@ -43,7 +43,7 @@ export class MakeNotifications implements EventHandler {
         }
       },
     };
-    const drafts = (await Promise.all(rules.map((rule) => rule(event, ctx)))).flat();
+    const drafts = await draftsOf(event, ctx);
     let companyUsers: string[] | undefined;
     const resolved: NotificationDraft[] = [];
     for (const d of drafts) {

@@ -1,6 +1,7 @@
 import type { ModuleGroup } from '../../../common/module-group';
 import { JobsModule } from '../../jobs';
 import { UsersModule } from '../../users';
+import { MailNotifications } from './mail-notifications';
 import { MakeNotifications } from './notification-subscriber';
 import { CompanyNotificationsController, CustomerNotificationsController, DriverNotificationsController } from './notifications.controller';
 import { NotificationRepository } from './notification.repository';
@@ -10,6 +11,6 @@ import { NotificationsService } from './notifications.service';
 export const NOTIFICATIONS: ModuleGroup = {
   imports: [UsersModule, JobsModule],
   controllers: [CompanyNotificationsController, CustomerNotificationsController, DriverNotificationsController],
-  providers: [NotificationRepository, NotificationsService, MakeNotifications],
+  providers: [NotificationRepository, NotificationsService, MakeNotifications, MailNotifications],
   exports: [],
 };
