@@ -103,7 +103,8 @@ export class ArrivalTimesService {
           if (!(e instanceof RouteError)) throw e;
           legs = null;
         }
-        const point = j.status === 'in_progress' && j.lastLat !== null && j.lastLng !== null && j.lastLocationAt && (!j.startedAt || j.lastLocationAt >= j.startedAt) ? { lat: j.lastLat, lng: j.lastLng } : null;
+        // Points are taken only for a job in progress: the job's latest is where the driver is.
+        const point = j.status === 'in_progress' && j.lastLat !== null && j.lastLng !== null ? { lat: j.lastLat, lng: j.lastLng } : null;
         return { jobId: j.id, type: j.type, status: j.status as ArrivalStop['status'], legs, completedAt: j.completedAt, position: point, arrivedAt: stored.get(j.id)?.arrivedAt ?? null };
       });
     const times = dayArrivals(

@@ -129,7 +129,7 @@ export class DriverJobsController {
     summary: 'Send a location point for my job in progress',
     description:
       `${OWN} A job not in progress is 409 \`JOB_STATE\`. At most one point a second per driver (429 \`THROTTLED\`, \`Retry-After: 1\`) and ${MAX_POINTS_PER_JOB} points per job (409 \`LOCATION_LIMIT\`). ` +
-      'The newest point (by `recorded_at`) becomes the job\'s latest location, and the truck\'s position follows.',
+      'The newest point (by `recorded_at`) becomes the job\'s latest location, and the truck\'s position follows; the first point of each minute of `recorded_at` has the day\'s arrival times recomputed (event `job.position_sampled`).',
     type: JobLocationDto,
     status: 201,
     errors: [404, 409, 422],
