@@ -1,10 +1,6 @@
-import { Scope } from '../../src/common/access/scope';
 import { todayIn } from '../../src/common/dates';
-import { UnitOfWork } from '../../src/database/unit-of-work';
-import { AssetsService } from '../../src/modules/catalogue';
-import { JobsService } from '../../src/modules/jobs';
-import { OrderOperations } from '../../src/modules/orders';
-import { approvedOrder, assignOrder, coPost, dispatchWorld, DispatchWorld, inDays, tour } from '../support/dispatch-fixtures';
+import { addDriver, approvedOrder, assignOrder, coPost, dispatchWorld, DispatchWorld, inDays, tour } from '../support/dispatch-fixtures';
+import { assignJob, type DriverWorld } from '../support/driver-fixtures';
 import { relayAll } from '../support/tenant-world';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -135,6 +131,20 @@ describe('Arrival times (issue #26)', () => {
     expect(Math.abs(Date.parse(stop(ctx, a.deliveryJobId).arrival.planned_at) - arriveA)).toBeLessThan(1000);
   });
 
+  it("a reassignment re-times both drivers' days; an abort takes the job's arrival away", async () => {
+    const other = await addDriver(t, w);
+    await coPost(t, w, `driver/reassign/${b.id}`, { driver_id: other.id, job_ids: [pickupB] }, 200);
+    await relayAll(t);
+    const ctx = await context(day);
+    const start = chicago(day, '08:00');
+    // Each is now the first stop of its driver's day.
+    expect(Math.abs(Date.parse(stop(ctx, pickupB).arrival.planned_at) - (start + hours(tour([lot, siteB]))))).toBeLessThan(1000);
+    expect(Math.abs(Date.parse(stop(ctx, a.deliveryJobId).arrival.planned_at) - (start + hours(tour([lot, siteA]))))).toBeLessThan(1000);
+    await coPost(t, w, `order/jobs/${pickupB}/abort`, { reason: 'customer called off' }, 200);
+    await relayAll(t);
+    expect(await t.ds.query(`SELECT job_id FROM job_arrivals WHERE job_id = $1`, [pickupB])).toEqual([]);
+  });
+
   it('OpenAPI: the order read and the dispatch context document the new fields', async () => {
     const doc = (await t.http.get('/api/documentation-json').expect(200)).body;
     const schemas = doc.components.schemas;
@@ -156,15 +166,7 @@ describe('Arrival times (issue #26)', () => {
       orderId = c.id;
       job = c.deliveryJobId;
       // Assigned for today (placement needs a day's lead time), as assignment does: the asset reserved, the order scheduled.
-      const companyId = w.company.companyId;
-      await t.app.get(UnitOfWork).transaction(async () => {
-        const jobs = t.app.get(JobsService);
-        const found = await jobs.lock(Scope.company(companyId), job);
-        const order = await t.app.get(OrderOperations).lock(Scope.company(companyId), c.id);
-        const assetId = await t.app.get(AssetsService).reserve({ companyId, orderId: c.id, specificationId: order.assetSpecificationId, lotId: order.lotId, assetId: null, jobId: job, from: order.deliveryDate, to: order.pickupDate });
-        await jobs.move(found, 'assigned', 'system', { driverId: w.driver.id, truckId: w.truckId, scheduledDate: today(), assetId });
-        await t.app.get(OrderOperations).scheduled(Scope.company(companyId), c.id, 'system');
-      });
+      await assignJob(t, { ...w, today: today() } as unknown as DriverWorld, job);
       await relayAll(t);
     });
 
