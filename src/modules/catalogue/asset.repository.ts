@@ -112,19 +112,19 @@ export class AssetRepository extends ModuleRepository {
     return this.m.count(Asset, { where: { companyId: scope.companyId } });
   }
 
-  /** The company's available assets counted per specification and home lot (one statement). */
-  async freeCounts(scope: Scope): Promise<{ spec: string; lot: string | null; n: number | string }[]> {
-    return this.records
-      .query(scope.companyId, 'e', this.m)
-      .select('e.asset_specification_id', 'spec')
-      .addSelect('e.home_lot_id', 'lot')
-      .addSelect('count(*)::int', 'n')
-      .andWhere(`e.status = 'available'`)
-      .groupBy('e.asset_specification_id')
-      .addGroupBy('e.home_lot_id')
-      .orderBy('e.asset_specification_id')
-      .addOrderBy('e.home_lot_id', 'ASC', 'NULLS LAST')
-      .getRawMany();
+  /**
+   * The company's assets free on `date` by the container calendar (`catalogue_free_assets`: no live hold
+   * pins it that day; not in maintenance or retired; one out only when a pin says when it is back),
+   * counted per specification and home lot (one statement).
+   */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date] })
+  async freeCounts(scope: Scope, date: string): Promise<{ spec: string; lot: string | null; n: number | string }[]> {
+    return this.sql(
+      `SELECT f.asset_specification_id AS spec, f.home_lot_id AS lot, count(*)::int AS n
+         FROM catalogue_free_assets($1, NULL, NULL, $2::date, $2::date) f
+        GROUP BY 1, 2 ORDER BY 1, 2 NULLS LAST`,
+      [scope.companyId, date],
+    );
   }
 
   /** The company's live assets of a specification, by code (one statement). */

@@ -199,9 +199,9 @@ export class AssetsService implements OnModuleInit {
     await this.recordJobMoves(scope, moves.map((x) => ({ assetId: x.assetId, from: from.get(x.assetId) ?? null, to: x.to, place: x.place })), jobId);
   }
 
-  /** Dispatch: the company's available assets counted per specification (and per home lot), one statement. */
-  async freeCounts(scope: Scope): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]> {
-    const rows = await this.assets.freeCounts(scope);
+  /** Dispatch: the company's assets free on `date` by the container calendar, counted per specification (and per home lot), one statement. */
+  async freeCounts(scope: Scope, date: string): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]> {
+    const rows = await this.assets.freeCounts(scope, date);
     return rows.map((r) => ({ specificationId: r.spec, homeLotId: r.lot, available: Number(r.n) }));
   }
 

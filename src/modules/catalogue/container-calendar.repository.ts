@@ -50,6 +50,13 @@ export class ContainerCalendarRepository extends ModuleRepository {
     return row.busy;
   }
 
+  /** The days no unit is free for the hold (`catalogue_container_busy`), writing nothing and taking no lock; none when free or the specification does not refuse. One statement. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SAMPLE_HOLD] })
+  async busy(scope: Scope, h: ContainerHold): Promise<string[]> {
+    const [row] = await this.sql<{ busy: string[] }>(`SELECT catalogue_container_busy($1, $2, $3, $4, $5)::text[] AS busy`, [scope.companyId, h.orderId, h.specificationId, h.from, h.to]);
+    return row.busy;
+  }
+
   /** The hold, then an asset pinned on it (`catalogue_pin_container`): `assetId`, or the first free one. One statement. */
   @GenerateSql({ name: 'first free', params: [SAMPLE_SCOPE, SAMPLE_HOLD, null] }, { name: 'chosen', params: [SAMPLE_SCOPE, SAMPLE_HOLD, SQL_SAMPLE.id] })
   async pin(scope: Scope, h: ContainerHold, assetId: string | null): Promise<{ assetId: string | null; fromStatus: string | null; busy: string[] }> {
@@ -58,6 +65,31 @@ export class ContainerCalendarRepository extends ModuleRepository {
       [scope.companyId, h.orderId, h.specificationId, h.lotId, h.from, h.to, assetId],
     );
     return { assetId: row.pin.asset_id, fromStatus: row.pin.from_status, busy: row.pin.busy ?? [] };
+  }
+
+  /** The ids of the assets of the specification free for the order over [from, to] (`catalogue_free_assets`, what assignment pins). One statement. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, SQL_SAMPLE.otherId, SQL_SAMPLE.date, null] })
+  async freeAssets(scope: Scope, orderId: string, specificationId: string, from: string, to: string | null): Promise<string[]> {
+    const rows = await this.sql<{ id: string }>(`SELECT f.asset_id AS id FROM catalogue_free_assets($1, $2, $3, $4::date, $5::date) f`, [scope.companyId, orderId, specificationId, from, to]);
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Where each order's container is loaded on `date`: the home lot of the asset pinned on its live hold,
+   * else the home lots of the assets of its specification free for it that day (empty: none is). Orders
+   * without a live hold are left out. One statement.
+   */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, [SQL_SAMPLE.id]] })
+  async loadingLots(scope: Scope, date: string, orderIds: readonly string[]): Promise<{ order_id: string; lots: string[] }[]> {
+    return this.sql(
+      `SELECT r.order_id::text AS order_id,
+              (CASE WHEN r.asset_id IS NOT NULL AND r.lot_id IS NOT NULL THEN array[r.lot_id]
+                    ELSE coalesce((SELECT array_agg(DISTINCT f.home_lot_id) FROM catalogue_free_assets($1, r.order_id, r.asset_specification_id, $2::date, $2::date) f
+                                    WHERE f.home_lot_id IS NOT NULL), '{}') END)::text[] AS lots
+         FROM container_reservations r
+        WHERE r.company_id = $1 AND r.order_id = ANY($3::uuid[]) AND r.released_at IS NULL`,
+      [scope.companyId, date, orderIds],
+    );
   }
 
   /** Releases the order's hold (it completed, was cancelled or rejected). One statement. */

@@ -3,7 +3,7 @@ import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { AttendanceService } from '../attendance';
-import { AssetsService } from '../catalogue';
+import { AssetsService, ContainerCalendar } from '../catalogue';
 import { CustomerAddressesService } from '../customers';
 import { DriversService } from '../drivers';
 import { TrucksService, type TruckForDispatch } from '../fleet';
@@ -26,7 +26,7 @@ import {
   FreeAssetsDto,
   OrderAssetsDto,
 } from './dispatch-context.dto';
-import { dayPlaces, homeLotOf, ordersOfJobs, plannedKm, routeJobOf } from './route-collapse.service';
+import { dayPlaces, homeLotOf, loadingOrdersOf, ordersOfJobs, plannedKm, routeJobOf } from './route-collapse.service';
 
 const site = (s: SiteDay): DispatchSiteDto => ({
   id: s.id,
@@ -37,6 +37,8 @@ const site = (s: SiteDay): DispatchSiteDto => ({
   closed_reason: s.day.reason ?? null,
   holiday: s.day.holiday ?? null,
 });
+
+const UNFINISHED_JOB: readonly string[] = ['unassigned', 'assigned', 'in_progress'];
 
 /**
  * The dispatcher's reads (company side of issue #11): the day's context, drivers available and their
@@ -57,6 +59,7 @@ export class DispatchContextService {
     private readonly addresses: CustomerAddressesService,
     private readonly leave: DriverLeaveCheck,
     private readonly views: CompanyJobsService,
+    private readonly containers: ContainerCalendar,
   ) {}
 
   private async dateOf(scope: Scope, date?: string): Promise<string> {
@@ -78,11 +81,11 @@ export class DispatchContextService {
       this.trucks.roster(company),
       this.lots.forDay(company, day),
       this.stations.forDay(company, day),
-      this.assets.freeCounts(company),
+      this.assets.freeCounts(company, day),
     ]);
     const [orders, onLeave] = await Promise.all([this.orders.many(company, ordersOfJobs(rows)), this.leave.onLeaveAmong(company, roster.map((d) => d.id), day)]);
     const jobs = rows.map((j) => CompanyJobDto.of(j, orders.get(j.orderId)));
-    const loads = await this.loads(company, rows, orders, fleet, lots, stations);
+    const loads = await this.loads(company, day, rows, orders, fleet, lots, stations);
     const drivers: DispatchDriverDto[] = roster.map((d) => {
       const state = states.get(d.id);
       return {
@@ -134,9 +137,12 @@ export class DispatchContextService {
    * Per driver, the day's load: jobs (not aborted), stops (not merged into a swap), planned km of the
    * stops in sequence from and back to the home lot of the day's truck.
    */
-  private async loads(scope: Scope, rows: readonly JobRow[], orders: ReadonlyMap<string, OrderForJobs>, fleet: readonly TruckForDispatch[], lots: readonly SiteDay[], stations: readonly StationDay[]) {
+  private async loads(scope: Scope, day: string, rows: readonly JobRow[], orders: ReadonlyMap<string, OrderForJobs>, fleet: readonly TruckForDispatch[], lots: readonly SiteDay[], stations: readonly StationDay[]) {
     const mine = rows.filter((j) => j.driverId && j.status !== 'aborted');
-    const destinations = await this.addresses.positions(scope, mine.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
+    const [destinations, loadLots] = await Promise.all([
+      this.addresses.positions(scope, mine.map((j) => j.destinationAddressId).filter((a): a is string => !!a)),
+      this.containers.loadingLots(scope, day, loadingOrdersOf(mine.filter((j) => !j.mergedIntoJobId))),
+    ]);
     const places = dayPlaces(lots, stations);
     const out = new Map<string, { jobs: number; stops: number; planned_km: number | null }>();
     for (const driverId of new Set(mine.map((j) => j.driverId!))) {
@@ -150,7 +156,7 @@ export class DispatchContextService {
       out.set(driverId, {
         jobs: jobs.length,
         stops: stops.length,
-        planned_km: home && routable ? plannedKm(home, stops.map((j) => routeJobOf(j, orders, destinations)), places) : null,
+        planned_km: home && routable ? plannedKm(home, stops.map((j) => routeJobOf(j, orders, destinations, loadLots)), places) : null,
       });
     }
     return out;
@@ -200,22 +206,28 @@ export class DispatchContextService {
    */
   async orderAssets(scope: Scope, orderId: string, date?: string): Promise<OrderAssetsDto> {
     const { companyId } = scope;
+    const company = Scope.company(companyId);
     const order = (await this.orders.many(scope, [orderId])).get(orderId);
     if (!order) throw ApiError.notFound('Order');
-    const [jobs, assets] = await Promise.all([this.jobs.listForOrder(Scope.company(companyId), order.id), this.assets.ofSpecification(Scope.company(companyId), order.assetSpecificationId)]);
+    const [jobs, assets] = await Promise.all([this.jobs.listForOrder(company, order.id), this.assets.ofSpecification(company, order.assetSpecificationId)]);
     const next = jobs.filter((j) => j.status === 'unassigned' && RESERVING_TYPES.includes(j.type)).sort((a, b) => (a.type === 'delivery' ? 0 : 1) - (b.type === 'delivery' ? 0 : 1) || a.scheduledDate.localeCompare(b.scheduledDate))[0];
     const reserved = new Set(jobs.filter((j) => j.assetId && j.status !== 'completed' && j.status !== 'aborted').map((j) => j.assetId!));
     const lotId = next?.lotId ?? order.lotId;
+    const day = date ?? next?.scheduledDate ?? (await this.views.today(scope));
+    // The container calendar: free from the day to the order's pickup (its unfinished pickup job's date, else the order's; open-ended without one).
+    const pickup = jobs.find((j) => j.type === 'pickup' && UNFINISHED_JOB.includes(j.status))?.scheduledDate ?? order.pickupDate;
+    const free = await this.containers.freeAssets(company, order.id, order.assetSpecificationId, day, pickup === null ? null : pickup >= day ? pickup : day);
     return {
       order_id: order.id,
       asset_specification_id: order.assetSpecificationId,
       job_id: next?.id ?? null,
-      date: date ?? next?.scheduledDate ?? (await this.views.today(scope)),
+      date: day,
       assets: assets.map((a) => {
         const mine = reserved.has(a.id) && a.status === 'reserved';
-        return { ...a, free: a.status === 'available' || mine, reserved_for_this_order: mine, at_job_lot: a.home_lot_id === lotId };
+        return { ...a, free: free.has(a.id), reserved_for_this_order: mine, at_job_lot: a.home_lot_id === lotId };
       }),
     };
   }
+
 }
 
