@@ -112,21 +112,6 @@ export class AssetRepository extends ModuleRepository {
     return this.m.count(Asset, { where: { companyId: scope.companyId } });
   }
 
-  /**
-   * The company's assets free on `date` by the container calendar (`catalogue_free_assets`: no live hold
-   * pins it that day; not in maintenance or retired; one out only when a pin says when it is back),
-   * counted per specification and home lot (one statement).
-   */
-  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date] })
-  async freeCounts(scope: Scope, date: string): Promise<{ spec: string; lot: string | null; n: number | string }[]> {
-    return this.sql(
-      `SELECT f.asset_specification_id AS spec, f.home_lot_id AS lot, count(*)::int AS n
-         FROM catalogue_free_assets($1, NULL, NULL, $2::date, $2::date) f
-        GROUP BY 1, 2 ORDER BY 1, 2 NULLS LAST`,
-      [scope.companyId, date],
-    );
-  }
-
   /** The company's live assets of a specification, by code (one statement). */
   ofSpecification(scope: Scope, specificationId: string): Promise<Asset[]> {
     return this.records.query(scope.companyId, 'e', this.m).andWhere('e.assetSpecificationId = :spec', { spec: specificationId }).orderBy('e.code', 'ASC').addOrderBy('e.id', 'ASC').getMany();

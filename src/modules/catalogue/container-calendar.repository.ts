@@ -17,6 +17,21 @@ export interface ContainerHold {
   to: string | null;
 }
 
+/** An order's loading lots on a day (`ContainerCalendar#loadingLots`). */
+export interface LoadingLots {
+  order_id: string;
+  lots: string[];
+}
+
+/** The loading lots of orders $3 on day $2 (company $1): the pinned asset's home lot, else those of the assets free for the order that day. */
+const LOADING_LOTS = `(
+  SELECT r.order_id::text AS order_id,
+         (CASE WHEN r.asset_id IS NOT NULL AND r.lot_id IS NOT NULL THEN array[r.lot_id]
+               ELSE coalesce((SELECT array_agg(DISTINCT f.home_lot_id) FROM catalogue_free_assets($1, r.order_id, r.asset_specification_id, $2::date, $2::date) f
+                               WHERE f.home_lot_id IS NOT NULL), '{}') END)::text[] AS lots
+    FROM container_reservations r
+   WHERE r.company_id = $1 AND r.order_id = ANY($3::uuid[]) AND r.released_at IS NULL)`;
+
 const SAMPLE_HOLD: ContainerHold = { orderId: SQL_SAMPLE.id, specificationId: SQL_SAMPLE.otherId, lotId: null, from: SQL_SAMPLE.date, to: null };
 
 /**
@@ -80,16 +95,24 @@ export class ContainerCalendarRepository extends ModuleRepository {
    * without a live hold are left out. One statement.
    */
   @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, [SQL_SAMPLE.id]] })
-  async loadingLots(scope: Scope, date: string, orderIds: readonly string[]): Promise<{ order_id: string; lots: string[] }[]> {
-    return this.sql(
-      `SELECT r.order_id::text AS order_id,
-              (CASE WHEN r.asset_id IS NOT NULL AND r.lot_id IS NOT NULL THEN array[r.lot_id]
-                    ELSE coalesce((SELECT array_agg(DISTINCT f.home_lot_id) FROM catalogue_free_assets($1, r.order_id, r.asset_specification_id, $2::date, $2::date) f
-                                    WHERE f.home_lot_id IS NOT NULL), '{}') END)::text[] AS lots
-         FROM container_reservations r
-        WHERE r.company_id = $1 AND r.order_id = ANY($3::uuid[]) AND r.released_at IS NULL`,
+  async loadingLots(scope: Scope, date: string, orderIds: readonly string[]): Promise<LoadingLots[]> {
+    return this.sql(`SELECT l.* FROM ${LOADING_LOTS} l`, [scope.companyId, date, orderIds]);
+  }
+
+  /**
+   * A dispatch day in one statement: the company's assets free on `date` (`catalogue_free_assets`) counted
+   * per specification and home lot, and the loading lots of `orderIds` (`loadingLots`).
+   */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, [SQL_SAMPLE.id]] })
+  async dispatchDay(scope: Scope, date: string, orderIds: readonly string[]): Promise<{ free: { spec: string; lot: string | null; n: number }[]; loading: LoadingLots[] }> {
+    const [row] = await this.sql<{ free: { spec: string; lot: string | null; n: number }[]; loading: LoadingLots[] }>(
+      `SELECT (SELECT coalesce(json_agg(json_build_object('spec', x.spec, 'lot', x.lot, 'n', x.n) ORDER BY x.spec, x.lot NULLS LAST), '[]')
+                 FROM (SELECT f.asset_specification_id AS spec, f.home_lot_id AS lot, count(*)::int AS n
+                         FROM catalogue_free_assets($1, NULL, NULL, $2::date, $2::date) f GROUP BY 1, 2) x) AS free,
+              (SELECT coalesce(json_agg(l), '[]') FROM ${LOADING_LOTS} l) AS loading`,
       [scope.companyId, date, orderIds],
     );
+    return row;
   }
 
   /** Releases the order's hold (it completed, was cancelled or rejected). One statement. */

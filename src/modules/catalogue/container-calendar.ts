@@ -136,6 +136,15 @@ export class ContainerCalendar {
     return new Map((await this.calendar.loadingLots(scope, date, [...new Set(orderIds)])).map((r) => [r.order_id, r.lots]));
   }
 
+  /**
+   * The dispatch context's day in one statement: the company's assets free on `date` by the calendar,
+   * counted per specification and home lot, and the loading lots of `orderIds` (as `loadingLots`).
+   */
+  async dispatchDay(scope: Scope, date: string, orderIds: readonly string[]): Promise<{ free: { specificationId: string; homeLotId: string | null; available: number }[]; loadLots: Map<string, string[]> }> {
+    const day = await this.calendar.dispatchDay(scope, date, [...new Set(orderIds)]);
+    return { free: day.free.map((r) => ({ specificationId: r.spec, homeLotId: r.lot, available: r.n })), loadLots: new Map(day.loading.map((r) => [r.order_id, r.lots])) };
+  }
+
   /** Releases the order's hold (completed, cancelled, rejected), in the caller's unit. */
   release(scope: Scope, orderId: string): Promise<void> {
     return this.calendar.release(scope, orderId);

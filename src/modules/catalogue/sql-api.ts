@@ -32,7 +32,7 @@ export const SQL_API: SqlApi = {
   catalogue_free_assets: {
     args: 'company_id uuid, order_id uuid, specification_id uuid, from_date date, to_date date',
     returns: 'TABLE(asset_id uuid, asset_specification_id uuid, home_lot_id uuid, code text, status text)',
-    doc: "The company's assets (of specification_id; null: all) free for order_id (null: none) over [from_date, to_date] (to_date null: open-ended): not in maintenance or retired, no other order's live hold pins it on one of those days, one out now only when another order's pin says when it is back. What catalogue_pin_container chooses from and dispatch's reads offer (AssetRepository#freeCounts, ContainerCalendarRepository#freeAssets, #loadingLots).",
+    doc: "The company's assets (of specification_id; null: all) free for order_id (null: none) over [from_date, to_date] (to_date null: open-ended): not in maintenance or retired, no other order's live hold pins it on one of those days, one out now only when another order's pin says when it is back. What catalogue_pin_container chooses from and dispatch's reads offer (ContainerCalendarRepository#freeAssets, #loadingLots, #dispatchDay).",
   },
   catalogue_hold_container: {
     args: 'company_id uuid, order_id uuid, specification_id uuid, lot_id uuid, from_date date, to_date date',

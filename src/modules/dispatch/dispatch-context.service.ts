@@ -69,23 +69,29 @@ export class DispatchContextService {
   /**
    * The day for dispatch: active drivers (attendance, leave, load), trucks, the day's jobs with their
    * orders, lots, open stations and free assets: 9 statements (10 with relocations), most run side by side
-   * (the approved leaves of the roster, one statement of the leaves module's calendar, beside the orders).
+   * (the approved leaves of the roster, one statement of the leaves module's calendar, and the container
+   * calendar's day, free assets with where the day's containers are loaded, beside the orders).
    */
   async context(scope: Scope, date?: string): Promise<DispatchContextDto> {
     const day = await this.dateOf(scope, date);
     const company = Scope.company(scope.companyId);
-    const [roster, states, rows, fleet, lots, stations, free] = await Promise.all([
+    const [roster, states, rows, fleet, lots, stations] = await Promise.all([
       this.drivers.roster(company, { activeOnly: true }),
       this.attendance.statesOn(company, day),
       this.jobs.between(company, day, day, { statuses: ['unassigned', 'assigned', 'in_progress', 'completed'] }),
       this.trucks.roster(company),
       this.lots.forDay(company, day),
       this.stations.forDay(company, day),
-      this.assets.freeCounts(company, day),
     ]);
-    const [orders, onLeave] = await Promise.all([this.orders.many(company, ordersOfJobs(rows)), this.leave.onLeaveAmong(company, roster.map((d) => d.id), day)]);
+    const mine = rows.filter((j) => j.driverId && j.status !== 'aborted');
+    const [orders, onLeave, containers] = await Promise.all([
+      this.orders.many(company, ordersOfJobs(rows)),
+      this.leave.onLeaveAmong(company, roster.map((d) => d.id), day),
+      this.containers.dispatchDay(company, day, loadingOrdersOf(mine.filter((j) => !j.mergedIntoJobId))),
+    ]);
+    const { free, loadLots } = containers;
     const jobs = rows.map((j) => CompanyJobDto.of(j, orders.get(j.orderId)));
-    const loads = await this.loads(company, day, rows, orders, fleet, lots, stations);
+    const loads = await this.loads(company, mine, orders, fleet, lots, stations, loadLots);
     const drivers: DispatchDriverDto[] = roster.map((d) => {
       const state = states.get(d.id);
       return {
@@ -137,12 +143,8 @@ export class DispatchContextService {
    * Per driver, the day's load: jobs (not aborted), stops (not merged into a swap), planned km of the
    * stops in sequence from and back to the home lot of the day's truck.
    */
-  private async loads(scope: Scope, day: string, rows: readonly JobRow[], orders: ReadonlyMap<string, OrderForJobs>, fleet: readonly TruckForDispatch[], lots: readonly SiteDay[], stations: readonly StationDay[]) {
-    const mine = rows.filter((j) => j.driverId && j.status !== 'aborted');
-    const [destinations, loadLots] = await Promise.all([
-      this.addresses.positions(scope, mine.map((j) => j.destinationAddressId).filter((a): a is string => !!a)),
-      this.containers.loadingLots(scope, day, loadingOrdersOf(mine.filter((j) => !j.mergedIntoJobId))),
-    ]);
+  private async loads(scope: Scope, mine: readonly JobRow[], orders: ReadonlyMap<string, OrderForJobs>, fleet: readonly TruckForDispatch[], lots: readonly SiteDay[], stations: readonly StationDay[], loadLots: ReadonlyMap<string, string[]>) {
+    const destinations = await this.addresses.positions(scope, mine.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
     const places = dayPlaces(lots, stations);
     const out = new Map<string, { jobs: number; stops: number; planned_km: number | null }>();
     for (const driverId of new Set(mine.map((j) => j.driverId!))) {
