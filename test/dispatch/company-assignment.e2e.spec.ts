@@ -11,7 +11,7 @@ describe('Dispatch (company): assigning and reassigning drivers', () => {
   let rival: DispatchWorld;
   beforeAll(async () => {
     t = await startTestApp();
-    w = await dispatchWorld(t, { assets: 12 });
+    w = await dispatchWorld(t, { assets: 24 }); // one container per open-ended order it places (the calendar refuses past that)
     rival = await dispatchWorld(t, { name: 'Rival Co', assets: 6 }); // one container per open-ended order it places (the calendar refuses past that)
   });
   afterAll(async () => t?.close());
