@@ -218,7 +218,7 @@ export class CustomerAvailabilityController {
     summary: 'The first dates a container of the quoted specification is free',
     description:
       'For the quote: from `from`, the first dates (up to `limit`, within 90 days) on which a container of the specification is free for `days` days running. ' +
-      'A specification that checks availability refuses an order on other dates (409 `NO_CONTAINER_AVAILABLE`).',
+      'A specification that refuses (`check_availability` true, or null once the company records a container of it) refuses an order on other dates (409 `NO_CONTAINER_AVAILABLE`).',
     type: FreeDatesDto,
     errors: [404, 422],
   })

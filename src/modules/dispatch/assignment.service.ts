@@ -242,7 +242,8 @@ export class AssignmentService {
     if (dateChanges && date < c.today) errors[f('date')] = [`must not be in the past (today is ${c.today})`];
     if (dateChanges && job.type !== 'delivery' && date < (order.deliveredOn ?? order.deliveryDate)) errors[f('date')] = [`must not be before the order's delivery date ${order.deliveredOn ?? order.deliveryDate}`];
     // The container calendar: the order's hold covers the days its container is out, its delivery job's date to its pickup job's.
-    const held = RESERVING_TYPES.includes(job.type) || (dateChanges && HOLD_MOVERS.includes(job.type)) ? await this.heldDays(c, order, job, date) : null;
+    const pins = assetChanges || (assigning && RESERVING_TYPES.includes(job.type) && !job.assetId);
+    const held = pins || (dateChanges && HOLD_MOVERS.includes(job.type)) ? await this.heldDays(c, order, job, date) : null;
     if (dateChanges && held?.to && held.from > held.to) {
       errors[f('date')] = [job.type === 'pickup' ? `must not be before the delivery on ${held.from}` : `must not be after the pickup on ${held.to}`];
     }

@@ -92,7 +92,7 @@ export class OrderLifecycle {
   /**
    * The container calendar's hold of the order over its dates (delivery, or the day it was delivered, to
    * pickup; open-ended without one), for approval and date or container changes: 409
-   * `NO_CONTAINER_AVAILABLE` naming the days when the specification checks availability and none is free.
+   * `NO_CONTAINER_AVAILABLE` naming the days when the specification refuses (`check_availability`, or automatic: a live container recorded) and none is free.
    */
   holdContainer(order: Order): Promise<void> {
     return this.calendar.hold(companyOf(order), holdOf(order));
