@@ -317,7 +317,6 @@ export class AssignmentService {
     return { from: order.deliveredOn ?? delivery ?? dateOf('delivery') ?? order.deliveryDate, to: pickup ?? dateOf('pickup') ?? order.pickupDate };
   }
 
-
   /** The company's order, locked; 404 otherwise; 409 `ORDER_STATE` when it is not approved, scheduled or delivered. */
   private async liveOrder(c: DispatchCtx, orderId: string): Promise<OrderForJobs> {
     const order = await this.orders.lock(c.scope, orderId);
