@@ -5,10 +5,11 @@ import { startTestApp, testDatabaseKind, type TestApp } from '../support/test-ap
 /**
  * The last container goes to exactly one of concurrent callers (issue #25): every hold of a
  * specification queues on its row lock inside `catalogue_hold_container`, whose count then runs on a
- * new snapshot. On PostgreSQL the requests run side by side; on the embedded database they queue on its
- * one connection (`npm run test:embedded` runs this file there), so the default run races on PostgreSQL.
+ * new snapshot. On PostgreSQL the requests run side by side; on the embedded database (PGlite) they queue
+ * on its one connection, and the same SQL must still give one winner. The default run covers both (as
+ * test/database/concurrency.e2e.spec.ts does); `npm run test:embedded` the embedded one alone.
  */
-const DATABASES = process.env.TEST_DB === 'embedded' ? (['embedded'] as const) : (['postgres'] as const);
+const DATABASES = process.env.TEST_DB === 'embedded' ? (['embedded'] as const) : (['embedded', 'postgres'] as const);
 const N = 8;
 
 describe.each(DATABASES)('container calendar race on the %s database', (db) => {

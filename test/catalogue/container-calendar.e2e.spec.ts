@@ -97,7 +97,8 @@ describe('container calendar', () => {
 
   it('refuses approval while another order holds the last container on its days, and approves once that one is rejected', async () => {
     const w = await dispatchWorld(t, { name: 'Approval Box Co', assets: 1 });
-    // Placed before the specification checks availability: both hold the one container on days 4–5.
+    // Placed while the specification never refuses (check_availability false): both hold the one container on days 4–5.
+    await checking(w, false);
     const first = await placeOrder(t, w, { delivery_date: inDays(3), pickup_date: inDays(5) });
     const second = await placeOrder(t, w, { delivery_date: inDays(4), pickup_date: inDays(6) });
     await checking(w);
@@ -108,18 +109,25 @@ describe('container calendar', () => {
     expect((await t.req('patch', `/api/v1/approve/order/${first.id}`, { token: w.company.token })).status).toBe(200);
   }, 120_000);
 
-  it('refuses a change request whose new dates meet another hold (approval), and approves one that does not', async () => {
+  it('refuses a change request whose new dates meet another hold (when asked, and at approval when the calendar changed meanwhile), and approves one that does not', async () => {
     const w = await dispatchWorld(t, { name: 'Change Box Co', assets: 1 });
     await checking(w);
     const first = await placeOrder(t, w, { delivery_date: inDays(3), pickup_date: inDays(5) });
     await coPost(t, w, `approve/order/${first.id}`, undefined, 200, 'patch');
-    await placeOrder(t, w, { delivery_date: inDays(8), pickup_date: inDays(9) });
     const ask = (body: unknown) => t.req('post', `/api/v1/customer/orders/${first.id}/order-change-requests`, { token: w.customer.token, body });
+    // Asked while days 6–9 are free; another order then takes days 8–9 (a pending request holds nothing).
     const late = await ask({ type: 'schedule_pickup', pickup_date: inDays(9) });
     expect(late.status).toBe(201);
+    await placeOrder(t, w, { delivery_date: inDays(8), pickup_date: inDays(9) });
     refusedOn(await t.req('patch', `/api/v1/order-change-requests/${late.body.data.id}/approve`, { token: w.company.token }), [inDays(8), inDays(9)], w.specId);
     expect((await liveHolds([first.id]))[0].ends_on).toBe(inDays(5));
     expect((await t.req('patch', `/api/v1/order-change-requests/${late.body.data.id}/reject`, { token: w.company.token, body: { reason: 'the container is booked' } })).status).toBe(200);
+    // Asked again now: refused at once, naming the days, and nothing is saved (no pending request, the hold as it was).
+    refusedOn(await ask({ type: 'schedule_pickup', pickup_date: inDays(9) }), [inDays(8), inDays(9)], w.specId);
+    refusedOn(await t.req('post', `/api/v1/customer/orders/${first.id}/order-change-requests/billing`, { token: w.customer.token, body: { type: 'extend_rental', days: 4 } }), [inDays(8), inDays(9)], w.specId);
+    const pending = await t.ds.query(`SELECT count(*)::int AS n FROM order_change_requests WHERE order_id = $1 AND status = 'pending'`, [first.id]);
+    expect(pending[0].n).toBe(0);
+    expect((await liveHolds([first.id]))[0].ends_on).toBe(inDays(5));
     const fits = await ask({ type: 'schedule_pickup', pickup_date: inDays(7) });
     expect((await t.req('patch', `/api/v1/order-change-requests/${fits.body.data.id}/approve`, { token: w.company.token })).status).toBe(200);
     expect((await liveHolds([first.id]))[0].ends_on).toBe(inDays(7));
@@ -152,8 +160,9 @@ describe('container calendar', () => {
   }, 180_000);
 
   it('refuses an assignment when no container is free on the order\'s days (NO_CONTAINER_AVAILABLE), and a chosen one held by another order (ASSET_UNAVAILABLE)', async () => {
-    // Without check_availability both orders are taken; dispatch finds one container for both.
+    // With check_availability false both orders are taken; dispatch finds one container for both.
     const w: DispatchWorld = await dispatchWorld(t, { name: 'Assign Box Co', assets: 1 });
+    await checking(w, false);
     const first = await placeOrder(t, w, { delivery_date: inDays(3), pickup_date: inDays(5) });
     const second = await placeOrder(t, w, { delivery_date: inDays(4), pickup_date: inDays(6) });
     for (const o of [first, second]) await coPost(t, w, `approve/order/${o.id}`, undefined, 200, 'patch');

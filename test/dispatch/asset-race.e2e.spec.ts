@@ -1,4 +1,4 @@
-import { approvedOrder, dispatchWorld, DispatchWorld } from '../support/dispatch-fixtures';
+import { approvedOrder, coPost, dispatchWorld, DispatchWorld } from '../support/dispatch-fixtures';
 import { startTestApp, testDatabaseKind, TestApp } from '../support/test-app';
 
 /**
@@ -21,6 +21,8 @@ describe.each(DATABASES)('asset reservation race on the %s database', (db) => {
     if (db === 'postgres' && (await testDatabaseKind()) !== 'postgres') throw new Error('PostgreSQL is not reachable for the race test');
     t = await startTestApp({ db });
     w = await dispatchWorld(t, { assets: 1 });
+    // The orders are all taken (check_availability false: held, never refused), so that assignment alone races.
+    await coPost(t, w, `asset-specifications/${w.specId}`, { check_availability: false }, 200, 'put');
     orders = [];
     // Ten at a time (placement numbers are race-free; that is tested elsewhere).
     for (let i = 0; i < N; i += 10) orders.push(...(await Promise.all(Array.from({ length: 10 }, () => approvedOrder(t, w)))));

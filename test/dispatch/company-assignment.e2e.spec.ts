@@ -11,8 +11,8 @@ describe('Dispatch (company): assigning and reassigning drivers', () => {
   let rival: DispatchWorld;
   beforeAll(async () => {
     t = await startTestApp();
-    w = await dispatchWorld(t, { assets: 12 });
-    rival = await dispatchWorld(t, { name: 'Rival Co', assets: 1 });
+    w = await dispatchWorld(t, { assets: 24 }); // one container per open-ended order it places (the calendar refuses past that)
+    rival = await dispatchWorld(t, { name: 'Rival Co', assets: 6 }); // one container per open-ended order it places (the calendar refuses past that)
   });
   afterAll(async () => t?.close());
 

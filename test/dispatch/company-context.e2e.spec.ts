@@ -16,7 +16,7 @@ describe('Dispatch (company): context, drivers, assignable orders, assets', () =
   beforeAll(async () => {
     t = await startTestApp();
     w = await dispatchWorld(t, { assets: 4 });
-    rival = await dispatchWorld(t, { name: 'Rival Co', assets: 1 });
+    rival = await dispatchWorld(t, { name: 'Rival Co', assets: 2 }); // one container per open-ended order it places (the calendar refuses past that)
     // The world's time zone is UTC, so "today" is inDays(0). The driver checks in with the truck; one job is
     // assigned and moved to today, another order's delivery is moved to today unassigned.
     await t.req('post', '/api/v1/driver/check-in', { token: w.driver.token, body: { lat: 40.0, lng: -89.0, truck_id: w.truckId } }).expect(201);

@@ -113,15 +113,19 @@ describe('Dispatch (company): PUT /order/jobs/route-collapse', () => {
         (await t.req('post', '/api/v1/customer/addresses', { token: w.customer.token, body: { line1, city: 'Springfield', latitude, longitude } }).expect(201)).body.data.id;
       // Along a line east of the lot, assigned far, near, middle.
       const sites = [await address('30 East Rd', 40, -88.7), await address('10 East Rd', 40, -88.9), await address('20 East Rd', 40, -88.8)];
+      // A second yard out east: the far and middle containers come from it (they are based there, and the
+      // container calendar pins them on these deliveries), so the order of the stops matters (from one lot,
+      // deliveries tie in every order).
+      const east = (await t.req('post', '/api/v1/lot/create', { token: w.company.token, body: { name: 'East yard', latitude: 40, longitude: -88.75 } }).expect(201)).body.data.id;
+      const eastBoxes: (string | undefined)[] = [];
+      for (const code of ['RO20-E01', 'RO20-E02']) eastBoxes.push((await t.req('post', '/api/v1/assets', { token: w.company.token, body: { code, asset_specification_id: w.specId, home_lot_id: east } }).expect(201)).body.data.id);
+      const containers = [eastBoxes[0], undefined, eastBoxes[1]];
       ids = [];
       for (const [k, address_id] of sites.entries()) {
         const o = await approvedOrder(t, w, { delivery_date: later, address_id });
-        await assignOrder(t, w, o.id, { driver_id: driver.id, sequence: k + 1 });
+        await assignOrder(t, w, o.id, { driver_id: driver.id, sequence: k + 1, ...(containers[k] ? { asset_id: containers[k] } : {}) });
         ids.push(o.deliveryJobId);
       }
-      // A second yard out east: the far and middle containers come from it, so the order of the stops matters
-      // (from one lot, deliveries tie in every order).
-      await t.req('post', '/api/v1/lot/create', { token: w.company.token, body: { name: 'East yard', latitude: 40, longitude: -88.75 } }).expect(201);
     });
 
     it('a preview has a plan id, the same while nothing changes; apply with it saves exactly that plan', async () => {

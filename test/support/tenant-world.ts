@@ -171,11 +171,12 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
   // A second customer of the same company with an address and an order of its own.
   const customer2 = await memberActor(t, w.company, 'customer');
   const address2 = await send('post', 'customer/addresses', { line1: '2 Site Rd', city: 'Springfield', latitude: 40.17, longitude: -89.0 }, customer2.token, 201);
+  // Each order's container is recorded before it is placed: the container calendar refuses an order no container is free for.
+  const asset2 = await co('assets', { code: 'RO20-002', asset_specification_id: w.specId, home_lot_id: w.lotId });
   const order2 = await placeOrder(t, { ...w, addressId: address2.id }, {}, customer2);
   // The driver's job: the second customer's order, approved and assigned to the driver with an asset of
   // its own (so the first customer's order stays one the driver has no job on), with an issue reported on it.
   await send('patch', `approve/order/${order2.id}`, undefined, w.company.token, 200);
-  const asset2 = await co('assets', { code: 'RO20-002', asset_specification_id: w.specId, home_lot_id: w.lotId });
   await send('post', `driver/assign/${order2.id}`, { driver_id: w.driver.id, truck_id: truck.id, asset_id: asset2.id }, w.company.token, 200);
   const delivery = ((await get(`order/${order2.id}/full`)).jobs as { id: string; type: string }[]).find((j) => j.type === 'delivery');
   if (!delivery) throw new Error(`[${name}] the approved order has no delivery job`);
@@ -185,9 +186,9 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
   // assigned to the driver, which no other route of the sweep touches (it aborts the driver's job above).
   const chat = await co(`company/chats/${order.id}/create`, undefined);
   const chatMessage = await co(`company/chats/${chat.id}/message`, { body: 'Your container arrives Tuesday morning.' });
+  const chatAsset = await co('assets', { code: 'RO20-CHAT', asset_specification_id: w.specId, home_lot_id: w.lotId });
   const order3 = await placeOrder(t, { ...w, addressId: address2.id }, {}, customer2);
   await send('patch', `approve/order/${order3.id}`, undefined, w.company.token, 200);
-  const chatAsset = await co('assets', { code: 'RO20-CHAT', asset_specification_id: w.specId, home_lot_id: w.lotId });
   await send('post', `driver/assign/${order3.id}`, { driver_id: w.driver.id, truck_id: truck.id, asset_id: chatAsset.id }, w.company.token, 200);
   const driverChat = await co(`company/chats/${order3.id}/create`, undefined);
   await send('post', `driver/chats/${driverChat.id}/message`, { body: 'On my way.' }, w.driver.token, 201);
@@ -200,6 +201,7 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
   const instrument = await send('post', 'customer/psp/payment-instrument', { token: 'tok_visa' }, w.customer.token, 201);
   const payment = await send('post', `customer/orders/${order.id}/pay`, { instrument_id: instrument.id, amount: 1000 }, w.customer.token, 201);
   // A paid order cancelled in the free window: the relay refunds it to the wallet (a wallet row of theirs).
+  const asset3 = await co('assets', { code: 'RO20-003', asset_specification_id: w.specId, home_lot_id: w.lotId });
   const refunded = await placeOrder(t, w, { delivery_date: inDays(6) });
   await send('post', `customer/orders/${refunded.id}/pay`, { instrument_id: instrument.id }, w.customer.token, 201);
   await send('post', `customer/order/${refunded.id}/cancel`, {}, w.customer.token, 200);
@@ -212,7 +214,6 @@ export async function tenantWorld(t: TestApp, name: string): Promise<TenantWorld
   // started, photographed, completed), with the policy recorded as violated and disputed by the customer.
   const delivered = await placeOrder(t, w);
   await send('patch', `approve/order/${delivered.id}`, undefined, w.company.token, 200);
-  const asset3 = await co('assets', { code: 'RO20-003', asset_specification_id: w.specId, home_lot_id: w.lotId });
   const assigned = (await send('post', `driver/assign/${delivered.id}`, { driver_id: w.driver.id, truck_id: truck.id, asset_id: asset3.id }, w.company.token, 200)).jobs as { id: string; type: string }[];
   const drop = assigned.find((j) => j.type === 'delivery');
   if (!drop) throw new Error(`[${name}] assignment gave no delivery job`);

@@ -18,6 +18,11 @@ import { SIZE_UNITS, type AssetCategory, type AssetSpecification, type AssetSpec
 import { UnitOfWork } from '../../database/unit-of-work';
 import { SpecificationRepository } from './specification.repository';
 
+const CHECK_AVAILABILITY =
+  'Whether placement, approval, change requests and assignment refuse (409 `NO_CONTAINER_AVAILABLE`) an order no container of this specification is free for ' +
+  '(the container calendar): null (the default) automatic, refused as soon as the company records a live container of it (not retired), so a fleet not recorded yet keeps taking orders; ' +
+  'true always (no container recorded: none is free); false never (the order is held on the calendar, only assignment refuses).';
+
 export class CreateAssetSpecificationDto {
   @TextField({ example: '20 yd roll-off' }) name: string;
   @TextField({ nullable: true, emptyClears: true, max: 2000 }) description?: string | null;
@@ -38,11 +43,11 @@ export class CreateAssetSpecificationDto {
   image_url?: string | null;
   @BoolField({ optional: true, example: true }) active?: boolean;
   @BoolField({
-    optional: true,
-    example: true,
-    description: 'The container calendar decides: placement, approval, change requests and assignment refuse (409 `NO_CONTAINER_AVAILABLE`) an order no container of this specification is free for. Default false (orders are held on the calendar, never refused).',
+    nullable: true,
+    example: null,
+    description: CHECK_AVAILABILITY,
   })
-  check_availability?: boolean;
+  check_availability?: boolean | null;
 }
 export class UpdateAssetSpecificationDto extends PartialInput(CreateAssetSpecificationDto) {}
 
@@ -87,7 +92,7 @@ export class AssetSpecificationDto extends SpecificationSummaryDto {
   @ApiPropertyOptional({ nullable: true, type: Number }) width_mm: number | null;
   @ApiPropertyOptional({ nullable: true, type: Number }) height_mm: number | null;
   @ApiProperty() active: boolean;
-  @ApiProperty({ description: 'Orders no container of it is free for are refused (409 `NO_CONTAINER_AVAILABLE`).' }) check_availability: boolean;
+  @ApiProperty({ nullable: true, type: Boolean, example: null, description: CHECK_AVAILABILITY }) check_availability: boolean | null;
   @ApiProperty() created_at: string;
   @ApiProperty() updated_at: string;
 

@@ -112,21 +112,6 @@ export class AssetRepository extends ModuleRepository {
     return this.m.count(Asset, { where: { companyId: scope.companyId } });
   }
 
-  /** The company's available assets counted per specification and home lot (one statement). */
-  async freeCounts(scope: Scope): Promise<{ spec: string; lot: string | null; n: number | string }[]> {
-    return this.records
-      .query(scope.companyId, 'e', this.m)
-      .select('e.asset_specification_id', 'spec')
-      .addSelect('e.home_lot_id', 'lot')
-      .addSelect('count(*)::int', 'n')
-      .andWhere(`e.status = 'available'`)
-      .groupBy('e.asset_specification_id')
-      .addGroupBy('e.home_lot_id')
-      .orderBy('e.asset_specification_id')
-      .addOrderBy('e.home_lot_id', 'ASC', 'NULLS LAST')
-      .getRawMany();
-  }
-
   /** The company's live assets of a specification, by code (one statement). */
   ofSpecification(scope: Scope, specificationId: string): Promise<Asset[]> {
     return this.records.query(scope.companyId, 'e', this.m).andWhere('e.assetSpecificationId = :spec', { spec: specificationId }).orderBy('e.code', 'ASC').addOrderBy('e.id', 'ASC').getMany();

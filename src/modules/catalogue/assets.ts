@@ -199,12 +199,6 @@ export class AssetsService implements OnModuleInit {
     await this.recordJobMoves(scope, moves.map((x) => ({ assetId: x.assetId, from: from.get(x.assetId) ?? null, to: x.to, place: x.place })), jobId);
   }
 
-  /** Dispatch: the company's available assets counted per specification (and per home lot), one statement. */
-  async freeCounts(scope: Scope): Promise<{ specificationId: string; homeLotId: string | null; available: number }[]> {
-    const rows = await this.assets.freeCounts(scope);
-    return rows.map((r) => ({ specificationId: r.spec, homeLotId: r.lot, available: Number(r.n) }));
-  }
-
   /** Dispatch: the company's live assets of a specification, by code (bounded by the company's fleet). One statement. */
   async ofSpecification(scope: Scope, specificationId: string): Promise<AssetDto[]> {
     const rows = await this.assets.ofSpecification(scope, specificationId);

@@ -96,8 +96,11 @@ export class AssetSpecification extends CompanyOwned {
   @Column({ type: 'integer', nullable: true }) includedDays: number | null;
   @Column({ type: 'text', nullable: true }) imageUrl: string | null;
   @Column({ type: 'boolean', default: true }) active: boolean;
-  /** Placement, approval, change requests and assignment refuse an order no container of it is free for (the container calendar). */
-  @Column({ type: 'boolean', default: false }) checkAvailability: boolean;
+  /**
+   * Placement, approval, change requests and assignment refuse an order no container of it is free for (the
+   * container calendar): true always, false never, null (default) automatic, once a live asset of it is recorded.
+   */
+  @Column({ type: 'boolean', nullable: true, default: null }) checkAvailability: boolean | null;
 }
 
 /** Which waste types may go in a specification, with an optional price override (minor units). */

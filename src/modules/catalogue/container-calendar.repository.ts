@@ -17,6 +17,21 @@ export interface ContainerHold {
   to: string | null;
 }
 
+/** An order's loading lots on a day (`ContainerCalendar#loadingLots`). */
+export interface LoadingLots {
+  order_id: string;
+  lots: string[];
+}
+
+/** The loading lots of orders $3 on day $2 (company $1): the pinned asset's home lot, else those of the assets free for the order that day. */
+const LOADING_LOTS = `(
+  SELECT r.order_id::text AS order_id,
+         (CASE WHEN r.asset_id IS NOT NULL AND r.lot_id IS NOT NULL THEN array[r.lot_id]
+               ELSE coalesce((SELECT array_agg(DISTINCT f.home_lot_id) FROM catalogue_free_assets($1, r.order_id, r.asset_specification_id, $2::date, $2::date) f
+                               WHERE f.home_lot_id IS NOT NULL), '{}') END)::text[] AS lots
+    FROM container_reservations r
+   WHERE r.company_id = $1 AND r.order_id = ANY($3::uuid[]) AND r.released_at IS NULL)`;
+
 const SAMPLE_HOLD: ContainerHold = { orderId: SQL_SAMPLE.id, specificationId: SQL_SAMPLE.otherId, lotId: null, from: SQL_SAMPLE.date, to: null };
 
 /**
@@ -50,6 +65,13 @@ export class ContainerCalendarRepository extends ModuleRepository {
     return row.busy;
   }
 
+  /** The days no unit is free for the hold (`catalogue_container_busy`), writing nothing and taking no lock; none when free or the specification does not refuse. One statement. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SAMPLE_HOLD] })
+  async busy(scope: Scope, h: ContainerHold): Promise<string[]> {
+    const [row] = await this.sql<{ busy: string[] }>(`SELECT catalogue_container_busy($1, $2, $3, $4, $5)::text[] AS busy`, [scope.companyId, h.orderId, h.specificationId, h.from, h.to]);
+    return row.busy;
+  }
+
   /** The hold, then an asset pinned on it (`catalogue_pin_container`): `assetId`, or the first free one. One statement. */
   @GenerateSql({ name: 'first free', params: [SAMPLE_SCOPE, SAMPLE_HOLD, null] }, { name: 'chosen', params: [SAMPLE_SCOPE, SAMPLE_HOLD, SQL_SAMPLE.id] })
   async pin(scope: Scope, h: ContainerHold, assetId: string | null): Promise<{ assetId: string | null; fromStatus: string | null; busy: string[] }> {
@@ -58,6 +80,39 @@ export class ContainerCalendarRepository extends ModuleRepository {
       [scope.companyId, h.orderId, h.specificationId, h.lotId, h.from, h.to, assetId],
     );
     return { assetId: row.pin.asset_id, fromStatus: row.pin.from_status, busy: row.pin.busy ?? [] };
+  }
+
+  /** The ids of the assets of the specification free for the order over [from, to] (`catalogue_free_assets`, what assignment pins). One statement. */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.id, SQL_SAMPLE.otherId, SQL_SAMPLE.date, null] })
+  async freeAssets(scope: Scope, orderId: string, specificationId: string, from: string, to: string | null): Promise<string[]> {
+    const rows = await this.sql<{ id: string }>(`SELECT f.asset_id AS id FROM catalogue_free_assets($1, $2, $3, $4::date, $5::date) f`, [scope.companyId, orderId, specificationId, from, to]);
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Where each order's container is loaded on `date`: the home lot of the asset pinned on its live hold,
+   * else the home lots of the assets of its specification free for it that day (empty: none is). Orders
+   * without a live hold are left out. One statement.
+   */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, [SQL_SAMPLE.id]] })
+  async loadingLots(scope: Scope, date: string, orderIds: readonly string[]): Promise<LoadingLots[]> {
+    return this.sql(`SELECT l.* FROM ${LOADING_LOTS} l`, [scope.companyId, date, orderIds]);
+  }
+
+  /**
+   * A dispatch day in one statement: the company's assets free on `date` (`catalogue_free_assets`) counted
+   * per specification and home lot, and the loading lots of `orderIds` (`loadingLots`).
+   */
+  @GenerateSql({ params: [SAMPLE_SCOPE, SQL_SAMPLE.date, [SQL_SAMPLE.id]] })
+  async dispatchDay(scope: Scope, date: string, orderIds: readonly string[]): Promise<{ free: { spec: string; lot: string | null; n: number }[]; loading: LoadingLots[] }> {
+    const [row] = await this.sql<{ free: { spec: string; lot: string | null; n: number }[]; loading: LoadingLots[] }>(
+      `SELECT (SELECT coalesce(json_agg(json_build_object('spec', x.spec, 'lot', x.lot, 'n', x.n) ORDER BY x.spec, x.lot NULLS LAST), '[]')
+                 FROM (SELECT f.asset_specification_id AS spec, f.home_lot_id AS lot, count(*)::int AS n
+                         FROM catalogue_free_assets($1, NULL, NULL, $2::date, $2::date) f GROUP BY 1, 2) x) AS free,
+              (SELECT coalesce(json_agg(l), '[]') FROM ${LOADING_LOTS} l) AS loading`,
+      [scope.companyId, date, orderIds],
+    );
+    return row;
   }
 
   /** Releases the order's hold (it completed, was cancelled or rejected). One statement. */

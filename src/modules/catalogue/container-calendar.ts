@@ -101,16 +101,48 @@ export class ContainerCalendar {
 
   /**
    * Sets the order's hold to its dates (placement, approval, date and container changes), in the caller's
-   * unit; 409 `NO_CONTAINER_AVAILABLE` naming the days none is free when the specification checks availability.
+   * unit; 409 `NO_CONTAINER_AVAILABLE` naming the days none is free when the specification refuses (`check_availability`, or automatic: a live container of it recorded).
    */
   async hold(scope: Scope, h: ContainerHold): Promise<void> {
     const busy = await this.calendar.hold(scope, h);
     if (busy.length) throw ContainerCalendar.refusal(h.specificationId, busy);
   }
 
+  /**
+   * Checks that a container would be free for the hold without writing it (a customer's change request
+   * when it is asked; approval holds, and checks again): 409 `NO_CONTAINER_AVAILABLE` naming the days.
+   */
+  async assertFree(scope: Scope, h: ContainerHold): Promise<void> {
+    const busy = await this.calendar.busy(scope, h);
+    if (busy.length) throw ContainerCalendar.refusal(h.specificationId, busy);
+  }
+
   /** Pins an asset on the order's hold (assignment): the chosen one, or the first free one; null when none is (`busy`: the days no unit is). */
   pin(scope: Scope, h: ContainerHold, assetId: string | null): Promise<{ assetId: string | null; fromStatus: string | null; busy: string[] }> {
     return this.calendar.pin(scope, h, assetId);
+  }
+
+  /** The assets of the specification the calendar offers the order over [from, to]: what assignment would pin (dispatch's "assets with availability"). */
+  async freeAssets(scope: Scope, orderId: string, specificationId: string, from: string, to: string | null): Promise<Set<string>> {
+    return new Set(await this.calendar.freeAssets(scope, orderId, specificationId, from, to));
+  }
+
+  /**
+   * The lots each order's container can be loaded at on `date` (route planning): the home lot of the asset
+   * pinned on its hold, else those of the assets free for it that day; an empty list when none is free; orders without a hold are absent.
+   */
+  async loadingLots(scope: Scope, date: string, orderIds: readonly string[]): Promise<Map<string, string[]>> {
+    if (!orderIds.length) return new Map();
+    return new Map((await this.calendar.loadingLots(scope, date, [...new Set(orderIds)])).map((r) => [r.order_id, r.lots]));
+  }
+
+  /**
+   * The dispatch context's day in one statement: the company's assets free on `date` by the calendar,
+   * counted per specification and home lot, and the loading lots of `orderIds` (as `loadingLots`).
+   */
+  async dispatchDay(scope: Scope, date: string, orderIds: readonly string[]): Promise<{ free: { specificationId: string; homeLotId: string | null; available: number }[]; loadLots: Map<string, string[]> }> {
+    const day = await this.calendar.dispatchDay(scope, date, [...new Set(orderIds)]);
+    return { free: day.free.map((r) => ({ specificationId: r.spec, homeLotId: r.lot, available: r.n })), loadLots: new Map(day.loading.map((r) => [r.order_id, r.lots])) };
   }
 
   /** Releases the order's hold (completed, cancelled, rejected), in the caller's unit. */
@@ -186,7 +218,7 @@ export class CustomerAvailabilityController {
     summary: 'The first dates a container of the quoted specification is free',
     description:
       'For the quote: from `from`, the first dates (up to `limit`, within 90 days) on which a container of the specification is free for `days` days running. ' +
-      'A specification that checks availability refuses an order on other dates (409 `NO_CONTAINER_AVAILABLE`).',
+      'A specification that refuses (`check_availability` true, or null once the company records a container of it) refuses an order on other dates (409 `NO_CONTAINER_AVAILABLE`).',
     type: FreeDatesDto,
     errors: [404, 422],
   })

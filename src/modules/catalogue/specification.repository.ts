@@ -53,7 +53,7 @@ export class SpecificationRepository extends ModuleRepository {
       entity: AssetSpecification,
       what: 'Asset specification',
       event: 'asset_specification',
-      nullable: ['description', 'assetStyleId', 'lengthMm', 'widthMm', 'heightMm', 'maxWeightKg', 'includedWeightKg', 'includedDays', 'imageUrl'],
+      nullable: ['description', 'assetStyleId', 'lengthMm', 'widthMm', 'heightMm', 'maxWeightKg', 'includedWeightKg', 'includedDays', 'imageUrl', 'checkAvailability'],
       unique: [{ property: 'name', index: 'uq_asset_specifications_company_name', code: 'DUPLICATE_NAME', message: 'An asset specification with this name already exists.' }],
       // A live asset of this specification, or what other modules register (a running order).
       inUse: async (m, row) => (await m.existsBy(Asset, { assetSpecificationId: row.id })) || (await inUse.isUsed(m, 'asset_specification', row.id)),

@@ -24,10 +24,20 @@ export const SQL_API: SqlApi = {
     returns: 'TABLE(day date, total integer, held integer)',
     doc: "The container calendar of a specification, one row per day of [from_date, to_date]: its live assets not in maintenance or retired (based at lot_id when given) and the live holds on the day (at lot_id when given; except_order_id's left out). Read by catalogue's ContainerCalendarRepository.",
   },
+  catalogue_container_busy: {
+    args: 'company_id uuid, order_id uuid, specification_id uuid, from_date date, to_date date',
+    returns: 'date[]',
+    doc: "The days of [from_date, to_date] (to_date null: open-ended, to one day past the last day a hold of the specification changes) no unit of the specification is free for the order (its own hold left out), when the specification refuses (`check_availability`, or null and a live asset of it recorded); empty otherwise. No lock: a check before the write (a change request when asked); writes go through catalogue_hold_container.",
+  },
+  catalogue_free_assets: {
+    args: 'company_id uuid, order_id uuid, specification_id uuid, from_date date, to_date date',
+    returns: 'TABLE(asset_id uuid, asset_specification_id uuid, home_lot_id uuid, code text, status text)',
+    doc: "The company's assets (of specification_id; null: all) free for order_id (null: none) over [from_date, to_date] (to_date null: open-ended): not in maintenance or retired, no other order's live hold pins it on one of those days, one out now only when another order's pin says when it is back. What catalogue_pin_container chooses from and dispatch's reads offer (ContainerCalendarRepository#freeAssets, #loadingLots, #dispatchDay).",
+  },
   catalogue_hold_container: {
     args: 'company_id uuid, order_id uuid, specification_id uuid, lot_id uuid, from_date date, to_date date',
     returns: 'date[]',
-    doc: "Sets the order's hold on one unit of the specification to [from_date, to_date] (to_date null: open-ended), under the specification's row lock. With `check_availability`, the days no unit is free (the order's own hold left out) are returned and nothing changes; an empty array: held. Placement calls it in its one statement (OrdersRepository#insertPlacement).",
+    doc: "Sets the order's hold on one unit of the specification to [from_date, to_date] (to_date null: open-ended), under the specification's row lock. When the specification refuses (catalogue_container_busy), the days no unit is free (the order's own hold left out) are returned and nothing changes; an empty array: held. Placement calls it in its one statement (OrdersRepository#insertPlacement).",
   },
   catalogue_pin_container: {
     args: 'company_id uuid, order_id uuid, specification_id uuid, lot_id uuid, from_date date, to_date date, asset_id uuid',

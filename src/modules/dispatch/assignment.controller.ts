@@ -11,9 +11,11 @@ import { AssignmentService } from './assignment.service';
 export const ASSIGNMENT_RULES =
   'Rules: the driver an active driver of the company (422 naming the field), not on leave that day (422 `DRIVER_ON_LEAVE` naming the field); the truck active and of a type that carries ' +
   "the order's asset specification (422 with the reason); a delivery or swap reserves an asset: the chosen one (`asset_id`, 422 when not the company's) or the first free " +
-  "one of the specification, those based at the job's lot first, free on the container calendar over the order's days (delivery to pickup date, open-ended without one: " +
-  "a container out on another order until before them is free); 409 `NO_CONTAINER_AVAILABLE` naming the days (`details.dates`) when none is, `ASSET_UNAVAILABLE` " +
+  "one of the specification, those based at the job's lot first, free on the container calendar over the days the order's container is out (its delivery job's date, or the day it was delivered, to its pickup job's date; " +
+  "the order's dates without those jobs; open-ended without a pickup: a container out on another order until before them is free); 409 `NO_CONTAINER_AVAILABLE` naming the days (`details.dates`) when none is, `ASSET_UNAVAILABLE` " +
   "when the chosen one is not (race-free); a new date today or later with the job's lot open that day " +
+  "(a delivery not after its pickup job, a pickup not before the delivery: 422 on the date); moving a delivery's or pickup's date moves the order's hold on the calendar to the new days " +
+  "(409 `NO_CONTAINER_AVAILABLE` when the specification refuses and none is free; the order's own dates and bill stay) " +
   "(422 `HOLIDAY`, `CLOSED_DAY`, `INACTIVE`). The first assignment of the order's delivery moves the order to `scheduled`. Each job change is recorded (history, `job.assigned`, " +
   '`job.reassigned`, `job.updated`) in one transaction; the order is locked first, then its jobs.';
 

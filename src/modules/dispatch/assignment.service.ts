@@ -3,7 +3,7 @@ import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { ApiError } from '../../common/http/api-error';
-import { AssetsService } from '../catalogue';
+import { AssetsService, ContainerCalendar } from '../catalogue';
 import { CompaniesService } from '../companies';
 import { DriversService } from '../drivers';
 import { TrucksService } from '../fleet';
@@ -19,6 +19,11 @@ import { JobFactsRepository } from './job-facts.repository';
 
 /** Job types that take a reserved asset at assignment (the container they bring). */
 export const RESERVING_TYPES: readonly string[] = ['delivery', 'swap'];
+/** Job types whose date is an end of the order's hold on the container calendar (the container goes out, comes back). */
+const HOLD_MOVERS: readonly string[] = ['delivery', 'pickup'];
+/** An order's hold: the first and last day its container is out (null: open-ended). */
+type HeldDays = { from: string; to: string | null };
+const UNFINISHED: readonly string[] = ['unassigned', 'assigned', 'in_progress'];
 /** Order statuses in which its jobs may be assigned or changed. */
 const LIVE_ORDER: readonly string[] = ['approved', 'scheduled', 'delivered'];
 
@@ -72,6 +77,7 @@ export class AssignmentService {
     private readonly companies: CompaniesService,
     private readonly views: CompanyJobsService,
     private readonly events: JobFactsRepository,
+    private readonly containers: ContainerCalendar,
   ) {}
 
   async ctx(actor: Actor): Promise<DispatchCtx> {
@@ -235,6 +241,12 @@ export class AssignmentService {
     if (assetChanges && !driverId) errors[f('asset_id')] = ['is reserved when the job is assigned: give driver_id and truck_id too'];
     if (dateChanges && date < c.today) errors[f('date')] = [`must not be in the past (today is ${c.today})`];
     if (dateChanges && job.type !== 'delivery' && date < (order.deliveredOn ?? order.deliveryDate)) errors[f('date')] = [`must not be before the order's delivery date ${order.deliveredOn ?? order.deliveryDate}`];
+    // The container calendar: the order's hold covers the days its container is out, its delivery job's date to its pickup job's.
+    const pins = assetChanges || (assigning && RESERVING_TYPES.includes(job.type) && !job.assetId);
+    const held = pins || (dateChanges && HOLD_MOVERS.includes(job.type)) ? await this.heldDays(c, order, job, date) : null;
+    if (dateChanges && held?.to && held.from > held.to) {
+      errors[f('date')] = [job.type === 'pickup' ? `must not be before the delivery on ${held.from}` : `must not be after the pickup on ${held.to}`];
+    }
     if (Object.keys(errors).length) throw ApiError.validation(errors);
     if (dateChanges && job.lotId) await this.calendar.assertOpen('lot', job.lotId, c.scope, date, f('date'));
     if (driverId && (assigning || driverChanges || dateChanges)) {
@@ -247,9 +259,12 @@ export class AssignmentService {
     if (assetChanges) {
       await this.assertAssetOfCompany(c, t.assetId!, f('asset_id'));
       if (job.assetId) await this.assets.releaseReserved(c.scope, [{ assetId: job.assetId, orderId: order.id }]);
-      assetId = await this.reserveAsset(c, order, job, t.assetId!);
+      assetId = await this.reserveAsset(c, order, job, held!, t.assetId!);
     } else if (assigning && RESERVING_TYPES.includes(job.type) && !job.assetId) {
-      assetId = await this.reserveAsset(c, order, job, null);
+      assetId = await this.reserveAsset(c, order, job, held!, null);
+    } else if (dateChanges && held && HOLD_MOVERS.includes(job.type)) {
+      // A moved delivery or pickup moves the hold (409 NO_CONTAINER_AVAILABLE when none is free on the new days); the order's dates stay.
+      await this.containers.hold(c.scope, { orderId: order.id, specificationId: order.assetSpecificationId, lotId: order.lotId, ...held });
     }
 
     const set: JobChanges = {};
@@ -280,11 +295,26 @@ export class AssignmentService {
 
   /**
    * The container calendar's one call of assignment: the asset a delivery or swap brings, pinned on its
-   * order's hold over the order's dates (the chosen one, or the first free one); 409 `NO_CONTAINER_AVAILABLE`
+   * order's hold over `held` (the chosen one, or the first free one); 409 `NO_CONTAINER_AVAILABLE`
    * naming the days when none is free, `ASSET_UNAVAILABLE` when the chosen one is not (AssetsService#reserve).
    */
-  private reserveAsset(c: DispatchCtx, order: OrderForJobs, job: JobView, assetId: string | null): Promise<string> {
-    return this.assets.reserve({ companyId: c.companyId, orderId: order.id, specificationId: order.assetSpecificationId, lotId: job.lotId, assetId, jobId: job.id, from: order.deliveryDate, to: order.pickupDate });
+  private reserveAsset(c: DispatchCtx, order: OrderForJobs, job: JobView, held: HeldDays, assetId: string | null): Promise<string> {
+    return this.assets.reserve({ companyId: c.companyId, orderId: order.id, specificationId: order.assetSpecificationId, lotId: job.lotId, assetId, jobId: job.id, ...held });
+  }
+
+  /**
+   * The days the order's container is out once `job` is on `date`: from the day it was delivered, else
+   * its unfinished delivery job's date (the order's delivery date without one), to its unfinished pickup
+   * job's date (the order's pickup date without one; open-ended without either). A swap of a delivered
+   * order changes neither end.
+   */
+  private async heldDays(c: DispatchCtx, order: OrderForJobs, job: JobView, date: string): Promise<HeldDays> {
+    // A swap before delivery is the order's delivery merged by route collapse.
+    const delivery = job.type === 'delivery' || (job.type === 'swap' && !order.deliveredOn) ? date : null;
+    const pickup = job.type === 'pickup' ? date : null;
+    const jobs = delivery && pickup ? [] : (await this.jobs.listForOrder(c.scope, order.id)).filter((j) => j.id !== job.id && UNFINISHED.includes(j.status));
+    const dateOf = (type: string) => jobs.find((j) => j.type === type)?.scheduledDate ?? null;
+    return { from: order.deliveredOn ?? delivery ?? dateOf('delivery') ?? order.deliveryDate, to: pickup ?? dateOf('pickup') ?? order.pickupDate };
   }
 
   /** The company's order, locked; 404 otherwise; 409 `ORDER_STATE` when it is not approved, scheduled or delivered. */

@@ -32,7 +32,7 @@ export class DispatchContextController {
     description:
       `${TODAY} Active drivers with their attendance that day, approved leave that day (\`on_leave\`) and load (jobs, stops, planned km); ` +
       'trucks with their type, the specifications it carries and home lot; the day\'s unassigned and assigned jobs with their orders; active lots (open that day or why not); ' +
-      'the stations open that day with the waste types they accept; available assets per specification. A fixed handful of statements, whatever the size of the day.',
+      'the stations open that day with the waste types they accept; assets free that day by the container calendar per specification. A fixed handful of statements, whatever the size of the day.',
     type: DispatchContextDto,
     errors: [422],
   })
@@ -98,8 +98,9 @@ export class DispatchContextController {
   @Endpoint({
     summary: "The assets of an order's specification, each with its status and whether it is free for the job's date",
     description:
-      "The date is that of the order's next unassigned delivery or swap (or `date`). `free`: the asset is available, or already reserved for this order. " +
-      'Reservations are not dated: an asset reserved for another job, on a site, at a station or in maintenance is not free.',
+      "The date is that of the order's next unassigned delivery or swap (or `date`). `free` reads the container calendar, as assignment does: from the date to the order's pickup " +
+      "(its pickup job's date, else the order's; open-ended without one) no other order's hold pins the asset, it is not in maintenance or retired, and one out now (on a site, at a station, on its way) " +
+      "only when another order's pin says when it is back. So an asset reserved for a later order can be free, and one pinned on those days is not.",
     type: OrderAssetsDto,
     errors: [404, 422],
   })

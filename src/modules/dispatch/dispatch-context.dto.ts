@@ -90,7 +90,7 @@ export class FreeAssetsAtLotDto {
 
 export class FreeAssetsDto {
   @ApiProperty({ format: 'uuid' }) asset_specification_id: string;
-  @ApiProperty({ example: 7, description: 'Assets of the specification with status available.' }) available: number;
+  @ApiProperty({ example: 7, description: 'Assets of the specification free on the day by the container calendar: no order\'s hold pins it that day, not in maintenance or retired (one out now only when a pin says when it is back).' }) available: number;
   @ApiProperty({ type: [FreeAssetsAtLotDto] }) by_home_lot: FreeAssetsAtLotDto[];
 }
 
@@ -148,7 +148,7 @@ export class AssignableOrderDto extends DispatchOrderNamedDto {
 }
 
 export class AssetAvailabilityDto extends AssetDto {
-  @ApiProperty({ description: 'Free for the job: available, or already reserved for this order\'s job.' }) free: boolean;
+  @ApiProperty({ description: 'Free for the order from `date` to its pickup by the container calendar (what assignment would pin): no other order\'s hold pins it on those days, not in maintenance or retired; one already reserved for this order is free.' }) free: boolean;
   @ApiProperty({ description: 'Reserved for one of this order\'s jobs.' }) reserved_for_this_order: boolean;
   @ApiProperty({ description: 'Based at the job\'s lot (reservation prefers those).' }) at_job_lot: boolean;
 }

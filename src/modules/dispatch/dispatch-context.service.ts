@@ -3,7 +3,7 @@ import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
 import { AttendanceService } from '../attendance';
-import { AssetsService } from '../catalogue';
+import { AssetsService, ContainerCalendar } from '../catalogue';
 import { CustomerAddressesService } from '../customers';
 import { DriversService } from '../drivers';
 import { TrucksService, type TruckForDispatch } from '../fleet';
@@ -26,7 +26,7 @@ import {
   FreeAssetsDto,
   OrderAssetsDto,
 } from './dispatch-context.dto';
-import { dayPlaces, homeLotOf, ordersOfJobs, plannedKm, routeJobOf } from './route-collapse.service';
+import { dayPlaces, homeLotOf, loadingOrdersOf, ordersOfJobs, plannedKm, routeJobOf } from './route-collapse.service';
 
 const site = (s: SiteDay): DispatchSiteDto => ({
   id: s.id,
@@ -37,6 +37,8 @@ const site = (s: SiteDay): DispatchSiteDto => ({
   closed_reason: s.day.reason ?? null,
   holiday: s.day.holiday ?? null,
 });
+
+const UNFINISHED_JOB: readonly string[] = ['unassigned', 'assigned', 'in_progress'];
 
 /**
  * The dispatcher's reads (company side of issue #11): the day's context, drivers available and their
@@ -57,6 +59,7 @@ export class DispatchContextService {
     private readonly addresses: CustomerAddressesService,
     private readonly leave: DriverLeaveCheck,
     private readonly views: CompanyJobsService,
+    private readonly containers: ContainerCalendar,
   ) {}
 
   private async dateOf(scope: Scope, date?: string): Promise<string> {
@@ -66,23 +69,29 @@ export class DispatchContextService {
   /**
    * The day for dispatch: active drivers (attendance, leave, load), trucks, the day's jobs with their
    * orders, lots, open stations and free assets: 9 statements (10 with relocations), most run side by side
-   * (the approved leaves of the roster, one statement of the leaves module's calendar, beside the orders).
+   * (the approved leaves of the roster, one statement of the leaves module's calendar, and the container
+   * calendar's day, free assets with where the day's containers are loaded, beside the orders).
    */
   async context(scope: Scope, date?: string): Promise<DispatchContextDto> {
     const day = await this.dateOf(scope, date);
     const company = Scope.company(scope.companyId);
-    const [roster, states, rows, fleet, lots, stations, free] = await Promise.all([
+    const [roster, states, rows, fleet, lots, stations] = await Promise.all([
       this.drivers.roster(company, { activeOnly: true }),
       this.attendance.statesOn(company, day),
       this.jobs.between(company, day, day, { statuses: ['unassigned', 'assigned', 'in_progress', 'completed'], arrivals: true }),
       this.trucks.roster(company),
       this.lots.forDay(company, day),
       this.stations.forDay(company, day),
-      this.assets.freeCounts(company),
     ]);
-    const [orders, onLeave] = await Promise.all([this.orders.many(company, ordersOfJobs(rows)), this.leave.onLeaveAmong(company, roster.map((d) => d.id), day)]);
+    const mine = rows.filter((j) => j.driverId && j.status !== 'aborted');
+    const [orders, onLeave, containers] = await Promise.all([
+      this.orders.many(company, ordersOfJobs(rows)),
+      this.leave.onLeaveAmong(company, roster.map((d) => d.id), day),
+      this.containers.dispatchDay(company, day, loadingOrdersOf(mine.filter((j) => !j.mergedIntoJobId))),
+    ]);
+    const { free, loadLots } = containers;
     const jobs = rows.map((j) => ({ ...CompanyJobDto.of(j, orders.get(j.orderId)), arrival: arrivalView(j.arrival) }));
-    const loads = await this.loads(company, rows, orders, fleet, lots, stations);
+    const loads = await this.loads(company, mine, orders, fleet, lots, stations, loadLots);
     const drivers: DispatchDriverDto[] = roster.map((d) => {
       const state = states.get(d.id);
       return {
@@ -134,8 +143,7 @@ export class DispatchContextService {
    * Per driver, the day's load: jobs (not aborted), stops (not merged into a swap), planned km of the
    * stops in sequence from and back to the home lot of the day's truck.
    */
-  private async loads(scope: Scope, rows: readonly JobRow[], orders: ReadonlyMap<string, OrderForJobs>, fleet: readonly TruckForDispatch[], lots: readonly SiteDay[], stations: readonly StationDay[]) {
-    const mine = rows.filter((j) => j.driverId && j.status !== 'aborted');
+  private async loads(scope: Scope, mine: readonly JobRow[], orders: ReadonlyMap<string, OrderForJobs>, fleet: readonly TruckForDispatch[], lots: readonly SiteDay[], stations: readonly StationDay[], loadLots: ReadonlyMap<string, string[]>) {
     const destinations = await this.addresses.positions(scope, mine.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
     const places = dayPlaces(lots, stations);
     const out = new Map<string, { jobs: number; stops: number; planned_km: number | null }>();
@@ -150,7 +158,7 @@ export class DispatchContextService {
       out.set(driverId, {
         jobs: jobs.length,
         stops: stops.length,
-        planned_km: home && routable ? plannedKm(home, stops.map((j) => routeJobOf(j, orders, destinations)), places) : null,
+        planned_km: home && routable ? plannedKm(home, stops.map((j) => routeJobOf(j, orders, destinations, loadLots)), places) : null,
       });
     }
     return out;
@@ -200,22 +208,28 @@ export class DispatchContextService {
    */
   async orderAssets(scope: Scope, orderId: string, date?: string): Promise<OrderAssetsDto> {
     const { companyId } = scope;
+    const company = Scope.company(companyId);
     const order = (await this.orders.many(scope, [orderId])).get(orderId);
     if (!order) throw ApiError.notFound('Order');
-    const [jobs, assets] = await Promise.all([this.jobs.listForOrder(Scope.company(companyId), order.id), this.assets.ofSpecification(Scope.company(companyId), order.assetSpecificationId)]);
+    const [jobs, assets] = await Promise.all([this.jobs.listForOrder(company, order.id), this.assets.ofSpecification(company, order.assetSpecificationId)]);
     const next = jobs.filter((j) => j.status === 'unassigned' && RESERVING_TYPES.includes(j.type)).sort((a, b) => (a.type === 'delivery' ? 0 : 1) - (b.type === 'delivery' ? 0 : 1) || a.scheduledDate.localeCompare(b.scheduledDate))[0];
     const reserved = new Set(jobs.filter((j) => j.assetId && j.status !== 'completed' && j.status !== 'aborted').map((j) => j.assetId!));
     const lotId = next?.lotId ?? order.lotId;
+    const day = date ?? next?.scheduledDate ?? (await this.views.today(scope));
+    // The container calendar: free from the day to the order's pickup (its unfinished pickup job's date, else the order's; open-ended without one).
+    const pickup = jobs.find((j) => j.type === 'pickup' && UNFINISHED_JOB.includes(j.status))?.scheduledDate ?? order.pickupDate;
+    const free = await this.containers.freeAssets(company, order.id, order.assetSpecificationId, day, pickup === null ? null : pickup >= day ? pickup : day);
     return {
       order_id: order.id,
       asset_specification_id: order.assetSpecificationId,
       job_id: next?.id ?? null,
-      date: date ?? next?.scheduledDate ?? (await this.views.today(scope)),
+      date: day,
       assets: assets.map((a) => {
         const mine = reserved.has(a.id) && a.status === 'reserved';
-        return { ...a, free: a.status === 'available' || mine, reserved_for_this_order: mine, at_job_lot: a.home_lot_id === lotId };
+        return { ...a, free: free.has(a.id), reserved_for_this_order: mine, at_job_lot: a.home_lot_id === lotId };
       }),
     };
   }
+
 }
 

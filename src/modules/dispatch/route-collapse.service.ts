@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/access/actor';
 import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
+import { ContainerCalendar } from '../catalogue';
 import { CustomerAddressesService } from '../customers';
 import { DriversService } from '../drivers';
 import { TrucksService, type TruckForDispatch } from '../fleet';
@@ -36,8 +37,9 @@ export const ordersOfJobs = (jobs: readonly JobView[]): string[] => [...new Set(
  * container it brings), and the waste type of the container it takes to a station: a swap's side coming
  * back (`pickupSideOf`: the merged pickup's order), else its own order's. `orders` holds `ordersOfJobs`.
  */
-export function routeJobOf(j: JobView, orders: ReadonlyMap<string, OrderForJobs>, destinations: ReadonlyMap<string, { latitude: number; longitude: number }>): RouteJob {
+export function routeJobOf(j: JobView, orders: ReadonlyMap<string, OrderForJobs>, destinations: ReadonlyMap<string, { latitude: number; longitude: number }>, loadLots?: ReadonlyMap<string, string[]>): RouteJob {
   const order = orders.get(j.orderId)!;
+  const loads = j.type === 'delivery' || j.type === 'swap' ? loadLots?.get(j.orderId) : undefined;
   const dest = j.destinationAddressId ? destinations.get(j.destinationAddressId) : undefined;
   return {
     id: j.id,
@@ -49,8 +51,12 @@ export function routeJobOf(j: JobView, orders: ReadonlyMap<string, OrderForJobs>
     mergeable: j.status !== 'in_progress',
     site: { id: order.addressId, lat: order.address.latitude, lng: order.address.longitude },
     destination: j.destinationAddressId && dest ? { id: j.destinationAddressId, lat: dest.latitude, lng: dest.longitude } : null,
+    ...(loads?.length ? { loadLots: loads } : {}),
   };
 }
+
+/** The orders whose container a day's jobs bring (deliveries and swaps): what `ContainerCalendar#loadingLots` is asked about. */
+export const loadingOrdersOf = (jobs: readonly JobView[]): string[] => jobs.filter((j) => j.type === 'delivery' || j.type === 'swap').map((j) => j.orderId);
 
 /** The planned length of a day's jobs in their current order (home lot → every leg → home lot), km with 3 decimals; null when a job cannot be routed. */
 export function plannedKm(home: Place, jobs: readonly RouteJob[], places: DayPlaces): number | null {
@@ -96,6 +102,7 @@ export class RouteCollapseService {
     private readonly stations: StationsService,
     private readonly addresses: CustomerAddressesService,
     private readonly events: JobFactsRepository,
+    private readonly containers: ContainerCalendar,
   ) {}
 
   async collapse(actor: Actor, dto: RouteCollapseDto): Promise<RoutePlan> {
@@ -120,9 +127,11 @@ export class RouteCollapseService {
       const home = homeLotOf(fleet.find((t) => t.id === truckId), lots);
       if (!home) throw ApiError.unprocessable('NO_HOME_LOT', "The truck's home lot is not set, inactive, or has no position.", { driver_id: ["the day's truck has no usable home lot"] });
       const destinations = await this.addresses.positions(scope, jobs.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
+      // The container calendar: where each delivered container is loaded (its pinned asset's lot).
+      const loadLots = await this.containers.loadingLots(scope, dto.date, loadingOrdersOf(jobs));
       let plan: RoutePlan;
       try {
-        const routeJobs = jobs.map((j) => ({ ...routeJobOf(j, orders, destinations), sequence: j.sequence, version: j.updatedAt.toISOString() }));
+        const routeJobs = jobs.map((j) => ({ ...routeJobOf(j, orders, destinations, loadLots), sequence: j.sequence, version: j.updatedAt.toISOString() }));
         plan = planRoute({ driverId, date: dto.date, homeLot: home, jobs: routeJobs, ...dayPlaces(lots, stations) });
       } catch (e) {
         if (e instanceof RouteError) throw ApiError.unprocessable('NO_STATION', e.message, { date: [`no station open that day accepts the waste of job ${e.jobId}`] });

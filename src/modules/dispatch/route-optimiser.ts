@@ -10,7 +10,8 @@
  * 2. Each job is a block of fixed legs: delivery lot → site; pickup site → station → lot; swap lot →
  *    site → station; dump_return site → station → site; relocate site → new site. A leg's station is the
  *    station nearest to the site that accepts the job's waste type (a swap's: the picked-up
- *    container's); a lot before a site is the lot nearest to that site, a lot after a station the lot
+ *    container's); a lot before a site is the lot nearest to that site among those the container can be
+ *    loaded at (`loadLots`, from the container calendar, when one is open), a lot after a station the lot
  *    nearest to that station. Without candidate lots, the home lot serves.
  * 3. The day is a tour from the home lot and back: each block's legs in order, the truck driving empty
  *    from the end of one block to the start of the next. The order of blocks minimises the total
@@ -65,6 +66,11 @@ export interface RouteJob {
   mergeable?: boolean;
   /** The order's address (its customer address id as `id`: jobs at one address share it). */
   site: Place;
+  /**
+   * A delivery's or swap's container: the lots it can be loaded at that day (the container calendar: the
+   * pinned asset's home lot, else those with a free one). Omitted, empty or none open: any lot.
+   */
+  loadLots?: readonly string[] | null;
   /** A relocation's new address. */
   destination?: Place | null;
   /**
@@ -243,15 +249,20 @@ export function legsOf(job: RouteJob, day: Pick<RouteDay, 'homeLot' | 'lots' | '
     return s;
   };
   const site = leg('site', job.site);
+  // The lot a container is loaded at: one the calendar offers it at, when one of them is open.
+  const loading = () => {
+    const offered = job.loadLots?.length ? lots.filter((l) => job.loadLots!.includes(l.id)) : [];
+    return leg('lot', nearest(job.site, offered.length ? offered : lots)!);
+  };
   switch (job.type) {
     case 'delivery':
-      return [leg('lot', nearest(job.site, lots)!), site];
+      return [loading(), site];
     case 'pickup': {
       const s = station();
       return [site, leg('station', s), leg('lot', nearest(s, lots)!)];
     }
     case 'swap':
-      return [leg('lot', nearest(job.site, lots)!), site, leg('station', station())];
+      return [loading(), site, leg('station', station())];
     case 'dump_return':
       return [site, leg('station', station()), site];
     case 'relocate':
@@ -792,6 +803,7 @@ export function planIdOf(day: RouteDay, options: PlanOptions, plan: Omit<RoutePl
       j.destination ? place(j.destination) : null,
       j.sequence === undefined ? k + 1 : j.sequence,
       j.version ?? null,
+      j.loadLots?.length ? [...j.loadLots].sort() : null,
     ]),
     byId(day.lots).map(place),
     byId(day.stations).map((st) => [...place(st), [...st.wasteTypeIds].sort()]),

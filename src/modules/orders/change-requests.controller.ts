@@ -43,8 +43,12 @@ const APPROVAL =
   'delivery and pickup jobs moved or created; a new unassigned swap, dump_return or relocate job on the date (relocate: the order\'s address and its snapshot become the new address, ' +
   'the job\'s destination); the new specification/waste type and its terms (an asset reserved for the delivery is released when the container changes); ' +
   'the bill lines are added to the order (source `change_request`) and the totals refreshed; a positive charge moves the due date to today + the payment term ' +
-  'when that is later. New dates or a new specification are held on the container calendar: when the specification checks availability and no container is free on ' +
-  'some of the days, 409 `NO_CONTAINER_AVAILABLE` with the days in `details.dates` (nothing changes). Event `order_change_request.approved`. ';
+  'when that is later. New dates or a new specification are held on the container calendar: when the specification refuses (`check_availability` true, or null and a live ' +
+  'container of it recorded) and no container is free on some of the days, 409 `NO_CONTAINER_AVAILABLE` with the days in `details.dates` (nothing changes): checked when the request is made, and again here. Event `order_change_request.approved`. ';
+/** The container calendar's check of a request when it is made (docs/orders-and-pricing.md "Container calendar"). */
+const CALENDAR_CHECK =
+  'New dates or a new specification are checked on the container calendar at once: when the specification refuses (`check_availability` true, or null and a live container of it recorded) ' +
+  'and no container is free on some of the days, 409 `NO_CONTAINER_AVAILABLE` with the days in `details.dates` (nothing saved; approval checks again). ';
 
 const BILLING_FIELD =
   'Each request carries `billing`: for a pending one the difference as it would apply now (null when it can no longer be priced), for an approved one the lines ' +
@@ -82,11 +86,11 @@ export class CustomerChangeRequestsController {
   @ApiIdParam('order', 'One of my orders (another customer\'s: 404).')
   @Endpoint({
     summary: 'Ask the company to change my order',
-    description: TYPES + STATES + 'One pending request per order: another is 409 `CHANGE_REQUEST_PENDING`. ' + CHECKS + PRICING + 'Event `order_change_request.created`.',
+    description: TYPES + STATES + 'One pending request per order: another is 409 `CHANGE_REQUEST_PENDING`. ' + CHECKS + CALENDAR_CHECK + PRICING + 'Event `order_change_request.created`.',
     type: ChangeRequestDto,
     status: 201,
     errors: [404, 409, 422],
-    codes: { 409: ['CHANGE_REQUEST_PENDING', 'ORDER_STATE'], 422: CHANGE_CHECK_CODES },
+    codes: { 409: ['CHANGE_REQUEST_PENDING', 'ORDER_STATE', 'NO_CONTAINER_AVAILABLE'], 422: CHANGE_CHECK_CODES },
   })
   @BodyExamples(ChangeRequestBodyDto, CHANGE_REQUEST_EXAMPLES)
   create(@CurrentActor() actor: Actor, @IdParam('order') orderId: string, @Body() dto: ChangeRequestBodyDto) {
@@ -98,11 +102,11 @@ export class CustomerChangeRequestsController {
   @ApiIdParam('order', 'One of my orders (another customer\'s: 404).')
   @Endpoint({
     summary: 'Price a change request before asking: the difference it would bill, nothing saved',
-    description: 'The same body and checks as creating one, except the one-pending rule. ' + TYPES + STATES + CHECKS + PRICING,
+    description: 'The same body and checks as creating one, except the one-pending rule. ' + TYPES + STATES + CHECKS + CALENDAR_CHECK + PRICING,
     type: BillDto,
     status: 200,
     errors: [404, 409, 422],
-    codes: { 409: ['ORDER_STATE'], 422: CHANGE_CHECK_CODES },
+    codes: { 409: ['ORDER_STATE', 'NO_CONTAINER_AVAILABLE'], 422: CHANGE_CHECK_CODES },
   })
   @BodyExamples(ChangeRequestBodyDto, CHANGE_REQUEST_EXAMPLES)
   billing(@CurrentActor() actor: Actor, @IdParam('order') orderId: string, @Body() dto: ChangeRequestBodyDto) {

@@ -105,6 +105,7 @@ export class ChangeRequestsService {
         if (await this.requests.pendingOf(scope, order.id)) throw pendingConflict();
         const details = detailsOf(dto);
         const plan = await this.plan(order, dto.type, details, 'customer');
+        await this.assertContainerFree(order, plan);
         const request = await this.requests.insert(scope, {
           orderId: order.id,
           customerId: order.customerId,
@@ -139,6 +140,7 @@ export class ChangeRequestsService {
       const order = await this.orders.find(Scope.of(actor), orderId);
       assertOrderState(order, dto.type);
       const plan = await this.plan(order, dto.type, detailsOf(dto), 'customer');
+      await this.assertContainerFree(order, plan);
       return BillDto.of(plan.bill, order.currency);
     });
   }
@@ -279,6 +281,16 @@ export class ChangeRequestsService {
   }
 
   // ------------------------------------------------------------ rules and pricing
+
+  /**
+   * New dates or a new container are checked on the container calendar when the customer asks (409
+   * `NO_CONTAINER_AVAILABLE` at once, nothing saved); approval holds them and so checks again.
+   */
+  private async assertContainerFree(order: Order, plan: Plan): Promise<void> {
+    const { deliveryDate, pickupDate, assetSpecificationId } = plan.changes;
+    if (deliveryDate === undefined && pickupDate === undefined && assetSpecificationId === undefined) return;
+    await this.lifecycle.assertContainerFree({ ...order, deliveryDate: deliveryDate ?? order.deliveryDate, pickupDate: pickupDate === undefined ? order.pickupDate : pickupDate, assetSpecificationId: assetSpecificationId ?? order.assetSpecificationId });
+  }
 
   /**
    * Checks a request's details against the order (unless `mode` is `price`) and prices its difference

@@ -4,7 +4,7 @@ import { Scope } from '../../common/access/scope';
 import { ApiError } from '../../common/http/api-error';
 import { INT4_MAX } from '../../common/validation/fields';
 import type { OrderStatusExtras } from './events';
-import { ContainerCalendar } from '../catalogue';
+import { ContainerCalendar, type ContainerHold } from '../catalogue';
 import { JobsService, type JobType, type JobView, type NewJob } from '../jobs';
 import { OrderBillRepository } from './order-bill.repository';
 import { Order, type LineSource, type OrderStatus, type PaymentStatus } from './order.entity';
@@ -38,6 +38,11 @@ export function paymentStatusOf(total: number, paid: number): PaymentStatus {
   if (paid <= 0) return 'unpaid';
   return paid >= total ? 'paid' : 'partially_paid';
 }
+
+type HeldOrder = Pick<Order, 'id' | 'companyId' | 'assetSpecificationId' | 'lotId' | 'deliveredOn' | 'deliveryDate' | 'pickupDate'>;
+
+/** The order's hold over its dates: delivery (or the day it was delivered) to pickup, open-ended without one. */
+const holdOf = (order: HeldOrder): ContainerHold => ({ orderId: order.id, specificationId: order.assetSpecificationId, lotId: order.lotId, from: order.deliveredOn ?? order.deliveryDate, to: order.pickupDate });
 
 /** Statuses that end an order's hold on the container calendar. */
 const RELEASING: OrderStatus[] = ['completed', 'cancelled', 'rejected'];
@@ -87,10 +92,15 @@ export class OrderLifecycle {
   /**
    * The container calendar's hold of the order over its dates (delivery, or the day it was delivered, to
    * pickup; open-ended without one), for approval and date or container changes: 409
-   * `NO_CONTAINER_AVAILABLE` naming the days when the specification checks availability and none is free.
+   * `NO_CONTAINER_AVAILABLE` naming the days when the specification refuses (`check_availability`, or automatic: a live container recorded) and none is free.
    */
   holdContainer(order: Order): Promise<void> {
-    return this.calendar.hold(companyOf(order), { orderId: order.id, specificationId: order.assetSpecificationId, lotId: order.lotId, from: order.deliveredOn ?? order.deliveryDate, to: order.pickupDate });
+    return this.calendar.hold(companyOf(order), holdOf(order));
+  }
+
+  /** The check of `holdContainer` for the order as it would be, writing nothing (a change request when asked). */
+  assertContainerFree(order: HeldOrder): Promise<void> {
+    return this.calendar.assertFree(companyOf(order), holdOf(order));
   }
 
   /** History row and event for a status (also the initial `pending`, from null). */

@@ -13,8 +13,8 @@ import { OrdersService } from './orders.service';
 const PLACEMENT_CODES = { 422: ['VALIDATION_FAILED', 'NOT_PRICED', 'NO_SERVING_LOT', 'HOLIDAY', 'CLOSED_DAY', 'INACTIVE', 'PROMOTION_INVALID'] };
 /** The container calendar's refusal (docs/orders-and-pricing.md "Container calendar"). */
 const CALENDAR_RULE =
-  ' The order holds one container of its specification from the delivery date to the pickup date (open-ended without one); when the specification checks availability ' +
-  '(`check_availability`) and none is free on some of those days, 409 `NO_CONTAINER_AVAILABLE` with the days in `details.dates`.';
+  ' The order holds one container of its specification from the delivery date to the pickup date (open-ended without one); when the specification refuses ' +
+  '(`check_availability` true, or null and the company records a live container of it) and none is free on some of those days, 409 `NO_CONTAINER_AVAILABLE` with the days in `details.dates`.';
 
 const PLACEMENT_RULES =
   'Checks (422 naming the field): the address is the customer\'s, the specification active, the waste type allowed in it, ' +
@@ -117,12 +117,13 @@ export class CompanyOrdersController {
       "The customer's placement (`POST /customer/orders`: the same body, checks, pricing with the customer's price book and taxes, promotion, plan limit, auto-approval and " +
       '`Idempotency-Key` behaviour), done by a company user for the company\'s customer (issue #25). ' +
       PLACEMENT_RULES +
+      CALENDAR_RULE +
       " The address is one of the customer's (add one with `POST /customer/{customerId}/addresses`). The order is the customer's; its first status-history row and " +
       "`order.placed` (`placed_by: company`) name the user. Another company's customer is 404, a deactivated one 409 `CUSTOMER_INACTIVE`, one whose demerit points reached the block threshold 403 `DEMERIT_BLOCKED`.",
     type: OrderWithLinesDto,
     status: 201,
     errors: [403, 404, 409, 422],
-    codes: { ...PLACEMENT_CODES, 403: ['DEMERIT_BLOCKED', 'PLAN_LIMIT'], 409: ['CUSTOMER_INACTIVE'] },
+    codes: { ...PLACEMENT_CODES, 403: ['DEMERIT_BLOCKED', 'PLAN_LIMIT'], 409: ['CUSTOMER_INACTIVE', 'NO_CONTAINER_AVAILABLE'] },
   })
   placeFor(@CurrentActor() actor: Actor, @IdParam('customerId') customerId: string, @Body() dto: PlaceOrderDto) {
     return this.orders.placeFor(actor, customerId, dto);

@@ -392,7 +392,7 @@ export class OrdersRepository extends ModuleRepository {
    * follow under that lock. Numbers are gap-free: a transaction that fails gives its number back. Returns
    * the order's id, number and timestamps and the month's placements with this one, and `busy`: the
    * container calendar's hold of the order (catalogue's `catalogue_hold_container`, under the
-   * specification's row lock), the days no container is free when the specification checks availability
+   * specification's row lock), the days no container is free when the specification refuses (catalogue_container_busy: `check_availability`, or automatic)
    * (then nothing is held: the caller refuses and rolls back), else empty.
    */
   @GenerateSql({

@@ -13,14 +13,33 @@ export type OpeningHours = Partial<Record<Weekday, DayHours | null>>;
 /** The column default (1763800001000-LotsStations): open every day, all day. */
 const OPEN_ALL_DAY: OpeningHours = Object.fromEntries(WEEKDAYS.map((d) => [d, { open: '00:00', close: '24:00' }]));
 
+/** A row of a company's (lots, stations and their dated rows): its foreign key and indexes are each table's. */
+export abstract class CompanyRowEntity extends BaseEntity {
+  @Column({ type: 'uuid' })
+  companyId: string;
+}
+
+/**
+ * The table decorators of a lot's or station's dated rows (holidays, opening exceptions), one definition
+ * for all four tables: tenant-scoped, the company's foreign key and index, unique per site and date, and
+ * `checks`; every name carries the table's. The class keeps its own `@Entity` and site column.
+ */
+function SiteDayTable(table: string, site: 'lot' | 'station', checks: Record<string, string> = {}): ClassDecorator {
+  const decorators: ClassDecorator[] = [
+    Tenant(),
+    ForeignKey('companies', ['companyId'], ['id'], { name: `${table}_company_id_fkey` }),
+    Index(`idx_${table}_company_id`, ['companyId']),
+    Index(`uq_${table}_${site}_id_date`, [`${site}Id`, 'date'], { unique: true }),
+    ...Object.entries(checks).map(([name, expression]) => Check(`${table}_${name}_check`, expression)),
+  ];
+  return (target) => decorators.forEach((d) => d(target));
+}
+
 /**
  * What lots and stations share: a company's place with an address, a position and opening hours.
  * Each table declares its own indexes, checks and foreign keys: their names carry the table's name.
  */
-export abstract class SiteEntity extends BaseEntity {
-  @Column({ type: 'uuid' })
-  companyId: string;
-
+export abstract class SiteEntity extends CompanyRowEntity {
   @Column({ type: 'text' })
   name: string;
 
@@ -79,10 +98,7 @@ export class Station extends SiteEntity {
  * A day a site is closed, whatever its opening hours say. Unique per site and date. Each table
  * declares its own indexes and foreign keys: their names carry the table's name.
  */
-export abstract class HolidayEntity extends BaseEntity {
-  @Column({ type: 'uuid' })
-  companyId: string;
-
+export abstract class HolidayEntity extends CompanyRowEntity {
   /** YYYY-MM-DD */
   @Column({ type: 'date' })
   date: string;
@@ -91,22 +107,16 @@ export abstract class HolidayEntity extends BaseEntity {
   name: string;
 }
 
-@Tenant()
 @Entity('lot_holidays')
-@ForeignKey('companies', ['companyId'], ['id'], { name: 'lot_holidays_company_id_fkey' })
-@Index('idx_lot_holidays_company_id', ['companyId'])
-@Index('uq_lot_holidays_lot_id_date', ['lotId', 'date'], { unique: true })
+@SiteDayTable('lot_holidays', 'lot')
 export class LotHoliday extends HolidayEntity {
   @ForeignKey('lots', { name: 'lot_holidays_lot_id_fkey', onDelete: 'CASCADE' })
   @Column({ type: 'uuid' })
   lotId: string;
 }
 
-@Tenant()
 @Entity('station_holidays')
-@ForeignKey('companies', ['companyId'], ['id'], { name: 'station_holidays_company_id_fkey' })
-@Index('idx_station_holidays_company_id', ['companyId'])
-@Index('uq_station_holidays_station_id_date', ['stationId', 'date'], { unique: true })
+@SiteDayTable('station_holidays', 'station')
 export class StationHoliday extends HolidayEntity {
   @ForeignKey('stations', { name: 'station_holidays_station_id_fkey', onDelete: 'CASCADE' })
   @Column({ type: 'uuid' })
@@ -140,10 +150,10 @@ export class StationWasteType {
  * site and date (migration 1764700300000-SiteOpeningExceptions). Each table declares its own indexes, checks and
  * foreign keys: their names carry the table's name.
  */
-export abstract class OpeningExceptionEntity extends BaseEntity {
-  @Column({ type: 'uuid' })
-  companyId: string;
+/** Special hours have both ends, a closed date neither. */
+const HOURS_CHECK = { hours: `(open_time IS NULL) = (close_time IS NULL)` };
 
+export abstract class OpeningExceptionEntity extends CompanyRowEntity {
   /** YYYY-MM-DD */
   @Column({ type: 'date' })
   date: string;
@@ -158,24 +168,16 @@ export abstract class OpeningExceptionEntity extends BaseEntity {
   note: string | null;
 }
 
-@Tenant()
 @Entity('lot_opening_exceptions')
-@ForeignKey('companies', ['companyId'], ['id'], { name: 'lot_opening_exceptions_company_id_fkey' })
-@Index('idx_lot_opening_exceptions_company_id', ['companyId'])
-@Index('uq_lot_opening_exceptions_lot_id_date', ['lotId', 'date'], { unique: true })
-@Check('lot_opening_exceptions_hours_check', `(open_time IS NULL) = (close_time IS NULL)`)
+@SiteDayTable('lot_opening_exceptions', 'lot', HOURS_CHECK)
 export class LotOpeningException extends OpeningExceptionEntity {
   @ForeignKey('lots', { name: 'lot_opening_exceptions_lot_id_fkey', onDelete: 'CASCADE' })
   @Column({ type: 'uuid' })
   lotId: string;
 }
 
-@Tenant()
 @Entity('station_opening_exceptions')
-@ForeignKey('companies', ['companyId'], ['id'], { name: 'station_opening_exceptions_company_id_fkey' })
-@Index('idx_station_opening_exceptions_company_id', ['companyId'])
-@Index('uq_station_opening_exceptions_station_id_date', ['stationId', 'date'], { unique: true })
-@Check('station_opening_exceptions_hours_check', `(open_time IS NULL) = (close_time IS NULL)`)
+@SiteDayTable('station_opening_exceptions', 'station', HOURS_CHECK)
 export class StationOpeningException extends OpeningExceptionEntity {
   @ForeignKey('stations', { name: 'station_opening_exceptions_station_id_fkey', onDelete: 'CASCADE' })
   @Column({ type: 'uuid' })

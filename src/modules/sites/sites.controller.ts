@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Put, Query, type Type } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
 import { ApiTags } from '@nestjs/swagger';
 import { Access } from '../../common/access/access.decorator';
@@ -44,10 +44,68 @@ const EXCEPTION_DOC = (kind: string) =>
   `Extension (issue #25): the ${kind}'s opening on one date, whatever its weekday's hours say: special hours (\`{open, close}\`: open that date), or \`hours: null\` (closed that date; placement, assignment, tickets and route collapse answer as for a holiday, \`HOLIDAY\` with the note as its name). ` +
   'Replaces what the date had (200 either way). A holiday on the same date still closes it.';
 
+/** What the opening routes ask of a lot's or station's service (`SiteService`). */
+interface SiteOpening<D> {
+  setWeekdayHours(scope: Scope, actorId: string, id: string, weekday: string, dto: WeekdayHoursDto): Promise<D>;
+  listExceptions(scope: Scope, siteId: string, query: HolidayQuery): Promise<Page<OpeningExceptionDto>>;
+  setException(scope: Scope, actorId: string, siteId: string, date: string, dto: OpeningExceptionInputDto): Promise<OpeningExceptionDto>;
+  removeException(scope: Scope, actorId: string, siteId: string, date: string): Promise<void>;
+}
+
+/**
+ * The opening routes of a lot or a station (extensions, issue #25), one definition for both: one
+ * weekday's hours, and the dated opening exceptions (list, set, remove). `LotsController` and
+ * `StationsController` extend it with their service; the paths, parameters and documents are each kind's.
+ */
+function SiteOpeningRoutes<D>(kind: 'lot' | 'station', siteType: Type<D>) {
+  abstract class OpeningRoutes {
+    constructor(protected readonly opening: SiteOpening<D>) {}
+
+    @Put(`${kind}/:${kind}/opening-hours/:weekday`)
+    @Access('CO')
+    @ApiIdParam(kind)
+    @WEEKDAY_PARAM
+    @Endpoint({ summary: `Set one weekday's hours of a ${kind} (extension)`, description: WEEKDAY_DOC(kind), type: siteType, errors: [404, 422] })
+    setWeekday(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam(kind) id: string, @Param('weekday') weekday: string, @Body() dto: WeekdayHoursDto) {
+      return this.opening.setWeekdayHours(scope, actor.id, id, weekday, dto);
+    }
+
+    @Get(`${kind}/:${kind}/opening-exceptions`)
+    @Access('CO')
+    @ApiIdParam(kind)
+    @Endpoint({ summary: `List a ${kind}'s dated opening exceptions (extension; filters: from, to; sort: date, created_at)`, type: OpeningExceptionDto, list: true, errors: [404, 422] })
+    exceptions(@CurrentScope() scope: Scope, @IdParam(kind) id: string, @Query() query: HolidayQuery) {
+      return this.opening.listExceptions(scope, id, query);
+    }
+
+    @Put(`${kind}/:${kind}/opening-exceptions/:date`)
+    @Access('CO')
+    @ApiIdParam(kind)
+    @DATE_PARAM
+    @Endpoint({ summary: `Set a ${kind}'s opening on one date: special hours or closed (extension)`, description: EXCEPTION_DOC(kind), type: OpeningExceptionDto, errors: [404, 422] })
+    setException(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam(kind) id: string, @Param('date') date: string, @Body() dto: OpeningExceptionInputDto) {
+      return this.opening.setException(scope, actor.id, id, date, dto);
+    }
+
+    @Delete(`${kind}/:${kind}/opening-exceptions/:date`)
+    @Access('CO')
+    @ApiIdParam(kind)
+    @DATE_PARAM
+    @Endpoint({ summary: `Remove a ${kind}'s opening exception on a date: its weekday's hours apply again (extension; 404 when the date has none)`, errors: [404, 422], message: 'Opening exception deleted.' })
+    async removeException(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam(kind) id: string, @Param('date') date: string) {
+      await this.opening.removeException(scope, actor.id, id, date);
+      return withMessage(null, 'Opening exception deleted.');
+    }
+  }
+  return OpeningRoutes;
+}
+
 @ApiTags('Lots')
 @Controller('api/v1')
-export class LotsController {
-  constructor(private readonly lots: LotsService) {}
+export class LotsController extends SiteOpeningRoutes('lot', LotDto) {
+  constructor(private readonly lots: LotsService) {
+    super(lots);
+  }
 
   @Get('lots')
   @Access('CO')
@@ -86,42 +144,6 @@ export class LotsController {
   async remove(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string) {
     await this.lots.remove(scope, actor.id, id);
     return withMessage(null, 'Lot deleted.');
-  }
-
-  @Put('lot/:lot/opening-hours/:weekday')
-  @Access('CO')
-  @ApiIdParam('lot')
-  @WEEKDAY_PARAM
-  @Endpoint({ summary: "Set one weekday's hours of a lot (extension)", description: WEEKDAY_DOC('lot'), type: LotDto, errors: [404, 422] })
-  setWeekday(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string, @Param('weekday') weekday: string, @Body() dto: WeekdayHoursDto) {
-    return this.lots.setWeekdayHours(scope, actor.id, id, weekday, dto);
-  }
-
-  @Get('lot/:lot/opening-exceptions')
-  @Access('CO')
-  @ApiIdParam('lot')
-  @Endpoint({ summary: "List a lot's dated opening exceptions (extension; filters: from, to; sort: date, created_at)", type: OpeningExceptionDto, list: true, errors: [404, 422] })
-  exceptions(@CurrentScope() scope: Scope, @IdParam('lot') id: string, @Query() query: HolidayQuery) {
-    return this.lots.listExceptions(scope, id, query);
-  }
-
-  @Put('lot/:lot/opening-exceptions/:date')
-  @Access('CO')
-  @ApiIdParam('lot')
-  @DATE_PARAM
-  @Endpoint({ summary: "Set a lot's opening on one date: special hours or closed (extension)", description: EXCEPTION_DOC('lot'), type: OpeningExceptionDto, errors: [404, 422] })
-  setException(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string, @Param('date') date: string, @Body() dto: OpeningExceptionInputDto) {
-    return this.lots.setException(scope, actor.id, id, date, dto);
-  }
-
-  @Delete('lot/:lot/opening-exceptions/:date')
-  @Access('CO')
-  @ApiIdParam('lot')
-  @DATE_PARAM
-  @Endpoint({ summary: "Remove a lot's opening exception on a date: its weekday's hours apply again (extension; 404 when the date has none)", errors: [404, 422], message: 'Opening exception deleted.' })
-  async removeException(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('lot') id: string, @Param('date') date: string) {
-    await this.lots.removeException(scope, actor.id, id, date);
-    return withMessage(null, 'Opening exception deleted.');
   }
 
   @Get('lot/:lot/holidays')
@@ -170,8 +192,10 @@ export class LotsController {
 
 @ApiTags('Stations')
 @Controller('api/v1')
-export class StationsController {
-  constructor(private readonly stations: StationsService) {}
+export class StationsController extends SiteOpeningRoutes('station', StationDto) {
+  constructor(private readonly stations: StationsService) {
+    super(stations);
+  }
 
   @Get('stations')
   @Access('CO')
@@ -210,42 +234,6 @@ export class StationsController {
   async remove(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string) {
     await this.stations.remove(scope, actor.id, id);
     return withMessage(null, 'Station deleted.');
-  }
-
-  @Put('station/:station/opening-hours/:weekday')
-  @Access('CO')
-  @ApiIdParam('station')
-  @WEEKDAY_PARAM
-  @Endpoint({ summary: "Set one weekday's hours of a station (extension)", description: WEEKDAY_DOC('station'), type: StationDto, errors: [404, 422] })
-  setWeekday(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string, @Param('weekday') weekday: string, @Body() dto: WeekdayHoursDto) {
-    return this.stations.setWeekdayHours(scope, actor.id, id, weekday, dto);
-  }
-
-  @Get('station/:station/opening-exceptions')
-  @Access('CO')
-  @ApiIdParam('station')
-  @Endpoint({ summary: "List a station's dated opening exceptions (extension; filters: from, to; sort: date, created_at)", type: OpeningExceptionDto, list: true, errors: [404, 422] })
-  exceptions(@CurrentScope() scope: Scope, @IdParam('station') id: string, @Query() query: HolidayQuery) {
-    return this.stations.listExceptions(scope, id, query);
-  }
-
-  @Put('station/:station/opening-exceptions/:date')
-  @Access('CO')
-  @ApiIdParam('station')
-  @DATE_PARAM
-  @Endpoint({ summary: "Set a station's opening on one date: special hours or closed (extension)", description: EXCEPTION_DOC('station'), type: OpeningExceptionDto, errors: [404, 422] })
-  setException(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string, @Param('date') date: string, @Body() dto: OpeningExceptionInputDto) {
-    return this.stations.setException(scope, actor.id, id, date, dto);
-  }
-
-  @Delete('station/:station/opening-exceptions/:date')
-  @Access('CO')
-  @ApiIdParam('station')
-  @DATE_PARAM
-  @Endpoint({ summary: "Remove a station's opening exception on a date: its weekday's hours apply again (extension; 404 when the date has none)", errors: [404, 422], message: 'Opening exception deleted.' })
-  async removeException(@CurrentActor() actor: Actor, @CurrentScope() scope: Scope, @IdParam('station') id: string, @Param('date') date: string) {
-    await this.stations.removeException(scope, actor.id, id, date);
-    return withMessage(null, 'Opening exception deleted.');
   }
 
   @Get('station/:station/holidays')
