@@ -19,7 +19,7 @@ import { JobIssuesController } from './job-issues.controller';
 import { JobIssuesService } from './job-issues.service';
 import { OrderJobsController } from './order-jobs.controller';
 import { OrderJobsService } from './order-jobs.service';
-import { CompaniesModule } from '../companies';
+import { CompaniesModule, CompanyAdminModule } from '../companies';
 import { AssignmentController } from './assignment.controller';
 import { DriverLeaveCheck } from './assignment-leave-check';
 import { AssignmentService } from './assignment.service';
@@ -28,6 +28,8 @@ import { CompanyJobsService } from './company-jobs.service';
 import { DispatchContextController } from './dispatch-context.controller';
 import { DispatchContextService } from './dispatch-context.service';
 import { RouteCollapseService } from './route-collapse.service';
+import { FleetPlanController } from './fleet-plan.controller';
+import { FleetPlanService } from './fleet-plan.service';
 import { DispatchReadModel } from './dispatch-read-model';
 import { JobEvidenceRepository } from './job-evidence.repository';
 import { JobFactsRepository } from './job-facts.repository';
@@ -43,10 +45,10 @@ const REPOSITORIES = [JobEvidenceRepository, JobIssueRepository, JobLocationRepo
  * (OrderOperations) and assets (AssetsService) in one transaction per request; it owns the evidence,
  * issue, station-ticket and location rows (dispatch.entities.ts).
  */
-/** Company side: assignment, the job tree, lists, the dispatch context, route collapse. */
+/** Company side: assignment, the job tree, lists, the dispatch context, route collapse, the fleet's day plan. */
 const COMPANY_SIDE = {
-  controllers: [DispatchContextController, AssignmentController, CompanyJobsController] as Type[],
-  providers: [DriverLeaveCheck, AssignmentService, CompanyJobsService, DispatchContextService, RouteCollapseService] as Type[],
+  controllers: [DispatchContextController, AssignmentController, CompanyJobsController, FleetPlanController] as Type[],
+  providers: [DriverLeaveCheck, AssignmentService, CompanyJobsService, DispatchContextService, RouteCollapseService, FleetPlanService] as Type[],
 };
 /** Driver side: the driver's jobs, execution, evidence, issues, tickets, locations; an order's jobs. */
 const DRIVER_SIDE = {
@@ -55,7 +57,7 @@ const DRIVER_SIDE = {
 };
 
 @Module({
-  imports: [JobsModule, OrdersModule, CatalogueModule, SitesModule, FleetModule, DriversModule, CustomersModule, AttendanceModule, MediaModule, QrCodesModule, UsersModule, CompaniesModule],
+  imports: [JobsModule, OrdersModule, CatalogueModule, SitesModule, FleetModule, DriversModule, CustomersModule, AttendanceModule, MediaModule, QrCodesModule, UsersModule, CompaniesModule, CompanyAdminModule],
   controllers: [...COMPANY_SIDE.controllers, ...DRIVER_SIDE.controllers],
   providers: [...REPOSITORIES, ...COMPANY_SIDE.providers, ...DRIVER_SIDE.providers, DispatchReadModel],
   // The leave hook of assignment: the leaves module registers its calendar with it (assignment-leave-check.ts).

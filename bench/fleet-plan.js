@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+/* eslint-disable */
+// npm run bench:plan [-- --skip-build --long-seconds 60 --seeds 1]
+//
+// The fleet planner of POST /dispatch/plan (src/modules/dispatch/fleet-planner.ts), on the built code
+// (dist/src/modules/dispatch/fleet-planner.js; `npm run build` first unless --skip-build). No database, no
+// server: `planFleet` is a pure function. Seeded days around Springfield (3 lots, 4 stations taking two of
+// three waste types each, two specifications, one truck type in three carrying only the first; jobs of
+// every type, about one in six pinned to a driver) of 30 jobs / 3 drivers, 80 / 7 and 150 / 12:
+// - planFleet with its default budget: time (ms), jobs planned, km;
+// - the same search with a budget scaled to --long-seconds (default 60) of work, measured from the
+//   default run's rate: its km, and the gap of the default plan to it (km, when both plan the same jobs).
+// Prints one table. See docs/dispatch.md ("Planning the whole day").
+'use strict';
+const { execSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const BUILT = process.env.FLEET_PLANNER_JS || path.join(ROOT, 'dist/src/modules/dispatch/fleet-planner.js');
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(`--${name}`);
+const opt = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : def;
+};
+const LONG_SECONDS = opt('long-seconds', 60);
+const SEEDS = opt('seeds', 1);
+const SIZES = [
+  [30, 3],
+  [80, 7],
+  [150, 12],
+];
+const log = (...a) => console.error(`[bench:plan ${new Date().toISOString().slice(11, 19)}]`, ...a);
+
+if (!flag('skip-build') && !process.env.FLEET_PLANNER_JS) {
+  log('building');
+  try {
+    execSync('npm run -s build', { cwd: ROOT, stdio: 'inherit' });
+  } catch {
+    console.error('npm run build failed (see above); fix it, or run with --skip-build on an existing dist/.');
+    process.exit(1);
+  }
+}
+if (!fs.existsSync(BUILT)) {
+  console.error(`${path.relative(ROOT, BUILT)} is missing: run npm run build first (or drop --skip-build).`);
+  process.exit(1);
+}
+const { planFleet, budgetFor } = require(BUILT);
+
+/** mulberry32: the same days on every run. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const TYPES = ['delivery', 'delivery', 'pickup', 'pickup', 'swap', 'dump_return', 'relocate'];
+const SETTINGS = { shiftMinutes: 600, averageSpeedKmh: 40, serviceMinutes: { delivery: 15, pickup: 15, swap: 25, dump_return: 20, relocate: 20 }, stationMinutes: 20 };
+
+/** A seeded day: `jobs` jobs, `drivers` drivers (about one job in six pinned to one of them). */
+function dayOf(jobs, drivers, seed) {
+  const r = rng(seed * 1000 + jobs);
+  const at = (id, spread = 0.15) => ({ id, lat: 39.8 + (r() - 0.5) * spread, lng: -89.65 + (r() - 0.5) * spread * 1.3 });
+  const lots = [at('lot-0', 0.2), at('lot-1', 0.2), at('lot-2', 0.2)];
+  const wastes = ['w0', 'w1', 'w2'];
+  const stations = [0, 1, 2, 3].map((k) => ({ ...at(`st-${k}`, 0.3), wasteTypeIds: [wastes[k % 3], wastes[(k + 1) % 3]] }));
+  const vehicles = Array.from({ length: drivers }, (_, k) => ({
+    driverId: `d-${String(k).padStart(2, '0')}`,
+    truckId: `t-${k}`,
+    home: lots[k % 3],
+    specificationIds: k % 3 === 2 ? ['s0'] : ['s0', 's1'],
+  }));
+  const out = [];
+  const sequence = new Map();
+  for (let k = 0; k < jobs; k++) {
+    const type = TYPES[Math.floor(r() * TYPES.length)];
+    const site = at(`site-${k}`);
+    const pinned = r() < 1 / 6 ? vehicles[Math.floor(r() * drivers)].driverId : null;
+    const seq = pinned ? (sequence.get(pinned) ?? 0) + 1 : null;
+    if (pinned) sequence.set(pinned, seq);
+    out.push({
+      id: `job-${String(k).padStart(3, '0')}`,
+      type,
+      specificationId: r() < 0.7 ? 's0' : 's1',
+      wasteTypeId: wastes[Math.floor(r() * 3)],
+      orderId: `order-${k}`,
+      site,
+      destination: type === 'relocate' ? at(`dest-${k}`) : null,
+      driverId: pinned,
+      sequence: seq,
+    });
+  }
+  return { date: '2027-03-15', vehicles, jobs: out, lots, stations, settings: SETTINGS };
+}
+
+const planned = (plan) => plan.routes.reduce((s, r) => s + r.stops.length, 0);
+const rows = [];
+for (const [jobs, drivers] of SIZES) {
+  for (let seed = 1; seed <= SEEDS; seed++) {
+    const day = dayOf(jobs, drivers, seed);
+    planFleet(dayOf(jobs, drivers, seed + 100), { exactJobs: 0, budget: budgetFor(jobs) / 10 }); // warm-up
+    const t0 = process.hrtime.bigint();
+    const plan = planFleet(day, { exactJobs: 0 });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    const longBudget = Math.round(budgetFor(jobs) * ((LONG_SECONDS * 1000) / ms));
+    log(`${jobs} jobs / ${drivers} drivers (seed ${seed}): ${ms.toFixed(0)} ms; the long run (${longBudget} moves, ~${LONG_SECONDS} s)`);
+    const t1 = process.hrtime.bigint();
+    const long = planFleet(day, { exactJobs: 0, budget: longBudget });
+    const longMs = Number(process.hrtime.bigint() - t1) / 1e6;
+    const same = planned(plan) === planned(long);
+    rows.push({
+      jobs,
+      drivers,
+      seed,
+      ms: Math.round(ms),
+      planned: `${planned(plan)}/${jobs}`,
+      km: plan.distance_after_km,
+      long_s: +(longMs / 1000).toFixed(1),
+      long_planned: `${planned(long)}/${jobs}`,
+      long_km: long.distance_after_km,
+      gap_pct: same ? +((100 * (plan.distance_after_km - long.distance_after_km)) / long.distance_after_km).toFixed(2) : 'jobs differ',
+    });
+  }
+}
+console.table(rows);
