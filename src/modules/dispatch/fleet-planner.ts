@@ -12,7 +12,9 @@
  *    is kept as it is even when over: those jobs are not the planner's to move).
  * 3. A job may go to a driver whose truck's type carries its specification; a pinned job (assigned or in
  *    progress) stays with its driver and is only re-sequenced.
- * 4. Objective, lexicographic: as many jobs planned as possible, then the least total km.
+ * 4. Objective, lexicographic: as many jobs planned as possible, then the least total km. Ties go to the
+ *    current order: a route whose jobs in the day's order (pinned ones in their sequence, then the free
+ *    ones by creation) are as short (within TIE_KM) keeps that order, so re-planning a saved day moves nothing.
  * 5. Search: exact on small days (`EXACT_JOBS` jobs and `EXACT_VEHICLES` drivers: Held–Karp per driver
  *    over every subset of jobs, then a dynamic programme over drivers choosing disjoint subsets); beyond,
  *    regret-2 insertion, local search (relocate of runs of 1–3 jobs within and across routes, exchange
@@ -22,7 +24,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { haversineKm, legsOf, pathKm, RouteError, type Leg, type Place, type RouteJob, type RouteStation } from './route-optimiser';
+import { haversineKm, legsOf, pathKm, RouteError, TIE_KM, type Leg, type Place, type RouteJob, type RouteStation } from './route-optimiser';
 
 export const FLEET_PLANNER_VERSION = 1;
 /** Days of at most this many free jobs and drivers are solved exactly. */
@@ -391,51 +393,56 @@ class Search {
     return [best, at];
   }
 
-  /** Regret-2 insertion of the unplanned jobs `pool` (in place): the job whose second-best option costs most more than its best goes first. */
+  /**
+   * Regret-2 insertion of the unplanned jobs `pool`: the job whose second-best option (another vehicle)
+   * costs most more than its best goes first, ties to the cheaper. Each job's best insertion per vehicle is
+   * kept and re-priced only for the vehicle that changed. Returns the jobs that fit nowhere.
+   */
   insertAll(pool: number[]): number[] {
     const p = this.p;
-    let left = [...pool];
-    while (left.length) {
+    const V = p.V;
+    const cost = new Float64Array(pool.length * V);
+    const at = new Int32Array(pool.length * V);
+    const price = (x: number, v: number) => {
+      const ins = this.bestInsertion(pool[x], v);
+      cost[x * V + v] = ins ? ins[0] : Infinity;
+      at[x * V + v] = ins ? ins[1] : -1;
+    };
+    for (let x = 0; x < pool.length; x++) for (let v = 0; v < V; v++) price(x, v);
+    const left = new Set(pool.map((_, x) => x));
+    while (left.size) {
       let pick = -1;
       let pickV = -1;
-      let pickAt = -1;
       let pickRegret = -Infinity;
       let pickCost = Infinity;
-      const stuck: number[] = [];
-      for (const j of left) {
+      for (const x of left) {
         let b1 = Infinity;
         let b2 = Infinity;
         let bv = -1;
-        let bat = -1;
-        for (let v = 0; v < p.V; v++) {
-          const ins = this.bestInsertion(j, v);
-          if (!ins) continue;
-          if (ins[0] < b1 - EPS) {
+        for (let v = 0; v < V; v++) {
+          const c = cost[x * V + v];
+          if (c < b1 - EPS) {
             b2 = b1;
-            b1 = ins[0];
+            b1 = c;
             bv = v;
-            bat = ins[1];
-          } else if (ins[0] < b2) b2 = ins[0];
+          } else if (c < b2) b2 = c;
         }
-        if (bv < 0) {
-          stuck.push(j);
-          continue;
-        }
+        if (bv < 0) continue;
         const regret = b2 === Infinity ? 1e12 : b2 - b1;
         if (regret > pickRegret + EPS || (Math.abs(regret - pickRegret) <= EPS && b1 < pickCost - EPS)) {
-          pick = j;
+          pick = x;
           pickV = bv;
-          pickAt = bat;
           pickRegret = regret;
           pickCost = b1;
         }
       }
-      if (pick < 0) return stuck;
-      this.routes[pickV].splice(pickAt, 0, pick);
+      if (pick < 0) break;
+      this.routes[pickV].splice(at[pick * V + pickV], 0, pool[pick]);
       this.applied(pickV);
-      left = left.filter((j) => j !== pick);
+      left.delete(pick);
+      for (const x of left) price(x, pickV);
     }
-    return [];
+    return [...left].map((x) => pool[x]);
   }
 
   private kmOf(v: number, seq: readonly number[], len: number): number {
@@ -738,7 +745,7 @@ export function heuristicRoutes(p: FleetProblem, start: Routes, options: FleetOp
 /** Nearest neighbours per job in the local search and the ruin step. */
 const NEAR = 16;
 /** The acceptance threshold at the start of ruin-and-recreate, a share of the current km. */
-const START_THRESHOLD = 0.005;
+const START_THRESHOLD = 0.003;
 
 // ------------------------------------------------------------------ the plan
 
@@ -821,7 +828,13 @@ export function solve(p: FleetProblem, options: FleetOptions = {}): { routes: Ro
 
 export function planFleet(day: FleetDay, options: FleetOptions = {}): FleetPlan {
   const { problem: p, jobs, legs, excluded, start } = prepare(day);
-  const { routes, exact } = solve(p, options);
+  const solved = solve(p, options);
+  const { exact } = solved;
+  // Ties go to the current order: a route whose jobs in the day's order (pinned ones in their sequence) are as short keeps that order.
+  const routes = solved.routes.map((seq, v) => {
+    const asIs = [...seq].sort((a, b) => a - b);
+    return routeKm(p, v, asIs) <= routeKm(p, v, seq) + TIE_KM ? asIs : seq;
+  });
   const planned = new Set(routes.flat());
   const mpk = p.minPerKm;
   const out: FleetRoute[] = day.vehicles.map((veh, v) => {
