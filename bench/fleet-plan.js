@@ -13,18 +13,12 @@
 //   default run's CPU rate: its km, and the gap of the default plan to it (km, when both plan the same jobs).
 // Prints one table. See docs/dispatch.md ("Planning the whole day").
 'use strict';
-const { execSync } = require('node:child_process');
-const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
+const { ROOT, cli, requireBuilt } = require('./built');
 
-const ROOT = path.resolve(__dirname, '..');
 const BUILT = process.env.FLEET_PLANNER_JS || path.join(ROOT, 'dist/src/modules/dispatch/fleet-planner.js');
-const args = process.argv.slice(2);
-const flag = (name) => args.includes(`--${name}`);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : def;
-};
+const { flag, opt } = cli();
 const LONG_SECONDS = opt('long-seconds', 60);
 const SEEDS = opt('seeds', 1);
 const SIZES = [
@@ -34,32 +28,9 @@ const SIZES = [
 ];
 const log = (...a) => console.error(`[bench:plan ${new Date().toISOString().slice(11, 19)}]`, ...a);
 
-if (!flag('skip-build') && !process.env.FLEET_PLANNER_JS) {
-  log('building');
-  try {
-    execSync('npm run -s build', { cwd: ROOT, stdio: 'inherit' });
-  } catch {
-    console.error('npm run build failed (see above); fix it, or run with --skip-build on an existing dist/.');
-    process.exit(1);
-  }
-}
-if (!fs.existsSync(BUILT)) {
-  console.error(`${path.relative(ROOT, BUILT)} is missing: run npm run build first (or drop --skip-build).`);
-  process.exit(1);
-}
-const { planFleet, budgetFor } = require(BUILT);
-
-/** mulberry32: the same days on every run. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const { planFleet, budgetFor, BUDGET_PER_JOB } = requireBuilt(BUILT, { skipBuild: flag('skip-build') || !!process.env.FLEET_PLANNER_JS, log });
+/** mulberry32 (route-optimiser.ts): the same days on every run. */
+const { prng: rng } = require(path.join(path.dirname(BUILT), 'route-optimiser.js'));
 
 const TYPES = ['delivery', 'delivery', 'pickup', 'pickup', 'swap', 'dump_return', 'relocate'];
 const SETTINGS = { shiftMinutes: 600, averageSpeedKmh: 40, serviceMinutes: { delivery: 15, pickup: 15, swap: 25, dump_return: 20, relocate: 20 }, stationMinutes: 20 };
@@ -134,4 +105,5 @@ for (const [jobs, drivers] of SIZES) {
     });
   }
 }
+console.log(`fleet planner, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; budget ${BUDGET_PER_JOB} units of work per job`);
 console.table(rows);

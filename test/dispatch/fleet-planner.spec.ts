@@ -1,16 +1,8 @@
 import { budgetFor, planFleet, problemOf, routeKm, routeMinutes, type FleetDay, type FleetProblem } from '../../src/modules/dispatch/fleet-planner';
+import { prng } from '../../src/modules/dispatch/route-optimiser';
 
 /** mulberry32: seeded days. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = prng;
 
 const TYPES = ['delivery', 'pickup', 'swap', 'dump_return', 'relocate'] as const;
 

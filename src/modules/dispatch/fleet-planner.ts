@@ -24,7 +24,7 @@
  */
 
 import { createHash } from 'node:crypto';
-import { haversineKm, legsOf, pathKm, RouteError, TIE_KM, type Leg, type Place, type RouteJob, type RouteStation } from './route-optimiser';
+import { haversineKm, legsOf, pathKm, prng, RouteError, TIE_KM, type Leg, type Place, type RouteJob, type RouteStation } from './route-optimiser';
 
 export const FLEET_PLANNER_VERSION = 1;
 /** Days of at most this many free jobs and drivers are solved exactly. */
@@ -292,18 +292,6 @@ export function exactRoutes(p: FleetProblem): Routes {
 }
 
 // ------------------------------------------------------------------ heuristic
-
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Search {
   routes: Routes;
