@@ -107,6 +107,18 @@ describe('Dispatch (company): POST /dispatch/plan, the whole fleet\'s day (issue
     expect((await job(other.deliveryJobId)).status).toBe('assigned');
   });
 
+  it('two concurrent applies of one preview: the row locks queue them, one saves and the other answers 409 PLAN_STALE', async () => {
+    const other = await approvedOrder(t, w, { delivery_date: day });
+    const preview = (await plan({ date: day }).expect(200)).body.data;
+    const answers = await Promise.all([0, 1].map(() => plan({ date: day, apply: true, plan_id: preview.plan_id })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(answers.find((r) => r.status === 409)!.body.code).toBe('PLAN_STALE');
+    const saved = await job(other.deliveryJobId);
+    expect(saved.status).toBe('assigned');
+    const assigned = await t.ds.query(`SELECT count(*)::int AS n FROM outbox_events WHERE type = 'job.assigned' AND aggregate_id = $1`, [other.deliveryJobId]);
+    expect(assigned[0].n).toBe(1);
+  });
+
   it('plans only the caller\'s company: the rival sees its own job and drivers, none of the world\'s', async () => {
     const p = (await plan({ date: day }, rival.company.token).expect(200)).body.data;
     const ids = JSON.stringify(p);

@@ -1,4 +1,5 @@
 import { budgetFor, planFleet, problemOf, routeKm, routeMinutes, type FleetDay, type FleetProblem } from '../../src/modules/dispatch/fleet-planner';
+import { vehiclesOf } from '../../src/modules/dispatch/fleet-plan.service';
 import { prng } from '../../src/modules/dispatch/route-optimiser';
 
 /** mulberry32: seeded days. */
@@ -178,5 +179,38 @@ describe('fleet planner (POST /dispatch/plan, issue #26): the pure search', () =
     expect(plan.distance_before_km).toBeCloseTo(before, 3);
     expect(plan.distance_after_km).toBeLessThanOrEqual(plan.distance_before_km + 1e-9);
     expect(plan.unassigned).toEqual([]);
+  });
+});
+
+describe('fleet plan: the drivers planned and their trucks (vehiclesOf)', () => {
+  const lots = [{ id: 'lot-a', name: 'A', latitude: 40, longitude: -89, day: { open: true } }] as never[];
+  const truck = (id: string, plate: string, specs: string[], o: { status?: string; homeLotId?: string | null } = {}) =>
+    ({ id, plate, name: null, status: o.status ?? 'active', truckTypeId: 'tt', truckTypeName: 'T', specificationIds: specs, homeLotId: o.homeLotId === undefined ? 'lot-a' : o.homeLotId, lat: null, lng: null });
+  const job = (id: string, driverId: string, truckId: string, sequence: number) => ({ id, driverId, truckId, sequence, createdAt: new Date(0) }) as never;
+
+  it('day truck from the first job, else the check-in truck, else a free truck carrying the most specifications; left out with why', () => {
+    const fleet = [truck('t-1', 'AAA', ['s0']), truck('t-2', 'BBB', ['s0', 's1']), truck('t-3', 'CCC', ['s0']), truck('t-4', 'DDD', ['s0', 's1'], { status: 'maintenance' }), truck('t-5', 'EEE', ['s0'], { homeLotId: null })];
+    const roster = ['d-1', 'd-2', 'd-3', 'd-4', 'd-5', 'd-6', 'd-7'].map((id) => ({ id }));
+    const states = new Map([
+      ['d-2', { status: 'checked_in', truck_id: 't-3' }],
+      ['d-3', { status: 'checked_out', truck_id: null }],
+      ['d-4', { status: 'on_break', truck_id: 't-4' }], // in maintenance: not taken
+    ]);
+    const jobs = [job('j-2', 'd-1', 't-5', 2), job('j-1', 'd-1', 't-1', 1)];
+    const { vehicles, leftOut } = vehiclesOf(roster, states, new Set(['d-5']), jobs, fleet as never, lots);
+    expect(vehicles.map((v) => [v.driverId, v.truckId])).toEqual([
+      ['d-1', 't-1'], // its first job's truck (sequence 1), not t-5
+      ['d-2', 't-3'], // checked in with it
+      ['d-4', 't-2'], // free: the one carrying two specifications first
+    ]);
+    expect(leftOut).toEqual([
+      { driver_id: 'd-3', reason: 'checked_out' },
+      { driver_id: 'd-5', reason: 'on_leave' },
+      { driver_id: 'd-6', reason: 'no_truck' },
+      { driver_id: 'd-7', reason: 'no_truck' },
+    ]);
+    // A truck kept by a job whose home lot is unusable leaves its driver out.
+    const lone = vehiclesOf([{ id: 'd-9' }], new Map(), new Set(), [job('j-9', 'd-9', 't-5', 1)], fleet as never, lots);
+    expect(lone).toEqual({ vehicles: [], leftOut: [{ driver_id: 'd-9', reason: 'no_home_lot' }] });
   });
 });
