@@ -8,7 +8,7 @@ const rng = prng;
 const TYPES = ['delivery', 'pickup', 'swap', 'dump_return', 'relocate'] as const;
 
 /** A seeded day around Springfield: `jobs` jobs, `drivers` drivers, some pinned, one truck type carrying only s0, a shift that binds. */
-function dayOf(seed: number, jobs: number, drivers: number, o: { shift?: number; pinShare?: number; spread?: number } = {}): FleetDay {
+function dayOf(seed: number, jobs: number, drivers: number, o: { shift?: number; pinShare?: number; spread?: number; underWay?: boolean } = {}): FleetDay {
   const r = rng(seed);
   const spread = o.spread ?? 0.3;
   const at = (id: string) => ({ id, lat: 39.8 + (r() - 0.5) * spread, lng: -89.65 + (r() - 0.5) * spread * 1.3 });
@@ -27,8 +27,9 @@ function dayOf(seed: number, jobs: number, drivers: number, o: { shift?: number;
       const pinned = r() < (o.pinShare ?? 0.2) ? vehicles[Math.floor(r() * drivers)].driverId : null;
       const s = pinned ? (seq.get(pinned) ?? 0) + 1 : null;
       if (pinned) seq.set(pinned, s!);
+      // With underWay, each driver's last pinned job is in progress (it must open the route, wherever its sequence).
       return { id: `job-${k}`, type, specificationId: r() < 0.7 ? 's0' : 's1', wasteTypeId: r() < 0.5 ? 'w0' : 'w1', orderId: `o-${k}`, site: at(`site-${k}`), destination: type === 'relocate' ? at(`dest-${k}`) : null, driverId: pinned, sequence: s, version: 'v1' };
-    }),
+    }).map((j, k, all) => ({ ...j, underWay: !!o.underWay && !!j.driverId && !all.slice(k + 1).some((x) => x.driverId === j.driverId) })),
   };
 }
 
@@ -56,6 +57,7 @@ function exhaustive(p: FleetProblem): { planned: number; km: number } {
       const pinnedOnly = jobs.every((j) => p.pin[j] >= 0);
       let best = Infinity;
       for (const seq of permutations(jobs)) {
+        if (p.first[v] >= 0 && seq[0] !== p.first[v]) continue;
         const km = routeKm(p, v, seq);
         if (km < best && (pinnedOnly || routeMinutes(p, v, seq) <= p.shift + 1e-9)) best = km;
       }
@@ -98,7 +100,7 @@ describe('fleet planner (POST /dispatch/plan, issue #26): the pure search', () =
       const jobs = 1 + (seed % 8);
       const drivers = 1 + (seed % 3);
       // A short shift on a third of the days, so the limit decides which jobs fit.
-      const day = dayOf(seed, jobs, drivers, { shift: seed % 3 === 0 ? 150 : 600 });
+      const day = dayOf(seed, jobs, drivers, { shift: seed % 3 === 0 ? 150 : 600, pinShare: 0.3, underWay: seed % 2 === 0 });
       const plan = planFleet(day);
       expect(plan.exact).toBe(true);
       const p = problemOf(day);
@@ -130,7 +132,7 @@ describe('fleet planner (POST /dispatch/plan, issue #26): the pure search', () =
     [12, 60, 5],
     [13, 90, 8],
   ])('never exceeds a shift, never moves a pinned job, gives only carried specifications (seed %i, %i jobs, %i drivers)', (seed, jobs, drivers) => {
-    const day = dayOf(seed, jobs, drivers, { pinShare: 0.25, shift: 420 });
+    const day = dayOf(seed, jobs, drivers, { pinShare: 0.25, shift: 420, underWay: true });
     const plan = planFleet(day, { budget: budgetFor(jobs) / 4 });
     const jobById = new Map(day.jobs.map((j) => [j.id, j]));
     const seen = new Set<string>();
@@ -143,6 +145,8 @@ describe('fleet planner (POST /dispatch/plan, issue #26): the pure search', () =
         else expect(veh.specificationIds).toContain(j.specificationId);
         expect(s.pinned).toBe(!!j.driverId);
       }
+      const under = day.jobs.find((j) => j.underWay && j.driverId === r.driver_id);
+      if (under) expect(r.stops[0].job_id).toBe(under.id);
       if (r.stops.some((s) => !s.pinned)) expect(r.minutes).toBeLessThanOrEqual(day.settings.shiftMinutes);
       expect(r.slack_minutes).toBeCloseTo(day.settings.shiftMinutes - r.minutes, 5);
     }

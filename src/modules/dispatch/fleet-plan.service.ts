@@ -166,7 +166,7 @@ export class FleetPlanService {
     const notLive = rows.filter((j) => j.status === 'unassigned' && !LIVE_ORDER.includes(orders.get(j.orderId)!.status)).map((j) => j.id);
     const jobs: FleetJob[] = inSequence(rows)
       .filter((j) => !notLive.includes(j.id))
-      .map((j) => ({ ...routeJobOf(j, orders, destinations), driverId: j.status === 'unassigned' ? null : j.driverId, sequence: j.sequence, version: j.updatedAt.toISOString() }));
+      .map((j) => ({ ...routeJobOf(j, orders, destinations), driverId: j.status === 'unassigned' ? null : j.driverId, underWay: j.status === 'in_progress', sequence: j.sequence, version: j.updatedAt.toISOString() }));
     return { input: { date, vehicles, jobs, ...dayPlaces(lots, stations), settings }, leftOut, notLive };
   }
 }

@@ -11,7 +11,7 @@
  *    station minutes of each station visit; they never exceed the shift (a route holding only pinned jobs
  *    is kept as it is even when over: those jobs are not the planner's to move).
  * 3. A job may go to a driver whose truck's type carries its specification; a pinned job (assigned or in
- *    progress) stays with its driver and is only re-sequenced.
+ *    progress) stays with its driver and is only re-sequenced; a job in progress opens its driver's route.
  * 4. Objective, lexicographic: as many jobs planned as possible, then the least total km. Ties go to the
  *    current order: a route whose jobs in the day's order (pinned ones in their sequence, then the free
  *    ones by creation) are as short (within TIE_KM) keeps that order, so re-planning a saved day moves nothing.
@@ -58,6 +58,8 @@ export interface FleetVehicle {
 export interface FleetJob extends RouteJob {
   /** The driver the job is assigned to (assigned or in progress): pinned there. Null: free. */
   driverId?: string | null;
+  /** In progress: the driver is on it, so it opens their route. */
+  underWay?: boolean;
 }
 
 export interface FleetDay {
@@ -135,6 +137,8 @@ export interface FleetProblem {
   allowed: Uint8Array;
   /** The vehicle a job is pinned to, else -1. */
   pin: Int32Array;
+  /** Per vehicle, its job under way (in progress), which opens its route; else -1. */
+  first: Int32Array;
 }
 
 /** A solution: a sequence per vehicle (job indexes); jobs in none are unplanned. */
@@ -166,6 +170,7 @@ export function feasible(p: FleetProblem, routes: Routes): boolean {
       seen.add(j);
     }
     if (!allPinned(p, routes[v]) && routeMinutes(p, v, routes[v]) > p.shift + EPS) return false;
+    if (p.first[v] >= 0 && routes[v][0] !== p.first[v]) return false;
   }
   for (let j = 0; j < p.n; j++) if (p.pin[j] >= 0 && !seen.has(j)) return false;
   return true;
@@ -198,7 +203,7 @@ export function exactRoutes(p: FleetProblem): Routes {
     // dp[S*n+j]: shortest from home through S ending at j (j ∈ S).
     const dp = new Float64Array(size * n).fill(Infinity);
     const from = new Int8Array(size * n).fill(-1);
-    for (let j = 0; j < n; j++) if (p.allowed[v * n + j]) dp[(1 << j) * n + j] = p.fromHome[v * n + j] + p.internal[j];
+    for (let j = 0; j < n; j++) if (p.allowed[v * n + j] && (p.first[v] < 0 || p.first[v] === j)) dp[(1 << j) * n + j] = p.fromHome[v * n + j] + p.internal[j];
     for (let S = 1; S < size; S++) {
       for (let j = 0; j < n; j++) {
         const cur = dp[S * n + j];
@@ -367,7 +372,7 @@ class Search {
     const seq = this.routes[v];
     let best = Infinity;
     let at = -1;
-    for (let k = 0; k <= seq.length; k++) {
+    for (let k = p.first[v] >= 0 ? 1 : 0; k <= seq.length; k++) {
       this.work++;
       const a = k ? seq[k - 1] : -1;
       const b = k < seq.length ? seq[k] : -1;
@@ -484,7 +489,7 @@ class Search {
     for (let r1 = 0; r1 < p.V; r1++) {
       const s1 = this.routes[r1];
       for (let len = 1; len <= 3; len++) {
-        for (let i = 0; i + len <= s1.length; i++) {
+        for (let i = p.first[r1] >= 0 ? 1 : 0; i + len <= s1.length; i++) {
           const f = s1[i];
           const l = s1[i + len - 1];
           const pr = i ? s1[i - 1] : -1;
@@ -501,7 +506,7 @@ class Search {
             const s2 = this.routes[r2];
             const same = r2 === r1;
             const restLen = same ? s1.length - len : s2.length;
-            if (k < 0 || k > restLen || (same && k === i) || !this.live(r1, r2)) return false;
+            if (k < 0 || k > restLen || (same && k === i) || (k === 0 && p.first[r2] >= 0) || !this.live(r1, r2)) return false;
             const at = (x: number) => (same ? (x < i ? s1[x] : s1[x + len]) : s2[x]);
             this.work++;
             const a = k ? at(k - 1) : -1;
@@ -581,7 +586,7 @@ class Search {
     for (let v = 0; v < this.p.V; v++) {
       if (!this.dirty[v]) continue;
       const s = this.routes[v];
-      for (let i = 0; i < s.length - 1; i++) {
+      for (let i = this.p.first[v] >= 0 ? 1 : 0; i < s.length - 1; i++) {
         for (let j = i + 1; j < s.length; j++) {
           this.work += s.length;
           buf.length = 0;
@@ -779,6 +784,7 @@ function prepare(day: FleetDay): Prepared {
   const serviceMin = new Float64Array(n);
   const allowed = new Uint8Array(V * n);
   const pin = new Int32Array(n).fill(-1);
+  const first = new Int32Array(V).fill(-1);
   for (let a = 0; a < n; a++) {
     const end = legs[a][legs[a].length - 1];
     internal[a] = pathKm(legs[a]);
@@ -786,14 +792,15 @@ function prepare(day: FleetDay): Prepared {
     for (let b = 0; b < n; b++) between[a * n + b] = a === b ? 0 : haversineKm(end, legs[b][0]);
     const pv = jobs[a].driverId ? vehicleOf.get(jobs[a].driverId!)! : -1;
     pin[a] = pv;
+    if (pv >= 0 && jobs[a].underWay && first[pv] < 0) first[pv] = a;
     for (let v = 0; v < V; v++) {
       fromHome[v * n + a] = haversineKm(vehicles[v].home, legs[a][0]);
       toHome[v * n + a] = haversineKm(end, vehicles[v].home);
       allowed[v * n + a] = pv === v || (pv < 0 && vehicles[v].specificationIds.includes(jobs[a].specificationId)) ? 1 : 0;
     }
   }
-  const start: Routes = vehicles.map((_, v) => jobs.map((j, a) => (pin[a] === v ? a : -1)).filter((a) => a >= 0));
-  const problem: FleetProblem = { n, V, between, fromHome, toHome, internal, serviceMin, minPerKm: 60 / settings.averageSpeedKmh, shift: settings.shiftMinutes, allowed, pin };
+  const problem: FleetProblem = { n, V, between, fromHome, toHome, internal, serviceMin, minPerKm: 60 / settings.averageSpeedKmh, shift: settings.shiftMinutes, allowed, pin, first };
+  const start = pinnedRoutes(problem);
   return { problem, jobs, legs, excluded, start };
 }
 
@@ -803,6 +810,12 @@ function uniqueById(places: readonly Place[]): Place[] {
   return [...seen.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
+/** The day's order of a route's jobs (their indexes), the job under way first. */
+const dayOrder = (p: FleetProblem, v: number, seq: readonly number[]) => [...seq].sort((a, b) => (b === p.first[v] ? 1 : 0) - (a === p.first[v] ? 1 : 0) || a - b);
+
+/** Each vehicle's pinned jobs in the day's order: the current assignment, where the heuristic starts. */
+const pinnedRoutes = (p: FleetProblem): Routes => Array.from({ length: p.V }, (_, v) => dayOrder(p, v, Array.from(p.pin).map((pv, j) => (pv === v ? j : -1)).filter((j) => j >= 0)));
+
 /** The numeric problem of a day (tests and the benchmark). */
 export const problemOf = (day: FleetDay) => prepare(day).problem;
 
@@ -810,8 +823,7 @@ export const problemOf = (day: FleetDay) => prepare(day).problem;
 export function solve(p: FleetProblem, options: FleetOptions = {}): { routes: Routes; exact: boolean } {
   const exact = p.n <= (options.exactJobs ?? EXACT_JOBS) && p.V <= EXACT_VEHICLES;
   if (exact) return { routes: exactRoutes(p), exact: true };
-  const start: Routes = Array.from({ length: p.V }, (_, v) => Array.from(p.pin).map((pv, j) => (pv === v ? j : -1)).filter((j) => j >= 0));
-  return { routes: heuristicRoutes(p, start, options), exact: false };
+  return { routes: heuristicRoutes(p, pinnedRoutes(p), options), exact: false };
 }
 
 export function planFleet(day: FleetDay, options: FleetOptions = {}): FleetPlan {
@@ -820,7 +832,7 @@ export function planFleet(day: FleetDay, options: FleetOptions = {}): FleetPlan 
   const { exact } = solved;
   // Ties go to the current order: a route whose jobs in the day's order (pinned ones in their sequence) are as short keeps that order.
   const routes = solved.routes.map((seq, v) => {
-    const asIs = [...seq].sort((a, b) => a - b);
+    const asIs = dayOrder(p, v, seq);
     return routeKm(p, v, asIs) <= routeKm(p, v, seq) + TIE_KM ? asIs : seq;
   });
   const planned = new Set(routes.flat());
@@ -867,7 +879,7 @@ export function fleetPlanIdOf(day: FleetDay, options: FleetOptions, plan: Omit<F
     day.date,
     day.settings,
     day.vehicles.map((v) => [v.driverId, v.truckId, place(v.home), [...v.specificationIds].sort()]),
-    day.jobs.map((j) => [j.id, j.type, j.orderId ?? null, j.specificationId, j.wasteTypeId, place(j.site), j.destination ? place(j.destination) : null, j.driverId ?? null, j.sequence ?? null, j.version ?? null]),
+    day.jobs.map((j) => [j.id, j.type, j.orderId ?? null, j.specificationId, j.wasteTypeId, place(j.site), j.destination ? place(j.destination) : null, j.driverId ?? null, !!j.underWay, j.sequence ?? null, j.version ?? null]),
     byId(day.lots).map(place),
     byId(day.stations).map((st) => [...place(st), [...st.wasteTypeIds].sort()]),
     plan.routes.map((r) => [r.driver_id, r.stops.map((s) => s.job_id)]),
