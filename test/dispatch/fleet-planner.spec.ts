@@ -1,4 +1,4 @@
-import { budgetFor, planFleet, problemOf, routeKm, routeMinutes, type FleetDay, type FleetProblem } from '../../src/modules/dispatch/fleet-planner';
+import { budgetFor, feasible, planFleet, problemOf, routeKm, routeMinutes, type FleetDay, type FleetProblem } from '../../src/modules/dispatch/fleet-planner';
 import { vehiclesOf } from '../../src/modules/dispatch/fleet-plan.service';
 import { prng } from '../../src/modules/dispatch/route-optimiser';
 
@@ -150,6 +150,10 @@ describe('fleet planner (POST /dispatch/plan, issue #26): the pure search', () =
       if (r.stops.some((s) => !s.pinned)) expect(r.minutes).toBeLessThanOrEqual(day.settings.shiftMinutes);
       expect(r.slack_minutes).toBeCloseTo(day.settings.shiftMinutes - r.minutes, 5);
     }
+    // The same check on the planner's own numbers: allowed vehicles, pins, the job under way first, shifts.
+    const p = problemOf(day);
+    const index = new Map(day.jobs.filter((j) => !plan.unassigned.some((u) => u.job_id === j.id && u.reason !== 'shift_full')).map((j, k) => [j.id, k]));
+    expect(feasible(p, plan.routes.map((r) => r.stops.map((s) => index.get(s.job_id)!)))).toBe(true);
     // Every pinned job is on its driver's route, every job is planned or reported once.
     for (const j of day.jobs.filter((x) => x.driverId)) expect(seen.has(j.id)).toBe(true);
     expect(seen.size + plan.unassigned.length).toBe(day.jobs.length);

@@ -176,17 +176,6 @@ export function feasible(p: FleetProblem, routes: Routes): boolean {
   return true;
 }
 
-/** The objective: unplanned jobs first, then km. */
-export function objective(p: FleetProblem, routes: Routes): number {
-  let planned = 0;
-  let km = 0;
-  routes.forEach((seq, v) => {
-    planned += seq.length;
-    km += routeKm(p, v, seq);
-  });
-  return (p.n - planned) * UNPLANNED + km;
-}
-
 // ------------------------------------------------------------------ exact
 
 /**
