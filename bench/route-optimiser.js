@@ -14,38 +14,18 @@
 //   the same search (2,000 kicks per start, no budget), the best known tour.
 // Prints one table. See docs/performance.md ("Route optimisation").
 'use strict';
-const { execSync } = require('node:child_process');
-const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { ROOT, cli, requireBuilt } = require('./built');
 
-const ROOT = path.resolve(__dirname, '..');
 const BUILT = path.join(ROOT, 'dist/src/modules/dispatch/route-optimiser.js');
-const args = process.argv.slice(2);
-const flag = (name) => args.includes(`--${name}`);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? Number(args[i + 1]) : def;
-};
+const { flag, opt } = cli();
 const DAYS = opt('days', 200);
 const RUNS = opt('runs', 30);
 const REFERENCE_DAYS = opt('reference-days', 5);
 const log = (...a) => console.error(`[bench:route ${new Date().toISOString().slice(11, 19)}]`, ...a);
 
-if (!flag('skip-build')) {
-  log('building');
-  try {
-    execSync('npm run -s build', { cwd: ROOT, stdio: 'inherit' });
-  } catch {
-    console.error('npm run build failed (see above); fix it, or run with --skip-build on an existing dist/.');
-    process.exit(1);
-  }
-}
-if (!fs.existsSync(BUILT)) {
-  console.error(`${path.relative(ROOT, BUILT)} is missing: run npm run build first (or drop --skip-build).`);
-  process.exit(1);
-}
-const { planRoute, orderCosts, EXACT_LIMIT, DEFAULT_KICKS, DEFAULT_BUDGET } = require(BUILT);
+const { planRoute, orderCosts, EXACT_LIMIT, DEFAULT_KICKS, DEFAULT_BUDGET } = requireBuilt(BUILT, { skipBuild: flag('skip-build'), log });
 
 // ------------------------------------------------------------------ days
 

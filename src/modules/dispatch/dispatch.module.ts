@@ -30,6 +30,8 @@ import { DispatchContextController } from './dispatch-context.controller';
 import { DispatchContextService } from './dispatch-context.service';
 import { RouteCollapseService } from './route-collapse.service';
 import { ArrivalTimesService, RecomputeArrivals } from './arrival-times.service';
+import { FleetPlanController } from './fleet-plan.controller';
+import { FleetPlanService } from './fleet-plan.service';
 import { DispatchReadModel } from './dispatch-read-model';
 import { JobEvidenceRepository } from './job-evidence.repository';
 import { JobFactsRepository } from './job-facts.repository';
@@ -45,10 +47,10 @@ const REPOSITORIES = [JobEvidenceRepository, JobIssueRepository, JobLocationRepo
  * (OrderOperations) and assets (AssetsService) in one transaction per request; it owns the evidence,
  * issue, station-ticket and location rows (dispatch.entities.ts).
  */
-/** Company side: assignment, the job tree, lists, the dispatch context, route collapse. */
+/** Company side: assignment, the job tree, lists, the dispatch context, route collapse, the fleet's day plan. */
 const COMPANY_SIDE = {
-  controllers: [DispatchContextController, AssignmentController, CompanyJobsController] as Type[],
-  providers: [DriverLeaveCheck, AssignmentService, CompanyJobsService, DispatchContextService, RouteCollapseService] as Type[],
+  controllers: [DispatchContextController, AssignmentController, CompanyJobsController, FleetPlanController] as Type[],
+  providers: [DriverLeaveCheck, AssignmentService, CompanyJobsService, DispatchContextService, RouteCollapseService, FleetPlanService] as Type[],
 };
 /** Driver side: the driver's jobs, execution, evidence, issues, tickets, locations; an order's jobs. */
 const DRIVER_SIDE = {

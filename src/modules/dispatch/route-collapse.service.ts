@@ -162,5 +162,5 @@ export class RouteCollapseService {
 }
 
 /** Jobs in the day's order, as `JobsService.ofDriverDay` lists them: by sequence (none last), then creation, then id. */
-const inSequence = (jobs: readonly JobView[]) =>
+export const inSequence = <T extends JobView>(jobs: readonly T[]): T[] =>
   [...jobs].sort((a, b) => (a.sequence ?? Infinity) - (b.sequence ?? Infinity) || a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -443,8 +443,8 @@ export interface HeuristicOptions {
   budget?: number;
 }
 
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
+/** mulberry32: a small deterministic PRNG (also the fleet planner's, its tests' and the benchmarks'). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
