@@ -4,11 +4,12 @@ const MARK = 'x-registry-enum';
 const registries = new Map<string, () => readonly string[]>();
 
 /**
- * `@ApiProperty` options of a list of values taken from a registry that modules fill when
- * their files are imported (the webhook events, src/common/outbox/webhook-events.ts). A decorator's options
- * are evaluated when its class is declared, maybe before a module that registers values is loaded, so the
- * property carries a mark (`x-registry-enum: <name>`) and `buildOpenApiDocument` replaces it once the app,
- * i.e. every module, is loaded: the list gets `items.enum` and `maxItems` (the number of values). Validate the same property with `RegistryList` (src/common/validation/fields.ts).
+ * `@ApiProperty` options of a list of values taken from a registry that modules fill when their files are
+ * imported (the webhook events, src/common/outbox/webhook-events.ts). A decorator's options are evaluated
+ * when its class is declared, maybe before a module that registers values is loaded, so the property
+ * carries a mark (`x-registry-enum: <name>`) and `buildOpenApiDocument` replaces it once the app, i.e.
+ * every module, is loaded: the list gets `items.enum` and `maxItems` (the number of values). Validate the
+ * same property with `RegistryList` (src/common/validation/fields.ts).
  */
 export function registryEnum(name: string, values: () => readonly string[]): { type: [StringConstructor] } {
   const known = registries.get(name);
