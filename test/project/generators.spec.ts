@@ -21,12 +21,18 @@ import { join, relative } from 'node:path';
 const ROOT = join(__dirname, '..', '..');
 const SKIP_TOP = new Set(['node_modules', 'dist', 'data', 'coverage', '.git']);
 
-/** Seconds each step took (logged at the end: where the file's time goes). */
+/** Seconds each step took, and the CPU seconds of its processes where Linux says (logged at the end: where the file's time goes). */
 const timings: string[] = [];
+/** CPU seconds (user + system) of the finished child processes of this one, from /proc/self/stat (cutime, cstime; 100 ticks a second). */
+const childCpu = (): number => {
+  if (!existsSync('/proc/self/stat')) return NaN;
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+};
 function run(cwd: string, cmd: string, args: string[], env: Record<string, string> = {}): { out: string; status: number | null } {
-  const started = Date.now();
+  const [started, cpu] = [Date.now(), childCpu()];
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 });
-  timings.push(`${((Date.now() - started) / 1000).toFixed(1)} s ${[cmd, ...args].join(' ').replace(/^.*\/node_modules\/\.bin\//, '').slice(0, 80)}`);
+  timings.push(`${((Date.now() - started) / 1000).toFixed(1)} s (cpu ${(childCpu() - cpu).toFixed(1)} s) ${[cmd, ...args].join(' ').replace(/^.*\/node_modules\/\.bin\//, '').slice(0, 80)}`);
   return { out: `${r.stdout ?? ''}${r.stderr ?? ''}`, status: r.status };
 }
 const outcome = (cmd: string, args: string[], r: { out: string; status: number | null }) => ({ cmd: [cmd, ...args].join(' '), status: r.status, tail: r.status === 0 ? '' : r.out.slice(-4000) });
@@ -86,8 +92,10 @@ describeWithDb('generators: nest g module-feature, route and subscriber on a cop
   beforeAll(() => {
     base = mkdtempSync(join(tmpdir(), 'haulops-gen-'));
     repo = join(base, 'repo');
+    const copying = Date.now();
     cpSync(ROOT, repo, { recursive: true, filter: (src) => !SKIP_TOP.has(relative(ROOT, src).split(/[\\/]/)[0]) });
     symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(repo, 'node_modules'), 'dir');
+    timings.push(`${((Date.now() - copying) / 1000).toFixed(1)} s copy of the tree`);
     nest = join(repo, 'node_modules', '.bin', 'nest');
     const shared = join(ROOT, '..', 'shared');
     if (existsSync(shared)) symlinkSync(realpathSync(shared), join(base, 'shared'), 'dir'); // the seed's routes (route conformance)
