@@ -46,7 +46,7 @@ notificationRules({
   '${n.thingSnake}.created': (e) => [{ to: ['company'], title: 'New ${n.thing.replace(/-/g, ' ')}', body: 'A ${n.thing.replace(/-/g, ' ')} was recorded.', data: { ${n.thingSnake}_id: e.aggregateId } }],
 });
 `,
-    [`${d}/events.ts`]: `export {};
+    [`${d}/events.ts`]: `import { webhookEvents } from '../../common/outbox/webhook-events';
 
 /** The ${n.whats} module's records (created/updated/deleted through CompanyRecords; src/common/outbox/event-catalogue.ts). */
 declare module '../../common/outbox/event-catalogue' {
@@ -54,6 +54,9 @@ declare module '../../common/outbox/event-catalogue' {
     ${n.thingSnake}: true;
   }
 }
+
+/** The events companies may subscribe their outbound webhooks to (src/common/outbox/webhook-events.ts). */
+webhookEvents('${n.thingSnake}.created', '${n.thingSnake}.updated', '${n.thingSnake}.deleted');
 `,
     [`${d}/${n.thing}.entity.ts`]: `import { Column, DeleteDateColumn, Entity, ForeignKey, Index } from 'typeorm';
 import { BaseEntity } from '../../database/base.entity';
@@ -273,6 +276,15 @@ describe('${n.module} routes', () => {
     expect(Object.keys(res.body.errors).sort()).toEqual(['extra', 'name']);
     await t.req('post', '/api/v1/${n.module}', { token: co.token, body: { name: 'x'.repeat(201) } }).expect(422);
     await t.req('post', '/api/v1/${n.module}', { token: co.token, body: {} }).expect(422);
+  });
+
+  it('offers its events to outbound webhooks (events.ts)', async () => {
+    const body = { url: 'http://127.0.0.1:9/hook', events: ['${n.thingSnake}.created', '${n.thingSnake}.updated', '${n.thingSnake}.deleted'] };
+    const hook = await t.req('post', '/api/v1/psp/create/webhook', { token: co.token, body }).expect(201);
+    expect(hook.body.data.events).toEqual(body.events);
+    await t.req('post', '/api/v1/psp/create/webhook', { token: co.token, body: { ...body, events: ['${n.thingSnake}.archived'] } }).expect(422);
+    const doc = (await t.req('get', '/api/documentation-json').expect(200)).body;
+    expect(doc.components.schemas.CreateWebhookDto.properties.events.items.enum).toEqual(expect.arrayContaining([...body.events, 'order.placed']));
   });
 
   // nest g route: tests go above this line

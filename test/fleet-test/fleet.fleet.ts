@@ -6,10 +6,15 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { io, Socket } from 'socket.io-client';
-import { WEBHOOK_EVENTS } from '../../src/modules/payments/webhooks/webhook.entities';
+import { webhookEventTypes } from '../../src/common/outbox/webhook-events';
+import '../../src/modules/orders/events'; // the events the orders and payments modules offer to webhooks, registered
+import '../../src/modules/payments/events';
 import { ADMIN_DATABASE_URL, Attempt, Load, openSql, prng, request, RequestOptions, seedWorld, ServerProcess, sleep, Sql, World } from '../crash/harness';
 import { S3Stub } from '../support/s3-stub';
 import { RoundRobinProxy } from './round-robin-proxy';
+
+/** Every event a webhook endpoint may subscribe to (the two modules that offer any). */
+const WEBHOOK_EVENTS = webhookEventTypes();
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

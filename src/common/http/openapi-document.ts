@@ -5,6 +5,7 @@ import { ACCESS_CODES, ACCESS_RULES } from '../access/access-codes';
 import { documentPropertyConventions, documentResponseFields } from './openapi-examples';
 import { documentExclusiveFields, documentHeaderParameters, documentNullables, documentQueryParameters } from './openapi-strict';
 import { describeError, errorExample, errorResponseContent, GENERIC_ERROR_CODES } from './openapi';
+import { documentRegistryEnums } from './openapi-registry';
 
 /** One description per controller tag (the top-level `tags`; `redocly lint` fails on a tag without one). */
 export const API_TAGS: Record<string, string> = {
@@ -180,6 +181,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       .build(),
   );
   doc.info.license = { name: 'Proprietary (package.json: UNLICENSED)' };
+  documentRegistryEnums(doc);
   documentPropertyConventions(doc);
   documentResponseFields(doc);
   documentNullables(doc);

@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayNotEmpty,
   IsArray,
   IsBoolean,
   IsIn,
@@ -93,6 +94,26 @@ export const UuidListField = (o: FieldOptions = {}) =>
     IsArray(),
     ArrayMaxSize(500),
     IsUUID('all', { each: true }),
+  );
+
+/**
+ * A non-empty list of values of a registry that modules fill when their files are imported (the webhook
+ * events: src/common/outbox/webhook-events.ts): `values()` is read when a request is validated, never when
+ * the class is declared (a module loaded after the DTO's file would be missing). Each element one of them,
+ * at most as many elements as there are values. Document it with `registryEnum` (src/common/http/openapi-registry.ts).
+ */
+export const RegistryList = (values: () => readonly string[]) =>
+  applyDecorators(
+    IsArray(),
+    ArrayNotEmpty(),
+    ValidateBy({
+      name: 'arrayMaxSize',
+      validator: {
+        validate: (v: unknown) => Array.isArray(v) && v.length <= values().length,
+        defaultMessage: (a) => `${a?.property} must contain no more than ${values().length} elements`,
+      },
+    }),
+    ValidateBy({ name: 'isIn', validator: { validate: (v: unknown) => values().includes(v as string), defaultMessage: () => `each value must be one of ${values().join(', ')}` } }, { each: true }),
   );
 
 /**

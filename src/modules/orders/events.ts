@@ -1,3 +1,4 @@
+import { webhookEvents } from '../../common/outbox/webhook-events';
 import type { ChangeRequestDetails, OrderStatus } from './order.entity';
 
 /** An order's status move: `order.<status>` on every transition, `order.placed` for the first one. */
@@ -29,3 +30,6 @@ declare module '../../common/outbox/event-catalogue' {
     'order_change_request.rejected': { order_id: string; customer_id: string; type: string; reason: string };
   }
 }
+
+/** The order status changes companies may subscribe their outbound webhooks to (src/common/outbox/webhook-events.ts). */
+webhookEvents('order.placed', 'order.approved', 'order.rejected', 'order.scheduled', 'order.delivered', 'order.completed', 'order.cancelled');

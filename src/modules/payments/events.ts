@@ -1,4 +1,5 @@
 import type { FieldsPayload, NoPayload } from '../../common/outbox/event-catalogue';
+import { webhookEvents } from '../../common/outbox/webhook-events';
 import type { TransactionKind, TransactionStatus } from './ledger/ledger.entities';
 import type { MerchantState, PayoutSchedule } from './onboarding/merchant-account.entity';
 
@@ -46,3 +47,6 @@ declare module '../../common/outbox/event-catalogue' {
     'webhook_endpoint.secret_rotated': { previous_secret_expires_at: string | null };
   }
 }
+
+/** The ledger rows (payments, refunds: `kind`) companies may subscribe their outbound webhooks to (src/common/outbox/webhook-events.ts). */
+webhookEvents('payment_transaction.recorded');

@@ -278,10 +278,19 @@ class BodyGenerator {
 
 // ------------------------------------------------------------------ the test
 
+/**
+ * `TENANT_SWEEP_CONTROLLERS=InvoicesController,…`: sweep only those controllers' routes (the worlds keep
+ * every kind). test/project/generators.spec.ts sweeps a generated module's routes so; the suite's own run
+ * sweeps every route.
+ */
+const ONLY = process.env.TENANT_SWEEP_CONTROLLERS?.split(',').filter(Boolean);
+
 describe('tenant isolation sweep (every mounted route, from the route inventory)', () => {
   let t: TestApp;
   let A: TenantWorld;
   let B: TenantWorld;
+  /** Every mounted route; `routes`: those swept (all of them unless TENANT_SWEEP_CONTROLLERS). */
+  let all: MountedRoute[];
   let routes: MountedRoute[];
   let gen: BodyGenerator;
   /** Every id company A's actors were ever shown (harvested from its own reads), lower case. */
@@ -320,7 +329,8 @@ describe('tenant isolation sweep (every mounted route, from the route inventory)
     t = await startTestApp();
     A = await tenantWorld(t, 'Victim Hauling');
     B = await tenantWorld(t, 'Attacker Hauling');
-    routes = mountedRoutes(t.app);
+    all = mountedRoutes(t.app);
+    routes = ONLY ? all.filter((r) => ONLY.includes(r.handler.split('.')[0])) : all;
     const doc = await t.req('get', '/api/documentation-json').expect(200);
     gen = new BodyGenerator(doc.body as OpenApi);
     const docIds = new Set(uuidsIn(doc.text));
@@ -350,6 +360,12 @@ describe('tenant isolation sweep (every mounted route, from the route inventory)
     await t?.close();
   });
 
+  if (ONLY) {
+    it('sweeps the routes of each controller it is restricted to (TENANT_SWEEP_CONTROLLERS)', () => {
+      expect(ONLY.filter((c) => !routes.some((r) => r.handler.startsWith(`${c}.`)))).toEqual([]);
+    });
+  }
+
   it('can fill the path of every mounted route that takes an id', () => {
     const unfillable = idRoutes()
       .map((r) => ({ r, unknown: kindsOf(r).unknown }))
@@ -367,7 +383,7 @@ describe('tenant isolation sweep (every mounted route, from the route inventory)
 
   it('keeps its allow-list to mounted PUB/NONE routes', () => {
     const bad = ALLOW_LIST.filter((a) => {
-      const r = routes.find((x) => x.method === a.method && x.path === a.path);
+      const r = all.find((x) => x.method === a.method && x.path === a.path);
       return !r || !isOpen(r);
     }).map((a) => `${a.method} ${a.path}: not mounted, or not PUB/NONE`);
     expect(bad).toEqual([]);
@@ -375,7 +391,7 @@ describe('tenant isolation sweep (every mounted route, from the route inventory)
 
   it("generates bodies the admitted actor's validation accepts (absent ids answer 404, not 422)", async () => {
     const problems: string[] = [];
-    for (const r of callOrder(fillable(), routes)) {
+    for (const r of callOrder(fillable(), all)) {
       const who = ALL.find((w) => admits(r, w));
       if (!who) continue;
       let bodies: unknown[];
@@ -396,7 +412,7 @@ describe('tenant isolation sweep (every mounted route, from the route inventory)
 
   it("answers 404 (or 401/403 to the wrong actor) when B's actors use A's ids on every route", async () => {
     const violations: string[] = [];
-    const covered = callOrder(fillable(), routes);
+    const covered = callOrder(fillable(), all);
     stats.idRoutes = covered.length;
     for (const r of covered) {
       const { kinds } = kindsOf(r);
@@ -463,7 +479,7 @@ describe('tenant isolation sweep (every mounted route, from the route inventory)
     const privateIds = new Set([A.ids.order, A.ids.address, A.ids.orderChangeRequest, A.customer.id]);
     const neighbour = callerOf(A, 'customer', `${A.name} second customer`, A.customer2, { ...A.ids, address: A.customer2AddressId });
     const driver = callerOf(A, 'driver', `${A.name} driver without a job`);
-    for (const r of callOrder(fillable(), routes)) {
+    for (const r of callOrder(fillable(), all)) {
       const { kinds } = kindsOf(r);
       if (allowed(r) || !Object.values(kinds).some((k) => CUSTOMER_PRIVATE.has(k))) continue;
       const values = Object.fromEntries(Object.entries(kinds).map(([p, k]) => [p, A.ids[k]]));
@@ -488,7 +504,7 @@ describe('tenant isolation sweep (every mounted route, from the route inventory)
   it("resolves every filled id for A's own actors on every write route (control, runs last)", async () => {
     // Runs last: it changes A's records, destructive routes at the end.
     const problems: string[] = [];
-    for (const r of callOrder(fillable(), routes)) {
+    for (const r of callOrder(fillable(), all)) {
       if (r.method === 'GET') continue; // A's reads were checked while harvesting its ids
       const who = (['owner', 'customer', 'driver', 'anonymous'] as Who[]).find((w) => admits(r, w));
       if (!who) continue;

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { EventHandler, EventSubscriber, RelayedEvent } from '../../../common/outbox/event-subscriber';
-import { WEBHOOK_EVENTS, WebhookEventName } from './webhook.entities';
+import { webhookEventTypes } from '../../../common/outbox/webhook-events';
 import { webhookBody, WebhookSender } from './webhook-sender';
 import { WebhookDeliveryRepository, WebhookEndpointRepository } from './webhook.repository';
 import { Scope } from '../../../common/access/scope';
 
 /**
- * Outbound webhooks (issues #13, #28): POSTs each subscribed event to every enabled endpoint of the
- * event's company that asked for its type, through the guarded outbound client (WebhookSender). An
+ * Outbound webhooks (issues #13, #28): POSTs each subscribed event (the events modules offer in their
+ * `events.ts`, src/common/outbox/webhook-events.ts, read when the relay starts) to every enabled endpoint of
+ * the event's company that asked for its type, through the guarded outbound client (WebhookSender). An
  * `outside` subscriber: the relay calls it with no transaction open and no row locked (an endpoint that
  * answers slowly holds no database connection, on PostgreSQL or the embedded database), so the repositories
  * read and write on the pool, each write committing on its own. Every attempt is logged in
@@ -20,8 +21,8 @@ import { Scope } from '../../../common/access/scope';
  * `X-Event-Id`).
  */
 @Injectable()
-@EventSubscriber({ name: 'outbound-webhooks', events: WEBHOOK_EVENTS, outside: true })
-export class WebhookDeliverySubscriber implements EventHandler<WebhookEventName> {
+@EventSubscriber({ name: 'outbound-webhooks', events: webhookEventTypes, outside: true })
+export class WebhookDeliverySubscriber implements EventHandler {
   constructor(
     private readonly config: AppConfig,
     private readonly sender: WebhookSender,
@@ -29,7 +30,7 @@ export class WebhookDeliverySubscriber implements EventHandler<WebhookEventName>
     private readonly deliveryLog: WebhookDeliveryRepository,
   ) {}
 
-  async handle(event: RelayedEvent<WebhookEventName>): Promise<void> {
+  async handle(event: RelayedEvent): Promise<void> {
     if (!event.companyId) return;
     const company = Scope.company(event.companyId);
     const endpoints = await this.endpoints.toSend(company, event.type, event.id);

@@ -2,19 +2,6 @@ import { Check, Column, DeleteDateColumn, Entity, ForeignKey, Index } from 'type
 import { BaseEntity } from '../../../database/base.entity';
 import { Tenant } from '../../../common/access/tenant-policy';
 
-/** The events an outbound endpoint may subscribe to (order status changes, ledger rows, refunds). */
-export const WEBHOOK_EVENTS = [
-  'order.placed',
-  'order.approved',
-  'order.rejected',
-  'order.scheduled',
-  'order.delivered',
-  'order.completed',
-  'order.cancelled',
-  'payment_transaction.recorded',
-] as const;
-export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
-
 /**
  * A company's outbound webhook endpoint (issues #13, #28): the relay POSTs the subscribed events to `url`,
  * signed with `secret` (HMAC-SHA256). The secret is kept as it is (it is needed to sign every delivery)

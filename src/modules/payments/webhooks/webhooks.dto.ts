@@ -1,8 +1,9 @@
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn } from 'class-validator';
+import { registryEnum } from '../../../common/http/openapi-registry';
 import { PageQuery } from '../../../common/http/pagination';
-import { EnumQuery, Given, IntField, PartialInput, TextField } from '../../../common/validation/fields';
-import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENTS, type WebhookDelivery, type WebhookDeliveryStatus, type WebhookEndpoint } from './webhook.entities';
+import { webhookEventTypes } from '../../../common/outbox/webhook-events';
+import { EnumQuery, Given, IntField, PartialInput, RegistryList, TextField } from '../../../common/validation/fields';
+import { WEBHOOK_DELIVERY_STATUSES, type WebhookDelivery, type WebhookDeliveryStatus, type WebhookEndpoint } from './webhook.entities';
 
 /** What a webhook URL may be (OpenAPI descriptions; docs/outbound-webhooks.md says why). */
 export const URL_RULES =
@@ -15,23 +16,25 @@ export const URL_RULES =
   '(a name that now resolves to a refused address makes the attempt `blocked`), the connection goes to the checked address, and redirects are not followed.';
 
 const URL_FIELD = { max: 2000, description: `Where events are POSTed. ${URL_RULES}`, example: 'https://hooks.example.com/waste' };
+/**
+ * The events each module offers (its `events.ts`: `webhookEvents(…)`, src/common/outbox/webhook-events.ts),
+ * read when a request is validated and when the OpenAPI document is built, never when this file is
+ * loaded (a module loaded after payments would be missing).
+ */
+const EVENT_NAMES = registryEnum('webhook-events', webhookEventTypes);
 const EVENTS_DOC: ApiPropertyOptions = {
-  type: [String],
-  enum: [...WEBHOOK_EVENTS],
+  ...EVENT_NAMES,
   minItems: 1,
-  maxItems: WEBHOOK_EVENTS.length,
   example: ['order.placed', 'payment_transaction.recorded'],
   description: 'The event types sent to this endpoint (refunds are `payment_transaction.recorded` rows of kind `refund`).',
 };
-const EventList = () => [IsArray(), ArrayNotEmpty(), ArrayMaxSize(WEBHOOK_EVENTS.length), IsIn(WEBHOOK_EVENTS as unknown as string[], { each: true, message: `each value must be one of ${WEBHOOK_EVENTS.join(', ')}` })];
-const apply = (ds: PropertyDecorator[]): PropertyDecorator => (target, key) => ds.forEach((d) => d(target, key));
 
 export class CreateWebhookDto {
   @TextField(URL_FIELD)
   url: string;
 
   @ApiProperty(EVENTS_DOC)
-  @apply(EventList())
+  @RegistryList(webhookEventTypes)
   events: string[];
 }
 
@@ -42,7 +45,7 @@ export class UpdateWebhookDto extends PartialInput(CreateWebhookDto) {
 
   @ApiProperty({ ...EVENTS_DOC, required: false })
   @Given()
-  @apply(EventList())
+  @RegistryList(webhookEventTypes)
   events?: string[];
 }
 
@@ -60,7 +63,7 @@ export class WebhookDeliveryQuery extends PageQuery {
 export class WebhookEndpointViewDto {
   @ApiProperty({ format: 'uuid', example: '3f1c2e9a-6b1d-4c55-9a57-0d7e2f6b8a11' }) id: string;
   @ApiProperty({ example: 'https://hooks.example.com/waste' }) url: string;
-  @ApiProperty({ type: [String], enum: WEBHOOK_EVENTS, example: ['order.placed'] }) events: string[];
+  @ApiProperty({ ...EVENT_NAMES, example: ['order.placed'] }) events: string[];
   @ApiProperty({ description: 'False once disabled: nothing is sent to it until it is enabled again.', example: true }) enabled: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, example: null }) disabled_at: string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Until then the previous secret (rotated out) signs beside the current one; null when only one secret signs.', example: '2027-03-16T09:30:00.000Z' })
