@@ -114,6 +114,9 @@ describe('Payments: money is conserved (property)', () => {
     // A trial of the pro plan: the run (and fast-check's shrinking) places and adds more than the free plan's 300 orders a month and 100 assets.
     await coPost(t, w, 'psp/plans/pro/trial', undefined);
     await coPost(t, w, `truck-types/${w.truckTypeId}`, { asset_specification_ids: [w.specId, w.otherSpecId] }, 200, 'put');
+    // Money, not containers: orders are taken whatever the container calendar says (check_availability false:
+    // held, never refused at placement); each delivery records the free container it takes (`deliver`).
+    for (const spec of [w.specId, w.otherSpecId]) await coPost(t, w, `asset-specifications/${spec}`, { check_availability: false }, 200, 'put');
     policies = [
       (await coPost(t, w, 'policies', { name: 'Overfilled container', category: 'overfill', demerit_points: 1, fee_amount: 7500, active: true })).id,
       (await coPost(t, w, 'policies', { name: 'Blocked access', category: 'blocked_access', demerit_points: 1, fee_amount: 2000, active: true })).id,

@@ -42,6 +42,6 @@ export const SQL_API: SqlApi = {
   catalogue_pin_container: {
     args: 'company_id uuid, order_id uuid, specification_id uuid, lot_id uuid, from_date date, to_date date, asset_id uuid',
     returns: 'json',
-    doc: "catalogue_hold_container, then pins an asset on the order's hold: asset_id, or the first one no other hold pins on the order's days (based at lot_id first, then by code). {asset_id, from_status, busy}: asset_id null when none is free, busy the days no unit is.",
+    doc: "catalogue_hold_container (skipped when the order's hold already covers exactly these days: a day overbooked before is settled by which order gets a free asset; 1764800700000-PinWhatIsHeld), then pins an asset on the order's hold: asset_id, or the first one no other hold pins on the order's days (based at lot_id first, then by code). {asset_id, from_status, busy}: asset_id null when none is free, busy the days no unit is.",
   },
 };
