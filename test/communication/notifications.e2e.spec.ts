@@ -25,7 +25,7 @@ describe('Notifications and the contact form', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    w = await dispatchWorld(t, { assets: 1 });
+    w = await dispatchWorld(t, { assets: 4 }); // one container per order it places (the calendar refuses an order no container is free for)
     driver2 = await addDriver(t, w);
     rival = await companyActor(t, 'Rival Co');
     rivalCustomer = await memberActor(t, rival, 'customer');

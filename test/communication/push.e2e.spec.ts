@@ -47,7 +47,7 @@ describe('Live push across two instances', () => {
     b = a.db === 'postgres' ? await instance(a.config.databaseUrl) : a;
     await a.app.listen(0, '127.0.0.1');
     if (b !== a) await b.app.listen(0, '127.0.0.1');
-    w = await dispatchWorld(a, { name: 'Push Co', assets: 1 });
+    w = await dispatchWorld(a, { name: 'Push Co', assets: 3 }); // one container per order it places (the calendar refuses an order no container is free for)
     await a.req('post', '/api/v1/driver/check-in', { token: w.driver.token, body: { lat: 40.0, lng: -89.0, truck_id: w.truckId } }).expect(201);
     rival = await companyActor(a, 'Rival Push Co');
     await relay();
