@@ -158,9 +158,9 @@ export class CompanyJobsService {
       if (dto.type !== 'relocate' && dto.destination_address_id) errors.destination_address_id = ['is only for a relocation'];
       if (dto.type === 'relocate' && dto.destination_address_id?.toLowerCase() === order.addressId) errors.destination_address_id = ["is already the order's address"];
       if (Object.keys(errors).length) throw ApiError.validation(errors);
-      await this.holdWith(scope, order, dto.type, dto.date);
       if (dto.destination_address_id) await this.addresses.assertOwned(Scope.customer(companyId, order.customerId), [{ field: 'destination_address_id', id: dto.destination_address_id }]);
       await this.calendar.assertOpen('lot', order.lotId, Scope.company(companyId), dto.date, 'date');
+      await this.holdWith(scope, order, dto.type, dto.date);
       const job = await this.jobs.create(scope, { orderId: order.id, type: dto.type, scheduledDate: dto.date, lotId: order.lotId, destinationAddressId: dto.destination_address_id?.toLowerCase() ?? null });
       if (dto.notes) await this.jobs.change(job, { notes: dto.notes });
       const feeKind = (FEE_OF as Record<string, (typeof FEE_OF)[keyof typeof FEE_OF]>)[dto.type];
