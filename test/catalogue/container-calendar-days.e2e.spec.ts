@@ -1,5 +1,6 @@
 import { addAsset, approvedOrder, assignOrder, coPost, dispatchWorld, type DispatchWorld } from '../support/dispatch-fixtures';
 import { inDays, orderBody, orderWorld, placeOrder, type OrderWorld } from '../support/order-fixtures';
+import { holdOf, refusedOn } from '../support/calendar-fixtures';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -21,12 +22,7 @@ describe('container calendar over days', () => {
   const place = (w: OrderWorld, extra: Record<string, unknown>) => t.req('post', '/api/v1/customer/orders', { token: w.customer.token, body: orderBody(w, extra) });
   const spec = async (w: OrderWorld, id = w.specId) => (await t.req('get', `/api/v1/asset-specifications/${id}`, { token: w.company.token }).expect(200)).body.data;
   const setCheck = (w: OrderWorld, value: unknown, id = w.specId) => t.req('put', `/api/v1/asset-specifications/${id}`, { token: w.company.token, body: { check_availability: value } });
-  const refusedOn = (res: { status: number; body: Row }, dates: string[], specId: string) => {
-    expect([res.status, res.body.code]).toEqual([409, 'NO_CONTAINER_AVAILABLE']);
-    expect(res.body.details).toEqual({ asset_specification_id: specId, dates });
-  };
-  const hold = async (orderId: string) =>
-    ((await t.ds.query(`SELECT starts_on::text AS starts_on, ends_on::text AS ends_on, asset_id FROM container_reservations WHERE order_id = $1 AND released_at IS NULL`, [orderId])) as Row[])[0];
+  const hold = (orderId: string) => holdOf(t, orderId);
   const putJob = (w: OrderWorld, jobId: string, body: unknown) => t.req('put', `/api/v1/order/jobs/${jobId}`, { token: w.company.token, body });
 
   it('refuses by default once a container of the specification is recorded; true and false override; the phone order is refused the same way', async () => {

@@ -33,7 +33,7 @@ export class AvailabilityQuery {
 export class AvailabilityDayDto {
   @ApiProperty({ format: 'date', example: '2027-03-15' }) date: string;
   @ApiProperty({ description: 'Containers of the specification, not in maintenance or retired.', example: 12 }) total: number;
-  @ApiProperty({ description: 'Orders holding one on the day (delivery date to pickup date; open-ended without a pickup date).', example: 9 }) held: number;
+  @ApiProperty({ description: 'Orders holding one on the day (delivery date to pickup date; open-ended without a pickup date, and once the pickup date has passed without the pickup completing).', example: 9 }) held: number;
   @ApiProperty({ description: 'total − held, never below 0.', example: 3 }) free: number;
 }
 
@@ -81,7 +81,7 @@ export class FreeDatesDto {
 
 /**
  * The container calendar (docs/orders-and-pricing.md "Container calendar"): each unfinished order holds
- * one unit of its specification from its delivery date to its pickup date (open-ended without one),
+ * one unit of its specification from its delivery date to its pickup date (open-ended without one, or late),
  * pinned to an asset at assignment, released when it completes, is cancelled or rejected. Holds and
  * pins of a specification queue on its row lock inside catalogue's SQL API, so the last container
  * goes to exactly one of concurrent callers, on PostgreSQL and on the embedded database alike.
@@ -197,7 +197,7 @@ export class AvailabilityController {
     summary: 'Containers of a specification per day: total, held by orders, free',
     description:
       'The container calendar (issue #25): for each day of [`from`, `to`] (at most 90 days), the containers of the specification not in maintenance or retired, ' +
-      'the unfinished orders holding one that day (delivery date to pickup date, open-ended without a pickup date; released when the order completes, is cancelled or rejected), ' +
+      'the unfinished orders holding one that day (delivery date to pickup date, open-ended without a pickup date or once the pickup date has passed, the company\'s date, without the pickup completing; released when the order completes, is cancelled or rejected), ' +
       'and the difference. `lot_id`: the containers based at the lot and the holds served from it. One statement.',
     type: AvailabilityDto,
     errors: [404, 422],

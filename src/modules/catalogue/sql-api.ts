@@ -22,7 +22,7 @@ export const SQL_API: SqlApi = {
   catalogue_container_days: {
     args: 'company_id uuid, specification_id uuid, lot_id uuid, from_date date, to_date date, except_order_id uuid',
     returns: 'TABLE(day date, total integer, held integer)',
-    doc: "The container calendar of a specification, one row per day of [from_date, to_date]: its live assets not in maintenance or retired (based at lot_id when given) and the live holds on the day (at lot_id when given; except_order_id's left out). Read by catalogue's ContainerCalendarRepository.",
+    doc: "The container calendar of a specification, one row per day of [from_date, to_date]: its live assets not in maintenance or retired (based at lot_id when given) and the live holds on the day (at lot_id when given; except_order_id's left out). A live hold whose end is before the company's date today (a late pickup: not completed, the container still out) counts as open-ended (migrations/1764800500000-LatePickups.ts). Read by catalogue's ContainerCalendarRepository.",
   },
   catalogue_container_busy: {
     args: 'company_id uuid, order_id uuid, specification_id uuid, from_date date, to_date date',
@@ -32,7 +32,7 @@ export const SQL_API: SqlApi = {
   catalogue_free_assets: {
     args: 'company_id uuid, order_id uuid, specification_id uuid, from_date date, to_date date',
     returns: 'TABLE(asset_id uuid, asset_specification_id uuid, home_lot_id uuid, code text, status text)',
-    doc: "The company's assets (of specification_id; null: all) free for order_id (null: none) over [from_date, to_date] (to_date null: open-ended): not in maintenance or retired, no other order's live hold pins it on one of those days, one out now only when another order's pin says when it is back. What catalogue_pin_container chooses from and dispatch's reads offer (ContainerCalendarRepository#freeAssets, #loadingLots, #dispatchDay).",
+    doc: "The company's assets (of specification_id; null: all) free for order_id (null: none) over [from_date, to_date] (to_date null: open-ended): not in maintenance or retired, no other order's live hold pins it on one of those days (a late one, ended before today and not released, pins it on every day from its start), one out now only when another order's pin says when it is back. What catalogue_pin_container chooses from and dispatch's reads offer (ContainerCalendarRepository#freeAssets, #loadingLots, #dispatchDay).",
   },
   catalogue_hold_container: {
     args: 'company_id uuid, order_id uuid, specification_id uuid, lot_id uuid, from_date date, to_date date',

@@ -16,14 +16,10 @@ import type { BulkUpdateJobsDto, CompanyJobDto, UpdateCompanyJobDto } from './co
 import { CompanyJobsService } from './company-jobs.service';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { JobFactsRepository } from './job-facts.repository';
+import { crossedEnd, heldDaysOf, HOLD_MOVERS, type HeldDays } from './container-hold';
 
 /** Job types that take a reserved asset at assignment (the container they bring). */
 export const RESERVING_TYPES: readonly string[] = ['delivery', 'swap'];
-/** Job types whose date is an end of the order's hold on the container calendar (the container goes out, comes back). */
-const HOLD_MOVERS: readonly string[] = ['delivery', 'pickup'];
-/** An order's hold: the first and last day its container is out (null: open-ended). */
-type HeldDays = { from: string; to: string | null };
-const UNFINISHED: readonly string[] = ['unassigned', 'assigned', 'in_progress'];
 /** Order statuses in which its jobs may be assigned or changed. */
 const LIVE_ORDER: readonly string[] = ['approved', 'scheduled', 'delivered'];
 
@@ -244,9 +240,8 @@ export class AssignmentService {
     // The container calendar: the order's hold covers the days its container is out, its delivery job's date to its pickup job's.
     const pins = assetChanges || (assigning && RESERVING_TYPES.includes(job.type) && !job.assetId);
     const held = pins || (dateChanges && HOLD_MOVERS.includes(job.type)) ? await this.heldDays(c, order, job, date) : null;
-    if (dateChanges && held?.to && held.from > held.to) {
-      errors[f('date')] = [job.type === 'pickup' ? `must not be before the delivery on ${held.from}` : `must not be after the pickup on ${held.to}`];
-    }
+    const crossed = dateChanges && held ? crossedEnd(job.type, date, held) : null;
+    if (crossed) errors[f('date')] = [crossed];
     if (Object.keys(errors).length) throw ApiError.validation(errors);
     if (dateChanges && job.lotId) await this.calendar.assertOpen('lot', job.lotId, c.scope, date, f('date'));
     if (driverId && (assigning || driverChanges || dateChanges)) {
@@ -302,19 +297,9 @@ export class AssignmentService {
     return this.assets.reserve({ companyId: c.companyId, orderId: order.id, specificationId: order.assetSpecificationId, lotId: job.lotId, assetId, jobId: job.id, ...held });
   }
 
-  /**
-   * The days the order's container is out once `job` is on `date`: from the day it was delivered, else
-   * its unfinished delivery job's date (the order's delivery date without one), to its unfinished pickup
-   * job's date (the order's pickup date without one; open-ended without either). A swap of a delivered
-   * order changes neither end.
-   */
+  /** The days the order's container is out once `job` is on `date` (`heldDaysOf`: a swap of a delivered order changes neither end). */
   private async heldDays(c: DispatchCtx, order: OrderForJobs, job: JobView, date: string): Promise<HeldDays> {
-    // A swap before delivery is the order's delivery merged by route collapse.
-    const delivery = job.type === 'delivery' || (job.type === 'swap' && !order.deliveredOn) ? date : null;
-    const pickup = job.type === 'pickup' ? date : null;
-    const jobs = delivery && pickup ? [] : (await this.jobs.listForOrder(c.scope, order.id)).filter((j) => j.id !== job.id && UNFINISHED.includes(j.status));
-    const dateOf = (type: string) => jobs.find((j) => j.type === type)?.scheduledDate ?? null;
-    return { from: order.deliveredOn ?? delivery ?? dateOf('delivery') ?? order.deliveryDate, to: pickup ?? dateOf('pickup') ?? order.pickupDate };
+    return heldDaysOf(order, (await this.jobs.listForOrder(c.scope, order.id)).map((j) => (j.id === job.id ? { ...j, scheduledDate: date } : j)));
   }
 
   /** The company's order, locked; 404 otherwise; 409 `ORDER_STATE` when it is not approved, scheduled or delivered. */

@@ -80,11 +80,13 @@ export class CompanyJobsController {
       'The order must be approved, scheduled or delivered (409 `ORDER_STATE`); `order_id` not the company\'s is 422. The date today or later, on or after the order\'s delivery ' +
       "(except a delivery), the order's lot open that day (422 `HOLIDAY`, `CLOSED_DAY`, `INACTIVE`). A relocation needs `destination_address_id`, another address of the order's customer. " +
       "Swap, dump and return and relocation add the service fee line of the price book frozen on the order (with its taxes) when that price book has one and `charge_fee` is not false; " +
-      'extra deliveries and pickups add no fee. `fee_amount` is what was added.',
+      'extra deliveries and pickups add no fee. `fee_amount` is what was added. The container calendar: a pickup ends the order\'s hold on its date, a delivery (or a swap ' +
+      'before delivery) earlier than the hold starts it then, an extra delivery never shortens it, a relocation leaves it; a changed hold is checked (409 `NO_CONTAINER_AVAILABLE` naming ' +
+      'the days in `details.dates`, nothing saved), and a delivery after the pickup or a pickup before the delivery is 422 on `date`.',
     type: CompanyJobWithFeeDto,
     status: 201,
     errors: [409, 422],
-    codes: { 409: ['ORDER_STATE'], 422: ['VALIDATION_FAILED', 'HOLIDAY', 'CLOSED_DAY', 'INACTIVE'] },
+    codes: { 409: ['ORDER_STATE', 'NO_CONTAINER_AVAILABLE'], 422: ['VALIDATION_FAILED', 'HOLIDAY', 'CLOSED_DAY', 'INACTIVE'] },
   })
   create(@CurrentActor() actor: Actor, @Body() dto: CreateCompanyJobDto) {
     return this.jobs.create(actor, dto);

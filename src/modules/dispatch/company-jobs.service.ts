@@ -4,7 +4,7 @@ import { Scope } from '../../common/access/scope';
 import { todayIn } from '../../common/dates';
 import { ApiError } from '../../common/http/api-error';
 import { Page } from '../../common/http/envelope';
-import { AssetsService } from '../catalogue';
+import { AssetsService, ContainerCalendar } from '../catalogue';
 import { CompaniesService } from '../companies';
 import { CustomerAddressesService } from '../customers';
 import { JobsService, type JobRow, type JobStatus } from '../jobs';
@@ -23,6 +23,7 @@ import {
 } from './company-jobs.dto';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { JobFactsRepository } from './job-facts.repository';
+import { crossedEnd, heldDaysOf } from './container-hold';
 
 /** The longest range of the job tree, in days after `from`. */
 export const MAX_TREE_DAYS = 31;
@@ -49,6 +50,7 @@ export class CompanyJobsService {
     private readonly addresses: CustomerAddressesService,
     private readonly calendar: OpeningCalendar,
     private readonly companies: CompaniesService,
+    private readonly containers: ContainerCalendar,
   ) {}
 
   /** The company's date today (the time zone the caller's query brought, else read). */
@@ -158,6 +160,7 @@ export class CompanyJobsService {
       if (Object.keys(errors).length) throw ApiError.validation(errors);
       if (dto.destination_address_id) await this.addresses.assertOwned(Scope.customer(companyId, order.customerId), [{ field: 'destination_address_id', id: dto.destination_address_id }]);
       await this.calendar.assertOpen('lot', order.lotId, Scope.company(companyId), dto.date, 'date');
+      await this.holdWith(scope, order, dto.type, dto.date);
       const job = await this.jobs.create(scope, { orderId: order.id, type: dto.type, scheduledDate: dto.date, lotId: order.lotId, destinationAddressId: dto.destination_address_id?.toLowerCase() ?? null });
       if (dto.notes) await this.jobs.change(job, { notes: dto.notes });
       const feeKind = (FEE_OF as Record<string, (typeof FEE_OF)[keyof typeof FEE_OF]>)[dto.type];
@@ -215,6 +218,24 @@ export class CompanyJobsService {
       return dto.wasted_trip_fee ? this.orders.addFee(scope, job.orderId, 'wasted_trip_fee') : 0;
     });
     return { ...(await this.render(scope, [id]))[0], fee_amount: fee };
+  }
+
+  /**
+   * The container calendar for a job added to the order: a delivery (or a swap before delivery) or a pickup
+   * that changes the days its container is out (`heldDaysOf`: an extra delivery never shortens them, a
+   * pickup ends them on its date) sets the order's hold to the new days, checked (409
+   * `NO_CONTAINER_AVAILABLE` naming the days, nothing saved); one that would cross the other end is 422 on
+   * `date`. A relocation, a dump and return or a swap of a delivered order leaves the hold as it is.
+   */
+  private async holdWith(scope: Scope, order: OrderForJobs, type: string, date: string): Promise<void> {
+    if (type !== 'delivery' && type !== 'pickup' && !(type === 'swap' && !order.deliveredOn)) return;
+    const jobs = await this.jobs.listForOrder(Scope.company(scope.companyId), order.id);
+    const before = heldDaysOf(order, jobs);
+    const held = heldDaysOf(order, [...jobs, { type, status: 'unassigned', scheduledDate: date, createdAt: new Date() }]);
+    const crossed = crossedEnd(type, date, held);
+    if (crossed) throw ApiError.validation({ date: [crossed] });
+    if (held.from === before.from && held.to === before.to) return;
+    await this.containers.hold(Scope.company(scope.companyId), { orderId: order.id, specificationId: order.assetSpecificationId, lotId: order.lotId, ...held });
   }
 
   /** An order named in a body: the company's, locked; 422 on `order_id` otherwise. */

@@ -14,6 +14,7 @@ import { DriverLeaveCheck } from './assignment-leave-check';
 import { RESERVING_TYPES } from './assignment.service';
 import { CompanyJobDto, DispatchOrderDto } from './company-jobs.dto';
 import { CompanyJobsService } from './company-jobs.service';
+import { heldDaysOf } from './container-hold';
 import {
   AssignableOrderDto,
   AssignableOrdersQuery,
@@ -38,7 +39,6 @@ const site = (s: SiteDay): DispatchSiteDto => ({
   holiday: s.day.holiday ?? null,
 });
 
-const UNFINISHED_JOB: readonly string[] = ['unassigned', 'assigned', 'in_progress'];
 
 /**
  * The dispatcher's reads (company side of issue #11): the day's context, drivers available and their
@@ -216,8 +216,8 @@ export class DispatchContextService {
     const reserved = new Set(jobs.filter((j) => j.assetId && j.status !== 'completed' && j.status !== 'aborted').map((j) => j.assetId!));
     const lotId = next?.lotId ?? order.lotId;
     const day = date ?? next?.scheduledDate ?? (await this.views.today(scope));
-    // The container calendar: free from the day to the order's pickup (its unfinished pickup job's date, else the order's; open-ended without one).
-    const pickup = jobs.find((j) => j.type === 'pickup' && UNFINISHED_JOB.includes(j.status))?.scheduledDate ?? order.pickupDate;
+    // The container calendar: free from the day to the order's pickup (its last unfinished pickup job's date, else the order's; open-ended without one).
+    const pickup = heldDaysOf(order, jobs).to;
     const free = await this.containers.freeAssets(company, order.id, order.assetSpecificationId, day, pickup === null ? null : pickup >= day ? pickup : day);
     return {
       order_id: order.id,
