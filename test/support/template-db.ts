@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { MIGRATIONS } from '../../migrations';
 
@@ -26,10 +28,17 @@ export const TEST_DATABASE_PREFIX = 'haulops_test_';
 export const LOCK_NAMESPACE = 0x4a0105; // arbitrary, "haulops"
 export const BUILD_LOCK = 1;
 
-/** A hash of the migration set: each class's name and source, in order. Any change builds a new template. */
+const MIGRATIONS_DIR = join(__dirname, '..', '..', 'migrations');
+
+/**
+ * A hash of the migration set: each class's name and source, in order, and every file of the migrations
+ * folder whole (SQL kept in a constant beside a class is part of its migration too). Any change builds a
+ * new template.
+ */
 export function migrationsHash(): string {
   const h = createHash('sha256');
   for (const m of MIGRATIONS) h.update(m.name).update('\0').update(String(m)).update('\0');
+  for (const f of readdirSync(MIGRATIONS_DIR).sort()) h.update(f).update('\0').update(readFileSync(join(MIGRATIONS_DIR, f))).update('\0');
   return h.digest('hex').slice(0, 16);
 }
 
