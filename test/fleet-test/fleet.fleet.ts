@@ -237,6 +237,8 @@ describe('a fleet of three built servers on one PostgreSQL and one Redis behind 
     const truckType = await co('truck-types', { name: 'Roll-off hoist', capacity_kg: 15000, asset_specification_ids: [world.specId] });
     const truck = await co('trucks', { plate: `FLEET-${process.pid % 1000}`, truck_type_id: truckType.id, home_lot_id: world.lotId });
     await co('assets', { code: 'RO20-F01', asset_specification_id: world.specId, home_lot_id: world.lotId });
+    // The fleet, not the container calendar: the load's placements are taken whatever it says (held, never refused).
+    await co(`asset-specifications/${world.specId}`, { check_availability: false }, 200, 'PUT');
     const station = await co('station/create', { name: 'Transfer station', latitude: 40.05, longitude: -89.05, dump_cost_per_tonne_amount: 6500, waste_type_ids: [world.wasteId] });
     const driverEmail = `driver.${process.pid}.${Date.now()}@fleet.test`;
     const created = await co('driver/create', { name: 'Cy', email: driverEmail, password: 'secret-pass-1' });
