@@ -60,6 +60,8 @@ export interface FleetJob extends RouteJob {
   driverId?: string | null;
   /** In progress: the driver is on it, so it opens their route. */
   underWay?: boolean;
+  /** A free delivery or swap: the container the calendar leaves it (pinned when the plan is applied); null: none is free, the job is left out (`no_container`). Absent: no container to pin. */
+  assetId?: string | null;
 }
 
 export interface FleetDay {
@@ -79,7 +81,7 @@ export interface FleetOptions {
   exactJobs?: number;
 }
 
-export type UnplannedReason = 'no_truck_carries_specification' | 'no_station' | 'shift_full';
+export type UnplannedReason = 'no_truck_carries_specification' | 'no_station' | 'no_container' | 'shift_full';
 
 export interface FleetStop {
   sequence: number;
@@ -752,6 +754,10 @@ function prepare(day: FleetDay): Prepared {
   for (const j of day.jobs) {
     const pinned = j.driverId ? vehicleOf.get(j.driverId) : undefined;
     if (j.driverId && pinned === undefined) continue; // another driver's (not available): not this plan's
+    if (pinned === undefined && j.assetId === null) {
+      excluded.push({ job: j, reason: 'no_container' });
+      continue;
+    }
     if (pinned === undefined && !vehicles.some((v) => v.specificationIds.includes(j.specificationId))) {
       excluded.push({ job: j, reason: 'no_truck_carries_specification' });
       continue;
@@ -868,7 +874,7 @@ export function fleetPlanIdOf(day: FleetDay, options: FleetOptions, plan: Omit<F
     day.date,
     day.settings,
     day.vehicles.map((v) => [v.driverId, v.truckId, place(v.home), [...v.specificationIds].sort()]),
-    day.jobs.map((j) => [j.id, j.type, j.orderId ?? null, j.specificationId, j.wasteTypeId, place(j.site), j.destination ? place(j.destination) : null, j.driverId ?? null, !!j.underWay, j.sequence ?? null, j.version ?? null]),
+    day.jobs.map((j) => [j.id, j.type, j.orderId ?? null, j.specificationId, j.wasteTypeId, place(j.site), j.destination ? place(j.destination) : null, j.driverId ?? null, !!j.underWay, j.sequence ?? null, j.version ?? null, j.assetId === undefined ? false : j.assetId]),
     byId(day.lots).map(place),
     byId(day.stations).map((st) => [...place(st), [...st.wasteTypeIds].sort()]),
     plan.routes.map((r) => [r.driver_id, r.stops.map((s) => s.job_id)]),
