@@ -113,8 +113,8 @@ export function containersFor(jobs: readonly { id: string; free: readonly string
  * jobs (merged pickups left out), the drivers available with their trucks, the lots and stations open that
  * day and the company's planning settings, calls `planFleet` (fleet-planner.ts) and, with `apply`, saves it
  * in one transaction: every planned unassigned job assigned through `AssignmentService.placeJob` (the rules
- * of every assignment: driver active and not on leave, the truck carries the specification, a container
- * reserved on the calendar, the order scheduled; `job.assigned`), every pinned job given its new sequence
+ * of every assignment: driver active and not on leave, the truck carries the specification, the container
+ * the preview matched (`containersFor`) pinned on the calendar, the order scheduled; `job.assigned`), every pinned job given its new sequence
  * the same way (`job.updated`). The orders of the jobs to assign are locked first (id order), then all the
  * day's jobs (id order), and the plan is derived again from the locked rows: with `plan_id` it must give
  * that id, else 409 `PLAN_STALE` before any write (docs/dispatch.md, "Planning the whole day").

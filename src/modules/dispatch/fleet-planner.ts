@@ -18,7 +18,8 @@
  * 5. Search: exact on small days (`EXACT_JOBS` jobs and `EXACT_VEHICLES` drivers: Held–Karp per driver
  *    over every subset of jobs, then a dynamic programme over drivers choosing disjoint subsets); beyond,
  *    regret-2 insertion, local search (relocate of runs of 1–3 jobs within and across routes, exchange
- *    across routes, 2-opt within a route, 2-opt* across routes) and ruin-and-recreate iterations
+ *    across routes, 2-opt within a route, 2-opt* across routes; with jobs left over, ejection chains of
+ *    depth 1–2 and swaps with the unplanned) and ruin-and-recreate iterations
  *    (seeded PRNG, threshold acceptance falling with the work done). The search stops on a budget of
  *    work (`budgetFor`: `BUDGET_PER_JOB` per job), never on the clock: the same day gives the same plan.
  */
@@ -26,7 +27,7 @@
 import { createHash } from 'node:crypto';
 import { haversineKm, legsOf, pathKm, prng, RouteError, TIE_KM, type Leg, type Place, type RouteJob, type RouteStation } from './route-optimiser';
 
-export const FLEET_PLANNER_VERSION = 1;
+export const FLEET_PLANNER_VERSION = 2;
 /** Days of at most this many free jobs and drivers are solved exactly. */
 export const EXACT_JOBS = 10;
 export const EXACT_VEHICLES = 6;
