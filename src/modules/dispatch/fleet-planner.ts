@@ -33,10 +33,10 @@ export const EXACT_JOBS = 10;
 export const EXACT_VEHICLES = 6;
 /**
  * Work (moves priced, a route re-priced counting its length) per job the heuristic may spend before it
- * stops: `budgetFor(n)` = n × this, so a day's work grows with its size (150 jobs: 7.5 million, well under a second of CPU
+ * stops: `budgetFor(n)` = n × this, so a day's work grows with its size (150 jobs: 15 million, under a second of CPU
  * on one idle core of the benchmark machine). A count, never a time: the same day gives the same plan.
  */
-export const BUDGET_PER_JOB = 50_000;
+export const BUDGET_PER_JOB = 100_000;
 export const budgetFor = (jobs: number) => Math.max(1, jobs) * BUDGET_PER_JOB;
 
 export type StopKind = RouteJob['type'];
