@@ -298,6 +298,9 @@ interface Away {
   i: Int32Array;
 }
 
+/** Nowhere to go, for n jobs. */
+const awayNone = (n: number): Away => ({ cost: new Float64Array(n).fill(Infinity), v: new Int32Array(n).fill(-1), at: new Int32Array(n).fill(-1), i: new Int32Array(n).fill(-1) });
+
 class Search {
   routes: Routes;
   km: Float64Array;
@@ -679,7 +682,7 @@ class Search {
   ejectInsert(pool: readonly number[]): number {
     const p = this.p;
     // Depth 1's "away": each planned free job's cheapest place in a route other than its own (those do not change).
-    const plain: Away = { cost: new Float64Array(p.n).fill(Infinity), v: new Int32Array(p.n).fill(-1), at: new Int32Array(p.n).fill(-1), i: new Int32Array(p.n).fill(-1) };
+    const plain: Away = awayNone(p.n);
     const free: number[] = [];
     for (let v = 0; v < p.V; v++) {
       for (const x of this.routes[v]) {
@@ -718,7 +721,7 @@ class Search {
     const once = chain(plain, null);
     if (once >= 0) return once;
     // Depth 2: each free x's cheapest place in another route in place of a y there, y going to a route neither x's nor that one.
-    const deep: Away = { cost: new Float64Array(p.n).fill(Infinity), v: new Int32Array(p.n).fill(-1), at: new Int32Array(p.n).fill(-1), i: new Int32Array(p.n).fill(-1) };
+    const deep: Away = awayNone(p.n);
     for (const x of free) {
       const c = this.replaceInto(x, this.where[x], plain);
       if (c) [deep.cost[x], deep.v[x], deep.i[x], deep.at[x]] = c;
@@ -733,7 +736,7 @@ class Search {
    */
   swapOut(pool: readonly number[]): [number, number] | null {
     const p = this.p;
-    const none: Away = { cost: new Float64Array(p.n).fill(Infinity), v: new Int32Array(p.n).fill(-1), at: new Int32Array(p.n).fill(-1), i: new Int32Array(p.n).fill(-1) };
+    const none: Away = awayNone(p.n);
     for (let v = 0; v < p.V; v++) for (const x of this.routes[v]) if (p.pin[x] < 0 && x !== p.first[v]) none.cost[x] = 0;
     let best: [number, number, number, number, number] | null = null;
     for (const j of pool) {
