@@ -1,4 +1,4 @@
-import { addDriver, addTruck, approvedOrder, assignOrder, dispatchWorld, DispatchWorld, inDays, tour } from '../support/dispatch-fixtures';
+import { addDriver, addTruck, approvedOrder, assignOrder, coPost, dispatchWorld, DispatchWorld, inDays, tour } from '../support/dispatch-fixtures';
 import type { MemberActor } from '../support/actors';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -125,6 +125,27 @@ describe('Dispatch (company): POST /dispatch/plan, the whole fleet\'s day (issue
     expect(p.routes.map((r: Row) => r.driver_id)).toEqual([rival.driver.id]);
     expect(p.routes[0].stops.map((s: Row) => s.job_id)).toEqual([rivalJob]);
     for (const id of [w.driver.id, second.id, w.truckId, secondTruck, pinned, ...free]) expect(ids).not.toContain(id);
+  });
+
+  it('honours the container calendar in the preview: two deliveries, one container free → one planned, one no_container; apply saves the preview and pins that container', async () => {
+    const cal = await dispatchWorld(t, { name: 'Calendar Co', assets: 1 });
+    // The specification does not refuse holds, so both orders are approved; assignment still needs a free container to pin.
+    await coPost(t, cal, `asset-specifications/${cal.specId}`, { check_availability: false }, 200, 'put');
+    const ids = [(await approvedOrder(t, cal, { delivery_date: day })).deliveryJobId, (await approvedOrder(t, cal, { delivery_date: day })).deliveryJobId].sort();
+    const calPlan = (body: Row) => plan(body, cal.company.token);
+    const preview = (await calPlan({ date: day }).expect(200)).body.data;
+    // The containers go to the jobs in id order: the first gets the one container, the second none.
+    expect(preview.routes.flatMap((r: Row) => r.stops.map((s: Row) => s.job_id))).toEqual([ids[0]]);
+    expect(preview.unassigned).toEqual([{ job_id: ids[1], reason: 'no_container' }]);
+    const res = await calPlan({ date: day, apply: true, plan_id: preview.plan_id }).expect(200);
+    expect(res.body.data).toEqual({ ...preview, applied: true });
+    const jobOf = async (id: string) => (await t.req('get', `/api/v1/jobs/${id}`, { token: cal.company.token }).expect(200)).body.data;
+    expect(await jobOf(ids[0])).toMatchObject({ status: 'assigned', driver_id: cal.driver.id, asset_id: cal.assetIds[0] });
+    expect(await jobOf(ids[1])).toMatchObject({ status: 'unassigned', driver_id: null, asset_id: null });
+    // The container is now pinned: planning again keeps the second job out for the same reason, nothing moves.
+    const again = (await calPlan({ date: day }).expect(200)).body.data;
+    expect(again.unassigned).toEqual([{ job_id: ids[1], reason: 'no_container' }]);
+    expect(again.moves).toBe(0);
   });
 
   it('company users only: a customer or a driver is refused, no token 401', async () => {

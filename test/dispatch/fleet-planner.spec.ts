@@ -1,5 +1,5 @@
-import { budgetFor, feasible, planFleet, problemOf, routeKm, routeMinutes, type FleetDay, type FleetProblem } from '../../src/modules/dispatch/fleet-planner';
-import { vehiclesOf } from '../../src/modules/dispatch/fleet-plan.service';
+import { budgetFor, feasible, heuristicRoutes, planFleet, problemOf, routeKm, routeMinutes, type FleetDay, type FleetProblem } from '../../src/modules/dispatch/fleet-planner';
+import { containersFor, vehiclesOf } from '../../src/modules/dispatch/fleet-plan.service';
 import { prng } from '../../src/modules/dispatch/route-optimiser';
 
 /** mulberry32: seeded days. */
@@ -179,6 +179,45 @@ describe('fleet planner (POST /dispatch/plan, issue #26): the pure search', () =
     expect(plan.unassigned).toEqual(expect.arrayContaining([{ job_id: 'job-s9', reason: 'no_truck_carries_specification' }, { job_id: 'job-w9', reason: 'no_station' }]));
   });
 
+  it('leaves out a free delivery or swap the container calendar has no container for (no_container); the container is in the plan id', () => {
+    const day = dayOf(31, 6, 2, { pinShare: 0 });
+    const withAsset = (assetId: string | null) => planFleet({ ...day, jobs: day.jobs.map((j, k) => (k === 0 ? { ...j, assetId } : j)) });
+    const none = withAsset(null);
+    expect(none.unassigned).toContainEqual({ job_id: 'job-0', reason: 'no_container' });
+    expect(none.routes.flatMap((r) => r.stops.map((x) => x.job_id))).not.toContain('job-0');
+    const one = withAsset('asset-1');
+    expect(one.routes.flatMap((r) => r.stops.map((x) => x.job_id))).toContain('job-0');
+    expect(withAsset('asset-2').plan_id).not.toBe(one.plan_id);
+  });
+
+  /** Two jobs (0: j, 1: x), two vehicles, no driving between jobs; km from/to each vehicle's home given per job. */
+  const tiny = (home: number[][], service: number[], shift: number, allowed: number[][]): FleetProblem => ({
+    n: 2,
+    V: home.length,
+    between: new Float64Array(4),
+    fromHome: Float64Array.from(home.flat()),
+    toHome: Float64Array.from(home.flat()),
+    internal: new Float64Array(2),
+    serviceMin: Float64Array.from(service),
+    minPerKm: 1,
+    shift,
+    allowed: Uint8Array.from(allowed.flat()),
+    pin: Int32Array.from([-1, -1]),
+    first: Int32Array.from(home.map(() => -1)),
+  });
+
+  it('ejects: an unplanned job fits only where a planned one is, which moves to another route (one more job planned)', () => {
+    // Vehicle 0 (1 km from both) may take j and x but not both in its shift; vehicle 1 (20 km from x) may take only x.
+    const p = tiny([[1, 1], [1000, 20]], [100, 100], 180, [[1, 1], [0, 1]]);
+    // From x on vehicle 0: j fits nowhere, and moving x alone only adds km (local search keeps it).
+    expect(heuristicRoutes(p, [[1], []], { budget: 1 })).toEqual([[0], [1]]);
+  });
+
+  it('swaps: an unplanned job shorter than a planned one takes its place when nothing else can (as many jobs, fewer km)', () => {
+    const p = tiny([[1, 10]], [100, 100], 150, [[1, 1]]);
+    expect(heuristicRoutes(p, [[1]], { budget: 1 })).toEqual([[0]]);
+  });
+
   it('km before is the current assignment: pinned jobs in their sequence', () => {
     const day = dayOf(41, 6, 2, { pinShare: 1 });
     const plan = planFleet(day);
@@ -187,6 +226,23 @@ describe('fleet planner (POST /dispatch/plan, issue #26): the pure search', () =
     expect(plan.distance_before_km).toBeCloseTo(before, 3);
     expect(plan.distance_after_km).toBeLessThanOrEqual(plan.distance_before_km + 1e-9);
     expect(plan.unassigned).toEqual([]);
+  });
+});
+
+describe('fleet plan: the containers of the day (containersFor)', () => {
+  it('gives as many jobs a container as possible, one each, in id order; null when none is left, absent without a hold', () => {
+    // A tries x first; B can only have x: the matching moves A to y. C has nothing free; D's order has no hold.
+    const got = containersFor([
+      { id: 'b', free: ['x'] },
+      { id: 'a', free: ['x', 'y'] },
+      { id: 'c', free: ['x', 'y'] },
+      { id: 'd', free: undefined },
+    ]);
+    expect([...got.entries()]).toEqual([
+      ['a', 'y'],
+      ['b', 'x'],
+      ['c', null],
+    ]);
   });
 });
 

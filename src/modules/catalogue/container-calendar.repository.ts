@@ -90,6 +90,25 @@ export class ContainerCalendarRepository extends ModuleRepository {
   }
 
   /**
+   * For each order of `orderIds` with a live hold: the assets of its specification free for it over the
+   * hold's days (`catalogue_free_assets`), in the order `catalogue_pin_container` chooses (based at the
+   * hold's lot first, then by code). Orders without a live hold are left out. One statement (the fleet
+   * plan's preview of the calendar, docs/dispatch.md "Planning the whole day").
+   */
+  @GenerateSql({ params: [SAMPLE_SCOPE, [SQL_SAMPLE.id]] })
+  async freeForHolds(scope: Scope, orderIds: readonly string[]): Promise<{ order_id: string; assets: string[] }[]> {
+    return this.sql(
+      `SELECT r.order_id::text AS order_id,
+              coalesce((SELECT array_agg(f.asset_id::text ORDER BY (f.home_lot_id IS NOT DISTINCT FROM r.lot_id) DESC, f.code, f.asset_id)
+                          FROM catalogue_free_assets($1, r.order_id, r.asset_specification_id, r.starts_on, r.ends_on) f), '{}')::text[] AS assets
+         FROM container_reservations r
+        WHERE r.company_id = $1 AND r.order_id = ANY($2::uuid[]) AND r.released_at IS NULL
+        ORDER BY r.order_id`,
+      [scope.companyId, orderIds],
+    );
+  }
+
+  /**
    * Where each order's container is loaded on `date`: the home lot of the asset pinned on its live hold,
    * else the home lots of the assets of its specification free for it that day (empty: none is). Orders
    * without a live hold are left out. One statement.

@@ -128,6 +128,15 @@ export class ContainerCalendar {
   }
 
   /**
+   * The fleet plan's view of the calendar (one statement): per order with a live hold, the assets free for
+   * it over the hold's days, in the order assignment pins from. Orders without a hold are absent.
+   */
+  async freeForHolds(scope: Scope, orderIds: readonly string[]): Promise<Map<string, string[]>> {
+    if (!orderIds.length) return new Map();
+    return new Map((await this.calendar.freeForHolds(scope, [...new Set(orderIds)].sort())).map((r) => [r.order_id, r.assets]));
+  }
+
+  /**
    * The lots each order's container can be loaded at on `date` (route planning): the home lot of the asset
    * pinned on its hold, else those of the assets free for it that day; an empty list when none is free; orders without a hold are absent.
    */

@@ -42,7 +42,7 @@ export class FleetRouteDto {
   @ApiProperty({ example: 141.5, description: 'The shift minutes left (negative only when the driver\'s own jobs already exceed the shift).' }) slack_minutes: number;
 }
 
-export const UNPLANNED_REASONS = ['no_truck_carries_specification', 'no_station', 'shift_full'] as const;
+export const UNPLANNED_REASONS = ['no_truck_carries_specification', 'no_station', 'no_container', 'shift_full', 'order_state'] as const;
 
 export class FleetUnassignedDto {
   @ApiProperty({ format: 'uuid', example: '0b8f3c2e-5a7d-4e4b-9d7e-2f1c6a9b8e10' }) job_id: string;
@@ -51,7 +51,8 @@ export class FleetUnassignedDto {
     example: 'shift_full',
     description:
       '`no_truck_carries_specification`: no available driver\'s truck is of a type carrying the job\'s specification; `no_station`: no station open that day accepts its waste; ' +
-      '`shift_full`: it fits in no driver\'s shift beside the jobs planned.',
+      '`no_container`: a delivery or swap no container of its specification is free for on its order\'s days (the container calendar; the containers free are shared among the day\'s jobs); ' +
+      '`shift_full`: it fits in no driver\'s shift beside the jobs planned; `order_state`: its order is not approved, scheduled or delivered.',
   })
   reason: string;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/access/actor';
 import { ApiError } from '../../common/http/api-error';
 import { AttendanceService } from '../attendance';
+import { ContainerCalendar } from '../catalogue';
 import { CompanySettingsService, type CompanySettingsDto } from '../companies';
 import { CustomerAddressesService } from '../customers';
 import { DriversService } from '../drivers';
@@ -11,7 +12,7 @@ import { OrderOperations, type OrderForJobs } from '../orders';
 import { LotsService, StationsService, type SiteDay } from '../sites';
 import { UnitOfWork } from '../../database/unit-of-work';
 import { DriverLeaveCheck } from './assignment-leave-check';
-import { AssignmentService, type DispatchCtx } from './assignment.service';
+import { AssignmentService, RESERVING_TYPES, type DispatchCtx } from './assignment.service';
 import type { FleetDriverLeftOutDto, FleetPlanDto, FleetPlanResultDto, FleetUnassignedDto } from './fleet-plan.dto';
 import { planFleet, type FleetJob, type FleetSettings, type FleetVehicle } from './fleet-planner';
 import { dayPlaces, homeLotOf, inSequence, ordersOfJobs, routeJobOf } from './route-collapse.service';
@@ -80,12 +81,40 @@ export function vehiclesOf(
 }
 
 /**
+ * The containers the calendar leaves the day's free deliveries and swaps (`jobs`, each with the assets
+ * free for its order's hold, in the order assignment pins from; `undefined`: the order has no hold, left
+ * to assignment): a maximum matching, one container per job (augmenting paths, jobs in id order, each
+ * trying its assets in their order), so as many jobs as possible get one and the same day gives the same
+ * answer. A job left without one gets null (`no_container`).
+ */
+export function containersFor(jobs: readonly { id: string; free: readonly string[] | undefined }[]): Map<string, string | null> {
+  const sorted = [...jobs].filter((j) => j.free).sort((a, b) => (a.id < b.id ? -1 : 1));
+  const holder = new Map<string, string>(); // asset → job
+  const mine = new Map<string, string>(); // job → asset
+  const augment = (job: { id: string; free: readonly string[] | undefined }, seen: Set<string>): boolean => {
+    for (const a of job.free!) {
+      if (seen.has(a)) continue;
+      seen.add(a);
+      const other = holder.get(a);
+      if (other === undefined || augment(sorted.find((j) => j.id === other)!, seen)) {
+        holder.set(a, job.id);
+        mine.set(job.id, a);
+        return true;
+      }
+    }
+    return false;
+  };
+  for (const j of sorted) augment(j, new Set());
+  return new Map(sorted.map((j) => [j.id, mine.get(j.id) ?? null]));
+}
+
+/**
  * `POST /dispatch/plan` (issue #26 item 1, extension): the whole fleet's day. Loads the day's unfinished
  * jobs (merged pickups left out), the drivers available with their trucks, the lots and stations open that
  * day and the company's planning settings, calls `planFleet` (fleet-planner.ts) and, with `apply`, saves it
  * in one transaction: every planned unassigned job assigned through `AssignmentService.placeJob` (the rules
- * of every assignment: driver active and not on leave, the truck carries the specification, a container
- * reserved on the calendar, the order scheduled; `job.assigned`), every pinned job given its new sequence
+ * of every assignment: driver active and not on leave, the truck carries the specification, the container
+ * the preview matched (`containersFor`) pinned on the calendar, the order scheduled; `job.assigned`), every pinned job given its new sequence
  * the same way (`job.updated`). The orders of the jobs to assign are locked first (id order), then all the
  * day's jobs (id order), and the plan is derived again from the locked rows: with `plan_id` it must give
  * that id, else 409 `PLAN_STALE` before any write (docs/dispatch.md, "Planning the whole day").
@@ -105,6 +134,7 @@ export class FleetPlanService {
     private readonly attendance: AttendanceService,
     private readonly leave: DriverLeaveCheck,
     private readonly settings: CompanySettingsService,
+    private readonly containers: ContainerCalendar,
   ) {}
 
   async plan(actor: Actor, dto: FleetPlanDto): Promise<FleetPlanResultDto> {
@@ -133,7 +163,8 @@ export class FleetPlanService {
       if (apply) {
         for (const x of changes) {
           const order = orders.get(x.job.orderId)!;
-          await this.assignment.placeJob(c, order, x.job, x.job.status === 'unassigned' ? { driverId: x.driverId, truckId: x.truckId, sequence: x.sequence } : { sequence: x.sequence });
+          const assetId = day.containers.get(x.job.id) ?? undefined;
+          await this.assignment.placeJob(c, order, x.job, x.job.status === 'unassigned' ? { driverId: x.driverId, truckId: x.truckId, sequence: x.sequence, assetId } : { sequence: x.sequence });
         }
       }
       const unassigned: FleetUnassignedDto[] = [...plan.unassigned, ...day.notLive.map((id) => ({ job_id: id, reason: 'order_state' }))].sort((a, b) => (a.job_id < b.job_id ? -1 : 1));
@@ -164,9 +195,13 @@ export class FleetPlanService {
     const destinations = await this.addresses.positions(c.scope, rows.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
     const { vehicles, leftOut } = vehiclesOf(roster, states, onLeave, rows, fleet, lots);
     const notLive = rows.filter((j) => j.status === 'unassigned' && !LIVE_ORDER.includes(orders.get(j.orderId)!.status)).map((j) => j.id);
+    // The container calendar: each free delivery or swap without a container needs one free on its order's days (pinned at apply).
+    const pinning = rows.filter((j) => j.status === 'unassigned' && RESERVING_TYPES.includes(j.type) && !j.assetId && !notLive.includes(j.id));
+    const free = await this.containers.freeForHolds(c.scope, pinning.map((j) => j.orderId));
+    const containers = containersFor(pinning.map((j) => ({ id: j.id, free: free.get(j.orderId) })));
     const jobs: FleetJob[] = inSequence(rows)
       .filter((j) => !notLive.includes(j.id))
-      .map((j) => ({ ...routeJobOf(j, orders, destinations), driverId: j.status === 'unassigned' ? null : j.driverId, underWay: j.status === 'in_progress', sequence: j.sequence, version: j.updatedAt.toISOString() }));
-    return { input: { date, vehicles, jobs, ...dayPlaces(lots, stations), settings }, leftOut, notLive };
+      .map((j) => ({ ...routeJobOf(j, orders, destinations), driverId: j.status === 'unassigned' ? null : j.driverId, underWay: j.status === 'in_progress', sequence: j.sequence, version: j.updatedAt.toISOString(), ...(containers.has(j.id) ? { assetId: containers.get(j.id) } : {}) }));
+    return { input: { date, vehicles, jobs, ...dayPlaces(lots, stations), settings }, leftOut, notLive, containers };
   }
 }

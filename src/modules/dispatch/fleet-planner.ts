@@ -18,7 +18,8 @@
  * 5. Search: exact on small days (`EXACT_JOBS` jobs and `EXACT_VEHICLES` drivers: Held–Karp per driver
  *    over every subset of jobs, then a dynamic programme over drivers choosing disjoint subsets); beyond,
  *    regret-2 insertion, local search (relocate of runs of 1–3 jobs within and across routes, exchange
- *    across routes, 2-opt within a route, 2-opt* across routes) and ruin-and-recreate iterations
+ *    across routes, 2-opt within a route, 2-opt* across routes; with jobs left over, ejection chains of
+ *    depth 1–2 and swaps with the unplanned) and ruin-and-recreate iterations
  *    (seeded PRNG, threshold acceptance falling with the work done). The search stops on a budget of
  *    work (`budgetFor`: `BUDGET_PER_JOB` per job), never on the clock: the same day gives the same plan.
  */
@@ -26,16 +27,16 @@
 import { createHash } from 'node:crypto';
 import { haversineKm, legsOf, pathKm, prng, RouteError, TIE_KM, type Leg, type Place, type RouteJob, type RouteStation } from './route-optimiser';
 
-export const FLEET_PLANNER_VERSION = 1;
+export const FLEET_PLANNER_VERSION = 2;
 /** Days of at most this many free jobs and drivers are solved exactly. */
 export const EXACT_JOBS = 10;
 export const EXACT_VEHICLES = 6;
 /**
  * Work (moves priced, a route re-priced counting its length) per job the heuristic may spend before it
- * stops: `budgetFor(n)` = n × this, so a day's work grows with its size (150 jobs: 7.5 million, well under a second of CPU
+ * stops: `budgetFor(n)` = n × this, so a day's work grows with its size (150 jobs: 15 million, under a second of CPU
  * on one idle core of the benchmark machine). A count, never a time: the same day gives the same plan.
  */
-export const BUDGET_PER_JOB = 50_000;
+export const BUDGET_PER_JOB = 100_000;
 export const budgetFor = (jobs: number) => Math.max(1, jobs) * BUDGET_PER_JOB;
 
 export type StopKind = RouteJob['type'];
@@ -60,6 +61,8 @@ export interface FleetJob extends RouteJob {
   driverId?: string | null;
   /** In progress: the driver is on it, so it opens their route. */
   underWay?: boolean;
+  /** A free delivery or swap: the container the calendar leaves it (pinned when the plan is applied); null: none is free, the job is left out (`no_container`). Absent: no container to pin. */
+  assetId?: string | null;
 }
 
 export interface FleetDay {
@@ -79,7 +82,7 @@ export interface FleetOptions {
   exactJobs?: number;
 }
 
-export type UnplannedReason = 'no_truck_carries_specification' | 'no_station' | 'shift_full';
+export type UnplannedReason = 'no_truck_carries_specification' | 'no_station' | 'no_container' | 'shift_full';
 
 export interface FleetStop {
   sequence: number;
@@ -286,6 +289,17 @@ export function exactRoutes(p: FleetProblem): Routes {
 }
 
 // ------------------------------------------------------------------ heuristic
+
+/** Where each job would go when displaced (ejection chains): km delta, route, gap, and (depth 2) the position of the job it displaces there. */
+interface Away {
+  cost: Float64Array;
+  v: Int32Array;
+  at: Int32Array;
+  i: Int32Array;
+}
+
+/** Nowhere to go, for n jobs. */
+const awayNone = (n: number): Away => ({ cost: new Float64Array(n).fill(Infinity), v: new Int32Array(n).fill(-1), at: new Int32Array(n).fill(-1), i: new Int32Array(n).fill(-1) });
 
 class Search {
   routes: Routes;
@@ -640,10 +654,140 @@ class Search {
         if (left.length < before) continue;
       }
       if (this.relocate() || this.exchange() || this.twoOpt() || this.twoOptStar()) continue;
+      if (left.length) {
+        const k = this.ejectInsert(left);
+        if (k >= 0) {
+          left = left.filter((j) => j !== k);
+          continue;
+        }
+        const swap = this.swapOut(left);
+        if (swap) {
+          left = [...left.filter((j) => j !== swap[0]), swap[1]];
+          continue;
+        }
+      }
       break;
     }
     this.dirty.fill(0);
     return left;
+  }
+
+  /**
+   * Ejection chains (at a local optimum with jobs left over): an unplanned job j takes the place of a free
+   * job x in x's route, and x goes to its cheapest feasible place in another route (depth 1) or, when no
+   * such chain exists, takes the place of a free job y in a third route, y going to its cheapest place in a
+   * fourth (depth 2): one more job planned. Of every chain of the least depth found the cheapest in km is
+   * applied. Returns j, or -1 when none exists.
+   */
+  ejectInsert(pool: readonly number[]): number {
+    const p = this.p;
+    // Depth 1's "away": each planned free job's cheapest place in a route other than its own (those do not change).
+    const plain: Away = awayNone(p.n);
+    const free: number[] = [];
+    for (let v = 0; v < p.V; v++) {
+      for (const x of this.routes[v]) {
+        if (p.pin[x] >= 0 || x === p.first[v]) continue;
+        free.push(x);
+        for (let w = 0; w < p.V; w++) {
+          if (w === v) continue;
+          const ins = this.bestInsertion(x, w);
+          if (ins && ins[0] < plain.cost[x] - EPS) [plain.cost[x], plain.v[x], plain.at[x]] = [ins[0], w, ins[1]];
+        }
+      }
+    }
+    const chain = (away: Away, next: Away | null): number => {
+      let best: [number, number, number, number, number] | null = null;
+      for (const j of pool) {
+        const c = this.replaceInto(j, -1, away);
+        if (c && (!best || c[0] < best[0] - EPS)) best = [c[0], j, c[1], c[2], c[3]];
+      }
+      if (!best) return -1;
+      const [, j, v, i, k] = best;
+      const x = this.routes[v][i];
+      if (next) {
+        // x takes y's place in route away.v[x]; y goes to its plain place first (that route is neither x's nor y's).
+        const w = away.v[x];
+        const y = this.routes[w][away.i[x]];
+        this.routes[next.v[y]].splice(next.at[y], 0, y);
+        this.applied(next.v[y]);
+        this.replace(w, away.i[x], away.at[x], x);
+      } else {
+        this.routes[away.v[x]].splice(away.at[x], 0, x);
+        this.applied(away.v[x]);
+      }
+      this.replace(v, i, k, j);
+      return j;
+    };
+    const once = chain(plain, null);
+    if (once >= 0) return once;
+    // Depth 2: each free x's cheapest place in another route in place of a y there, y going to a route neither x's nor that one.
+    const deep: Away = awayNone(p.n);
+    for (const x of free) {
+      const c = this.replaceInto(x, this.where[x], plain);
+      if (c) [deep.cost[x], deep.v[x], deep.i[x], deep.at[x]] = c;
+    }
+    return chain(deep, plain);
+  }
+
+  /**
+   * An unplanned job takes the place of a planned free one, which is left out instead, when that shortens
+   * the day (as many jobs planned, fewer km: the minutes freed may take another job later). The best such
+   * swap is applied: [the job put in, the job left out], or null.
+   */
+  swapOut(pool: readonly number[]): [number, number] | null {
+    const p = this.p;
+    const none: Away = awayNone(p.n);
+    for (let v = 0; v < p.V; v++) for (const x of this.routes[v]) if (p.pin[x] < 0 && x !== p.first[v]) none.cost[x] = 0;
+    let best: [number, number, number, number, number] | null = null;
+    for (const j of pool) {
+      const c = this.replaceInto(j, -1, none);
+      if (c && c[0] < -EPS && (!best || c[0] < best[0] - EPS)) best = [c[0], j, c[1], c[2], c[3]];
+    }
+    if (!best) return null;
+    const [, j, v, i, k] = best;
+    const x = this.routes[v][i];
+    this.replace(v, i, k, j);
+    this.where[x] = this.pos[x] = -1;
+    return [j, x];
+  }
+
+  /**
+   * The cheapest feasible way for job j into a route (not `skip`, and j allowed there) in place of a free job x
+   * of it that goes to `away` (never into `skip` either): [km delta, route, x's position, j's gap in the route without x].
+   */
+  private replaceInto(j: number, skip: number, away: Away): [number, number, number, number] | null {
+    const p = this.p;
+    let best: [number, number, number, number] | null = null;
+    for (let v = 0; v < p.V; v++) {
+      if (v === skip || !this.movable(j, v)) continue;
+      const s = this.routes[v];
+      for (let i = p.first[v] >= 0 ? 1 : 0; i < s.length; i++) {
+        const x = s[i];
+        if (away.cost[x] === Infinity || (skip >= 0 && away.v[x] === skip)) continue;
+        const pa = i ? s[i - 1] : -1;
+        const na = i + 1 < s.length ? s[i + 1] : -1;
+        const out = edge(p, v, pa, na) - edge(p, v, pa, x) - p.internal[x] - edge(p, v, x, na);
+        const svc = this.svc[v] - p.serviceMin[x] + p.serviceMin[j];
+        // j's cheapest gap in the route without x (gap i + 1 is gap i once x is out).
+        for (let k = p.first[v] >= 0 ? 1 : 0; k <= s.length; k++) {
+          if (k === i + 1) continue;
+          this.work++;
+          const a = k === i ? pa : k ? s[k - 1] : -1;
+          const b = k === i ? na : k < s.length ? s[k] : -1;
+          const d = out + edge(p, v, a, j) + p.internal[j] + edge(p, v, j, b) - edge(p, v, a, b);
+          if ((!best || d + away.cost[x] < best[0] - EPS) && this.fits(v, this.km[v] + d, svc)) best = [d + away.cost[x], v, i, k];
+        }
+      }
+    }
+    return best;
+  }
+
+  /** Route v with its job at position i taken out and j put in gap k (of the route as it was). */
+  private replace(v: number, i: number, k: number, j: number): void {
+    const rest = this.routes[v].filter((_, y) => y !== i);
+    rest.splice(k > i ? k - 1 : k, 0, j);
+    this.routes[v] = rest;
+    this.applied(v);
   }
 
   /** Greedy insertion in the given order, each job at its cheapest feasible place; returns those that fit nowhere. */
@@ -752,6 +896,10 @@ function prepare(day: FleetDay): Prepared {
   for (const j of day.jobs) {
     const pinned = j.driverId ? vehicleOf.get(j.driverId) : undefined;
     if (j.driverId && pinned === undefined) continue; // another driver's (not available): not this plan's
+    if (pinned === undefined && j.assetId === null) {
+      excluded.push({ job: j, reason: 'no_container' });
+      continue;
+    }
     if (pinned === undefined && !vehicles.some((v) => v.specificationIds.includes(j.specificationId))) {
       excluded.push({ job: j, reason: 'no_truck_carries_specification' });
       continue;
@@ -868,7 +1016,7 @@ export function fleetPlanIdOf(day: FleetDay, options: FleetOptions, plan: Omit<F
     day.date,
     day.settings,
     day.vehicles.map((v) => [v.driverId, v.truckId, place(v.home), [...v.specificationIds].sort()]),
-    day.jobs.map((j) => [j.id, j.type, j.orderId ?? null, j.specificationId, j.wasteTypeId, place(j.site), j.destination ? place(j.destination) : null, j.driverId ?? null, !!j.underWay, j.sequence ?? null, j.version ?? null]),
+    day.jobs.map((j) => [j.id, j.type, j.orderId ?? null, j.specificationId, j.wasteTypeId, place(j.site), j.destination ? place(j.destination) : null, j.driverId ?? null, !!j.underWay, j.sequence ?? null, j.version ?? null, j.assetId === undefined ? false : j.assetId]),
     byId(day.lots).map(place),
     byId(day.stations).map((st) => [...place(st), [...st.wasteTypeIds].sort()]),
     plan.routes.map((r) => [r.driver_id, r.stops.map((s) => s.job_id)]),

@@ -15,6 +15,9 @@ SELECT (SELECT coalesce(json_agg(json_build_object('spec', x.spec, 'lot', x.lot,
 -- ContainerCalendarRepository.freeAssets
 SELECT f.asset_id AS id FROM catalogue_free_assets($1, $2, $3, $4::date, $5::date) f;
 
+-- ContainerCalendarRepository.freeForHolds
+SELECT r.order_id::text AS order_id, coalesce((SELECT array_agg(f.asset_id::text ORDER BY (f.home_lot_id IS NOT DISTINCT FROM r.lot_id) DESC, f.code, f.asset_id) FROM catalogue_free_assets($1, r.order_id, r.asset_specification_id, r.starts_on, r.ends_on) f), '{}')::text[] AS assets FROM container_reservations r WHERE r.company_id = $1 AND r.order_id = ANY($2::uuid[]) AND r.released_at IS NULL ORDER BY r.order_id;
+
 -- ContainerCalendarRepository.hold
 SELECT catalogue_hold_container($1, $2, $3, $4, $5, $6)::text[] AS busy;
 
