@@ -19,8 +19,9 @@ export interface ProfileRow {
   status: UserStatus;
   company_id: string | null;
   profile_phone: string | null;
-  profile_email_verified_at: Date | null;
-  profile_created_at: Date;
+  /** A Date from this repository's statement; ISO 8601 text from the caller's statement (a JSON row). */
+  profile_email_verified_at: Date | string | null;
+  profile_created_at: Date | string;
   profile_company: CompanySummaryDto | string | null;
 }
 
