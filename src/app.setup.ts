@@ -2,12 +2,13 @@ import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { json } from 'body-parser';
 import cors from 'cors';
 import helmet from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppModule } from './app.module';
 import { EnvelopeExpressAdapter } from './common/http/envelope';
-import { checkRequestInput, JSON_MEDIA_TYPES, jsonBodiesOnly } from './common/http/request-input';
+import { JSON_MEDIA_TYPES, requestInput } from './common/http/request-input';
 import { buildOpenApiDocument } from './common/http/openapi-document';
 import { validationPipe } from './common/http/validation';
 import { accessLogger, appLogger, PinoNestLogger } from './common/logger';
@@ -71,16 +72,19 @@ export async function createApp(config: AppConfig, extraModules: Type[] = [], op
   // Body parsers after the request id, so that their errors carry it too. Bodies are JSON only (415
   // otherwise; multipart on the upload route of src/modules/media), nested at most MAX_JSON_DEPTH levels,
   // and no string of a body or query holds NUL or an unpaired surrogate (src/common/http/request-input.ts).
-  app.use(jsonBodiesOnly([{ method: 'POST', path: '/api/v1/upload-media', type: 'multipart/form-data' }]));
   // The inbound payment webhooks verify their signature over the exact bytes received (`req.rawBody`;
-  // body-parser's `verify`, passed through by Nest though its options type omits it).
+  // body-parser's `verify`).
   const keepWebhookRawBody = {
     verify: (req: { url?: string; rawBody?: Buffer }, _res: unknown, buf: Buffer) => {
       if (req.url?.startsWith('/api/v1/psp/webhooks/')) req.rawBody = buf;
     },
   };
-  app.useBodyParser('json', { limit: '1mb', type: JSON_MEDIA_TYPES, ...keepWebhookRawBody });
-  app.use(checkRequestInput());
+  app.use(
+    requestInput({
+      exceptions: [{ method: 'POST', path: '/api/v1/upload-media', type: 'multipart/form-data' }],
+      parseJson: json({ limit: '1mb', type: JSON_MEDIA_TYPES, ...keepWebhookRawBody }),
+    }),
+  );
   app.useGlobalPipes(validationPipe);
 
   // Without a prebuilt document, it is built on the first request of the documentation (about 0.4 s
