@@ -26,6 +26,8 @@ describe('order JSON rendered by the list statement', () => {
     // An overdue balance, a delivered day, a feedback with text to escape, a timestamp with microseconds.
     await t.ds.query(`UPDATE orders SET due_date = current_date - 3, delivered_on = current_date - 1, feedback_rating = 4, feedback_comment = $2,
                              updated_at = '2026-01-02 03:04:05.678999+00' WHERE id = $1`, [a.id, 'Great "service"\n']);
+    // A number past six digits (ORD-1234567: SQL's lpad alone would cut it to six).
+    await t.ds.query(`UPDATE orders SET number = 1234567 WHERE id = $1`, [b.id]);
 
     const list = await t.req('get', '/api/v1/orders?per_page=50', { token: w.company.token }).expect(200);
     const rows = list.body.data as Array<Record<string, unknown>>;
@@ -41,6 +43,7 @@ describe('order JSON rendered by the list statement', () => {
     }
     const first = rows.find((r) => r.id === a.id)!;
     expect(first).toMatchObject({ notes: tricky, overdue: true, feedback_rating: 4, feedback_comment: 'Great "service"\n', updated_at: '2026-01-02T03:04:05.678Z' });
+    expect(rows.find((r) => r.id === b.id)).toMatchObject({ number: 'ORD-1234567' });
     expect(rows.find((r) => r.id === c.id)).toMatchObject({ status: 'rejected', rejection_reason: 'No "access" \\ for trucks', pickup_date: null, feedback_rating: null });
     // The customer's list renders the same way.
     const mine = await t.req('get', '/api/v1/customer/orders?per_page=50', { token: w.customer.token }).expect(200);

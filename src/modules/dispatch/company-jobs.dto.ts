@@ -3,11 +3,9 @@ import { ArrayMinSize, IsString, Matches } from 'class-validator';
 import { PageQuery } from '../../common/http/pagination';
 import { BoolField, BoolQuery, DateField, EnumField, Given, EnumQuery, IntField, NestedList, TextField, UuidField, UuidQuery } from '../../common/validation/fields';
 import { JOB_STATUSES, JOB_TYPES, type JobRow, type JobStatus, type JobType, type JobView } from '../jobs';
-import type { OrderForJobs } from '../orders';
+import { orderNumber, type OrderForJobs } from '../orders';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-/** The order's human number (`ORD-000042`), as the orders module shows it. */
-export const orderNumberOf = (n: number) => `ORD-${String(n).padStart(6, '0')}`;
 
 // ---------------------------------------------------------------- queries
 
@@ -133,7 +131,7 @@ export class DispatchOrderDto {
     const a = o.address;
     return {
       id: o.id,
-      number: orderNumberOf(o.number),
+      number: orderNumber(o.number),
       status: o.status,
       customer_id: o.customerId,
       address_id: o.addressId,

@@ -7,7 +7,10 @@ import { LINE_KINDS, ORDER_STATUSES, PAYMENT_STATUSES, TIME_WINDOWS, type Order,
 import type { Bill, PricedLine } from './pricing-engine';
 import type { OrderArrivalRow } from './orders.repository';
 
+/** How an order's number is shown: `ORD-` and at least six digits (ORD-000042, ORD-1234567). */
 export const orderNumber = (n: number) => `ORD-${String(n).padStart(6, '0')}`;
+/** `orderNumber` in SQL, of the integer column `column` (`lpad` alone would cut a seventh digit off). */
+export const orderNumberSql = (column: string) => `'ORD-' || lpad(${column}::text, greatest(6, length(${column}::text)), '0')`;
 /** The order number a search text names (`ORD-000042`, `ord42`, `42`), or null. */
 export function parseOrderNumber(text: string): number | null {
   const digits = text.trim().replace(/^ord-?/i, '');

@@ -7,7 +7,7 @@ import { countRows, likePattern, MAX_PER_PAGE, paginate, type PageQuery } from '
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
 import { ModuleRepository } from '../../database/repository';
 import { ONGOING_STATUSES, Order, OrderStatusCount, type OrderStatus } from './order.entity';
-import { parseOrderNumber } from './orders.dto';
+import { orderNumberSql, parseOrderNumber } from './orders.dto';
 import type { PricedLine } from './pricing-engine';
 
 /** The columns of an order `OrderDto` shows, as the entity names them (the row is mapped to an `Order`). */
@@ -124,7 +124,7 @@ const isoJ = (sql: string) => `'"', to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-
  * is the company's date, for `overdue`. `test/orders/order-json.e2e.spec.ts` compares it with `OrderDto.of`
  * on orders with every nullable field set and unset, and text that needs escaping.
  */
-const dtoJson = (today: string) => `concat('{"id":"', o.id, '","number":"ORD-', lpad(o.number::text, 6, '0'),
+const dtoJson = (today: string) => `concat('{"id":"', o.id, '","number":"', ${orderNumberSql('o.number')},
   '","status":"', o.status, '","payment_status":"', o.payment_status,
   '","customer":{"id":"', o.customer_id, '","name":', ${j(`coalesce(nc.name, '')`)},
   '},"address_id":"', o.address_id, '","address":', o.address::text, ',"lot_id":"', o.lot_id,
