@@ -62,4 +62,16 @@ describe('Dispatch (company): statements per request', () => {
     const seen = await count(`jobs/${job.id}`);
     if (seen.length > 6) throw new Error(`${seen.length} statements:\n${list(seen)}`);
   });
+
+  it('POST /dispatch/plan with apply: the orders of the jobs to assign are locked once, in one statement, and passed on to the assignments', async () => {
+    const preview = (await t.req('post', '/api/v1/dispatch/plan', { token: w.company.token, body: { date: big } }).expect(200)).body.data;
+    statements = [];
+    const res = await t.req('post', '/api/v1/dispatch/plan', { token: w.company.token, body: { date: big, apply: true, plan_id: preview.plan_id } });
+    const seen = statements;
+    statements = null;
+    expect(res.status).toBe(200);
+    // The big day has two unassigned jobs of two orders.
+    const orderLocks = seen.filter((q) => /FROM "orders"/.test(q) && /FOR UPDATE/.test(q));
+    if (orderLocks.length !== 1) throw new Error(`${orderLocks.length} order locks:\n${list(orderLocks)}`);
+  });
 });

@@ -273,7 +273,7 @@ export class AssignmentService {
 
     if (assigning) {
       const moved = await this.jobs.move(job, 'assigned', c.actor, set);
-      if (job.type === 'delivery') await this.orders.scheduled(c.scope, order.id, c.actor);
+      if (job.type === 'delivery') await this.orders.scheduled(c.scope, order, c.actor);
       return moved;
     }
     if (!Object.keys(set).length) return job;
@@ -318,8 +318,7 @@ export class AssignmentService {
     const read = await this.jobs.rowsOf(c.scope, ids);
     const missing = ids.map((id, i) => (read.some((j) => j.id === id) ? null : i)).filter((i): i is number => i !== null);
     if (missing.length) throw ApiError.validation(Object.fromEntries(missing.map((i) => [field(i), ['not found']])));
-    const orders = new Map<string, OrderForJobs>();
-    for (const orderId of [...new Set(read.map((j) => j.orderId))].sort()) orders.set(orderId, await this.orders.lock(c.scope, orderId));
+    const orders = await this.orders.lockMany(c.scope, read.map((j) => j.orderId));
     const locked = await this.jobs.lockMany(c.scope, ids);
     return ids.map((id) => {
       const job = locked.find((j) => j.id === id)!;

@@ -147,8 +147,7 @@ export class FleetPlanService {
       let orders: Map<string, OrderForJobs>;
       if (apply) {
         // The lock order of every dispatch write: the orders of the jobs to assign, then the jobs (id order each).
-        const locked = new Map<string, OrderForJobs>();
-        for (const id of [...new Set(listed.filter((j) => j.status === 'unassigned').map((j) => j.orderId))].sort()) locked.set(id, await this.orders.lock(c.scope, id));
+        const locked = await this.orders.lockMany(c.scope, listed.filter((j) => j.status === 'unassigned').map((j) => j.orderId));
         rows = (await this.jobs.lockMany(c.scope, listed.map((j) => j.id))).filter((j) => j.scheduledDate === dto.date && ['unassigned', 'assigned', 'in_progress'].includes(j.status) && !j.mergedIntoJobId);
         orders = await this.orders.many(c.scope, ordersOfJobs(rows));
         for (const [id, o] of locked) orders.set(id, o);

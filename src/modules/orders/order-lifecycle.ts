@@ -77,6 +77,15 @@ export class OrderLifecycle {
     return this.orders.lock(scope, id);
   }
 
+  /** The orders among `ids`, locked in id order in one statement; 404 when one is absent or not the caller's. */
+  async lockMany(scope: Scope, ids: readonly string[]): Promise<Order[]> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return [];
+    const rows = await this.orders.lockMany(scope, unique);
+    if (rows.length !== unique.length) throw ApiError.notFound('Order');
+    return rows;
+  }
+
   /** A status move; `set` are further columns written in the same UPDATE (e.g. `approvedAt`). */
   async move(order: Order, to: OrderStatus, actor: ChangeActor, reason: string | null = null, payload: OrderStatusExtras = {}, set: Partial<Pick<Order, 'approvedAt' | 'rejectionReason' | 'cancelledAt' | 'cancellationReason' | 'completedAt' | 'deliveredOn'>> = {}): Promise<void> {
     const from = order.status;

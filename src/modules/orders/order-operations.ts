@@ -244,6 +244,22 @@ export class OrderOperations {
   }
 
   /**
+   * The orders of a company's `scope` among `orderIds`, locked in id order in one statement (the lock order of
+   * every dispatch write) for the rest of the unit of work; 404 when one is absent or out of reach. Each is
+   * passed on like `lock`'s answer. A driver's scope reaches an order through a job of theirs: one `lock`
+   * each, in id order.
+   */
+  async lockMany(scope: Scope, orderIds: readonly string[]): Promise<Map<string, OrderForJobs>> {
+    if (scope.kind === 'driver') {
+      const out = new Map<string, OrderForJobs>();
+      for (const id of [...new Set(orderIds)].sort()) out.set(id, await this.lock(scope, id));
+      return out;
+    }
+    const rows = await this.lifecycle.lockMany(scope, orderIds);
+    return new Map(rows.map((o) => [o.id, this.hold(this.kept(o), forJobs)]));
+  }
+
+  /**
    * The orders of `scope` by id (no lock), for lists and the route planner; ids it does not reach are
    * left out (a driver's scope: those of `through`, jobs found with it).
    */
