@@ -63,7 +63,7 @@ export class ViolationsService {
       const policies = await this.policies(scope, d.policy_ids.filter((id) => !had.has(id)));
       await this.assertEvidence(d.evidence_media_ids);
       for (const v of live.filter((x) => !wanted.has(x.policyId))) {
-        await this.orders.voidViolationFee(scope, order.id, v.feeLineIds);
+        await this.orders.voidViolationFee(scope, order, v.feeLineIds);
         await this.violations.remove(scope, v.id, new Date());
         await this.violations.recordEvents({ type: 'policy_violation.removed', ...about(scope, v.id), payload: { order_id: order.id, customer_id: order.customerId, policy_id: v.policyId } });
       }
@@ -132,7 +132,7 @@ export class ViolationsService {
 
   /** One violation: the fee on the order's bill first, then the row with its lines, and its event. */
   private async add(scope: Scope, order: OrderForJobs, p: PolicyTerms, note: string | null, evidence: string[]): Promise<void> {
-    const fee = await this.orders.addViolationFee(scope, order.id, p.feeAmount, `Policy: ${p.name}`);
+    const fee = await this.orders.addViolationFee(scope, order, p.feeAmount, `Policy: ${p.name}`);
     const id = await this.violations.insert(scope, {
       orderId: order.id,
       orderNumber: order.number,

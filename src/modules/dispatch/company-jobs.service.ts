@@ -164,7 +164,7 @@ export class CompanyJobsService {
       const job = await this.jobs.create(scope, { orderId: order.id, type: dto.type, scheduledDate: dto.date, lotId: order.lotId, destinationAddressId: dto.destination_address_id?.toLowerCase() ?? null });
       if (dto.notes) await this.jobs.change(job, { notes: dto.notes });
       const feeKind = (FEE_OF as Record<string, (typeof FEE_OF)[keyof typeof FEE_OF]>)[dto.type];
-      const fee = feeKind && dto.charge_fee !== false ? await this.orders.addFee(scope, order.id, feeKind) : 0;
+      const fee = feeKind && dto.charge_fee !== false ? await this.orders.addFee(scope, order, feeKind) : 0;
       return { id: job.id, fee };
     });
     return { ...(await this.render(scope, [id]))[0], fee_amount: fee };
