@@ -259,8 +259,11 @@ export class OrdersRepository extends ModuleRepository {
     const p = new Params();
     const where = this.scoped(scope, p);
     if (!where) return null;
-    const rows = await this.prepared<Raw>('order_read', `SELECT ${DTO_COLUMNS}, ${ARRIVAL_COLUMNS}${withLines ? `, ${LIVE_LINES_SQL} AS live_lines` : ''} FROM ${DTO_FROM} ${ARRIVAL_FROM} WHERE ${where} AND o.id = ${p.add(id)}`, p.values);
-    return rows[0] ? rowOf(rows[0]) : null;
+    // The row as one JSON value: pg describes and builds a row of 39 columns per execution otherwise (its `addFields`,
+    // `parseRow` and date parsing were 6 % of the read's CPU); `rowOf` reads the timestamps from their ISO 8601 text.
+    const inner = `SELECT ${DTO_COLUMNS}, ${ARRIVAL_COLUMNS}${withLines ? `, ${LIVE_LINES_SQL} AS live_lines` : ''} FROM ${DTO_FROM} ${ARRIVAL_FROM} WHERE ${where} AND o.id = ${p.add(id)}`;
+    const rows = await this.prepared<{ r: Raw }>('order_read', `SELECT row_to_json(r) AS r FROM (${inner}) r`, p.values);
+    return rows[0] ? rowOf(json<Raw>(rows[0].r)) : null;
   }
 
   @GenerateSql.skip('private: builds the filters, no statement')
