@@ -1,4 +1,6 @@
 import { todayIn } from '../../src/common/dates';
+import { ArrivalTimesService } from '../../src/modules/dispatch/arrival-times.service';
+import { TrucksService } from '../../src/modules/fleet';
 import { addDriver, approvedOrder, assignOrder, coPost, dispatchWorld, DispatchWorld, inDays, tour } from '../support/dispatch-fixtures';
 import { assignJob, type DriverWorld } from '../support/driver-fixtures';
 import { relayAll } from '../support/tenant-world';
@@ -134,7 +136,31 @@ describe('Arrival times (issue #26)', () => {
   it("a reassignment re-times both drivers' days; an abort takes the job's arrival away", async () => {
     const other = await addDriver(t, w);
     await coPost(t, w, `driver/reassign/${b.id}`, { driver_id: other.id, job_ids: [pickupB] }, 200);
-    await relayAll(t);
+    // The two days of one recomputation share the company's reads (its settings, its truck roster).
+    const arrivals = t.app.get(ArrivalTimesService, { strict: false });
+    const trucks = t.app.get(TrucksService, { strict: false });
+    const calls = { recomputations: 0, days: 0, rosters: 0 };
+    const spies = [
+      jest.spyOn(arrivals, 'recomputeFor').mockImplementation(function (this: ArrivalTimesService, ...a) {
+        calls.recomputations++;
+        return ArrivalTimesService.prototype.recomputeFor.apply(this, a);
+      }),
+      jest.spyOn(arrivals, 'recomputeDay').mockImplementation(function (this: ArrivalTimesService, ...a) {
+        calls.days++;
+        return ArrivalTimesService.prototype.recomputeDay.apply(this, a);
+      }),
+      jest.spyOn(trucks, 'roster').mockImplementation(function (this: TrucksService, ...a) {
+        calls.rosters++;
+        return TrucksService.prototype.roster.apply(this, a);
+      }),
+    ];
+    try {
+      await relayAll(t);
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
+    expect(calls.days).toBeGreaterThan(calls.recomputations);
+    expect(calls.rosters).toBe(calls.recomputations);
     const ctx = await context(day);
     const start = chicago(day, '08:00');
     // Each is now the first stop of its driver's day.

@@ -56,17 +56,19 @@ export class ArrivalTimesService {
     if (job && job.status !== 'aborted' && job.status !== 'unassigned') add(job.driverId, job.scheduledDate);
     for (const a of await this.jobs.arrivalsOf(scope, null, [jobId])) add(a.driverId, a.scheduledDate);
     add(also?.driverId, also?.date ?? job?.scheduledDate);
-    for (const day of days.values()) await this.recomputeDay(scope, day.driverId, day.date, now);
+    // A job moved between drivers or dates recomputes two days: the company's settings and truck roster, and each date's lots and stations, are read once for both.
+    const reads = new DayReads();
+    for (const day of days.values()) await this.recomputeDay(scope, day.driverId, day.date, now, reads);
   }
 
   /** Recomputes and saves a driver's day, and records what the customers are to be told. */
-  async recomputeDay(scope: Scope, driverId: string, date: string, now = new Date()): Promise<void> {
+  async recomputeDay(scope: Scope, driverId: string, date: string, now = new Date(), reads = new DayReads()): Promise<void> {
     await this.uow.transaction(async () => {
       await this.jobs.serialiseArrivals(scope, driverId, date);
       const day = await this.jobs.ofDriverDay(scope, driverId, date, ['assigned', 'in_progress', 'completed']);
       const stored = new Map((await this.jobs.arrivalsOf(scope, { driverId, date }, day.map((j) => j.id))).map((a) => [a.jobId, a]));
       const gone = [...stored.values()].filter((a) => a.driverId === driverId && a.scheduledDate === date && !day.some((j) => j.id === a.jobId)).map((a) => a.jobId);
-      const computed = day.length ? await this.compute(scope, day, stored, now) : null;
+      const computed = day.length ? await this.compute(scope, day, stored, now, reads) : null;
       if (!computed) {
         // Nothing to time (no usable home lot, or no job left): the day's rows go.
         await this.jobs.saveArrivals(scope, [], [...gone, ...day.filter((j) => stored.has(j.id)).map((j) => j.id)]);
@@ -78,16 +80,16 @@ export class ArrivalTimesService {
   }
 
   /** The day's new rows and the customers' notifications; null when the day cannot be timed (no truck with a usable home lot). */
-  private async compute(scope: Scope, day: readonly JobView[], stored: ReadonlyMap<string, ArrivalWrite>, now: Date) {
+  private async compute(scope: Scope, day: readonly JobView[], stored: ReadonlyMap<string, ArrivalWrite>, now: Date, reads: DayReads) {
     const truckId = day.find((j) => j.truckId)?.truckId;
     if (!truckId) return null;
     const date = day[0].scheduledDate;
     const [settings, orders, fleet, lots, stations] = [
-      await this.settings.get(scope),
+      await (reads.settings ??= this.settings.get(scope)),
       await this.orders.many(scope, ordersOfJobs(day)),
-      await this.trucks.roster(scope),
-      await this.lots.forDay(scope, date),
-      await this.stations.forDay(scope, date),
+      await (reads.fleet ??= this.trucks.roster(scope)),
+      await reads.of(reads.lots, date, () => this.lots.forDay(scope, date)),
+      await reads.of(reads.stations, date, () => this.stations.forDay(scope, date)),
     ];
     const home = homeLotOf(fleet.find((t) => t.id === truckId), lots);
     if (!home) return null;
@@ -199,5 +201,23 @@ export class RecomputeArrivals implements EventHandler<Trigger> {
     if (!event.companyId) return;
     const from = event.type === 'job.reassigned' ? { driverId: event.payload.from_driver_id } : null;
     await this.arrivals.recomputeFor(Scope.company(event.companyId), event.aggregateId, from);
+  }
+}
+
+/**
+ * What the days of one recomputation share (`recomputeFor`): the company's settings and truck roster, and each
+ * date's lots and stations, read at most once however many days are recomputed. One recomputation only: a
+ * later event reads them again.
+ */
+class DayReads {
+  settings?: ReturnType<CompanySettingsService['get']>;
+  fleet?: ReturnType<TrucksService['roster']>;
+  readonly lots = new Map<string, ReturnType<LotsService['forDay']>>();
+  readonly stations = new Map<string, ReturnType<StationsService['forDay']>>();
+
+  of<T>(kept: Map<string, T>, date: string, read: () => T): T {
+    let value = kept.get(date);
+    if (value === undefined) kept.set(date, (value = read()));
+    return value;
   }
 }
