@@ -3,7 +3,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { DataSource } from 'typeorm';
-import { preparedQuery } from '../../database/prepared-query';
+import { asJsonRow, jsonRowOf, preparedQuery } from '../../database/prepared-query';
 import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../http/api-error';
 import { isUuid } from '../http/id-param';
@@ -135,15 +135,11 @@ export interface CallerSql {
 export type CheckedInCheck = (driverId: string) => Promise<boolean>;
 
 /**
- * The caller's query of a user's token: the token row (revocation), the user, the company's status and time zone, the role record (and `extra` select items),
- * as one JSON value (`row_to_json`, parsed by pg's json parser): the caller's statement runs on every request, and pg describes, parses and builds a row of
- * 11 to 15 columns on each (its `addFields`, `parseRow` and date parsing were 6 % of the CPU of `/auth/me`); one JSON column is one `JSON.parse`.
- * Its timestamps come as ISO 8601 text (`new Date` reads them).
+ * The caller's query of a user's token: the token row (revocation), the user, the company's status and time zone, the role record (and `extra` select items).
+ * It runs on every request: its row comes as one JSON value (`asJsonRow`; `new Date` reads its timestamps).
  */
-const userTokenSql = (p: CallerSql, extra?: string) => `SELECT row_to_json(c) AS caller FROM (${userTokenColumnsSql(p, extra)}) c`;
-
-const userTokenColumnsSql = (p: CallerSql, extra?: string) =>
-  `SELECT ${p.user.columns}, ${p.company.columns},${flagColumns(p)}
+const userTokenSql = (p: CallerSql, extra?: string) =>
+  asJsonRow(`SELECT ${p.user.columns}, ${p.company.columns},${flagColumns(p)}
               (CASE u.type WHEN 'company' THEN ${p.company.roleRecord}
                            WHEN 'customer' THEN ${p.customer.roleRecord}
                            WHEN 'driver' THEN ${p.driver.roleRecord} ELSE false END) AS has_role_record,
@@ -154,7 +150,7 @@ const userTokenColumnsSql = (p: CallerSql, extra?: string) =>
          ${p.company.join}
          ${p.customer.join}
          ${p.driver.join}
-        WHERE ${p.token.userWhere}`;
+        WHERE ${p.token.userWhere}`);
 
 /** The flags' select items (`(expr) AS flag_<name>`), each followed by a comma. */
 const flagColumns = (p: CallerSql) =>
@@ -162,7 +158,7 @@ const flagColumns = (p: CallerSql) =>
     .map(([name, expr]) => `\n              (${expr}) IS TRUE AS flag_${name},`)
     .join('');
 
-const adminTokenSql = (p: CallerSql) => `SELECT row_to_json(c) AS caller FROM (SELECT ${p.admin.columns}, t.expires_at FROM ${p.token.from} ${p.admin.join} WHERE ${p.token.adminWhere}) c`;
+const adminTokenSql = (p: CallerSql) => asJsonRow(`SELECT ${p.admin.columns}, t.expires_at FROM ${p.token.from} ${p.admin.join} WHERE ${p.token.adminWhere}`);
 
 /** An actor's flags when none is set (one frozen array for every caller). */
 const NO_FLAGS: readonly string[] = Object.freeze([]);
@@ -249,7 +245,7 @@ export class ActorResolver {
   }
 
   private userRow(c: TokenClaims, name: string, extra?: string): Promise<UserTokenRow | undefined> {
-    return preparedQuery<{ caller: UserTokenRow }>(this.ds, name, this.text(name, (p) => userTokenSql(p, extra)), [c.jti, c.sub]).then((rows) => rows[0]?.caller);
+    return preparedQuery<{ json_row: unknown }>(this.ds, name, this.text(name, (p) => userTokenSql(p, extra)), [c.jti, c.sub]).then((rows) => jsonRowOf<UserTokenRow>(rows));
   }
 
   private actorOf(row: UserTokenRow, c: TokenClaims): Actor | null {
@@ -283,8 +279,7 @@ export class ActorResolver {
   }
 
   private async admin(c: TokenClaims): Promise<Actor | null> {
-    const [found] = await preparedQuery<{ caller: { id: string; name: string; email: string; expires_at: string } }>(this.ds, 'actor_admin', this.text('actor_admin', adminTokenSql), [c.jti, c.sub]);
-    const row = found?.caller;
+    const row = jsonRowOf<{ id: string; name: string; email: string; expires_at: string }>(await preparedQuery<{ json_row: unknown }>(this.ds, 'actor_admin', this.text('actor_admin', adminTokenSql), [c.jti, c.sub]));
     if (!row) return null;
     return {
       kind: 'admin',

@@ -5,6 +5,7 @@ import { findScoped, platformQuery, PlatformReach, reachQuery, scopeConditions, 
 import { Page } from '../../common/http/envelope';
 import { countRows, likePattern, MAX_PER_PAGE, paginate, type PageQuery } from '../../common/http/pagination';
 import { GenerateSql, SQL_SAMPLE } from '../../database/generate-sql';
+import { asJsonRow, jsonRowOf } from '../../database/prepared-query';
 import { ModuleRepository } from '../../database/repository';
 import { ONGOING_STATUSES, Order, OrderStatusCount, type OrderStatus } from './order.entity';
 import { orderNumberSql, parseOrderNumber } from './orders.dto';
@@ -259,11 +260,10 @@ export class OrdersRepository extends ModuleRepository {
     const p = new Params();
     const where = this.scoped(scope, p);
     if (!where) return null;
-    // The row as one JSON value: pg describes and builds a row of 39 columns per execution otherwise (its `addFields`,
-    // `parseRow` and date parsing were 6 % of the read's CPU); `rowOf` reads the timestamps from their ISO 8601 text.
-    const inner = `SELECT ${DTO_COLUMNS}, ${ARRIVAL_COLUMNS}${withLines ? `, ${LIVE_LINES_SQL} AS live_lines` : ''} FROM ${DTO_FROM} ${ARRIVAL_FROM} WHERE ${where} AND o.id = ${p.add(id)}`;
-    const rows = await this.prepared<{ r: Raw }>('order_read', `SELECT row_to_json(r) AS r FROM (${inner}) r`, p.values);
-    return rows[0] ? rowOf(json<Raw>(rows[0].r)) : null;
+    // Its 39 columns as one JSON value (`asJsonRow`); `rowOf` reads the timestamps from their ISO 8601 text.
+    const select = `SELECT ${DTO_COLUMNS}, ${ARRIVAL_COLUMNS}${withLines ? `, ${LIVE_LINES_SQL} AS live_lines` : ''} FROM ${DTO_FROM} ${ARRIVAL_FROM} WHERE ${where} AND o.id = ${p.add(id)}`;
+    const row = jsonRowOf<Raw>(await this.prepared<{ json_row: unknown }>('order_read', asJsonRow(select), p.values));
+    return row ? rowOf(row) : null;
   }
 
   @GenerateSql.skip('private: builds the filters, no statement')
@@ -360,10 +360,10 @@ export class OrdersRepository extends ModuleRepository {
     return findScoped(this.locked, Order, scope, id, { what: 'Order', lock: true });
   }
 
-  /** The orders among `ids` that `scope` reaches, locked (FOR UPDATE) in id order for the rest of the unit, in one statement; ids it does not reach are left out. */
+  /** The orders among `ids` (distinct, at least one) that `scope` reaches, locked (FOR UPDATE) in id order for the rest of the unit, in one statement; ids it does not reach are left out. */
   @GenerateSql({ params: () => [Scope.company(SQL_SAMPLE.companyId), [SQL_SAMPLE.id, SQL_SAMPLE.otherId]] })
   lockMany(scope: Scope, ids: readonly string[]): Promise<Order[]> {
-    return scopedQuery(this.locked, Order, scope, 'o').andWhere('o.id IN (:...ids)', { ids: [...new Set(ids)] }).orderBy('o.id', 'ASC').setLock('pessimistic_write').getMany();
+    return scopedQuery(this.locked, Order, scope, 'o').andWhere('o.id IN (:...ids)', { ids: [...ids] }).orderBy('o.id', 'ASC').setLock('pessimistic_write').getMany();
   }
 
   /** The order `scope` reaches (no lock); 404 otherwise. */
