@@ -53,7 +53,7 @@ export interface NonJsonRoute {
 const normalPath = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p).toLowerCase();
 
 /** 415 for a body that is not JSON, except on the listed routes with their media type. */
-export function jsonBodiesOnly(exceptions: NonJsonRoute[] = []) {
+function jsonBodiesOnly(exceptions: NonJsonRoute[] = []) {
   return (req: RawRequest, _res: unknown, next: Next) => {
     if (!hasBody(req) || isJsonType(req.headers['content-type'] as string | undefined)) return next();
     const type = mediaType(req.headers['content-type'] as string | undefined);
@@ -126,7 +126,7 @@ export function inspectInput(root: unknown, maxDepth = MAX_JSON_DEPTH, prefix = 
 }
 
 /** After the JSON parser: the depth of the body, then the strings of the body and the query. */
-export function checkRequestInput(maxDepth = MAX_JSON_DEPTH) {
+function checkRequestInput(maxDepth = MAX_JSON_DEPTH) {
   return (req: RawRequest, _res: unknown, next: Next) => {
     const body = inspectInput(req.body, maxDepth);
     if (body.tooDeep) {

@@ -89,6 +89,7 @@ export function vehiclesOf(
  */
 export function containersFor(jobs: readonly { id: string; free: readonly string[] | undefined }[]): Map<string, string | null> {
   const sorted = [...jobs].filter((j) => j.free).sort((a, b) => (a.id < b.id ? -1 : 1));
+  const byId = new Map(sorted.map((j) => [j.id, j]));
   const holder = new Map<string, string>(); // asset → job
   const mine = new Map<string, string>(); // job → asset
   const augment = (job: { id: string; free: readonly string[] | undefined }, seen: Set<string>): boolean => {
@@ -96,7 +97,7 @@ export function containersFor(jobs: readonly { id: string; free: readonly string
       if (seen.has(a)) continue;
       seen.add(a);
       const other = holder.get(a);
-      if (other === undefined || augment(sorted.find((j) => j.id === other)!, seen)) {
+      if (other === undefined || augment(byId.get(other)!, seen)) {
         holder.set(a, job.id);
         mine.set(job.id, a);
         return true;
@@ -194,12 +195,14 @@ export class FleetPlanService {
     const destinations = await this.addresses.positions(c.scope, rows.map((j) => j.destinationAddressId).filter((a): a is string => !!a));
     const { vehicles, leftOut } = vehiclesOf(roster, states, onLeave, rows, fleet, lots);
     const notLive = rows.filter((j) => j.status === 'unassigned' && !LIVE_ORDER.includes(orders.get(j.orderId)!.status)).map((j) => j.id);
+    const notLiveIds = new Set(notLive);
+    const live = (j: JobView) => !notLiveIds.has(j.id);
     // The container calendar: each free delivery or swap without a container needs one free on its order's days (pinned at apply).
-    const pinning = rows.filter((j) => j.status === 'unassigned' && RESERVING_TYPES.includes(j.type) && !j.assetId && !notLive.includes(j.id));
+    const pinning = rows.filter((j) => j.status === 'unassigned' && RESERVING_TYPES.includes(j.type) && !j.assetId && live(j));
     const free = await this.containers.freeForHolds(c.scope, pinning.map((j) => j.orderId));
     const containers = containersFor(pinning.map((j) => ({ id: j.id, free: free.get(j.orderId) })));
     const jobs: FleetJob[] = inSequence(rows)
-      .filter((j) => !notLive.includes(j.id))
+      .filter(live)
       .map((j) => ({ ...routeJobOf(j, orders, destinations), driverId: j.status === 'unassigned' ? null : j.driverId, underWay: j.status === 'in_progress', sequence: j.sequence, version: j.updatedAt.toISOString(), ...(containers.has(j.id) ? { assetId: containers.get(j.id) } : {}) }));
     return { input: { date, vehicles, jobs, ...dayPlaces(lots, stations), settings }, leftOut, notLive, containers };
   }
