@@ -6,7 +6,7 @@ import { ThrottleGuard } from '../throttle/throttle.guard';
 import { ACCESS_METADATA } from './access.decorator';
 import { ACCESS_RULES, AccessCode, OPEN_CODES, THROTTLED_CODES } from './access-codes';
 import { Actor, CALLER_PROFILE_METADATA } from './actor';
-import { ActorResolver, TokenClaims } from './jwt.strategy';
+import { ActorResolver, JwtStrategy, TokenClaims } from './jwt.strategy';
 import { noCompany } from './scope';
 
 /**
@@ -21,6 +21,7 @@ export class AccessGuard extends AuthGuard('jwt') {
     private readonly reflector: Reflector,
     private readonly throttle: ThrottleGuard,
     private readonly actors: ActorResolver,
+    private readonly jwt: JwtStrategy,
   ) {
     super();
   }
@@ -34,8 +35,12 @@ export class AccessGuard extends AuthGuard('jwt') {
     if (THROTTLED_CODES.has(code)) await this.throttle.canActivate(context);
     if (OPEN_CODES.has(code)) return true;
 
-    await super.canActivate(context);
-    const req = context.switchToHttp().getRequest<{ user?: TokenClaims | Actor; actor?: Actor; callerProfile?: unknown }>();
+    const req = context.switchToHttp().getRequest<{ user?: TokenClaims | Actor; actor?: Actor; callerProfile?: unknown; headers: Record<string, string | string[] | undefined> }>();
+    // A token this app verified before is taken from the strategy's memory without passport's per-request
+    // context; any other (new, expired, malformed, missing) goes through passport-jwt as before.
+    const known = this.jwt.knownClaims(req as Parameters<JwtStrategy['knownClaims']>[0]);
+    if (known) req.user = known;
+    else await super.canActivate(context);
     let actor: Actor;
     if (this.reflector.get<boolean | undefined>(CALLER_PROFILE_METADATA, context.getHandler())) {
       const resolved = await this.actors.resolveWithProfile(req.user as TokenClaims);

@@ -55,6 +55,25 @@ describe('access codes (seed §4–5, domain.md §2)', () => {
     expect(r.body.code).toBe('TOKEN_EXPIRED');
   });
 
+  it('a token that passed before is 401 once it expires (the guard takes known tokens without passport)', async () => {
+    const jwt = t.app.get(JwtService);
+    const jti = randomUUID();
+    const now = Math.floor(Date.now() / 1000);
+    const exp = now + 30;
+    // The database row outlives the token: only the token's own expiry can refuse it.
+    await t.ds.query(`INSERT INTO auth_tokens (jti, user_id, expires_at) VALUES ($1, $2, to_timestamp($3))`, [jti, co.userId, now + 3600]);
+    const token = jwt.sign({ sub: co.userId, typ: 'company', jti, iat: now, exp });
+    await probe('TOK', token).expect(200);
+    await probe('CO', token).expect(200); // the second request is a known token
+    const clock = jest.spyOn(Date, 'now').mockReturnValue((exp + 1) * 1000);
+    try {
+      const r = await probe('TOK', token).expect(401);
+      expect(r.body.code).toBe('TOKEN_EXPIRED');
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it.each(tokenCodes)('%s: a revoked token is 401', async (code) => {
     const login = await t.req('post', '/api/v1/auth/login', { body: { email: co.email, password: PASSWORD } }).expect(200);
     await t.req('post', '/api/v1/auth/logout', { token: login.body.data.token }).expect(200);
