@@ -16,7 +16,20 @@ interface RouterOptions {
 const KEY_SEGMENTS = 3;
 
 /** A path's group key: its first segments, lower-cased unless routing is case-sensitive; null when one of them is not literal. */
-function keyOf(path: string, caseSensitive: boolean): string | null {
+export function keyOf(path: string, caseSensitive: boolean): string | null {
+  if (path.charCodeAt(0) !== 0x2f) return keyBySegments(path, caseSensitive);
+  // The path up to its (KEY_SEGMENTS + 1)th slash, without trailing slashes: what keyBySegments gives, without
+  // splitting the whole path (it runs twice per request).
+  let end = 0;
+  for (let n = 0; n < KEY_SEGMENTS && end !== -1; n++) end = path.indexOf('/', end + 1);
+  let key = end === -1 ? path : path.slice(0, end);
+  while (key.length > 1 && key.charCodeAt(key.length - 1) === 0x2f) key = key.slice(0, -1);
+  if (key === '/' || /[:*?(){}\\]/.test(key)) return key === '/' ? key : null;
+  return caseSensitive ? key : key.toLowerCase();
+}
+
+/** keyOf by splitting the path into segments (the definition; any path). */
+export function keyBySegments(path: string, caseSensitive: boolean): string | null {
   const segments = path.split('/', KEY_SEGMENTS + 1).slice(1);
   while (segments.length && segments[segments.length - 1] === '') segments.pop();
   if (segments.some((s) => /[:*?(){}\\]/.test(s))) return null;
@@ -60,10 +73,13 @@ export function indexRoutes(router: RouterFn, options: RouterOptions = {}): { gr
     groups += byKey.size;
     const dispatch = Router(options) as unknown as RouterFn & { use: (fn: unknown) => void };
     dispatch.use(function routeIndex(req: { path?: string; url?: string; method?: string }, res: unknown, next: (err?: unknown) => void) {
-      if (req.method === 'OPTIONS') return optionsOnly(req, res, next);
       const path = req.path ?? req.url ?? '/';
-      const key = keyOf(path, caseSensitive);
-      (key === null ? rest : (byKey.get(key) ?? rest))(req, res, next);
+      const key = req.method === 'OPTIONS' ? null : keyOf(path, caseSensitive);
+      const group = req.method === 'OPTIONS' ? optionsOnly : key === null ? rest : (byKey.get(key) ?? rest);
+      // A group with no route (the documentation's run, for an API path) passes the request on at once: an empty
+      // router would answer the same, a turn of the event loop later (its `setImmediate`), after a router's setup.
+      if (group.stack.length === 0) return next();
+      group(req, res, next);
     });
     stack.push(dispatch.stack[0]);
   }

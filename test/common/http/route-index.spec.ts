@@ -1,6 +1,7 @@
 import express from 'express';
 import request from 'supertest';
-import { indexRoutes } from '../../../src/common/http/route-index';
+import fc from 'fast-check';
+import { indexRoutes, keyBySegments, keyOf } from '../../../src/common/http/route-index';
 
 /**
  * The route index (src/common/http/route-index.ts) answers every request as the plain router does:
@@ -8,6 +9,9 @@ import { indexRoutes } from '../../../src/common/http/route-index';
  */
 function build(indexed: boolean) {
   const app = express();
+  // A first run of routes (as the documentation's) whose groups an API path is in none of.
+  app.get('/docs', (_req, res) => res.json({ what: 'docs' }));
+  app.get('/docs/page.json', (_req, res) => res.json({ what: 'docs page' }));
   app.use((req, res, next) => {
     res.setHeader('x-before', '1');
     next();
@@ -35,7 +39,7 @@ function build(indexed: boolean) {
     const r = (app as unknown as { router: Parameters<typeof indexRoutes>[0] }).router;
     const before = r.stack.length;
     const { groups, routes } = indexRoutes(r);
-    expect(routes).toBe(14);
+    expect(routes).toBe(16);
     expect(groups).toBeGreaterThan(3);
     expect(r.stack.length).toBeLessThan(before);
   }
@@ -70,6 +74,13 @@ const requests: [string, string][] = [
   ['get', '//api/v1/orders'],
   ['get', '/api/v1/%6Frders'],
   ['get', '/api/v1/orders?x=1'],
+  ['get', '/api//v1/orders'],
+  ['get', '/api/v1//orders'],
+  ['get', '/api/v1/orders//'],
+  ['get', '/docs'],
+  ['get', '/docs/'],
+  ['get', '/DOCS/page.json'],
+  ['options', '/docs'],
 ];
 
 describe('route index', () => {
@@ -80,6 +91,12 @@ describe('route index', () => {
     const send = (app: express.Express) => (request(app) as unknown as Record<string, (p: string) => request.Test>)[method](path);
     const [a, b] = await Promise.all([send(plain), send(indexed)]);
     expect({ status: b.status, body: b.body, allow: b.headers.allow, before: b.headers['x-before'] }).toEqual({ status: a.status, body: a.body, allow: a.headers.allow, before: a.headers['x-before'] });
+  });
+
+  it('a path\'s key is the same read either way (keyOf, keyBySegments)', () => {
+    const segment = fc.stringMatching(/^[a-zA-Z0-9:*?(){}\\%.-]{0,4}$/);
+    const path = fc.tuple(fc.boolean(), fc.array(segment, { maxLength: 6 })).map(([lead, s]) => (lead ? '/' : '') + s.join('/'));
+    fc.assert(fc.property(path, fc.boolean(), (p, cs) => keyOf(p, cs) === keyBySegments(p, cs)), { numRuns: 5000 });
   });
 
   it('a request tests only the routes of its group (and those with a parameter among the first segments)', async () => {
