@@ -1,4 +1,5 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ExecutionContext, SetMetadata } from '@nestjs/common';
+import { pipelessParam } from '../http/pipeless-param';
 import { Scope } from './scope';
 
 /** Who is calling, resolved once per request from the bearer token. */
@@ -28,12 +29,12 @@ export interface Actor {
 }
 
 /** The resolved caller of a token route (undefined on PUB/NONE routes). */
-export const CurrentActor = createParamDecorator((_data: unknown, ctx: ExecutionContext): Actor | undefined => {
+export const CurrentActor = pipelessParam((_data: unknown, ctx: ExecutionContext): Actor | undefined => {
   return ctx.switchToHttp().getRequest<{ actor?: Actor }>().actor;
 });
 
 /** The caller's company id (`Scope.of(actor).companyId`): 403 `NO_COMPANY` when the caller has no live company. */
-export const CompanyId = createParamDecorator((_data: unknown, ctx: ExecutionContext): string => {
+export const CompanyId = pipelessParam((_data: unknown, ctx: ExecutionContext): string => {
   return Scope.of(ctx.switchToHttp().getRequest<{ actor?: Actor }>().actor).companyId;
 });
 
@@ -47,6 +48,6 @@ export const CALLER_PROFILE_METADATA = 'haulops:caller-profile';
 export const WithCallerProfile = () => SetMetadata(CALLER_PROFILE_METADATA, true);
 
 /** The profile the caller's query brought on a `@WithCallerProfile()` route, or undefined. */
-export const CallerProfile = createParamDecorator((_data: unknown, ctx: ExecutionContext): unknown => {
+export const CallerProfile = pipelessParam((_data: unknown, ctx: ExecutionContext): unknown => {
   return ctx.switchToHttp().getRequest<{ callerProfile?: unknown }>().callerProfile;
 });

@@ -1,4 +1,5 @@
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { ExecutionContext } from '@nestjs/common';
+import { pipelessParam } from '../http/pipeless-param';
 import { ApiError } from '../http/api-error';
 import type { Actor } from './actor';
 
@@ -65,7 +66,7 @@ export function noCompany(type: Actor['type']): ApiError {
 }
 
 /** The caller's scope (`Scope.of(actor)`): 403 when the caller has no live company. */
-export const CurrentScope = createParamDecorator((_data: unknown, ctx: ExecutionContext): Scope => {
+export const CurrentScope = pipelessParam((_data: unknown, ctx: ExecutionContext): Scope => {
   return Scope.of(ctx.switchToHttp().getRequest<{ actor?: Actor }>().actor);
 });
 
