@@ -35,7 +35,8 @@ export class AccessGuard extends AuthGuard('jwt') {
     if (THROTTLED_CODES.has(code)) await this.throttle.canActivate(context);
     if (OPEN_CODES.has(code)) return true;
 
-    const req = context.switchToHttp().getRequest<{ user?: TokenClaims | Actor; actor?: Actor; callerProfile?: unknown; headers: Record<string, string | string[] | undefined> }>();
+    // The request: the context's first argument (`switchToHttp().getRequest()` without the closures it adds per call).
+    const req = context.getArgByIndex<{ user?: TokenClaims | Actor; actor?: Actor; callerProfile?: unknown; headers: Record<string, string | string[] | undefined> }>(0);
     // A token this app verified before is taken from the strategy's memory without passport's per-request
     // context; any other (new, expired, malformed, missing) goes through passport-jwt as before.
     const known = this.jwt.knownClaims(req as Parameters<JwtStrategy['knownClaims']>[0]);

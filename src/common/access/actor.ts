@@ -1,4 +1,4 @@
-import { ExecutionContext, SetMetadata } from '@nestjs/common';
+import { SetMetadata } from '@nestjs/common';
 import { pipelessParam } from '../http/pipeless-param';
 import { Scope } from './scope';
 
@@ -29,13 +29,13 @@ export interface Actor {
 }
 
 /** The resolved caller of a token route (undefined on PUB/NONE routes). */
-export const CurrentActor = pipelessParam((_data: unknown, ctx: ExecutionContext): Actor | undefined => {
-  return ctx.switchToHttp().getRequest<{ actor?: Actor }>().actor;
+export const CurrentActor = pipelessParam((_data: unknown, req: { actor?: Actor }): Actor | undefined => {
+  return req.actor;
 });
 
 /** The caller's company id (`Scope.of(actor).companyId`): 403 `NO_COMPANY` when the caller has no live company. */
-export const CompanyId = pipelessParam((_data: unknown, ctx: ExecutionContext): string => {
-  return Scope.of(ctx.switchToHttp().getRequest<{ actor?: Actor }>().actor).companyId;
+export const CompanyId = pipelessParam((_data: unknown, req: { actor?: Actor }): string => {
+  return Scope.of(req.actor).companyId;
 });
 
 export const CALLER_PROFILE_METADATA = 'haulops:caller-profile';
@@ -48,6 +48,6 @@ export const CALLER_PROFILE_METADATA = 'haulops:caller-profile';
 export const WithCallerProfile = () => SetMetadata(CALLER_PROFILE_METADATA, true);
 
 /** The profile the caller's query brought on a `@WithCallerProfile()` route, or undefined. */
-export const CallerProfile = pipelessParam((_data: unknown, ctx: ExecutionContext): unknown => {
-  return ctx.switchToHttp().getRequest<{ callerProfile?: unknown }>().callerProfile;
+export const CallerProfile = pipelessParam((_data: unknown, req: { callerProfile?: unknown }): unknown => {
+  return req.callerProfile;
 });

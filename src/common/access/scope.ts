@@ -1,4 +1,3 @@
-import { ExecutionContext } from '@nestjs/common';
 import { pipelessParam } from '../http/pipeless-param';
 import { ApiError } from '../http/api-error';
 import type { Actor } from './actor';
@@ -66,8 +65,8 @@ export function noCompany(type: Actor['type']): ApiError {
 }
 
 /** The caller's scope (`Scope.of(actor)`): 403 when the caller has no live company. */
-export const CurrentScope = pipelessParam((_data: unknown, ctx: ExecutionContext): Scope => {
-  return Scope.of(ctx.switchToHttp().getRequest<{ actor?: Actor }>().actor);
+export const CurrentScope = pipelessParam((_data: unknown, req: { actor?: Actor }): Scope => {
+  return Scope.of(req.actor);
 });
 
 /**

@@ -29,8 +29,25 @@ export class RenderedPage {
   toJSON(): unknown {
     return { success: true, data: this.docs.map((d) => JSON.parse(d) as unknown), meta: this.meta };
   }
-  get text(): string {
-    return `{"success":true,"data":[${this.docs.join(',')}],"meta":${JSON.stringify(this.meta)}}`;
+  /**
+   * The envelope as UTF-8, each document written into one buffer of the exact size: the same bytes as the
+   * joined text, without the page as one more string on the heap (and its copy into a buffer for the reply:
+   * 46 kB of a list request's 184 kB).
+   */
+  get body(): Buffer {
+    const head = '{"success":true,"data":[';
+    const tail = `],"meta":${JSON.stringify(this.meta)}}`;
+    let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, this.docs.length - 1);
+    for (const doc of this.docs) size += Buffer.byteLength(doc);
+    const body = Buffer.allocUnsafe(size);
+    let at = body.write(head, 0);
+    for (let i = 0; i < this.docs.length; i++) {
+      if (i > 0) body[at++] = 0x2c; // ,
+      at += body.write(this.docs[i], at);
+    }
+    at += body.write(tail, at);
+    if (at !== size) throw new Error(`RenderedPage: wrote ${at} of ${size} bytes`);
+    return body;
   }
 }
 
@@ -57,10 +74,11 @@ export class Enveloped {
 export class EnvelopeExpressAdapter extends ExpressAdapter {
   override reply(response: unknown, body: unknown, statusCode?: number): unknown {
     if (body instanceof RenderedPage) {
-      const res = response as { status(code: number): void; getHeader(name: string): unknown; setHeader(name: string, value: string): void; send(body: string): unknown };
+      const res = response as { status(code: number): void; getHeader(name: string): unknown; setHeader(name: string, value: string): void; send(body: Buffer): unknown };
       if (statusCode !== undefined) res.status(statusCode);
+      // Before the send: Express would call a buffer application/octet-stream.
       if (!res.getHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      return res.send(body.text);
+      return res.send(body.body);
     }
     return super.reply(response, envelope(body), statusCode);
   }

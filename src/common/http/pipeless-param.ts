@@ -25,12 +25,14 @@ function skipPipesOnPipelessParams(): void {
 
 /**
  * A parameter decorator whose value is what `factory` returns for the request (what the access guard
- * resolved: the caller, its scope, its profile; the client's address), with no pipe: it takes neither
+ * resolved: the caller, its scope, its profile; the client's address; `factory` gets the request), with no pipe: it takes neither
  * pipes nor, through the global ValidationPipe, validation (which is off for custom decorators anyway).
  * Its data, if any, goes to the factory as `createParamDecorator`'s does.
  */
-export function pipelessParam<T>(factory: (data: unknown, ctx: ExecutionContext) => T): (data?: unknown) => ParameterDecorator {
-  const decorator = createParamDecorator(factory);
+export function pipelessParam<T, R = unknown>(factory: (data: unknown, req: R) => T): (data?: unknown) => ParameterDecorator {
+  // The request is the context's first argument (what `switchToHttp().getRequest()` reads, without the three
+  // closures that call adds to the context each time).
+  const decorator = createParamDecorator((data: unknown, ctx: ExecutionContext) => factory(data, ctx.getArgByIndex<R>(0)));
   // The decorator's param type: Nest's metadata key of a parameter it decorates, `<type>:<index>`.
   class Probe {
     method(_value: unknown): void {}

@@ -5,7 +5,7 @@ import { CallerProfile, CurrentActor } from '../../../src/common/access/actor';
 import { pipelessParam } from '../../../src/common/http/pipeless-param';
 
 /** src/common/http/pipeless-param.ts: a pipeless parameter gets no pipe; every other parameter is piped as before. */
-const Caller = pipelessParam((data, ctx) => ({ caller: 'from the request', data, path: ctx.switchToHttp().getRequest<{ path: string }>().path }));
+const Caller = pipelessParam((data, req: { path: string }) => ({ caller: 'from the request', data, path: req.path }));
 const Piped = createParamDecorator(() => 'piped custom');
 
 const seen: string[] = [];
