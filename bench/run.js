@@ -32,6 +32,9 @@ const ROUNDS = opt('rounds', 3);
 const CONNECTIONS = opt('connections', 50);
 const MAIN_ORDERS = opt('orders', 10_000);
 const GROWN_ORDERS = opt('grown-orders', 60_000);
+// Pending orders for the approval route, in a company of their own (the second): one per request, never
+// reused (a fast machine approved more than the measured company's 10k in three rounds, and the rest were 409s).
+const APPROVE_ORDERS = opt('approve-orders', 30_000);
 const OTHER_COMPANIES = opt('other-companies', 50);
 const OTHER_ORDERS = opt('other-orders', 300_000);
 const COUNT_SAMPLES = opt('count-samples', 10);
@@ -495,13 +498,16 @@ async function main() {
   let db = await openDb();
   const t1 = Date.now();
   await seedOrders(db.q, main, MAIN_ORDERS - 1);
+  const approver = worlds[1];
+  await seedOrders(db.q, approver, APPROVE_ORDERS - 1);
   for (const w of others) await seedOrders(db.q, w, Math.floor(OTHER_ORDERS / others.length) - 1);
   // A settled database (hint bits set, visibility map for index-only scans, statistics), as in production.
   await db.q('VACUUM (ANALYZE)');
   const counts = (await db.q(`SELECT count(*)::int AS n, count(*) FILTER (WHERE company_id = $1)::int AS main FROM orders`, [main.companyId])).rows[0];
   log(`seeded ${counts.n} orders by SQL (${counts.main} for the measured company) in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
-  // Orders to approve: pending ones of the measured company, one per request.
-  const pending = (await db.q(`SELECT id FROM orders WHERE company_id = $1 AND status = 'pending' ORDER BY number DESC`, [main.companyId])).rows.map((r) => r.id);
+  // Orders to approve: pending ones of the approving company, one per request. The order read: a pending order of the measured company.
+  const pending = (await db.q(`SELECT id FROM orders WHERE company_id = $1 AND status = 'pending' ORDER BY number DESC`, [approver.companyId])).rows.map((r) => r.id);
+  const mainPending = (await db.q(`SELECT id FROM orders WHERE company_id = $1 AND status = 'pending' ORDER BY number DESC`, [main.companyId])).rows.map((r) => r.id);
   const ownerId = (await db.q(`SELECT id FROM users WHERE company_id = $1 AND type = 'company' LIMIT 1`, [main.companyId])).rows[0]?.id;
   // The statement-counting server's folder (embedded): a copy, taken now that no server holds the folder.
   let countDir;
@@ -533,7 +539,7 @@ async function main() {
 
   const json = { 'content-type': 'application/json' };
   const bearer = (t) => ({ authorization: `Bearer ${t}` });
-  const readId = pending[Math.floor(pending.length / 2)];
+  const readId = mainPending[Math.floor(mainPending.length / 2)];
   let approveNext = 0;
   const placement = (ws) => (n) => {
     const w = ws[n % ws.length];
@@ -556,7 +562,7 @@ async function main() {
     { name: 'POST /api/v1/customer/orders (5 companies)', request: placement(five) },
     {
       name: 'PATCH /api/v1/approve/order/{orderId}',
-      request: () => ({ method: 'PATCH', path: `/api/v1/approve/order/${pending[approveNext++ % pending.length]}`, headers: { ...json, ...bearer(main.token) }, body: '{}' }),
+      request: () => ({ method: 'PATCH', path: `/api/v1/approve/order/${pending[approveNext++ % pending.length]}`, headers: { ...json, ...bearer(approver.token) }, body: '{}' }),
     },
   ];
   const grown = { name: `GET /api/v1/orders (${Math.round(GROWN_ORDERS / 1000)}k)`, request: routes[4].request };
