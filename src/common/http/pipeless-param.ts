@@ -25,9 +25,9 @@ function skipPipesOnPipelessParams(): void {
 
 /**
  * A parameter decorator whose value is what `factory` returns for the request (what the access guard
- * resolved: the caller, its scope, its profile; the client's address; `factory` gets the request), with no pipe: it takes neither
- * pipes nor, through the global ValidationPipe, validation (which is off for custom decorators anyway).
- * Its data, if any, goes to the factory as `createParamDecorator`'s does.
+ * resolved: the caller, its scope, its profile; the client's address), with no pipe: it takes neither pipes
+ * nor, through the global ValidationPipe, validation (which is off for custom decorators anyway). `factory`
+ * gets the decorator's data, if any, and the request.
  */
 export function pipelessParam<T, R = unknown>(factory: (data: unknown, req: R) => T): (data?: unknown) => ParameterDecorator {
   // The request is the context's first argument (what `switchToHttp().getRequest()` reads, without the three

@@ -57,21 +57,21 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   return out;
 }
 
-/** Whitelist, reject unknown fields, transform to DTO classes; failures are 422 VALIDATION_FAILED. */
-/**
- * The ValidationPipe, keeping one verdict: that an empty instance of a DTO class (no own property with a
- * value: nothing was sent and the class sets no default; declared fields are own properties set to
- * undefined) passes its rules. class-validator otherwise walks every rule of the
- * class on each request without a query string (17 kB of a list request's 184 kB allocated, and 2–3 % of its
- * CPU: docs/performance.md). The verdict depends only on the class and the rules, which are fixed once the
- * class is defined (as `keepValidationRules` relies on) and take nothing but the value; a failing empty
- * instance is validated every time, so its errors are always class-validator's own.
- */
+/** Whether every own enumerable property of `object` is undefined (a DTO instance built from nothing). */
 function allUndefined(object: object): boolean {
   for (const key in object) if (Object.hasOwn(object, key) && (object as Record<string, unknown>)[key] !== undefined) return false;
   return true;
 }
 
+/**
+ * The ValidationPipe, keeping one verdict: that an empty instance of a DTO class (no own property with a
+ * value: nothing was sent and the class sets no default; declared fields are own properties set to
+ * undefined) passes its rules. class-validator otherwise walks every rule of the class on each request
+ * without a query string (17 kB of a list request's 184 kB allocated, and 2–3 % of its CPU:
+ * docs/performance.md). The verdict depends only on the class and the rules, which are fixed once the
+ * class is defined (as `keepValidationRules` relies on) and take nothing but the value; a failing empty
+ * instance is validated every time, so its errors are always class-validator's own.
+ */
 export class KeepingEmptyVerdicts extends ValidationPipe {
   private readonly emptyPasses = new WeakSet<object>();
 
@@ -87,6 +87,7 @@ export class KeepingEmptyVerdicts extends ValidationPipe {
   }
 }
 
+/** Whitelist, reject unknown fields, transform to DTO classes; failures are 422 VALIDATION_FAILED. */
 export const validationPipe = new KeepingEmptyVerdicts({
   whitelist: true,
   forbidNonWhitelisted: true,
