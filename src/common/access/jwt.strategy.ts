@@ -34,15 +34,17 @@ const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
 
 /**
  * passport-jwt verifies the bearer JWT (signature, expiry) and hands over its claims. Passport keeps
- * strategies in a process-wide registry, so the strategy holds no per-application state; the
- * AccessGuard resolves the caller with its own application's ActorResolver.
+ * strategies in a process-wide registry; the strategy's only state is its memory of verified tokens,
+ * which its own application's AccessGuard reads (a token verified under another application's key is
+ * never in it). The AccessGuard resolves the caller with its own application's ActorResolver.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   /**
    * Tokens whose signature this strategy has verified, with their checked claims, until they expire: the
    * same bytes under the same key always verify the same way, so a token seen before skips the HMAC
-   * and JSON parsing (4 % of the CPU of a short request; docs/performance.md). Only the signature check
+   * and JSON parsing (4 % of the CPU of a short request; docs/performance.md) and passport altogether
+   * (`knownClaims`, which the AccessGuard asks before it calls passport). Only the signature check
    * is kept: revocation, the user and the company are read on every request (`ActorResolver`). Bounded:
    * the oldest entry goes when it is full.
    */
@@ -75,13 +77,6 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     if (Math.floor(Date.now() / 1000) < claims.exp) return claims;
     this.verified.delete(token!);
     return undefined;
-  }
-
-  /** passport's entry (per request, on a copy of the strategy that has `success`): a verified token not yet expired is taken as it is. */
-  override authenticate(req: Parameters<typeof bearerToken>[0], options?: object): void {
-    const claims = this.knownClaims(req);
-    if (claims) return (this as unknown as { success(user: unknown): void }).success(claims);
-    super.authenticate(req, options);
   }
 
   validate(req: Parameters<typeof bearerToken>[0], claims: TokenClaims): TokenClaims {

@@ -246,15 +246,11 @@ export class OrderOperations {
   /**
    * The orders of a company's `scope` among `orderIds`, locked in id order in one statement (the lock order of
    * every dispatch write) for the rest of the unit of work; 404 when one is absent or out of reach. Each is
-   * passed on like `lock`'s answer. A driver's scope reaches an order through a job of theirs: one `lock`
-   * each, in id order.
+   * passed on like `lock`'s answer. Dispatch's bulk writes call it with the company's scope only (a driver's
+   * scope reaches an order through a job of theirs: `lock`).
    */
   async lockMany(scope: Scope, orderIds: readonly string[]): Promise<Map<string, OrderForJobs>> {
-    if (scope.kind === 'driver') {
-      const out = new Map<string, OrderForJobs>();
-      for (const id of [...new Set(orderIds)].sort()) out.set(id, await this.lock(scope, id));
-      return out;
-    }
+    if (scope.kind !== 'company') throw new Error(`OrderOperations#lockMany takes a company's scope, not a ${scope.kind}'s`);
     const rows = await this.lifecycle.lockMany(scope, orderIds);
     return new Map(rows.map((o) => [o.id, this.hold(this.kept(o), forJobs)]));
   }
