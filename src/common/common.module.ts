@@ -8,6 +8,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AppConfig } from '../config/app-config';
 import { AccessGuard } from './access/access.guard';
 import { ActorResolver, JwtStrategy, jwtSecretKey } from './access/jwt.strategy';
+import { CallerChanges } from './access/caller-changes';
 import { ErrorFilter } from './http/error.filter';
 import { IdempotencyInterceptor } from './idempotency/idempotent';
 import { MailService } from './mail/mail.service';
@@ -50,6 +51,7 @@ export class CommonModule {
         { provide: AppConfig, useValue: config },
         ...(redisStorage ? [{ provide: RedisThrottlerStorage, useValue: redisStorage }] : []),
         JwtStrategy,
+        CallerChanges,
         ActorResolver,
         ThrottleGuard,
         MailService,

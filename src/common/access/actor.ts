@@ -22,7 +22,8 @@ export interface Actor {
   tokenExpiresAt: Date;
   /**
    * The caller's standing flags that its role record's module reads with the caller (`CallerSql` flags, e.g.
-   * the customers module's `demerit_blocked`): what is set, at the time of the request's caller statement.
+   * the customers module's `demerit_blocked`): what is set when the request arrived (the caller's statement, or a kept
+   * caller no change has dropped since: `CallerChanges`).
    * Read them through that module's service, which registered them. Absent on actors not resolved from a token.
    */
   flags?: readonly string[];

@@ -8,6 +8,7 @@ import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../http/api-error';
 import { isUuid } from '../http/id-param';
 import { Actor } from './actor';
+import { CallerChanges } from './caller-changes';
 
 /**
  * The HS256 secret as a key object, for signing (`JwtModule`) and verifying (`JwtStrategy`): given a
@@ -45,8 +46,8 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
    * same bytes under the same key always verify the same way, so a token seen before skips the HMAC
    * and JSON parsing (4 % of the CPU of a short request; docs/performance.md) and passport altogether
    * (`knownClaims`, which the AccessGuard asks before it calls passport). Only the signature check
-   * is kept: revocation, the user and the company are read on every request (`ActorResolver`). Bounded:
-   * the oldest entry goes when it is full.
+   * is kept here: revocation, the user and the company are the `ActorResolver`'s (read, or kept until a
+   * change to them commits: `CallerChanges`). Bounded: the oldest entry goes when it is full.
    */
   private readonly verified = new Map<string, TokenClaims>();
 
@@ -171,19 +172,32 @@ const adminTokenSql = (p: CallerSql) => asJsonRow(`SELECT ${p.admin.columns}, t.
 const NO_FLAGS: readonly string[] = Object.freeze([]);
 
 /**
- * Resolves the caller of a verified token in one query (a prepared statement: it runs on every
- * request): the token row (revocation), the user or admin, the company's status and time zone, and
- * the role record.
+ * Resolves the caller of a verified token in one query (a prepared statement): the token row
+ * (revocation), the user or admin, the company's status and time zone, and the role record. A caller
+ * read before is taken from `CallerChanges`' memory once its sync shows that no change to those rows has
+ * committed since (a logout, a revocation or a deactivation takes effect at once on every instance).
  */
 @Injectable()
 export class ActorResolver {
   private flagNames?: string[];
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly changes: CallerChanges,
+  ) {}
 
   async resolve(claims: TokenClaims): Promise<Actor> {
-    const actor = claims.typ === 'admin' ? await this.admin(claims) : await this.user(claims);
-    if (!actor) throw ApiError.unauthorized('Token has been revoked.', 'TOKEN_REVOKED');
-    return actor;
+    const memory = this.changes.memory;
+    // A kept caller holds if no change to its rows committed before this request: the sync tells.
+    if (memory.has(claims.jti) && (await this.changes.synced())) {
+      const kept = memory.get(claims);
+      if (kept) return kept;
+    }
+    // Taken before the read: a change noticed while the statement runs keeps its answer out of the memory.
+    const generation = memory.generation;
+    const read = claims.typ === 'admin' ? await this.admin(claims) : await this.user(claims);
+    if (!read) throw ApiError.unauthorized('Token has been revoked.', 'TOKEN_REVOKED');
+    if (this.changes.live) memory.keep(read.actor, read.companyId, generation);
+    return read.actor;
   }
 
   /**
@@ -280,15 +294,17 @@ export class ActorResolver {
     return names.length ? names.filter((n) => (row as unknown as Record<string, unknown>)[`flag_${n}`] === true) : NO_FLAGS;
   }
 
-  private async user(c: TokenClaims): Promise<Actor | null> {
+  /** The caller of a user's token, with its user row's company (what a company's change notice names). */
+  private async user(c: TokenClaims): Promise<{ actor: Actor; companyId: string | null } | null> {
     const row = await this.userRow(c, 'actor_user');
-    return row ? this.actorOf(row, c) : null;
+    const actor = row && this.actorOf(row, c);
+    return actor ? { actor, companyId: row!.company_id } : null;
   }
 
-  private async admin(c: TokenClaims): Promise<Actor | null> {
+  private async admin(c: TokenClaims): Promise<{ actor: Actor; companyId: null } | null> {
     const row = jsonRowOf<{ id: string; name: string; email: string; expires_at: string }>(await preparedQuery<{ json_row: unknown }>(this.ds, 'actor_admin', this.text('actor_admin', adminTokenSql), [c.jti, c.sub]));
     if (!row) return null;
-    return {
+    const actor: Actor = {
       kind: 'admin',
       id: row.id,
       type: 'admin',
@@ -302,5 +318,6 @@ export class ActorResolver {
       jti: c.jti,
       tokenExpiresAt: new Date(row.expires_at),
     };
+    return { actor, companyId: null };
   }
 }
