@@ -429,7 +429,7 @@ async function countStatements(routes, dataDir) {
       };
       await sample(-1); // warm-up (metadata, prepared plans)
       await sleep(200);
-      // Two passes, the smaller count: a pass that met a scheduled job of the server counts its statements too.
+      // Two passes, the smaller count: a pass that met a background statement of the server (a scheduled job's, say) counts it too.
       const passes = [];
       for (let pass = 0; pass < 2; pass++) {
         const before = server.lines.length;
