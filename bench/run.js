@@ -56,6 +56,9 @@ const DB_URL = (() => {
 })();
 const DATA_DIR = EMBEDDED ? fs.mkdtempSync(path.join(os.tmpdir(), 'haulops-bench-')) : undefined;
 
+// A list row's label: thousands when exact ("10k"), the count otherwise ("500", "1500"), so that two sizes never share one.
+const ordersLabel = (n) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
+if (MAIN_ORDERS === GROWN_ORDERS) throw new Error('--orders and --grown-orders must differ: each names a row of its own');
 const log = (...a) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...a);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const median = (xs) => {
@@ -567,7 +570,7 @@ async function main() {
     },
     { name: 'GET /api/v1/auth/me', request: () => ({ path: '/api/v1/auth/me', headers: bearer(main.token) }) },
     { name: 'GET /api/v1/order/{order}', request: () => ({ path: `/api/v1/order/${readId}`, headers: bearer(main.token) }) },
-    { name: `GET /api/v1/orders (${Math.round(MAIN_ORDERS / 1000)}k)`, request: () => ({ path: '/api/v1/orders', headers: bearer(main.token) }) },
+    { name: `GET /api/v1/orders (${ordersLabel(MAIN_ORDERS)})`, request: () => ({ path: '/api/v1/orders', headers: bearer(main.token) }) },
     { name: 'POST /api/v1/customer/orders (1 company)', request: placement([main]) },
     { name: 'POST /api/v1/customer/orders (5 companies)', request: placement(five) },
     {
@@ -575,7 +578,7 @@ async function main() {
       request: () => ({ method: 'PATCH', path: `/api/v1/approve/order/${pending[approveNext++ % pending.length]}`, headers: { ...json, ...bearer(approver.token) }, body: '{}' }),
     },
   ];
-  const grown = { name: `GET /api/v1/orders (${Math.round(GROWN_ORDERS / 1000)}k)`, request: routes[4].request };
+  const grown = { name: `GET /api/v1/orders (${ordersLabel(GROWN_ORDERS)})`, request: routes[4].request };
 
   // Each phase (before and after the growth) has its own floor rows. The machine is shared and its speed moves
   // within a minute (the Nest floor at 944-1885 req/s within one run), so a route's ratio to the production
@@ -584,7 +587,7 @@ async function main() {
   // floor of the same round. A floor row's req/s is the median of all its slices.
   // Each table row: its route, its phase and its measurements (one per slice).
   const results = new Map();
-  const rowName = (route, phase) => (route.floor && phase > 1 ? `${route.name} (with the ${Math.round(GROWN_ORDERS / 1000)}k list)` : route.name);
+  const rowName = (route, phase) => (route.floor && phase > 1 ? `${route.name} (with the ${ordersLabel(GROWN_ORDERS)} list)` : route.name);
   const record = (route, r, phase) => {
     const name = rowName(route, phase);
     if (!results.has(name)) results.set(name, { route, phase, rs: [] });

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
 import { AppConfig } from '../../config/app-config';
 import { appLogger } from '../logger';
+import { BoundedMap } from '../bounded-map';
 import type { Actor } from './actor';
 
 /** The channel of the change notices (migrations/1764800900000-CallerChangeNotices.ts). */
@@ -30,7 +31,7 @@ interface Kept {
  * row may have been read before that change committed and its notice have come before it was kept.
  */
 export class CallerMemory {
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept = new BoundedMap<string, Kept>(CALLERS_KEPT);
   generation = 0;
 
   /** Whether a caller is kept for this token (then a sync decides whether it still holds). */
@@ -52,7 +53,6 @@ export class CallerMemory {
   /** Keeps a caller read since `generation` was taken, unless something was dropped meanwhile. Frozen: requests share it. */
   keep(actor: Actor, companyId: string | null, generation: number): void {
     if (generation !== this.generation) return;
-    if (this.kept.size >= CALLERS_KEPT && !this.kept.has(actor.jti)) this.kept.delete(this.kept.keys().next().value!);
     this.kept.set(actor.jti, { actor: Object.freeze(actor), companyId });
   }
 

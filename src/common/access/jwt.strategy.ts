@@ -5,6 +5,7 @@ import { ExtractJwt, Strategy } from 'passport-jwt';
 import { DataSource } from 'typeorm';
 import { asJsonRow, jsonRowOf, preparedQuery } from '../../database/prepared-query';
 import { AppConfig } from '../../config/app-config';
+import { BoundedMap } from '../bounded-map';
 import { ApiError } from '../http/api-error';
 import { isUuid } from '../http/id-param';
 import { Actor } from './actor';
@@ -49,7 +50,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
    * is kept here: revocation, the user and the company are the `ActorResolver`'s (read, or kept until a
    * change to them commits: `CallerChanges`). Bounded: the oldest entry goes when it is full.
    */
-  private readonly verified = new Map<string, TokenClaims>();
+  private readonly verified = new BoundedMap<string, TokenClaims>(VERIFIED_TOKENS_KEPT);
 
   constructor(config: AppConfig) {
     super({
@@ -84,7 +85,6 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     if (!isUuid(claims.jti) || !isUuid(claims.sub)) throw ApiError.unauthorized('Invalid token.', 'INVALID_TOKEN');
     const token = bearerToken(req);
     if (token && typeof claims.exp === 'number') {
-      if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, claims);
     }
     return claims;

@@ -1,6 +1,7 @@
 import { CallerChanges } from '../../../src/common/access/caller-changes';
 import { companyActor, memberActor } from '../../support/actors';
 import { startTestApp, TestApp, testDatabaseKind } from '../../support/test-app';
+import { waitFor } from '../../support/wait-for';
 
 /**
  * Issue #24: an instance keeps the callers it has read (src/common/access/caller-changes.ts), and a logout,
@@ -16,10 +17,6 @@ describe('kept callers: a change takes effect at once on every instance', () => 
   const changes = (t: TestApp) => t.app.get(CallerChanges);
   const jtiOf = (token: string): string => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).jti;
   const settings = (t: TestApp, token: string) => t.req('get', '/api/v1/company/settings', { token });
-  const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 10_000) => {
-    for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) if (await ok()) return;
-    throw new Error(`not ${what} within ${ms} ms`);
-  };
   /** B has read the caller of `token` and keeps it (a second request is answered from its memory). */
   const keptOnB = async (token: string, path = '/api/v1/company/settings') => {
     await b.req('get', path, { token }).expect(200);
@@ -32,7 +29,7 @@ describe('kept callers: a change takes effect at once on every instance', () => 
     if (!postgres) return;
     a = await startTestApp();
     b = await startTestApp({ databaseUrl: a.config.databaseUrl });
-    await until('listening', () => changes(a).live && changes(b).live);
+    await waitFor('listening', () => changes(a).live && changes(b).live);
   });
   afterAll(async () => {
     await b?.close();
@@ -81,11 +78,11 @@ describe('kept callers: a change takes effect at once on every instance', () => 
     await keptOnB(other.token);
     const [cut] = await a.ds.query(`SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = $1`, [changes(b).channel]);
     expect(cut?.done).toBe(true);
-    await until('noticed the cut', () => !changes(b).live);
+    await waitFor('noticed the cut', () => !changes(b).live);
     // Both revoked while B hears nothing: one is asked for at once, the other once B listens again.
     await a.ds.query(`UPDATE auth_tokens SET revoked_at = now() WHERE jti = ANY($1::uuid[])`, [[jtiOf(co.token), jtiOf(other.token)]]);
     expect((await settings(b, co.token).expect(401)).body.code).toBe('TOKEN_REVOKED');
-    await until('listening again', () => changes(b).live);
+    await waitFor('listening again', () => changes(b).live);
     expect((await settings(b, other.token).expect(401)).body.code).toBe('TOKEN_REVOKED');
     const again = await companyActor(a);
     await keptOnB(again.token);

@@ -8,6 +8,7 @@ import { recordEvents } from '../../../src/common/outbox/outbox';
 import { OutboxRelay, RelayRunResult } from '../../../src/common/outbox/outbox-relay';
 import { companyActor } from '../../support/actors';
 import { startTestApp, TestApp } from '../../support/test-app';
+import { waitFor } from '../../support/wait-for';
 
 jest.setTimeout(120_000);
 
@@ -132,14 +133,6 @@ async function drain(relay: OutboxRelay): Promise<RelayRunResult> {
     const r = await relay.runOnce();
     for (const k of Object.keys(total) as (keyof RelayRunResult)[]) total[k] += r[k];
     if (r.claimed === 0) return total;
-  }
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
   }
 }
 

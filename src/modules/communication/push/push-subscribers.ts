@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Scope } from '../../../common/access/scope';
+import { BoundedMap } from '../../../common/bounded-map';
 import { DriverLocationPoint, DriverLocations, DriverLocationSink } from '../../../common/live/driver-locations';
 import { EventHandler, EventSubscriber, RelayedEvent } from '../../../common/outbox/event-subscriber';
 import { UnitOfWork } from '../../../database/unit-of-work';
@@ -124,7 +125,7 @@ const CUSTOMER_CACHE_SIZE = 10_000;
  */
 @Injectable()
 export class PushDriverLocations implements DriverLocationSink, OnModuleInit {
-  private readonly customers = new Map<string, string>();
+  private readonly customers = new BoundedMap<string, string>(CUSTOMER_CACHE_SIZE);
 
   constructor(
     private readonly locations: DriverLocations,
@@ -149,7 +150,6 @@ export class PushDriverLocations implements DriverLocationSink, OnModuleInit {
     if (known) return known;
     const order = (await this.orders.many(company, [orderId])).get(orderId);
     if (!order) return null;
-    if (this.customers.size >= CUSTOMER_CACHE_SIZE) this.customers.delete(this.customers.keys().next().value as string);
     this.customers.set(orderId, order.customerId);
     return order.customerId;
   }
