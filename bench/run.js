@@ -311,12 +311,12 @@ function lockEmbedded(dataDir) {
   return acquireDataFolderLock(path.join(dataDir, 'pgdata'), { opener: 'bench', waitMs: 15_000 });
 }
 
-/** A query function on the benchmark database: PostgreSQL through pg, or the embedded files through PGlite (server stopped; folder locked). */
 /** The seed's dirty pages written now, not by a checkpoint during the measured rounds (a user without the right: skipped). */
 async function checkpoint(db) {
   await db.q('CHECKPOINT').catch((e) => log(`CHECKPOINT skipped: ${e.message}`));
 }
 
+/** A query function on the benchmark database: PostgreSQL through pg, or the embedded files through PGlite (server stopped; folder locked). */
 async function openDb() {
   if (!EMBEDDED) {
     const c = new Client({ connectionString: DB_URL });
@@ -652,6 +652,7 @@ async function main() {
   const hwm = vmHwm(server.pid);
 
   // 4. The table.
+  const mb = (b) => `${(b / 2 ** 20).toFixed(0)} MB`;
   const ratio = (rs, key) => median(rs.map((r) => r.rps / r[key]));
   const rows = [...results.entries()].map(([name, { route, phase, rs }]) => {
     const rps = median(rs.map((r) => r.rps));
@@ -666,7 +667,7 @@ async function main() {
       isNest ? (1 / ratio(results.get(rowName(prodFloorRoute, phase)).rs, 'nestRps')).toFixed(2) : isProd ? '1.00' : ratio(rs, 'prodRps').toFixed(2),
       route.floor ? '' : rs.map((r) => (r.rps / r.prodRps).toFixed(2)).join(', '),
       stmts[name] === undefined ? (route.floor ? '1' : '–') : String(+stmts[name].toFixed(1)),
-      `${(Math.max(...rs.map((r) => r.rss)) / 2 ** 20).toFixed(0)} MB`,
+      mb(Math.max(...rs.map((r) => r.rss))),
       String(rs.reduce((a, r) => a + r.bad, 0)),
     ];
   });
@@ -676,7 +677,6 @@ async function main() {
   console.log(fmt(head));
   console.log(fmt(head.map(() => '---')));
   for (const r of rows) console.log(fmt(r));
-  const mb = (b) => `${(b / 2 ** 20).toFixed(0)} MB`;
   const afterSeeding = seeded.pid === server.pid ? `; ${mb(seeded.hwm)} when the API seeding ended, before any load` : '';
   console.log(`\nserver VmHWM (peak RSS of the server process measured last, over its whole life): ${mb(hwm)}${afterSeeding}`);
 
